@@ -1,0 +1,113 @@
+//! The program: parse argv, resolve settings, run one verb, record its metrics, map the
+//! outcome to an exit code. `main.rs` only calls [`main`].
+
+use std::io::Write;
+use std::time::Instant;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command, ConfigCommand, CrdsCommand};
+use crate::exit::ExitStatus;
+use crate::metrics::{self, Observation};
+use crate::output::Printer;
+use crate::settings::{Env, Settings};
+use crate::verbs::{self, VerbError};
+
+/// Runs the CLI with the process's argv and environment; returns the exit code.
+pub fn main() -> u8 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            // clap: 0 for --help/--version, 2 for usage errors (our contract's 2 as well).
+            return if e.use_stderr() { ExitStatus::Usage.code() } else { ExitStatus::Success.code() };
+        }
+    };
+    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitStatus::Failure.code();
+        }
+    };
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut err = stderr.lock();
+    let code = rt.block_on(run(cli, Env::from_process(), &mut out, &mut err));
+    let _ = out.flush();
+    code.code()
+}
+
+/// Runs one parsed command against `env`, printing to `out`/`err`.
+pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -> ExitStatus {
+    let started = Instant::now();
+    let mut p = Printer::new(out, err);
+    // `config schema` and `config validate PATH` must work even when the active plugin.yaml is broken.
+    match &cli.command {
+        Command::Config(ConfigCommand::Schema) => return finish_plain(verbs::config_cmd::schema(&mut p), &mut p),
+        Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
+            return finish_plain(verbs::config_cmd::validate(None, Some(path), &mut p), &mut p);
+        }
+        Command::Version => return finish_plain(verbs::version::run(&mut p), &mut p),
+        _ => {}
+    }
+    let settings = match Settings::resolve(&cli.global, &env) {
+        Ok(s) => s,
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            return ExitStatus::Usage;
+        }
+    };
+    match &cli.command {
+        Command::Get(args) => {
+            let mut resource: Option<String> = None;
+            let result = verbs::get::run(&settings, args, &mut p, &mut resource).await;
+            let status = report(&result, &mut p);
+            let obs = Observation {
+                verb: "get".into(),
+                resource: resource.unwrap_or_else(|| "unknown".into()),
+                status: verbs::status_for(status),
+                duration_seconds: started.elapsed().as_secs_f64(),
+            };
+            for w in metrics::finish(&settings.home, &settings.plugin.name, &obs, &settings.plugin.metrics, settings.push_target.as_ref()).await {
+                p.err_line(&w);
+            }
+            status
+        }
+        Command::Crds(CrdsCommand::Sync(args)) => {
+            let r = verbs::crds_sync::run(&settings, args, &mut p).await;
+            report(&r, &mut p)
+        }
+        Command::Config(ConfigCommand::Validate { path: None }) => {
+            finish_plain(verbs::config_cmd::validate(Some(&settings), None, &mut p), &mut p)
+        }
+        Command::Config(ConfigCommand::Schema) | Command::Config(ConfigCommand::Validate { .. }) | Command::Version => {
+            ExitStatus::Success
+        }
+    }
+}
+
+fn finish_plain(r: Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
+    report(&r, p)
+}
+
+/// Prints a failure as one `error: …` line (kubectl prints server errors bare) and returns
+/// the exit status.
+fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
+    if let Err(e) = p.flush() {
+        return e.exit_status();
+    }
+    match r {
+        Ok(()) => ExitStatus::Success,
+        Err(VerbError::Output(o)) => o.exit_status(),
+        Err(e @ VerbError::Api(crate::cluster::ApiError::Server { .. })) => {
+            p.err_line(&e.to_string());
+            e.exit_status()
+        }
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            e.exit_status()
+        }
+    }
+}

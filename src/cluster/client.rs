@@ -1,0 +1,196 @@
+//! Builds a kube [`Client`] the way kubectl would from its flags and kubeconfig files.
+//!
+//! Differences from kube-rs defaults, on purpose (ARCHITECTURE §9):
+//! - a `KUBECONFIG` list skips missing files, as kubectl does (kube-rs errors);
+//! - `--as`, `--as-group`, `--as-uid` become impersonation headers;
+//! - `--request-timeout` bounds connect and read of every request.
+
+use std::path::PathBuf;
+
+use kube::Client;
+use kube::config::{Config, KubeConfigOptions, Kubeconfig, KubeconfigError};
+
+use crate::exit::ExitStatus;
+use crate::settings::KubeOptions;
+
+/// A connected client plus what the verbs need to know about the chosen context.
+#[derive(Clone)]
+pub struct Cluster {
+    /// The kube client (impersonation and timeouts applied).
+    pub client: Client,
+    /// The namespace to use: `-n`, else the context's namespace, else `default`.
+    pub namespace: String,
+    /// The kubeconfig context in use, if any.
+    pub context: Option<String>,
+    /// The API server URL.
+    pub server: String,
+    /// The user to name in messages before the server has told us (`--as` or the kubeconfig user).
+    pub configured_user: Option<String>,
+}
+
+/// Why a client could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// No kubeconfig file exists and no `--server` was given.
+    #[error("no kubeconfig found (looked at {looked}); set KUBECONFIG, pass --kubeconfig, or pass --server")]
+    NoKubeconfig {
+        /// The paths that were tried, `:`-separated.
+        looked: String,
+    },
+    /// A kubeconfig file is unreadable or invalid, or names a context/cluster/user that does not exist.
+    #[error("kubeconfig: {0}; check --kubeconfig, KUBECONFIG and --context")]
+    Kubeconfig(#[from] KubeconfigError),
+    /// `--server` is not a URL.
+    #[error("--server {0:?} is not a valid URL; use e.g. https://127.0.0.1:6443")]
+    Server(String),
+    /// The HTTP client could not be built (TLS material, proxy).
+    #[error("cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig")]
+    Client(#[source] kube::Error),
+}
+
+impl ClusterError {
+    /// Exit status: configuration problems are usage errors (2), client construction is a failure (1).
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            ClusterError::Client(_) => ExitStatus::Failure,
+            _ => ExitStatus::Usage,
+        }
+    }
+}
+
+/// Loads the kubeconfig as kubectl does: `--kubeconfig` (must exist), else every existing
+/// file of `$KUBECONFIG` merged in order (first value wins), else `~/.kube/config`.
+///
+/// Returns `Ok(None)` when nothing exists and nothing was required.
+///
+/// # Errors
+/// [`ClusterError::Kubeconfig`] for an unreadable or invalid file.
+pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, ClusterError> {
+    if let Some(path) = &opts.kubeconfig {
+        return Ok(Some(Kubeconfig::read_from(path)?));
+    }
+    let candidates: Vec<PathBuf> = if opts.kubeconfig_env.is_empty() {
+        opts.default_kubeconfig.iter().cloned().collect()
+    } else {
+        opts.kubeconfig_env.clone()
+    };
+    let mut merged: Option<Kubeconfig> = None;
+    for path in candidates.iter().filter(|p| p.exists()) {
+        let next = Kubeconfig::read_from(path)?;
+        merged = Some(match merged {
+            None => next,
+            Some(acc) => acc.merge(next)?,
+        });
+    }
+    Ok(merged)
+}
+
+/// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent.
+///
+/// # Errors
+/// [`ClusterError`] when no configuration is found or it is invalid.
+pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
+    let kubeconfig = load_kubeconfig(opts)?;
+    let options = KubeConfigOptions {
+        context: opts.context.clone(),
+        cluster: opts.cluster.clone(),
+        user: opts.user.clone(),
+    };
+    let (mut config, context, kube_user) = match kubeconfig {
+        Some(kc) => {
+            let context = opts.context.clone().or_else(|| kc.current_context.clone());
+            let user = context.as_ref().and_then(|c| {
+                kc.contexts.iter().find(|n| &n.name == c).and_then(|n| n.context.as_ref()).map(|x| x.user.clone())
+            });
+            (Config::from_custom_kubeconfig(kc, &options).await?, context, user.flatten())
+        }
+        None => {
+            let Some(server) = &opts.server else {
+                let looked = if opts.kubeconfig_env.is_empty() {
+                    opts.default_kubeconfig.iter().map(|p| p.display().to_string()).collect::<Vec<_>>()
+                } else {
+                    opts.kubeconfig_env.iter().map(|p| p.display().to_string()).collect()
+                };
+                return Err(ClusterError::NoKubeconfig { looked: looked.join(":") });
+            };
+            let uri = server.parse().map_err(|_| ClusterError::Server(server.clone()))?;
+            (Config::new(uri), None, None)
+        }
+    };
+    if let Some(server) = &opts.server {
+        config.cluster_url = server.parse().map_err(|_| ClusterError::Server(server.clone()))?;
+    }
+    if let Some(ns) = &opts.namespace {
+        config.default_namespace = ns.clone();
+    }
+    if let Some(token) = &opts.token {
+        config.auth_info.token = Some(token.clone().into());
+        config.auth_info.token_file = None;
+    }
+    if opts.insecure_skip_tls_verify {
+        config.accept_invalid_certs = true;
+    }
+    if let Some(ca) = &opts.certificate_authority {
+        config.root_cert_file = Some(ca.clone());
+    }
+    if opts.as_user.is_some() {
+        config.auth_info.impersonate = opts.as_user.clone();
+    }
+    if !opts.as_groups.is_empty() {
+        config.auth_info.impersonate_groups = Some(opts.as_groups.clone());
+    }
+    if opts.as_uid.is_some() {
+        config.auth_info.impersonate_uid = opts.as_uid.clone();
+    }
+    if let Some(t) = opts.request_timeout {
+        config.connect_timeout = Some(t);
+        config.read_timeout = Some(t);
+        config.write_timeout = Some(t);
+        config.reset_reader_on_write = true;
+    }
+    let namespace = config.default_namespace.clone();
+    let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
+    let configured_user = opts.as_user.clone().or(kube_user);
+    let client = Client::try_from(config).map_err(ClusterError::Client)?;
+    Ok(Cluster { client, namespace, context, server, configured_user })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KUBECONFIG_A: &str = "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:1'}\ncontexts:\n- name: a\n  context: {cluster: a, user: ua, namespace: team-a}\nusers:\n- name: ua\n  user: {token: t}\n";
+
+    #[test]
+    fn missing_files_in_kubeconfig_list_are_skipped_like_kubectl() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::write(&a, KUBECONFIG_A).unwrap();
+        let opts = KubeOptions {
+            kubeconfig_env: vec![dir.path().join("missing"), a.clone()],
+            ..Default::default()
+        };
+        let kc = load_kubeconfig(&opts).unwrap().expect("one file exists");
+        assert_eq!(kc.current_context.as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn explicit_kubeconfig_flag_must_exist() {
+        let opts = KubeOptions { kubeconfig: Some(PathBuf::from("/nonexistent/kc")), ..Default::default() };
+        assert!(matches!(load_kubeconfig(&opts), Err(ClusterError::Kubeconfig(_))));
+    }
+
+    #[tokio::test]
+    async fn default_namespace_comes_from_the_context_and_n_overrides_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::write(&a, KUBECONFIG_A).unwrap();
+        let opts = KubeOptions { kubeconfig: Some(a.clone()), ..Default::default() };
+        let c = connect(&opts).await.unwrap();
+        assert_eq!(c.namespace, "team-a");
+        assert_eq!(c.context.as_deref(), Some("a"));
+        assert_eq!(c.configured_user.as_deref(), Some("ua"));
+        let opts = KubeOptions { kubeconfig: Some(a), namespace: Some("other".into()), ..Default::default() };
+        assert_eq!(connect(&opts).await.unwrap().namespace, "other");
+    }
+}

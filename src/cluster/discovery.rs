@@ -1,0 +1,279 @@
+//! Aggregated discovery and TYPE resolution, as kubectl's RESTMapper does it.
+//!
+//! One `/api` and one `/apis` request with the aggregated-discovery media type
+//! (KEP-3352, `apidiscovery.k8s.io/v2`, GA in Kubernetes 1.30) give every served
+//! resource with its short names, singular name and categories. Nothing is cached across
+//! processes, so a CRD registered by another process is visible at once (ARCHITECTURE §9:
+//! kube-rs' per-group `Discovery::run()` is slower and fails whole if one group is down).
+
+use kube::Client;
+use kube::core::discovery::v2::{APIGroupDiscovery, APIGroupDiscoveryList};
+use kube::discovery::ApiResource;
+
+use crate::exit::ExitStatus;
+
+/// A resource type as discovery reports it (one group/version/resource).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ResolvedType {
+    /// Group, version, kind and plural of the resource (kube's type-erased resource).
+    pub api: ApiResource,
+    /// Whether the resource is namespaced.
+    pub namespaced: bool,
+    /// Singular name (lowercase kind when the server does not say).
+    pub singular: String,
+    /// Short names, e.g. `po` for pods.
+    pub short_names: Vec<String>,
+    /// Categories, e.g. `all`.
+    pub categories: Vec<String>,
+    /// Verbs the resource supports.
+    pub verbs: Vec<String>,
+    /// Whether this version is the group's preferred version.
+    pub preferred: bool,
+}
+
+impl ResolvedType {
+    /// `plural` for the core group, `plural.group` otherwise: the name used in plugin.yaml,
+    /// metric labels and messages (kubectl's "group/resource" string form).
+    pub fn group_resource(&self) -> String {
+        if self.api.group.is_empty() {
+            self.api.plural.clone()
+        } else {
+            format!("{}.{}", self.api.plural, self.api.group)
+        }
+    }
+
+    /// `kind` for the core group, `kind.group` otherwise, lowercased: the prefix of `-o name`.
+    pub fn name_prefix(&self) -> String {
+        let kind = self.api.kind.to_lowercase();
+        if self.api.group.is_empty() { kind } else { format!("{kind}.{}", self.api.group) }
+    }
+}
+
+/// Every resource type the server serves, in discovery order (preferred versions first).
+#[derive(Debug, Clone, Default)]
+pub struct TypeIndex {
+    types: Vec<ResolvedType>,
+}
+
+/// Why TYPE did not resolve to exactly one resource.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ResolveError {
+    /// No served resource matches.
+    #[error("the server doesn't have a resource type \"{0}\"; list the served types with `kubectl api-resources`")]
+    Unknown(String),
+    /// Several resources match (e.g. a short name used by two groups).
+    #[error("resource type \"{input}\" is ambiguous: it matches {}; use plural.group", candidates.join(", "))]
+    Ambiguous {
+        /// What the user typed.
+        input: String,
+        /// The matching `plural.group` names.
+        candidates: Vec<String>,
+    },
+}
+
+impl ResolveError {
+    /// Both are usage errors (exit 2).
+    pub fn exit_status(&self) -> ExitStatus {
+        ExitStatus::Usage
+    }
+}
+
+impl TypeIndex {
+    /// Builds the index from the core (`/api`) and group (`/apis`) aggregated discovery documents.
+    /// Subresources are not types and are left out.
+    pub fn from_discovery(core: APIGroupDiscoveryList, groups: APIGroupDiscoveryList) -> TypeIndex {
+        let mut types = Vec::new();
+        for g in core.items.into_iter().chain(groups.items) {
+            push_group(&mut types, g);
+        }
+        TypeIndex { types }
+    }
+
+    /// Fetches aggregated discovery from the server (two requests) and builds the index.
+    ///
+    /// # Errors
+    /// The kube error of either request (network, 403, server without aggregated discovery).
+    pub async fn fetch(client: &Client) -> Result<TypeIndex, kube::Error> {
+        let (core, groups) =
+            futures::future::try_join(client.list_core_api_versions_aggregated(), client.list_api_groups_aggregated()).await?;
+        Ok(TypeIndex::from_discovery(core, groups))
+    }
+
+    /// All types, in discovery order.
+    pub fn types(&self) -> &[ResolvedType] {
+        &self.types
+    }
+
+    /// Resolves TYPE as kubectl does: `plural.version.group`, `plural.group` (or
+    /// `kind.group`, `singular.group`), then plural, singular, short name or kind,
+    /// case-insensitively. Matches in a group's preferred version win; a name that still
+    /// matches several groups is ambiguous.
+    ///
+    /// # Errors
+    /// [`ResolveError::Unknown`] when nothing matches, [`ResolveError::Ambiguous`] when
+    /// several groups match.
+    pub fn resolve(&self, input: &str) -> Result<&ResolvedType, ResolveError> {
+        let want = input.to_lowercase();
+        let names = |t: &ResolvedType| -> Vec<String> {
+            let mut v = vec![t.api.plural.to_lowercase(), t.singular.to_lowercase(), t.api.kind.to_lowercase()];
+            v.extend(t.short_names.iter().map(|s| s.to_lowercase()));
+            v
+        };
+        // plural.version.group and name.group forms.
+        let qualified: Vec<&ResolvedType> = self
+            .types
+            .iter()
+            .filter(|t| !t.api.group.is_empty() || want.contains('.'))
+            .filter(|t| {
+                names(t).iter().any(|n| {
+                    want == format!("{n}.{}.{}", t.api.version, t.api.group) && !t.api.group.is_empty()
+                        || (!t.api.group.is_empty() && want == format!("{n}.{}", t.api.group))
+                })
+            })
+            .collect();
+        if let Some(r) = pick(input, qualified) {
+            return r;
+        }
+        // Bare names: plural, singular, short name, kind. kubectl prefers exact plural/singular
+        // matches over short names and kinds; so do we.
+        for key in [
+            |t: &ResolvedType, w: &str| t.api.plural.eq_ignore_ascii_case(w) || t.singular.eq_ignore_ascii_case(w),
+            |t: &ResolvedType, w: &str| t.short_names.iter().any(|s| s.eq_ignore_ascii_case(w)),
+            |t: &ResolvedType, w: &str| t.api.kind.eq_ignore_ascii_case(w),
+        ] {
+            let matches: Vec<&ResolvedType> = self.types.iter().filter(|t| key(t, &want)).collect();
+            if let Some(r) = pick(input, prefer_core(matches)) {
+                return r;
+            }
+        }
+        Err(ResolveError::Unknown(input.to_string()))
+    }
+}
+
+/// Picks one type from `matches`: `None` when empty, ambiguous when several groups match,
+/// else the match in the group's preferred version.
+fn pick<'a>(input: &str, matches: Vec<&'a ResolvedType>) -> Option<Result<&'a ResolvedType, ResolveError>> {
+    if matches.is_empty() {
+        return None;
+    }
+    let mut groups: Vec<String> = matches.iter().map(|t| t.group_resource()).collect();
+    groups.sort();
+    groups.dedup();
+    if groups.len() > 1 {
+        return Some(Err(ResolveError::Ambiguous { input: input.to_string(), candidates: groups }));
+    }
+    matches.iter().find(|t| t.preferred).or(matches.first()).copied().map(Ok)
+}
+
+/// kubectl resolves a bare name that exists in the core group and elsewhere (e.g. `events`
+/// in `""` and `events.k8s.io`) to the core group; keep only core matches when there are any.
+fn prefer_core(matches: Vec<&ResolvedType>) -> Vec<&ResolvedType> {
+    if matches.iter().any(|t| t.api.group.is_empty()) {
+        matches.into_iter().filter(|t| t.api.group.is_empty()).collect()
+    } else {
+        matches
+    }
+}
+
+fn push_group(types: &mut Vec<ResolvedType>, g: APIGroupDiscovery) {
+    let group = g.metadata.and_then(|m| m.name).unwrap_or_default();
+    for (i, v) in g.versions.into_iter().enumerate() {
+        let version = v.version.unwrap_or_default();
+        for r in v.resources {
+            let Some(plural) = r.resource else { continue };
+            if plural.contains('/') {
+                continue;
+            }
+            let kind = r.response_kind.and_then(|k| k.kind).unwrap_or_default();
+            let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+            types.push(ResolvedType {
+                singular: r.singular_resource.filter(|s| !s.is_empty()).unwrap_or_else(|| kind.to_lowercase()),
+                api: ApiResource { group: group.clone(), version: version.clone(), api_version, kind, plural },
+                namespaced: r.scope.as_deref() == Some("Namespaced"),
+                short_names: r.short_names,
+                categories: r.categories,
+                verbs: r.verbs,
+                preferred: i == 0,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn index() -> TypeIndex {
+        let core: APIGroupDiscoveryList = serde_json::from_value(serde_json::json!({
+            "items": [{"metadata": {"name": ""}, "versions": [{"version": "v1", "resources": [
+                {"resource": "pods", "responseKind": {"group": "", "version": "v1", "kind": "Pod"}, "scope": "Namespaced",
+                 "singularResource": "pod", "verbs": ["get", "list"], "shortNames": ["po"], "categories": ["all"],
+                 "subresources": [{"subresource": "status", "verbs": ["get"]}]},
+                {"resource": "events", "responseKind": {"kind": "Event"}, "scope": "Namespaced", "singularResource": "event", "verbs": ["get"], "shortNames": ["ev"]},
+                {"resource": "namespaces", "responseKind": {"kind": "Namespace"}, "scope": "Cluster", "singularResource": "namespace", "verbs": ["get"], "shortNames": ["ns"]}
+            ]}]}]
+        }))
+        .unwrap();
+        let groups: APIGroupDiscoveryList = serde_json::from_value(serde_json::json!({
+            "items": [
+              {"metadata": {"name": "apps"}, "versions": [{"version": "v1", "resources": [
+                {"resource": "deployments", "responseKind": {"kind": "Deployment"}, "scope": "Namespaced", "singularResource": "deployment", "verbs": ["get"], "shortNames": ["deploy"]}]}]},
+              {"metadata": {"name": "events.k8s.io"}, "versions": [{"version": "v1", "resources": [
+                {"resource": "events", "responseKind": {"kind": "Event"}, "scope": "Namespaced", "singularResource": "event", "verbs": ["get"], "shortNames": ["ev"]}]}]},
+              {"metadata": {"name": "example.com"}, "versions": [
+                {"version": "v1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"], "categories": ["myops"]}]},
+                {"version": "v1alpha1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"]}]}]},
+              {"metadata": {"name": "a.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Cluster", "verbs": ["get"], "shortNames": ["wd"]}]}]},
+              {"metadata": {"name": "b.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Namespaced", "verbs": ["get"]}]}]}
+            ]
+        }))
+        .unwrap();
+        TypeIndex::from_discovery(core, groups)
+    }
+
+    fn gr(i: &TypeIndex, s: &str) -> String {
+        let t = i.resolve(s).unwrap();
+        format!("{}/{}", t.group_resource(), t.api.version)
+    }
+
+    #[test]
+    fn resolves_plural_singular_kind_short_name_and_qualified_forms() {
+        let i = index();
+        for s in ["pods", "pod", "Pod", "po", "PODS"] {
+            assert_eq!(gr(&i, s), "pods/v1", "{s}");
+        }
+        for s in ["deploy", "deployment", "deployments.apps", "deployments.v1.apps", "Deployment"] {
+            assert_eq!(gr(&i, s), "deployments.apps/v1", "{s}");
+        }
+        assert_eq!(gr(&i, "bj"), "backupjobs.example.com/v1");
+        assert_eq!(gr(&i, "backupjobs.v1alpha1.example.com"), "backupjobs.example.com/v1alpha1");
+        assert_eq!(gr(&i, "widgets.b.io"), "widgets.b.io/v1");
+        assert_eq!(gr(&i, "wd"), "widgets.a.io/v1");
+    }
+
+    #[test]
+    fn core_group_wins_a_bare_name_shared_with_another_group() {
+        let i = index();
+        assert_eq!(gr(&i, "events"), "events/v1");
+        assert_eq!(gr(&i, "events.events.k8s.io"), "events.events.k8s.io/v1");
+    }
+
+    #[test]
+    fn ambiguous_and_unknown_types_are_errors_listing_candidates() {
+        let i = index();
+        assert_eq!(
+            i.resolve("widgets").unwrap_err(),
+            ResolveError::Ambiguous { input: "widgets".into(), candidates: vec!["widgets.a.io".into(), "widgets.b.io".into()] }
+        );
+        assert_eq!(i.resolve("nosuch").unwrap_err(), ResolveError::Unknown("nosuch".into()));
+        assert_eq!(i.resolve("pods/status").unwrap_err(), ResolveError::Unknown("pods/status".into()));
+    }
+
+    #[test]
+    fn name_prefix_and_group_resource_follow_kubectl() {
+        let i = index();
+        assert_eq!(i.resolve("po").unwrap().name_prefix(), "pod");
+        assert_eq!(i.resolve("bj").unwrap().name_prefix(), "backupjob.example.com");
+        assert!(!i.resolve("ns").unwrap().namespaced);
+    }
+}

@@ -1,0 +1,79 @@
+//! Errors of calls to the API server, mapped to our exit codes (ARCHITECTURE §2).
+
+use crate::exit::ExitStatus;
+
+/// A failed API request.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The server answered with a `Status` failure; printed the way kubectl prints it.
+    #[error("Error from server ({reason}): {message}")]
+    Server {
+        /// HTTP status code (404, 403, 409, 422, …).
+        code: u16,
+        /// The Status `reason` (`NotFound`, `Forbidden`, `Conflict`, …).
+        reason: String,
+        /// The server's message.
+        message: String,
+    },
+    /// No answer: connection refused, TLS failure, timeout.
+    #[error("cannot reach the API server {server}: {source}; check that the cluster is running and --context/--server point at it")]
+    Transport {
+        /// The API server URL.
+        server: String,
+        /// The underlying client error.
+        #[source]
+        source: kube::Error,
+    },
+}
+
+impl ApiError {
+    /// Classifies a kube error: a server `Status` keeps its code, anything else is transport.
+    pub fn from_kube(err: kube::Error, server: &str) -> ApiError {
+        match err {
+            kube::Error::Api(s) => {
+                let reason = if s.reason.is_empty() { format!("HTTP {}", s.code) } else { s.reason.clone() };
+                ApiError::Server { code: s.code, reason, message: s.message.clone() }
+            }
+            other => ApiError::Transport { server: server.to_string(), source: other },
+        }
+    }
+
+    /// The HTTP status code when the server answered.
+    pub fn code(&self) -> Option<u16> {
+        match self {
+            ApiError::Server { code, .. } => Some(*code),
+            ApiError::Transport { .. } => None,
+        }
+    }
+
+    /// 404 → not found (4), 403 → denied (3), 409 → conflict (5), 400/415/422 → usage (2),
+    /// anything else → runtime failure (1).
+    pub fn exit_status(&self) -> ExitStatus {
+        match self.code() {
+            Some(404) => ExitStatus::NotFound,
+            Some(403) => ExitStatus::Denied,
+            Some(409) => ExitStatus::Conflict,
+            Some(400 | 415 | 422) => ExitStatus::Usage,
+            _ => ExitStatus::Failure,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(code: u16) -> ApiError {
+        ApiError::Server { code, reason: "R".into(), message: "m".into() }
+    }
+
+    #[test]
+    fn status_codes_map_to_documented_exit_codes() {
+        assert_eq!(server(404).exit_status(), ExitStatus::NotFound);
+        assert_eq!(server(403).exit_status(), ExitStatus::Denied);
+        assert_eq!(server(409).exit_status(), ExitStatus::Conflict);
+        assert_eq!(server(422).exit_status(), ExitStatus::Usage);
+        assert_eq!(server(500).exit_status(), ExitStatus::Failure);
+        assert_eq!(server(404).to_string(), "Error from server (R): m");
+    }
+}

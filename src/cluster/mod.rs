@@ -1,0 +1,11 @@
+//! The edge to the Kubernetes API server: client construction, discovery and type
+//! resolution, and the mapping of API errors to our exit codes.
+
+pub mod client;
+pub mod discovery;
+pub mod errors;
+pub mod table;
+
+pub use client::{Cluster, ClusterError, connect};
+pub use discovery::{ResolveError, ResolvedType, TypeIndex};
+pub use errors::ApiError;

@@ -1,0 +1,247 @@
+//! Server-side printing: the `meta.k8s.io/v1` Table request and its rendering.
+//!
+//! kubectl asks for a Table (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`) so the
+//! server supplies the columns, which is how CRD `additionalPrinterColumns` show with no
+//! per-type code (kubectl `pkg/cmd/get`, KEP-2316 server-side printing). Columns with
+//! `priority > 0` appear only with `-o wide`; `date` columns print as an age like kubectl's
+//! `HumanDuration` (k8s.io/apimachinery/pkg/util/duration).
+
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The Accept header kubectl sends for tables, with a plain JSON fallback.
+pub const TABLE_ACCEPT: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+
+/// A `meta.k8s.io/v1` Table (the fields we use).
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Table {
+    /// Column definitions, in display order.
+    #[serde(default)]
+    pub column_definitions: Vec<Column>,
+    /// Rows; `cells` line up with `column_definitions`.
+    #[serde(default)]
+    pub rows: Vec<Row>,
+    /// List metadata (`continue` token for paging).
+    #[serde(default)]
+    pub metadata: TableMeta,
+}
+
+/// List metadata of a Table.
+#[derive(Debug, Clone, Deserialize, Default)]
+pub struct TableMeta {
+    /// Token for the next page, empty on the last.
+    #[serde(default, rename = "continue")]
+    pub continue_token: Option<String>,
+}
+
+/// One column definition.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Column {
+    /// Header text.
+    pub name: String,
+    /// OpenAPI type: `string`, `integer`, `number`, `boolean`, `date`.
+    #[serde(rename = "type", default)]
+    pub kind: String,
+    /// 0 = always shown; > 0 only in wide output.
+    #[serde(default)]
+    pub priority: i32,
+}
+
+/// One row.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Row {
+    /// Cell values.
+    #[serde(default)]
+    pub cells: Vec<Value>,
+    /// The object's metadata (`includeObject=Metadata`): a PartialObjectMetadata.
+    #[serde(default)]
+    pub object: Value,
+}
+
+/// How to render a table.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TableOptions {
+    /// Show priority > 0 columns.
+    pub wide: bool,
+    /// Prepend a NAMESPACE column (for `-A`).
+    pub with_namespace: bool,
+    /// Append a LABELS column.
+    pub show_labels: bool,
+    /// Omit the header line.
+    pub no_headers: bool,
+}
+
+/// Renders rows like kubectl's tab writer: upper-case headers, left-aligned columns
+/// separated by three spaces, no trailing spaces. `now` is the reference for ages.
+pub fn render(table: &Table, opts: TableOptions, now: jiff::Timestamp) -> String {
+    let shown: Vec<(usize, &Column)> = table
+        .column_definitions
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| opts.wide || c.priority == 0)
+        .collect();
+    let mut lines: Vec<Vec<String>> = Vec::new();
+    if !opts.no_headers {
+        let mut h: Vec<String> = Vec::new();
+        if opts.with_namespace {
+            h.push("NAMESPACE".into());
+        }
+        h.extend(shown.iter().map(|(_, c)| c.name.to_uppercase()));
+        if opts.show_labels {
+            h.push("LABELS".into());
+        }
+        lines.push(h);
+    }
+    for row in &table.rows {
+        let mut l: Vec<String> = Vec::new();
+        if opts.with_namespace {
+            l.push(row.object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string());
+        }
+        for (i, c) in &shown {
+            l.push(cell(row.cells.get(*i).unwrap_or(&Value::Null), &c.kind, now));
+        }
+        if opts.show_labels {
+            l.push(labels(&row.object));
+        }
+        lines.push(l);
+    }
+    let mut t = comfy_table::Table::new();
+    t.load_style(comfy_table::presets::NOTHING);
+    for l in lines {
+        t.add_row(l);
+    }
+    for col in t.column_iter_mut() {
+        col.set_padding((0, 3));
+    }
+    let mut out = String::new();
+    for line in t.lines() {
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn cell(v: &Value, kind: &str, now: jiff::Timestamp) -> String {
+    match v {
+        Value::Null => "<none>".into(),
+        Value::String(s) if kind == "date" => match s.parse::<jiff::Timestamp>() {
+            Ok(ts) => human_duration(now.as_second() - ts.as_second()),
+            Err(_) => s.clone(),
+        },
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        Value::Bool(b) => b.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn labels(object: &Value) -> String {
+    let Some(map) = object.pointer("/metadata/labels").and_then(Value::as_object) else {
+        return "<none>".into();
+    };
+    if map.is_empty() {
+        return "<none>".into();
+    }
+    let mut pairs: Vec<String> = map.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(""))).collect();
+    pairs.sort();
+    pairs.join(",")
+}
+
+/// kubectl's age format (`HumanDuration` in k8s.io/apimachinery/pkg/util/duration):
+/// `45s`, `5m3s`, `2h10m`, `3d4h`, `2y12d`.
+pub fn human_duration(seconds: i64) -> String {
+    if seconds < -1 {
+        return "<invalid>".into();
+    }
+    if seconds < 0 {
+        return "0s".into();
+    }
+    if seconds < 120 {
+        return format!("{seconds}s");
+    }
+    let minutes = seconds / 60;
+    if minutes < 10 {
+        let s = seconds % 60;
+        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
+    }
+    if minutes < 180 {
+        return format!("{minutes}m");
+    }
+    let hours = minutes / 60;
+    if hours < 8 {
+        let m = minutes % 60;
+        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
+    }
+    if hours < 48 {
+        return format!("{hours}h");
+    }
+    if hours < 24 * 8 {
+        let h = hours % 24;
+        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
+    }
+    if hours < 24 * 365 * 2 {
+        return format!("{}d", hours / 24);
+    }
+    if hours < 24 * 365 * 8 {
+        let dy = (hours / 24) % 365;
+        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
+    }
+    format!("{}y", hours / 24 / 365)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> Table {
+        serde_json::from_value(serde_json::json!({
+            "kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {},
+            "columnDefinitions": [
+                {"name": "Name", "type": "string", "priority": 0},
+                {"name": "Schedule", "type": "string", "priority": 0},
+                {"name": "Target", "type": "string", "priority": 1},
+                {"name": "Age", "type": "date", "priority": 0}
+            ],
+            "rows": [
+                {"cells": ["nightly", "0 2 * * *", "pvc-a", "2026-11-30T10:00:00Z"],
+                 "object": {"metadata": {"name": "nightly", "namespace": "ns1", "labels": {"b": "2", "a": "1"}}}},
+                {"cells": ["weekly-long-name", null, "pvc-b", "2026-11-28T10:00:00Z"],
+                 "object": {"metadata": {"name": "weekly-long-name", "namespace": "ns2"}}}
+            ]
+        }))
+        .unwrap()
+    }
+
+    fn now() -> jiff::Timestamp {
+        "2026-11-30T10:05:00Z".parse().unwrap()
+    }
+
+    #[test]
+    fn renders_priority_zero_columns_with_ages_like_kubectl() {
+        let out = render(&table(), TableOptions::default(), now());
+        assert_eq!(
+            out,
+            "NAME               SCHEDULE    AGE\nnightly            0 2 * * *   5m\nweekly-long-name   <none>      2d\n"
+        );
+    }
+
+    #[test]
+    fn wide_namespace_labels_and_no_headers() {
+        let opts = TableOptions { wide: true, with_namespace: true, show_labels: true, no_headers: true };
+        let out = render(&table(), opts, now());
+        assert_eq!(
+            out,
+            "ns1   nightly            0 2 * * *   pvc-a   5m   a=1,b=2\nns2   weekly-long-name   <none>      pvc-b   2d   <none>\n"
+        );
+    }
+
+    #[test]
+    fn human_duration_matches_apimachinery() {
+        let cases = [(-5, "<invalid>"), (0, "0s"), (119, "119s"), (125, "2m5s"), (600, "10m"), (3 * 3600 + 60, "3h1m"),
+            (10 * 3600, "10h"), (50 * 3600, "2d2h"), (30 * 86400, "30d"), (800 * 86400, "2y70d"), (3000 * 86400, "8y")];
+        for (s, want) in cases {
+            assert_eq!(human_duration(s), want, "{s}");
+        }
+    }
+}

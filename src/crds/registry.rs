@@ -1,0 +1,148 @@
+//! The CRD registry: which CRDs this tool registered from which file.
+//!
+//! Kept in `$MYOPS_HOME/crd-registry.json` so one-shot commands (a `get` in a new process)
+//! add the registered types to the plugin.yaml boundary ("CRDs loaded from crdDir are
+//! added", ARCHITECTURE §3). Updated under an exclusive lock, written atomically.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::crds::LoadedCrd;
+use crate::fsutil;
+
+/// One registered CRD.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryEntry {
+    /// `spec.group`.
+    pub group: String,
+    /// `spec.names.plural`.
+    pub plural: String,
+    /// `spec.names.kind`.
+    pub kind: String,
+    /// Served versions.
+    pub versions: Vec<String>,
+    /// `Namespaced` or `Cluster`.
+    pub scope: String,
+    /// The file it was loaded from.
+    pub file: PathBuf,
+}
+
+/// The registry file's content: CRD name (`plural.group`) → entry.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registry {
+    /// Format version, 1.
+    pub version: u32,
+    /// Registered CRDs by name.
+    pub crds: BTreeMap<String, RegistryEntry>,
+}
+
+/// Why the registry could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// I/O on the registry or its lock.
+    #[error("CRD registry {path}: {source}; check the permissions of MYOPS_HOME")]
+    Io {
+        /// The registry file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid JSON of this format.
+    #[error("CRD registry {path} is corrupt ({source}); delete it and run `crds sync` again")]
+    Corrupt {
+        /// The registry file.
+        path: PathBuf,
+        /// The parse error.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+impl Registry {
+    /// The registry file under `home`.
+    pub fn path(home: &Path) -> PathBuf {
+        home.join("crd-registry.json")
+    }
+
+    /// Reads the registry; a missing file is an empty registry.
+    ///
+    /// # Errors
+    /// [`RegistryError`] for unreadable or corrupt files.
+    pub fn load(home: &Path) -> Result<Registry, RegistryError> {
+        let path = Registry::path(home);
+        match std::fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| RegistryError::Corrupt { path, source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry { version: 1, crds: BTreeMap::new() }),
+            Err(source) => Err(RegistryError::Io { path, source }),
+        }
+    }
+
+    /// Adds or replaces `crds` under the lock and writes the file atomically.
+    ///
+    /// # Errors
+    /// [`RegistryError`] when the lock, read or write fails.
+    pub fn upsert(home: &Path, crds: &[&LoadedCrd]) -> Result<Registry, RegistryError> {
+        let path = Registry::path(home);
+        let io = |source| RegistryError::Io { path: path.clone(), source };
+        let _lock = fsutil::lock_exclusive(&home.join("crd-registry.lock")).map_err(io)?;
+        let mut reg = Registry::load(home)?;
+        reg.version = 1;
+        for c in crds {
+            reg.crds.insert(c.name.clone(), RegistryEntry {
+                group: c.group.clone(),
+                plural: c.plural.clone(),
+                kind: c.kind.clone(),
+                versions: c.versions.clone(),
+                scope: c.scope.clone(),
+                file: c.file.clone(),
+            });
+        }
+        let bytes = serde_json::to_vec_pretty(&reg).map_err(|e| io(std::io::Error::other(e)))?;
+        fsutil::write_atomic(&path, &bytes).map_err(io)?;
+        Ok(reg)
+    }
+
+    /// The registered names (`plural.group`), for the plugin.yaml boundary.
+    pub fn names(&self) -> Vec<String> {
+        self.crds.keys().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upsert_then_load_round_trips_and_missing_file_is_empty() {
+        let home = tempfile::tempdir().unwrap();
+        assert!(Registry::load(home.path()).unwrap().crds.is_empty());
+        let crd = LoadedCrd {
+            name: "foos.example.com".into(),
+            group: "example.com".into(),
+            plural: "foos".into(),
+            kind: "Foo".into(),
+            scope: "Namespaced".into(),
+            versions: vec!["v1".into()],
+            storage_version: "v1".into(),
+            file: PathBuf::from("/d/foo.yaml"),
+            line: 1,
+            body: serde_json::json!({}),
+        };
+        Registry::upsert(home.path(), &[&crd]).unwrap();
+        let reg = Registry::load(home.path()).unwrap();
+        assert_eq!(reg.names(), vec!["foos.example.com".to_string()]);
+        assert_eq!(reg.crds["foos.example.com"].file, PathBuf::from("/d/foo.yaml"));
+    }
+
+    #[test]
+    fn corrupt_registry_is_an_error_that_says_what_to_do() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(Registry::path(home.path()), "{nope").unwrap();
+        let e = Registry::load(home.path()).unwrap_err();
+        assert!(e.to_string().contains("delete it and run `crds sync` again"), "{e}");
+    }
+}

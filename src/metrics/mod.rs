@@ -1,0 +1,162 @@
+//! Per-operation metrics: record locally, push the totals (ARCHITECTURE §6).
+//!
+//! The Pushgateway is a cache, not an aggregator: a `PUT` replaces the whole group. Each run
+//! therefore adds its [`Observation`] to cumulative totals in `<MYOPS_HOME>/metrics-state.json`
+//! ([`record`], file-locked, atomic) and pushes the totals ([`encode`] + [`push`] to
+//! [`push_url`]). A failed push loses nothing: the totals stay on disk and the next push
+//! carries them. [`finish`] is the one call a command makes at its end; it turns every
+//! metrics failure into a warning line and never changes the command's exit code.
+//!
+//! Files: `state.rs` (the state file), `encode.rs` (text exposition format), `push.rs` (URL
+//! and HTTP `PUT`).
+
+mod encode;
+mod push;
+mod state;
+
+use std::fmt;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::model::MetricFamily;
+use crate::exit::ExitStatus;
+
+pub use encode::encode;
+pub use push::{MAX_BODY_CHARS, PushError, PushTarget, push, push_url};
+pub use state::{
+    BUCKETS, MetricsError, OpKey, OpTotals, STATE_VERSION, State, load, record, reset, state_path,
+};
+
+/// Outcome label `status` of one operation (ARCHITECTURE §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The operation succeeded (an empty list is success).
+    Success,
+    /// Denied by the plugin.yaml boundary or by RBAC.
+    Denied,
+    /// A named object does not exist.
+    NotFound,
+    /// Optimistic-concurrency or server-side-apply conflict.
+    Conflict,
+    /// Usage, configuration or input error (bad flags, unknown TYPE, bad patch).
+    Invalid,
+    /// Any other runtime failure (server error, network, timeout).
+    Error,
+}
+
+impl Status {
+    /// The label value: `success`, `denied`, `notfound`, `conflict`, `invalid` or `error`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Success => "success",
+            Status::Denied => "denied",
+            Status::NotFound => "notfound",
+            Status::Conflict => "conflict",
+            Status::Invalid => "invalid",
+            Status::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The `status` label of a command that ends with this exit status (usage → `invalid`,
+/// runtime failure → `error`, the others by name).
+impl From<ExitStatus> for Status {
+    fn from(exit: ExitStatus) -> Self {
+        match exit {
+            ExitStatus::Success => Status::Success,
+            ExitStatus::Failure => Status::Error,
+            ExitStatus::Usage => Status::Invalid,
+            ExitStatus::Denied => Status::Denied,
+            ExitStatus::NotFound => Status::NotFound,
+            ExitStatus::Conflict => Status::Conflict,
+        }
+    }
+}
+
+/// One finished operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    /// `verb` label, e.g. `get`, `patch`.
+    pub verb: String,
+    /// `resource` label, e.g. `pods` or `widgets.example.com`.
+    pub resource: String,
+    /// Outcome.
+    pub status: Status,
+    /// Wall-clock duration in seconds.
+    pub duration_seconds: f64,
+}
+
+/// The `instance` grouping value when plugin.yaml sets none: the host name, or `unknown` when
+/// it cannot be read or is not UTF-8.
+pub fn instance_default() -> String {
+    gethostname::gethostname()
+        .into_string()
+        .ok()
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// Records `obs` into the cumulative state and, when `target` is `Some`, pushes the totals of
+/// `families`. Returns warnings (one line each, ready for stderr, e.g. `warning: metrics push
+/// to http://127.0.0.1:9091/metrics/job/kubectl-myops/instance/node-1 failed: Connection
+/// refused (os error 111); check that the Pushgateway is running and reachable; the totals
+/// are kept in /home/me/.myops/metrics-state.json and sent with the next push`) — never an
+/// error: a metrics failure never changes the command's exit code.
+///
+/// Nothing is pushed when recording failed (the totals would be stale or unreadable) or when
+/// no requested family has data (an empty `PUT` would delete the group on the gateway). The
+/// push is bounded by `target.timeout`; the state file I/O runs on tokio's blocking pool.
+/// Credentials in the URL are removed from the warning.
+pub async fn finish(
+    home: &Path,
+    plugin: &str,
+    obs: &Observation,
+    families: &[MetricFamily],
+    target: Option<&PushTarget>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let (home_owned, plugin_owned, obs_owned) =
+        (home.to_path_buf(), plugin.to_string(), obs.clone());
+    let recorded =
+        tokio::task::spawn_blocking(move || record(&home_owned, &plugin_owned, &obs_owned)).await;
+    let state = match recorded {
+        Ok(Ok(state)) => state,
+        Ok(Err(err)) => {
+            warnings.push(format!("warning: metrics not recorded: {err}"));
+            return warnings;
+        }
+        Err(join) => {
+            warnings.push(format!(
+                "warning: metrics not recorded: the recorder stopped unexpectedly ({join})"
+            ));
+            return warnings;
+        }
+    };
+    let Some(target) = target else {
+        return warnings;
+    };
+    let body = encode(&state, families);
+    if body.is_empty() {
+        return warnings;
+    }
+    if let Err(err) = push(target, body).await {
+        warnings.push(format!(
+            "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
+            push::redact_url(&target.url),
+            state_path(home).display()
+        ));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! Where commands print: a small printer value over stdout/stderr (so tests and the
+//! binary share one path), and the object encoders (JSON with kubectl's 4-space indent, YAML).
+
+use std::io::Write;
+
+use serde::Serialize;
+
+use crate::exit::ExitStatus;
+
+/// Writing output failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// stdout was closed early (e.g. `| head`): not an error for the user.
+    #[error("broken pipe")]
+    BrokenPipe,
+    /// Any other write error.
+    #[error("cannot write output: {0}")]
+    Io(#[source] std::io::Error),
+    /// An object could not be encoded.
+    #[error("cannot encode output: {0}")]
+    Encode(String),
+}
+
+impl OutputError {
+    /// A broken pipe is success (as ripgrep treats it); other failures are exit 1.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            OutputError::BrokenPipe => ExitStatus::Success,
+            _ => ExitStatus::Failure,
+        }
+    }
+}
+
+impl From<std::io::Error> for OutputError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe { OutputError::BrokenPipe } else { OutputError::Io(e) }
+    }
+}
+
+/// stdout and stderr for one command.
+pub struct Printer<'a> {
+    out: &'a mut dyn Write,
+    err: &'a mut dyn Write,
+}
+
+impl<'a> Printer<'a> {
+    /// A printer over the given writers.
+    pub fn new(out: &'a mut dyn Write, err: &'a mut dyn Write) -> Printer<'a> {
+        Printer { out, err }
+    }
+
+    /// Writes `text` to stdout as is.
+    ///
+    /// # Errors
+    /// [`OutputError`] when stdout fails.
+    pub fn out(&mut self, text: &str) -> Result<(), OutputError> {
+        self.out.write_all(text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Writes one line to stderr (errors writing stderr are ignored: nowhere to report them).
+    pub fn err_line(&mut self, line: &str) {
+        let _ = writeln!(self.err, "{line}");
+    }
+
+    /// Flushes stdout.
+    ///
+    /// # Errors
+    /// [`OutputError`] when stdout fails.
+    pub fn flush(&mut self) -> Result<(), OutputError> {
+        self.out.flush()?;
+        Ok(())
+    }
+}
+
+/// JSON with a 4-space indent and a trailing newline, as `kubectl -o json` prints.
+///
+/// # Errors
+/// [`OutputError::Encode`] if the value cannot be serialized.
+pub fn to_json<T: Serialize>(v: &T) -> Result<String, OutputError> {
+    let mut buf = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
+    v.serialize(&mut ser).map_err(|e| OutputError::Encode(e.to_string()))?;
+    buf.push(b'\n');
+    String::from_utf8(buf).map_err(|e| OutputError::Encode(e.to_string()))
+}
+
+/// YAML through serde-saphyr.
+///
+/// # Errors
+/// [`OutputError::Encode`] if the value cannot be serialized.
+pub fn to_yaml<T: Serialize>(v: &T) -> Result<String, OutputError> {
+    let mut s = serde_saphyr::to_string(v).map_err(|e| OutputError::Encode(e.to_string()))?;
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_uses_four_spaces_and_yaml_round_trips() {
+        let v = serde_json::json!({"kind": "List", "items": [{"a": 1}]});
+        assert_eq!(to_json(&v).unwrap(), "{\n    \"kind\": \"List\",\n    \"items\": [\n        {\n            \"a\": 1\n        }\n    ]\n}\n");
+        let y = to_yaml(&v).unwrap();
+        let back: serde_json::Value = serde_saphyr::from_str(&y).unwrap();
+        assert_eq!(back, v);
+    }
+}

@@ -1,0 +1,54 @@
+//! `config schema` and `config validate [PATH]`.
+
+use std::path::Path;
+
+use crate::config::{self, ConfigSource, PluginConfig};
+use crate::output::Printer;
+use crate::settings::Settings;
+use crate::verbs::VerbError;
+
+/// Prints the JSON Schema of plugin.yaml.
+///
+/// # Errors
+/// [`VerbError::Output`] when stdout fails.
+pub fn schema(p: &mut Printer<'_>) -> Result<(), VerbError> {
+    let mut s = config::schema_json();
+    if !s.ends_with('\n') {
+        s.push('\n');
+    }
+    p.out(&s)?;
+    Ok(())
+}
+
+/// Validates `path` (or the file the lookup order finds, already loaded in `settings`) and
+/// prints a summary of what it allows.
+///
+/// # Errors
+/// [`VerbError::Config`] (exit 2) with file:line:column when the file is invalid.
+pub fn validate(settings: Option<&Settings>, path: Option<&Path>, p: &mut Printer<'_>) -> Result<(), VerbError> {
+    let (cfg, origin): (PluginConfig, String) = match (path, settings) {
+        (Some(path), _) => (config::load(path)?, path.display().to_string()),
+        (None, Some(s)) => (s.plugin.clone(), describe(&s.config_source)),
+        (None, None) => (config::builtin(), "built-in default".into()),
+    };
+    p.out(&format!(
+        "{origin}: valid\n  name: {}\n  verbs: {}\n  resources: {}\n  scopes: {}\n  metrics: {}\n  pushgateway: {}\n",
+        cfg.name,
+        cfg.verbs.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", "),
+        cfg.resources.join(", "),
+        cfg.scopes.iter().map(|s| format!("{s:?}").to_lowercase()).collect::<Vec<_>>().join(", "),
+        cfg.metrics.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
+        cfg.pushgateway.as_ref().map(|g| g.url.as_str()).unwrap_or("(none: metrics stay local)"),
+    ))?;
+    Ok(())
+}
+
+/// Names a config source for messages.
+pub fn describe(src: &ConfigSource) -> String {
+    match src {
+        ConfigSource::Flag(p) | ConfigSource::Env(p) | ConfigSource::UserFile(p) | ConfigSource::NextToExecutable(p) => {
+            p.display().to_string()
+        }
+        ConfigSource::Builtin => "built-in default".into(),
+    }
+}
