@@ -7,10 +7,11 @@
 //! carries them. [`finish`] is the one call a command makes at its end; it turns every
 //! metrics failure into a warning line and never changes the command's exit code.
 //!
-//! Files: `state.rs` (the state file), `encode.rs` (text exposition format), `push.rs` (URL
-//! and HTTP `PUT`).
+//! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
+//! exposition format), `push.rs` (URL and HTTP `PUT`).
 
 mod encode;
+mod error;
 mod push;
 mod state;
 
@@ -23,10 +24,9 @@ use crate::config::model::MetricFamily;
 use crate::exit::ExitStatus;
 
 pub use encode::encode;
+pub use error::MetricsError;
 pub use push::{MAX_BODY_CHARS, PushError, PushTarget, push, push_url};
-pub use state::{
-    BUCKETS, MetricsError, OpKey, OpTotals, STATE_VERSION, State, load, record, reset, state_path,
-};
+pub use state::{BUCKETS, OpKey, OpTotals, STATE_VERSION, State, load, record, reset, state_path};
 
 /// Outcome label `status` of one operation (ARCHITECTURE §6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

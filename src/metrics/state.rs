@@ -11,7 +11,7 @@
 //!
 //! ```json
 //! {"version":1,"ops":[{"plugin":"myops","verb":"get","resource":"pods","status":"success",
-//!   "count":3,"sum":0.875,"buckets":[0,0,0,0,0,1,3,3,3,3,3,3,3]}]}
+//!   "count":3,"sum":0.875,"buckets":[0,0,0,0,0,2,3,3,3,3,3,3,3]}]}
 //! ```
 //!
 //! `buckets[i]` is the cumulative count of observations `<= BUCKETS[i]` seconds. Changing
@@ -24,8 +24,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Observation, Status};
-use crate::exit::ExitStatus;
+use super::{MetricsError, Observation, Status};
 
 /// Upper bounds (seconds) of the `ops_duration_seconds` histogram buckets (`+Inf` is implied).
 ///
@@ -104,76 +103,6 @@ impl State {
     /// True when nothing has been recorded.
     pub fn is_empty(&self) -> bool {
         self.ops.is_empty()
-    }
-}
-
-/// Errors reading or writing the state file.
-#[derive(Debug, thiserror::Error)]
-pub enum MetricsError {
-    /// MYOPS_HOME did not exist and could not be created.
-    #[error("cannot create the metrics directory {}: {source}; check MYOPS_HOME and its permissions", path.display())]
-    CreateHome {
-        /// The directory.
-        path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: io::Error,
-    },
-    /// The lock file could not be opened or locked.
-    #[error("cannot lock {}: {source}; check the permissions of MYOPS_HOME", path.display())]
-    Lock {
-        /// The lock file.
-        path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: io::Error,
-    },
-    /// The state file exists but could not be read.
-    #[error("cannot read the metrics state {}: {source}; check its permissions", path.display())]
-    Read {
-        /// The state file.
-        path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: io::Error,
-    },
-    /// The state file is not valid JSON of the expected shape.
-    #[error(
-        "the metrics state file {} is corrupt ({reason}); run `kubectl myops metrics reset` or delete the file",
-        path.display()
-    )]
-    Corrupt {
-        /// The state file.
-        path: PathBuf,
-        /// What the parser rejected.
-        reason: String,
-    },
-    /// The state file was written by a build with another format version.
-    #[error(
-        "the metrics state file {} has format version {found}, this build reads version {STATE_VERSION}; run `kubectl myops metrics reset` or delete the file",
-        path.display()
-    )]
-    UnsupportedVersion {
-        /// The state file.
-        path: PathBuf,
-        /// The version found in the file.
-        found: u64,
-    },
-    /// Writing, syncing or renaming the new state failed; the previous state is intact.
-    #[error("cannot write the metrics state {}: {source}; check free space and permissions (the previous totals are intact)", path.display())]
-    Write {
-        /// The file being written.
-        path: PathBuf,
-        /// The I/O error.
-        #[source]
-        source: io::Error,
-    },
-}
-
-impl MetricsError {
-    /// The exit status when a `metrics` command fails with this error (always 1, a runtime failure).
-    pub fn exit_status(&self) -> ExitStatus {
-        ExitStatus::Failure
     }
 }
 

@@ -1,6 +1,6 @@
 module myops.local/testcluster/k8s
 
-go 1.26.8
+go 1.26.0
 
 replace k8s.io/api => k8s.io/api v0.36.3
 

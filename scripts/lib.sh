@@ -1,0 +1,15 @@
+# Shared paths and pinned versions for the project scripts. Sourced, not run.
+# shellcheck shell=bash
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TESTBIN="$ROOT/target/testbin"
+TESTCLUSTER="$ROOT/target/testcluster"
+K8S_MOD="$ROOT/tests/cluster/k8s"
+ETCD_MOD="$ROOT/tests/cluster/etcd"
+export GOTOOLCHAIN=local CGO_ENABLED=0
+export GOFLAGS="${GOFLAGS:-} -mod=readonly"
+
+# Pinned versions, read from the Go modules (go.mod is the single source of truth).
+modver() { (cd "$1" && go list -m -f '{{.Version}}' "$2"); }
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }

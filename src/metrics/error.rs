@@ -1,0 +1,80 @@
+//! Errors of the state file (`MetricsError`).
+//!
+//! Every message says what to do; a corrupt or foreign-version file names its path and the
+//! two ways out (`metrics reset` or deleting the file).
+
+use std::io;
+use std::path::PathBuf;
+
+use super::state::STATE_VERSION;
+use crate::exit::ExitStatus;
+
+/// Errors reading or writing the state file.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsError {
+    /// MYOPS_HOME did not exist and could not be created.
+    #[error("cannot create the metrics directory {}: {source}; check MYOPS_HOME and its permissions", path.display())]
+    CreateHome {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The lock file could not be opened or locked.
+    #[error("cannot lock {}: {source}; check the permissions of MYOPS_HOME", path.display())]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The state file exists but could not be read.
+    #[error("cannot read the metrics state {}: {source}; check its permissions", path.display())]
+    Read {
+        /// The state file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The state file is not valid JSON of the expected shape.
+    #[error(
+        "the metrics state file {} is corrupt ({reason}); run `kubectl myops metrics reset` or delete the file",
+        path.display()
+    )]
+    Corrupt {
+        /// The state file.
+        path: PathBuf,
+        /// What the parser rejected.
+        reason: String,
+    },
+    /// The state file was written by a build with another format version.
+    #[error(
+        "the metrics state file {} has format version {found}, this build reads version {STATE_VERSION}; run `kubectl myops metrics reset` or delete the file",
+        path.display()
+    )]
+    UnsupportedVersion {
+        /// The state file.
+        path: PathBuf,
+        /// The version found in the file.
+        found: u64,
+    },
+    /// Writing, syncing or renaming the new state failed; the previous state is intact.
+    #[error("cannot write the metrics state {}: {source}; check free space and permissions (the previous totals are intact)", path.display())]
+    Write {
+        /// The file being written.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl MetricsError {
+    /// The exit status when a `metrics` command fails with this error (always 1, a runtime failure).
+    pub fn exit_status(&self) -> ExitStatus {
+        ExitStatus::Failure
+    }
+}
