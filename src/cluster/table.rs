@@ -3,8 +3,8 @@
 //! kubectl asks for a Table (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`) so the
 //! server supplies the columns, which is how CRD `additionalPrinterColumns` show with no
 //! per-type code (kubectl `pkg/cmd/get`, KEP-2316 server-side printing). Columns with
-//! `priority > 0` appear only with `-o wide`; `date` columns print as an age like kubectl's
-//! `HumanDuration` (k8s.io/apimachinery/pkg/util/duration).
+//! `priority > 0` appear only with `-o wide`. Cells print as the server formatted them
+//! (the server already turns CRD `date` columns into ages), `null` as `<none>`.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -73,8 +73,8 @@ pub struct TableOptions {
 }
 
 /// Renders rows like kubectl's tab writer: upper-case headers, left-aligned columns
-/// separated by three spaces, no trailing spaces. `now` is the reference for ages.
-pub fn render(table: &Table, opts: TableOptions, now: jiff::Timestamp) -> String {
+/// separated by three spaces, no trailing spaces.
+pub fn render(table: &Table, opts: TableOptions) -> String {
     let shown: Vec<(usize, &Column)> = table
         .column_definitions
         .iter()
@@ -98,8 +98,8 @@ pub fn render(table: &Table, opts: TableOptions, now: jiff::Timestamp) -> String
         if opts.with_namespace {
             l.push(row.object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string());
         }
-        for (i, c) in &shown {
-            l.push(cell(row.cells.get(*i).unwrap_or(&Value::Null), &c.kind, now));
+        for (i, _) in &shown {
+            l.push(cell(row.cells.get(*i).unwrap_or(&Value::Null)));
         }
         if opts.show_labels {
             l.push(labels(&row.object));
@@ -122,16 +122,10 @@ pub fn render(table: &Table, opts: TableOptions, now: jiff::Timestamp) -> String
     out
 }
 
-fn cell(v: &Value, kind: &str, now: jiff::Timestamp) -> String {
+fn cell(v: &Value) -> String {
     match v {
         Value::Null => "<none>".into(),
-        Value::String(s) if kind == "date" => match s.parse::<jiff::Timestamp>() {
-            Ok(ts) => human_duration(now.as_second() - ts.as_second()),
-            Err(_) => s.clone(),
-        },
         Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
         other => other.to_string(),
     }
 }
@@ -148,48 +142,6 @@ fn labels(object: &Value) -> String {
     pairs.join(",")
 }
 
-/// kubectl's age format (`HumanDuration` in k8s.io/apimachinery/pkg/util/duration):
-/// `45s`, `5m3s`, `2h10m`, `3d4h`, `2y12d`.
-pub fn human_duration(seconds: i64) -> String {
-    if seconds < -1 {
-        return "<invalid>".into();
-    }
-    if seconds < 0 {
-        return "0s".into();
-    }
-    if seconds < 120 {
-        return format!("{seconds}s");
-    }
-    let minutes = seconds / 60;
-    if minutes < 10 {
-        let s = seconds % 60;
-        return if s == 0 { format!("{minutes}m") } else { format!("{minutes}m{s}s") };
-    }
-    if minutes < 180 {
-        return format!("{minutes}m");
-    }
-    let hours = minutes / 60;
-    if hours < 8 {
-        let m = minutes % 60;
-        return if m == 0 { format!("{hours}h") } else { format!("{hours}h{m}m") };
-    }
-    if hours < 48 {
-        return format!("{hours}h");
-    }
-    if hours < 24 * 8 {
-        let h = hours % 24;
-        return if h == 0 { format!("{}d", hours / 24) } else { format!("{}d{h}h", hours / 24) };
-    }
-    if hours < 24 * 365 * 2 {
-        return format!("{}d", hours / 24);
-    }
-    if hours < 24 * 365 * 8 {
-        let dy = (hours / 24) % 365;
-        return if dy == 0 { format!("{}y", hours / 24 / 365) } else { format!("{}y{dy}d", hours / 24 / 365) };
-    }
-    format!("{}y", hours / 24 / 365)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -204,22 +156,18 @@ mod tests {
                 {"name": "Age", "type": "date", "priority": 0}
             ],
             "rows": [
-                {"cells": ["nightly", "0 2 * * *", "pvc-a", "2026-11-30T10:00:00Z"],
+                {"cells": ["nightly", "0 2 * * *", "pvc-a", "5m"],
                  "object": {"metadata": {"name": "nightly", "namespace": "ns1", "labels": {"b": "2", "a": "1"}}}},
-                {"cells": ["weekly-long-name", null, "pvc-b", "2026-11-28T10:00:00Z"],
+                {"cells": ["weekly-long-name", null, "pvc-b", "2d"],
                  "object": {"metadata": {"name": "weekly-long-name", "namespace": "ns2"}}}
             ]
         }))
         .unwrap()
     }
 
-    fn now() -> jiff::Timestamp {
-        "2026-11-30T10:05:00Z".parse().unwrap()
-    }
-
     #[test]
     fn renders_priority_zero_columns_with_ages_like_kubectl() {
-        let out = render(&table(), TableOptions::default(), now());
+        let out = render(&table(), TableOptions::default());
         assert_eq!(
             out,
             "NAME               SCHEDULE    AGE\nnightly            0 2 * * *   5m\nweekly-long-name   <none>      2d\n"
@@ -229,19 +177,10 @@ mod tests {
     #[test]
     fn wide_namespace_labels_and_no_headers() {
         let opts = TableOptions { wide: true, with_namespace: true, show_labels: true, no_headers: true };
-        let out = render(&table(), opts, now());
+        let out = render(&table(), opts);
         assert_eq!(
             out,
             "ns1   nightly            0 2 * * *   pvc-a   5m   a=1,b=2\nns2   weekly-long-name   <none>      pvc-b   2d   <none>\n"
         );
-    }
-
-    #[test]
-    fn human_duration_matches_apimachinery() {
-        let cases = [(-5, "<invalid>"), (0, "0s"), (119, "119s"), (125, "2m5s"), (600, "10m"), (3 * 3600 + 60, "3h1m"),
-            (10 * 3600, "10h"), (50 * 3600, "2d2h"), (30 * 86400, "30d"), (800 * 86400, "2y70d"), (3000 * 86400, "8y")];
-        for (s, want) in cases {
-            assert_eq!(human_duration(s), want, "{s}");
-        }
     }
 }

@@ -43,7 +43,8 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
                 Some(prev) if !prev.eq_ignore_ascii_case(t) => {
                     return Err(format!("objects of several types ({prev}, {t}) in one call are not supported yet; run get once per TYPE"));
                 }
-                _ => type_name = Some(t),
+                Some(_) => {}
+                None => type_name = Some(t),
             }
             names.push(n.to_string());
         }
@@ -132,7 +133,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_lab
                     show_labels: args.show_labels,
                     no_headers: args.no_headers,
                 };
-                p.out(&table::render(&all, opts, jiff::Timestamp::now()))?;
+                p.out(&table::render(&all, opts))?;
             }
         }
         OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Name => {
@@ -199,9 +200,13 @@ pub fn list_of(items: Vec<Value>) -> Value {
 }
 
 /// Puts `apiVersion` and `kind` first in an object (list items from the server omit them
-/// for built-in types; kubectl adds them back).
+/// for built-in types; kubectl adds them back) and drops `metadata.managedFields`, as
+/// kubectl does unless `--show-managed-fields`.
 pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
-    let Value::Object(rest) = item else { return item };
+    let Value::Object(mut rest) = item else { return item };
+    if let Some(Value::Object(meta)) = rest.get_mut("metadata") {
+        meta.remove("managedFields");
+    }
     let mut m = Map::new();
     m.insert("apiVersion".into(), Value::String(t.api.api_version.clone()));
     m.insert("kind".into(), Value::String(t.api.kind.clone()));
