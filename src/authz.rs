@@ -126,6 +126,18 @@ impl GateError {
     }
 }
 
+/// The verb half of the boundary (pure), checked before any request is sent.
+///
+/// # Errors
+/// [`GateError::VerbOutsideBoundary`] when plugin.yaml `verbs` lacks `verb`.
+pub fn check_verb(plugin: &PluginConfig, verb: Verb) -> Result<(), GateError> {
+    if plugin.verbs.contains(&verb) {
+        Ok(())
+    } else {
+        Err(GateError::VerbOutsideBoundary { plugin: plugin.name.clone(), verb: verb.as_str().into() })
+    }
+}
+
 /// The plugin.yaml boundary (pure): is `verb` on `t` allowed, in one namespace or across all?
 ///
 /// A resource is allowed when plugin.yaml `resources` (or the CRD registry names in `extra`)
@@ -142,9 +154,7 @@ pub fn check_boundary(
     t: &ResolvedType,
     all_namespaces: bool,
 ) -> Result<(), GateError> {
-    if !plugin.verbs.contains(&verb) {
-        return Err(GateError::VerbOutsideBoundary { plugin: plugin.name.clone(), verb: verb.as_str().into() });
-    }
+    check_verb(plugin, verb)?;
     let gr = t.group_resource();
     let builtin_group = t.api.group.is_empty() || !t.api.group.contains('.') || t.api.group.ends_with(".k8s.io");
     let listed = plugin.resources.iter().chain(extra).any(|r| *r == gr || (builtin_group && *r == t.api.plural));

@@ -3,7 +3,9 @@
 //! Differences from kube-rs defaults, on purpose (ARCHITECTURE §9):
 //! - a `KUBECONFIG` list skips missing files, as kubectl does (kube-rs errors);
 //! - `--as`, `--as-group`, `--as-uid` become impersonation headers;
-//! - `--request-timeout` bounds connect and read of every request.
+//! - `--request-timeout` bounds connect and read of every request;
+//! - requests carry `User-Agent: kubectl-myops/<version>` (kube-rs sends none), so audit
+//!   logs attribute them.
 
 use std::path::PathBuf;
 
@@ -148,6 +150,11 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
         config.write_timeout = Some(t);
         config.reset_reader_on_write = true;
     }
+    // kube-rs sends no User-Agent; name ourselves so audit logs can tell our requests apart.
+    config.headers.push((
+        http::header::USER_AGENT,
+        http::HeaderValue::from_static(concat!("kubectl-myops/", env!("CARGO_PKG_VERSION"))),
+    ));
     let namespace = config.default_namespace.clone();
     let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
     let configured_user = opts.as_user.clone().or(kube_user);

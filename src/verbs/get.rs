@@ -6,7 +6,7 @@ use kube::Resource;
 use kube::api::{DynamicObject, GetParams, ListParams};
 use serde_json::{Map, Value};
 
-use crate::authz::{AccessRequest, Gate, check_boundary};
+use crate::authz::{AccessRequest, Gate, check_boundary, check_verb};
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
 use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect};
@@ -69,6 +69,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_lab
     if args.all_namespaces && !target.names.is_empty() {
         return Err(VerbError::Usage("a resource cannot be retrieved by name across all namespaces; drop -A or the names".into()));
     }
+    check_verb(&s.plugin, Verb::Get)?;
     let cluster = connect(&s.kube).await?;
     let index = TypeIndex::fetch(&cluster.client).await.map_err(|e| ApiError::from_kube(e, &cluster.server))?;
     let t = index.resolve(&target.type_name)?.clone();

@@ -1,0 +1,188 @@
+//! Test fixture: the real cluster started by `scripts/cluster up`, the real kubectl for
+//! setting up objects as admin, and the kubectl-myops binary under test run in a fresh
+//! MYOPS_HOME and HOME per test. Cluster tests fail (never skip) when the cluster is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+
+/// Connection facts of the running test cluster.
+#[derive(Debug, Clone)]
+pub struct ClusterEnv {
+    pub kubeconfig: PathBuf,
+    pub pushgateway: String,
+    pub audit_log: PathBuf,
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Reads the cluster's env file (written by `scripts/cluster up`); panics with what to do
+/// when the cluster is not there.
+pub fn cluster() -> &'static ClusterEnv {
+    static ENV: OnceLock<ClusterEnv> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let path = root().join("target/testcluster/env");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("the test cluster is missing ({}: {e}); run scripts/cluster up (scripts/test does)", path.display())
+        });
+        let var = |k: &str| {
+            text.lines()
+                .find_map(|l| l.strip_prefix(&format!("export {k}=")))
+                .unwrap_or_else(|| panic!("{} lacks {k}", path.display()))
+                .to_string()
+        };
+        let env = ClusterEnv {
+            kubeconfig: PathBuf::from(var("KUBECONFIG")),
+            pushgateway: var("MYOPS_PUSHGATEWAY"),
+            audit_log: PathBuf::from(var("MYOPS_TEST_AUDIT_LOG")),
+        };
+        let out = kubectl_raw(&env.kubeconfig, &["get", "--raw", "/readyz"]);
+        assert!(out.status.success(), "the test cluster does not answer /readyz: {}; run scripts/cluster up", text_of(&out.stderr));
+        env
+    })
+}
+
+pub fn text_of(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn kubectl_raw(kubeconfig: &Path, args: &[&str]) -> Output {
+    Command::new(root().join("target/testbin/kubectl"))
+        .args(args)
+        .env("KUBECONFIG", kubeconfig)
+        .env_remove("HOME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("target/testbin/kubectl runs (scripts/setup builds it)")
+}
+
+/// Runs the real kubectl as admin; panics on failure (fixture setup must not fail silently).
+pub fn kubectl(args: &[&str]) -> String {
+    let out = kubectl_raw(&cluster().kubeconfig, args);
+    assert!(out.status.success(), "kubectl {args:?} failed: {}", text_of(&out.stderr));
+    text_of(&out.stdout)
+}
+
+/// Runs the real kubectl as admin with `stdin` as input (for `apply -f -`).
+pub fn kubectl_apply(yaml: &str) {
+    use std::io::Write;
+    let mut child = Command::new(root().join("target/testbin/kubectl"))
+        .args(["apply", "-f", "-"])
+        .env("KUBECONFIG", &cluster().kubeconfig)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kubectl runs");
+    child.stdin.take().unwrap().write_all(yaml.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "kubectl apply failed: {}", text_of(&out.stderr));
+}
+
+/// A namespace of its own for one test, deleted (without waiting) when dropped.
+pub struct Namespace(pub String);
+
+impl Namespace {
+    pub fn new(test: &str) -> Namespace {
+        let suffix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos() % 100_000;
+        let name = format!("t-{}-{suffix}", test.replace('_', "-"));
+        kubectl(&["create", "namespace", &name]);
+        Namespace(name)
+    }
+
+    /// Creates a bare pod (no controller manager runs; ServiceAccount admission is off).
+    pub fn pod(&self, name: &str) {
+        kubectl(&["run", name, "-n", &self.0, "--image=registry.invalid/pause:1", "--restart=Never", "--labels=app=web"]);
+    }
+
+    /// Grants `user` get/list on `resource` in this namespace (a Role and a RoleBinding).
+    pub fn grant(&self, user: &str, verbs: &str, resource: &str) {
+        let role = format!("{user}-{}", resource.replace('.', "-"));
+        kubectl(&["create", "role", &role, "-n", &self.0, &format!("--verb={verbs}"), &format!("--resource={resource}")]);
+        kubectl(&["create", "rolebinding", &role, "-n", &self.0, &format!("--role={role}"), &format!("--user={user}")]);
+    }
+}
+
+impl Drop for Namespace {
+    fn drop(&mut self) {
+        let _ = kubectl_raw(&cluster().kubeconfig, &["delete", "namespace", &self.0, "--wait=false"]);
+    }
+}
+
+/// One run of kubectl-myops.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// A private MYOPS_HOME, HOME and plugin.yaml for running the binary under test.
+pub struct Myops {
+    pub dir: tempfile::TempDir,
+    pub env: Vec<(String, String)>,
+}
+
+impl Myops {
+    /// A plugin.yaml from `plugin_yaml`, pushing to the cluster's Pushgateway under a job
+    /// of this test's own (so parallel tests do not replace each other's group).
+    pub fn new(plugin_yaml: &str) -> Myops {
+        let c = cluster();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("plugin.yaml"), plugin_yaml).unwrap();
+        let env = vec![
+            ("HOME".into(), dir.path().join("home").display().to_string()),
+            ("MYOPS_HOME".into(), dir.path().join("myops").display().to_string()),
+            ("MYOPS_CONFIG".into(), dir.path().join("plugin.yaml").display().to_string()),
+            ("KUBECONFIG".into(), c.kubeconfig.display().to_string()),
+        ];
+        Myops { dir, env }
+    }
+
+    /// The default boundary used by most tests: get on pods/deployments/CRDs, both scopes.
+    pub fn standard(job: &str) -> Myops {
+        Myops::new(&format!(
+            "name: myops\nverbs: [get]\nresources: [pods, deployments, namespaces, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\npushgateway:\n  url: {}\n  job: {job}\n  instance: test\n  timeout: 1s\n",
+            cluster().pushgateway
+        ))
+    }
+
+    pub fn set_env(&mut self, k: &str, v: &str) {
+        self.env.retain(|(key, _)| key != k);
+        self.env.push((k.into(), v.into()));
+    }
+
+    pub fn run(&self, args: &[&str]) -> Run {
+        let out = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"))
+            .args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::null())
+            .output()
+            .expect("the kubectl-myops binary runs");
+        Run { code: out.status.code().unwrap_or(-1), stdout: text_of(&out.stdout), stderr: text_of(&out.stderr) }
+    }
+}
+
+/// Audit events (kube-apiserver audit log, Metadata level) for `resource` in `namespace`
+/// made by `user` through kubectl-myops (its User-Agent).
+pub fn audit_events(user: &str, resource: &str, namespace: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(&cluster().audit_log).expect("audit log readable");
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|e| {
+            e.pointer("/user/username").and_then(|v| v.as_str()) == Some(user)
+                && e.pointer("/userAgent").and_then(|v| v.as_str()).is_some_and(|a| a.starts_with("kubectl-myops/"))
+                && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some(resource)
+                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(namespace)
+        })
+        .collect()
+}
+
+/// A free loopback port.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}

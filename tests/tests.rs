@@ -1,0 +1,15 @@
+//! Integration tests against the real test cluster (`scripts/cluster up`): etcd,
+//! kube-apiserver and a Pushgateway built and installed by `scripts/setup`.
+//! One test binary, one module per concern (ripgrep's layout).
+
+#[path = "it/fixture.rs"]
+mod fixture;
+
+#[path = "it/config.rs"]
+mod config;
+#[path = "it/crds.rs"]
+mod crds;
+#[path = "it/get.rs"]
+mod get;
+#[path = "it/metrics.rs"]
+mod metrics;
