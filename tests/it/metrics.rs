@@ -52,7 +52,9 @@ struct Gateway {
 impl Gateway {
     fn start(port: u16) -> Gateway {
         let child = Command::new("prometheus-pushgateway")
-            .args(["--web.listen-address", &format!("127.0.0.1:{port}")])
+            // In memory only: the restarted gateway starts empty, so what it shows afterwards
+            // came from the next push (Debian's default persistence file is shared machine-wide).
+            .args(["--web.listen-address", &format!("127.0.0.1:{port}"), "--persistence.file="])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
