@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod authz;
+pub mod changelog;
 pub mod cli;
 pub mod cluster;
 pub mod config;

@@ -2,8 +2,10 @@
 //! documents) and the registry (what this tool registered, found by one-shot commands).
 //! `crds sync` uses both; the hot-load watcher (`crds watch`) is built on the same two.
 
+pub mod apply;
 pub mod loader;
 pub mod registry;
 
+pub use apply::{ApplyError, Applier, FIELD_MANAGER};
 pub use loader::{LoadError, LoadedCrd, load_dir, load_file, parse_crds};
 pub use registry::{Registry, RegistryEntry, RegistryError};

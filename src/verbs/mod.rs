@@ -11,7 +11,7 @@ pub mod version;
 use crate::authz::GateError;
 use crate::cluster::{ApiError, ClusterError, ResolveError};
 use crate::config::ConfigError;
-use crate::crds::{LoadError, RegistryError};
+use crate::crds::{ApplyError, LoadError, RegistryError};
 use crate::exit::ExitStatus;
 use crate::metrics::Status;
 use crate::output::OutputError;
@@ -43,16 +43,9 @@ pub enum VerbError {
     /// One or more CRD files are invalid (each already reported on stderr).
     #[error("{} CRD file(s) could not be loaded; fix them and sync again (first: {})", .0.len(), .0.first().map(|e| e.to_string()).unwrap_or_default())]
     CrdFiles(Vec<LoadError>),
-    /// A CRD did not become Established (or discoverable) in time.
-    #[error("CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions")]
-    NotReady {
-        /// CRD name.
-        name: String,
-        /// `Established`, `NamesAccepted` or `served by discovery`.
-        what: String,
-        /// How long we waited, in seconds.
-        seconds: f64,
-    },
+    /// A CRD could not be registered (already reported per CRD on stderr for `crds sync`).
+    #[error(transparent)]
+    Apply(#[from] ApplyError),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -70,7 +63,8 @@ impl VerbError {
             VerbError::Resolve(e) => e.exit_status(),
             VerbError::Gate(e) => e.exit_status(),
             VerbError::Api(e) => e.exit_status(),
-            VerbError::Registry(_) | VerbError::Io(_) | VerbError::NotReady { .. } => ExitStatus::Failure,
+            VerbError::Apply(e) => e.exit_status(),
+            VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
         }
