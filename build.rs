@@ -21,8 +21,14 @@ fn main() {
         .unwrap_or_else(|| "unknown".to_string());
     let lock = std::fs::read_to_string("Cargo.lock").unwrap_or_default();
     println!("cargo:rustc-env=MYOPS_GIT_COMMIT={commit}");
-    println!("cargo:rustc-env=MYOPS_KUBE_VERSION={}", lock_version(&lock, "kube"));
-    println!("cargo:rustc-env=MYOPS_K8S_OPENAPI_VERSION={}", lock_version(&lock, "k8s-openapi"));
+    println!(
+        "cargo:rustc-env=MYOPS_KUBE_VERSION={}",
+        lock_version(&lock, "kube")
+    );
+    println!(
+        "cargo:rustc-env=MYOPS_K8S_OPENAPI_VERSION={}",
+        lock_version(&lock, "k8s-openapi")
+    );
     println!("cargo:rerun-if-changed=.git/HEAD");
     println!("cargo:rerun-if-changed=.git/refs/heads");
     println!("cargo:rerun-if-changed=Cargo.lock");

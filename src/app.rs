@@ -20,10 +20,17 @@ pub fn main() -> u8 {
         Err(e) => {
             let _ = e.print();
             // clap: 0 for --help/--version, 2 for usage errors (our contract's 2 as well).
-            return if e.use_stderr() { ExitStatus::Usage.code() } else { ExitStatus::Success.code() };
+            return if e.use_stderr() {
+                ExitStatus::Usage.code()
+            } else {
+                ExitStatus::Success.code()
+            };
         }
     };
-    let rt = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+    let rt = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
@@ -45,9 +52,14 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
     let mut p = Printer::new(out, err);
     // `config schema` and `config validate PATH` must work even when the active plugin.yaml is broken.
     match &cli.command {
-        Command::Config(ConfigCommand::Schema) => return finish_plain(verbs::config_cmd::schema(&mut p), &mut p),
+        Command::Config(ConfigCommand::Schema) => {
+            return finish_plain(verbs::config_cmd::schema(&mut p), &mut p);
+        }
         Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
-            return finish_plain(verbs::config_cmd::validate(None, Some(path), &mut p), &mut p);
+            return finish_plain(
+                verbs::config_cmd::validate(None, Some(path), &mut p),
+                &mut p,
+            );
         }
         Command::Version => return finish_plain(verbs::version::run(&mut p), &mut p),
         _ => {}
@@ -70,7 +82,15 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
                 status: verbs::status_for(status),
                 duration_seconds: started.elapsed().as_secs_f64(),
             };
-            for w in metrics::finish(&settings.home, &settings.plugin.name, &obs, &settings.plugin.metrics, settings.push_target.as_ref()).await {
+            for w in metrics::finish(
+                &settings.home,
+                &settings.plugin.name,
+                &obs,
+                &settings.plugin.metrics,
+                settings.push_target.as_ref(),
+            )
+            .await
+            {
                 p.err_line(&w);
             }
             status
@@ -79,12 +99,13 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             let r = verbs::crds_sync::run(&settings, args, &mut p).await;
             report(&r, &mut p)
         }
-        Command::Config(ConfigCommand::Validate { path: None }) => {
-            finish_plain(verbs::config_cmd::validate(Some(&settings), None, &mut p), &mut p)
-        }
-        Command::Config(ConfigCommand::Schema) | Command::Config(ConfigCommand::Validate { .. }) | Command::Version => {
-            ExitStatus::Success
-        }
+        Command::Config(ConfigCommand::Validate { path: None }) => finish_plain(
+            verbs::config_cmd::validate(Some(&settings), None, &mut p),
+            &mut p,
+        ),
+        Command::Config(ConfigCommand::Schema)
+        | Command::Config(ConfigCommand::Validate { .. })
+        | Command::Version => ExitStatus::Success,
     }
 }
 

@@ -11,7 +11,9 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
-use k8s_openapi::api::authorization::v1::{ResourceAttributes, SelfSubjectAccessReview, SelfSubjectAccessReviewSpec};
+use k8s_openapi::api::authorization::v1::{
+    ResourceAttributes, SelfSubjectAccessReview, SelfSubjectAccessReviewSpec,
+};
 use kube::Api;
 use kube::api::PostParams;
 
@@ -58,7 +60,11 @@ impl AccessRequest {
 
     /// `pods`, `deployments.apps`, `deployments.apps/scale`: the resource as messages name it.
     pub fn group_resource(&self) -> String {
-        let base = if self.group.is_empty() { self.resource.clone() } else { format!("{}.{}", self.resource, self.group) };
+        let base = if self.group.is_empty() {
+            self.resource.clone()
+        } else {
+            format!("{}.{}", self.resource, self.group)
+        };
         match &self.subresource {
             Some(s) => format!("{base}/{s}"),
             None => base,
@@ -70,7 +76,9 @@ impl AccessRequest {
 #[derive(Debug, thiserror::Error)]
 pub enum GateError {
     /// plugin.yaml does not allow this verb.
-    #[error("denied by plugin.yaml: verb \"{verb}\" is not in `verbs` of plugin {plugin}; add it there if this plugin should {verb}")]
+    #[error(
+        "denied by plugin.yaml: verb \"{verb}\" is not in `verbs` of plugin {plugin}; add it there if this plugin should {verb}"
+    )]
     VerbOutsideBoundary {
         /// Plugin name.
         plugin: String,
@@ -78,7 +86,9 @@ pub enum GateError {
         verb: String,
     },
     /// plugin.yaml does not list this resource (nor did `crds sync` register it).
-    #[error("denied by plugin.yaml: resource \"{resource}\" is not in `resources` of plugin {plugin}; add it there (or register its CRD with `crds sync`)")]
+    #[error(
+        "denied by plugin.yaml: resource \"{resource}\" is not in `resources` of plugin {plugin}; add it there (or register its CRD with `crds sync`)"
+    )]
     ResourceOutsideBoundary {
         /// Plugin name.
         plugin: String,
@@ -86,7 +96,9 @@ pub enum GateError {
         resource: String,
     },
     /// plugin.yaml does not allow the scope (cluster-scoped type or `-A` without `cluster`).
-    #[error("denied by plugin.yaml: {what} needs scope \"{scope}\" but plugin {plugin} allows only {allowed}; add `{scope}` to `scopes`")]
+    #[error(
+        "denied by plugin.yaml: {what} needs scope \"{scope}\" but plugin {plugin} allows only {allowed}; add `{scope}` to `scopes`"
+    )]
     ScopeOutsideBoundary {
         /// Plugin name.
         plugin: String,
@@ -98,7 +110,9 @@ pub enum GateError {
         allowed: String,
     },
     /// RBAC said no.
-    #[error("forbidden: user \"{user}\" cannot {verb} {resource} {place}: {reason}; ask a cluster admin for a Role that grants it")]
+    #[error(
+        "forbidden: user \"{user}\" cannot {verb} {resource} {place}: {reason}; ask a cluster admin for a Role that grants it"
+    )]
     Denied {
         /// The user the server sees (from SelfSubjectReview).
         user: String,
@@ -134,7 +148,10 @@ pub fn check_verb(plugin: &PluginConfig, verb: Verb) -> Result<(), GateError> {
     if plugin.verbs.contains(&verb) {
         Ok(())
     } else {
-        Err(GateError::VerbOutsideBoundary { plugin: plugin.name.clone(), verb: verb.as_str().into() })
+        Err(GateError::VerbOutsideBoundary {
+            plugin: plugin.name.clone(),
+            verb: verb.as_str().into(),
+        })
     }
 }
 
@@ -156,10 +173,18 @@ pub fn check_boundary(
 ) -> Result<(), GateError> {
     check_verb(plugin, verb)?;
     let gr = t.group_resource();
-    let builtin_group = t.api.group.is_empty() || !t.api.group.contains('.') || t.api.group.ends_with(".k8s.io");
-    let listed = plugin.resources.iter().chain(extra).any(|r| *r == gr || (builtin_group && *r == t.api.plural));
+    let builtin_group =
+        t.api.group.is_empty() || !t.api.group.contains('.') || t.api.group.ends_with(".k8s.io");
+    let listed = plugin
+        .resources
+        .iter()
+        .chain(extra)
+        .any(|r| *r == gr || (builtin_group && *r == t.api.plural));
     if !listed {
-        return Err(GateError::ResourceOutsideBoundary { plugin: plugin.name.clone(), resource: gr });
+        return Err(GateError::ResourceOutsideBoundary {
+            plugin: plugin.name.clone(),
+            resource: gr,
+        });
     }
     let needed = if !t.namespaced {
         Some((Scope::Cluster, format!("cluster-scoped {gr}")))
@@ -171,11 +196,25 @@ pub fn check_boundary(
     if let Some((scope, what)) = needed
         && !plugin.scopes.contains(&scope)
     {
-        let allowed: Vec<&str> = plugin.scopes.iter().map(|s| if *s == Scope::Cluster { "cluster" } else { "namespace" }).collect();
+        let allowed: Vec<&str> = plugin
+            .scopes
+            .iter()
+            .map(|s| {
+                if *s == Scope::Cluster {
+                    "cluster"
+                } else {
+                    "namespace"
+                }
+            })
+            .collect();
         return Err(GateError::ScopeOutsideBoundary {
             plugin: plugin.name.clone(),
             what,
-            scope: if scope == Scope::Cluster { "cluster" } else { "namespace" },
+            scope: if scope == Scope::Cluster {
+                "cluster"
+            } else {
+                "namespace"
+            },
             allowed: allowed.join(", "),
         });
     }
@@ -191,7 +230,10 @@ pub struct Gate<'a> {
 impl<'a> Gate<'a> {
     /// A gate for one process's requests to `cluster`.
     pub fn new(cluster: &'a Cluster) -> Gate<'a> {
-        Gate { cluster, cache: Mutex::new(HashMap::new()) }
+        Gate {
+            cluster,
+            cache: Mutex::new(HashMap::new()),
+        }
     }
 
     /// Allows or refuses `req`.
@@ -213,7 +255,10 @@ impl<'a> Gate<'a> {
                 let d = if status.allowed && status.denied != Some(true) {
                     Ok(())
                 } else {
-                    let reason = status.reason.filter(|r| !r.is_empty()).or(status.evaluation_error.filter(|r| !r.is_empty()));
+                    let reason = status
+                        .reason
+                        .filter(|r| !r.is_empty())
+                        .or(status.evaluation_error.filter(|r| !r.is_empty()));
                     Err(reason.unwrap_or_else(|| "no RBAC rule allows it".to_string()))
                 };
                 if let Ok(mut c) = self.cache.lock() {
@@ -241,7 +286,10 @@ impl<'a> Gate<'a> {
     /// back to the configured user, then `unknown`. Only asked on the denial path.
     pub async fn whoami(&self) -> String {
         let api: Api<SelfSubjectReview> = Api::all(self.cluster.client.clone());
-        match api.create(&PostParams::default(), &SelfSubjectReview::default()).await {
+        match api
+            .create(&PostParams::default(), &SelfSubjectReview::default())
+            .await
+        {
             Ok(r) => r.status.and_then(|s| s.user_info).and_then(|u| u.username),
             Err(_) => None,
         }
@@ -260,7 +308,11 @@ mod tests {
             api: ApiResource {
                 group: group.into(),
                 version: "v1".into(),
-                api_version: if group.is_empty() { "v1".into() } else { format!("{group}/v1") },
+                api_version: if group.is_empty() {
+                    "v1".into()
+                } else {
+                    format!("{group}/v1")
+                },
                 kind: "K".into(),
                 plural: plural.into(),
             },
@@ -277,7 +329,11 @@ mod tests {
         PluginConfig {
             name: "myops".into(),
             verbs: vec![Verb::Get],
-            resources: vec!["pods".into(), "deployments".into(), "foos.samplecontroller.k8s.io".into()],
+            resources: vec![
+                "pods".into(),
+                "deployments".into(),
+                "foos.samplecontroller.k8s.io".into(),
+            ],
             scopes,
             metrics: vec![],
             crd_dir: None,
@@ -290,9 +346,27 @@ mod tests {
         let p = plugin(vec![Scope::Namespace]);
         assert!(check_boundary(&p, &[], Verb::Get, &t("", "pods", true), false).is_ok());
         assert!(check_boundary(&p, &[], Verb::Get, &t("apps", "deployments", true), false).is_ok());
-        assert!(check_boundary(&p, &[], Verb::Get, &t("samplecontroller.k8s.io", "foos", true), false).is_ok());
+        assert!(
+            check_boundary(
+                &p,
+                &[],
+                Verb::Get,
+                &t("samplecontroller.k8s.io", "foos", true),
+                false
+            )
+            .is_ok()
+        );
         let extra = vec!["backupjobs.example.com".to_string()];
-        assert!(check_boundary(&p, &extra, Verb::Get, &t("example.com", "backupjobs", true), false).is_ok());
+        assert!(
+            check_boundary(
+                &p,
+                &extra,
+                Verb::Get,
+                &t("example.com", "backupjobs", true),
+                false
+            )
+            .is_ok()
+        );
     }
 
     #[test]
@@ -301,11 +375,22 @@ mod tests {
         let e = check_boundary(&p, &[], Verb::Patch, &t("", "pods", true), false).unwrap_err();
         assert!(matches!(e, GateError::VerbOutsideBoundary { .. }), "{e}");
         let e = check_boundary(&p, &[], Verb::Get, &t("", "secrets", true), false).unwrap_err();
-        assert_eq!(e.to_string(), "denied by plugin.yaml: resource \"secrets\" is not in `resources` of plugin myops; add it there (or register its CRD with `crds sync`)");
-        let e = check_boundary(&p, &[], Verb::Get, &t("evil.example", "pods", true), false).unwrap_err();
-        assert!(matches!(e, GateError::ResourceOutsideBoundary { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "denied by plugin.yaml: resource \"secrets\" is not in `resources` of plugin myops; add it there (or register its CRD with `crds sync`)"
+        );
+        let e = check_boundary(&p, &[], Verb::Get, &t("evil.example", "pods", true), false)
+            .unwrap_err();
+        assert!(
+            matches!(e, GateError::ResourceOutsideBoundary { .. }),
+            "{e}"
+        );
         let e = check_boundary(&p, &[], Verb::Get, &t("", "pods", true), true).unwrap_err();
-        assert!(e.to_string().contains("--all-namespaces needs scope \"cluster\""), "{e}");
+        assert!(
+            e.to_string()
+                .contains("--all-namespaces needs scope \"cluster\""),
+            "{e}"
+        );
         assert_eq!(e.exit_status(), ExitStatus::Denied);
         let p = plugin(vec![Scope::Namespace, Scope::Cluster]);
         assert!(check_boundary(&p, &[], Verb::Get, &t("", "pods", true), true).is_ok());

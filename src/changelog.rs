@@ -75,7 +75,9 @@ pub struct Entry {
 
 /// Why the change log could not be written.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot write the change log {path}: {source}; check MYOPS_HOME's permissions and free space")]
+#[error(
+    "cannot write the change log {path}: {source}; check MYOPS_HOME's permissions and free space"
+)]
 pub struct ChangelogError {
     /// The log file.
     pub path: PathBuf,
@@ -126,11 +128,18 @@ pub fn redact(mut object: Value) -> Value {
 /// mutation itself has already happened, so the error must be loud).
 pub fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
     let path = path(home);
-    let err = |source| ChangelogError { path: path.clone(), source };
+    let err = |source| ChangelogError {
+        path: path.clone(),
+        source,
+    };
     let mut line = serde_json::to_vec(entry).map_err(|e| err(std::io::Error::other(e)))?;
     line.push(b'\n');
     let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
-    let mut f = std::fs::OpenOptions::new().create(true).append(true).open(&path).map_err(err)?;
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .map_err(err)?;
     f.write_all(&line).map_err(err)?;
     f.sync_all().map_err(err)
 }
@@ -191,7 +200,10 @@ mod tests {
             t.join().unwrap();
         }
         let text = std::fs::read_to_string(path(home.path())).unwrap();
-        let entries: Vec<Entry> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let entries: Vec<Entry> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
         assert_eq!(entries.len(), 200);
         assert_eq!(entries[0].operation, Operation::CrdApply);
         let v: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

@@ -106,7 +106,9 @@ pub enum SettingsError {
     #[error("--request-timeout: {0}")]
     RequestTimeout(String),
     /// The Pushgateway password file could not be read.
-    #[error("cannot read the Pushgateway password file {path}: {source}; fix pushgateway.basicAuth.passwordFile in plugin.yaml")]
+    #[error(
+        "cannot read the Pushgateway password file {path}: {source}; fix pushgateway.basicAuth.passwordFile in plugin.yaml"
+    )]
     PasswordFile {
         /// The file named in plugin.yaml.
         path: PathBuf,
@@ -160,8 +162,20 @@ impl Settings {
             insecure_skip_tls_verify: g.insecure_skip_tls_verify,
             certificate_authority: g.certificate_authority.clone(),
         };
-        let push_target = push_target(&plugin, g.pushgateway.as_deref(), env.myops_pushgateway.as_deref())?;
-        Ok(Settings { plugin, config_source: source, home, user_home, kube, push_target, verbose: g.verbose })
+        let push_target = push_target(
+            &plugin,
+            g.pushgateway.as_deref(),
+            env.myops_pushgateway.as_deref(),
+        )?;
+        Ok(Settings {
+            plugin,
+            config_source: source,
+            home,
+            user_home,
+            kube,
+            push_target,
+            verbose: g.verbose,
+        })
     }
 
     /// The CRD directory: `dir` if given, else plugin.yaml `crdDir`, else `~/.kube/plugins/crds`.
@@ -177,29 +191,57 @@ impl Settings {
 /// Splits `$KUBECONFIG` on `:` (kubectl's list separator on Unix), dropping empty entries.
 pub fn split_kubeconfig(value: Option<&str>) -> Vec<PathBuf> {
     value
-        .map(|v| v.split(':').filter(|p| !p.is_empty()).map(PathBuf::from).collect())
+        .map(|v| {
+            v.split(':')
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 /// Resolves the Pushgateway target: `--pushgateway` > `$MYOPS_PUSHGATEWAY` > plugin.yaml.
 /// Job, instance, timeout and basic auth always come from plugin.yaml (defaults when absent).
-fn push_target(plugin: &PluginConfig, flag: Option<&str>, env: Option<&str>) -> Result<Option<PushTarget>, SettingsError> {
+fn push_target(
+    plugin: &PluginConfig,
+    flag: Option<&str>,
+    env: Option<&str>,
+) -> Result<Option<PushTarget>, SettingsError> {
     let pg = plugin.pushgateway.as_ref();
-    let Some(base) = flag.or(env).map(str::to_string).or_else(|| pg.map(|p| p.url.clone())) else {
+    let Some(base) = flag
+        .or(env)
+        .map(str::to_string)
+        .or_else(|| pg.map(|p| p.url.clone()))
+    else {
         return Ok(None);
     };
-    let job = pg.map(|p| p.job.clone()).unwrap_or_else(|| "kubectl-myops".to_string());
-    let instance = pg.and_then(|p| p.instance.clone()).unwrap_or_else(crate::metrics::instance_default);
+    let job = pg
+        .map(|p| p.job.clone())
+        .unwrap_or_else(|| "kubectl-myops".to_string());
+    let instance = pg
+        .and_then(|p| p.instance.clone())
+        .unwrap_or_else(crate::metrics::instance_default);
     let timeout = pg.map(|p| p.timeout).unwrap_or(Duration::from_secs(1));
     let basic_auth = match pg.and_then(|p| p.basic_auth.as_ref()) {
         None => None,
         Some(b) => {
-            let pw = std::fs::read_to_string(&b.password_file)
-                .map_err(|source| SettingsError::PasswordFile { path: b.password_file.clone(), source })?;
-            Some((b.username.clone(), pw.trim_end_matches(['\n', '\r']).to_string()))
+            let pw = std::fs::read_to_string(&b.password_file).map_err(|source| {
+                SettingsError::PasswordFile {
+                    path: b.password_file.clone(),
+                    source,
+                }
+            })?;
+            Some((
+                b.username.clone(),
+                pw.trim_end_matches(['\n', '\r']).to_string(),
+            ))
         }
     };
-    Ok(Some(PushTarget { url: crate::metrics::push_url(&base, &job, &instance), timeout, basic_auth }))
+    Ok(Some(PushTarget {
+        url: crate::metrics::push_url(&base, &job, &instance),
+        timeout,
+        basic_auth,
+    }))
 }
 
 #[cfg(test)]
@@ -218,12 +260,25 @@ mod tests {
     #[test]
     fn pushgateway_flag_beats_env_beats_plugin_yaml() {
         let plugin = config::builtin();
-        let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2")).unwrap().unwrap();
-        assert!(t.url.starts_with("http://flag:1/metrics/job/kubectl-myops/instance/"), "{}", t.url);
-        let t = push_target(&plugin, None, Some("http://env:2")).unwrap().unwrap();
+        let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2"))
+            .unwrap()
+            .unwrap();
+        assert!(
+            t.url
+                .starts_with("http://flag:1/metrics/job/kubectl-myops/instance/"),
+            "{}",
+            t.url
+        );
+        let t = push_target(&plugin, None, Some("http://env:2"))
+            .unwrap()
+            .unwrap();
         assert!(t.url.starts_with("http://env:2/metrics/job/"), "{}", t.url);
         let t = push_target(&plugin, None, None).unwrap().unwrap();
-        assert!(t.url.starts_with("http://127.0.0.1:9091/metrics/job/"), "{}", t.url);
+        assert!(
+            t.url.starts_with("http://127.0.0.1:9091/metrics/job/"),
+            "{}",
+            t.url
+        );
         assert_eq!(t.timeout, Duration::from_secs(1));
     }
 }

@@ -34,7 +34,9 @@ pub struct Cluster {
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     /// No kubeconfig file exists and no `--server` was given.
-    #[error("no kubeconfig found (looked at {looked}); set KUBECONFIG, pass --kubeconfig, or pass --server")]
+    #[error(
+        "no kubeconfig found (looked at {looked}); set KUBECONFIG, pass --kubeconfig, or pass --server"
+    )]
     NoKubeconfig {
         /// The paths that were tried, `:`-separated.
         looked: String,
@@ -46,7 +48,9 @@ pub enum ClusterError {
     #[error("--server {0:?} is not a valid URL; use e.g. https://127.0.0.1:6443")]
     Server(String),
     /// The HTTP client could not be built (TLS material, proxy).
-    #[error("cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig")]
+    #[error(
+        "cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig"
+    )]
     Client(#[source] kube::Error),
 }
 
@@ -102,25 +106,45 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
         Some(kc) => {
             let context = opts.context.clone().or_else(|| kc.current_context.clone());
             let user = context.as_ref().and_then(|c| {
-                kc.contexts.iter().find(|n| &n.name == c).and_then(|n| n.context.as_ref()).map(|x| x.user.clone())
+                kc.contexts
+                    .iter()
+                    .find(|n| &n.name == c)
+                    .and_then(|n| n.context.as_ref())
+                    .map(|x| x.user.clone())
             });
-            (Config::from_custom_kubeconfig(kc, &options).await?, context, user.flatten())
+            (
+                Config::from_custom_kubeconfig(kc, &options).await?,
+                context,
+                user.flatten(),
+            )
         }
         None => {
             let Some(server) = &opts.server else {
                 let looked = if opts.kubeconfig_env.is_empty() {
-                    opts.default_kubeconfig.iter().map(|p| p.display().to_string()).collect::<Vec<_>>()
+                    opts.default_kubeconfig
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
                 } else {
-                    opts.kubeconfig_env.iter().map(|p| p.display().to_string()).collect()
+                    opts.kubeconfig_env
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect()
                 };
-                return Err(ClusterError::NoKubeconfig { looked: looked.join(":") });
+                return Err(ClusterError::NoKubeconfig {
+                    looked: looked.join(":"),
+                });
             };
-            let uri = server.parse().map_err(|_| ClusterError::Server(server.clone()))?;
+            let uri = server
+                .parse()
+                .map_err(|_| ClusterError::Server(server.clone()))?;
             (Config::new(uri), None, None)
         }
     };
     if let Some(server) = &opts.server {
-        config.cluster_url = server.parse().map_err(|_| ClusterError::Server(server.clone()))?;
+        config.cluster_url = server
+            .parse()
+            .map_err(|_| ClusterError::Server(server.clone()))?;
     }
     if let Some(ns) = &opts.namespace {
         config.default_namespace = ns.clone();
@@ -156,10 +180,20 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
         http::HeaderValue::from_static(concat!("kubectl-myops/", env!("CARGO_PKG_VERSION"))),
     ));
     let namespace = config.default_namespace.clone();
-    let server = config.cluster_url.to_string().trim_end_matches('/').to_string();
+    let server = config
+        .cluster_url
+        .to_string()
+        .trim_end_matches('/')
+        .to_string();
     let configured_user = opts.as_user.clone().or(kube_user);
     let client = Client::try_from(config).map_err(ClusterError::Client)?;
-    Ok(Cluster { client, namespace, context, server, configured_user })
+    Ok(Cluster {
+        client,
+        namespace,
+        context,
+        server,
+        configured_user,
+    })
 }
 
 #[cfg(test)]
@@ -183,8 +217,14 @@ mod tests {
 
     #[test]
     fn explicit_kubeconfig_flag_must_exist() {
-        let opts = KubeOptions { kubeconfig: Some(PathBuf::from("/nonexistent/kc")), ..Default::default() };
-        assert!(matches!(load_kubeconfig(&opts), Err(ClusterError::Kubeconfig(_))));
+        let opts = KubeOptions {
+            kubeconfig: Some(PathBuf::from("/nonexistent/kc")),
+            ..Default::default()
+        };
+        assert!(matches!(
+            load_kubeconfig(&opts),
+            Err(ClusterError::Kubeconfig(_))
+        ));
     }
 
     #[tokio::test]
@@ -192,12 +232,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a");
         std::fs::write(&a, KUBECONFIG_A).unwrap();
-        let opts = KubeOptions { kubeconfig: Some(a.clone()), ..Default::default() };
+        let opts = KubeOptions {
+            kubeconfig: Some(a.clone()),
+            ..Default::default()
+        };
         let c = connect(&opts).await.unwrap();
         assert_eq!(c.namespace, "team-a");
         assert_eq!(c.context.as_deref(), Some("a"));
         assert_eq!(c.configured_user.as_deref(), Some("ua"));
-        let opts = KubeOptions { kubeconfig: Some(a), namespace: Some("other".into()), ..Default::default() };
+        let opts = KubeOptions {
+            kubeconfig: Some(a),
+            namespace: Some("other".into()),
+            ..Default::default()
+        };
         assert_eq!(connect(&opts).await.unwrap().namespace, "other");
     }
 }

@@ -45,7 +45,11 @@ impl ResolvedType {
     /// `kind` for the core group, `kind.group` otherwise, lowercased: the prefix of `-o name`.
     pub fn name_prefix(&self) -> String {
         let kind = self.api.kind.to_lowercase();
-        if self.api.group.is_empty() { kind } else { format!("{kind}.{}", self.api.group) }
+        if self.api.group.is_empty() {
+            kind
+        } else {
+            format!("{kind}.{}", self.api.group)
+        }
     }
 }
 
@@ -59,7 +63,9 @@ pub struct TypeIndex {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No served resource matches.
-    #[error("the server doesn't have a resource type \"{0}\"; list the served types with `kubectl api-resources`")]
+    #[error(
+        "the server doesn't have a resource type \"{0}\"; list the served types with `kubectl api-resources`"
+    )]
     Unknown(String),
     /// Several resources match (e.g. a short name used by two groups).
     #[error("resource type \"{input}\" is ambiguous: it matches {}; use plural.group", candidates.join(", "))]
@@ -94,8 +100,11 @@ impl TypeIndex {
     /// # Errors
     /// The kube error of either request (network, 403, server without aggregated discovery).
     pub async fn fetch(client: &Client) -> Result<TypeIndex, kube::Error> {
-        let (core, groups) =
-            futures::future::try_join(client.list_core_api_versions_aggregated(), client.list_api_groups_aggregated()).await?;
+        let (core, groups) = futures::future::try_join(
+            client.list_core_api_versions_aggregated(),
+            client.list_api_groups_aggregated(),
+        )
+        .await?;
         Ok(TypeIndex::from_discovery(core, groups))
     }
 
@@ -115,7 +124,11 @@ impl TypeIndex {
     pub fn resolve(&self, input: &str) -> Result<&ResolvedType, ResolveError> {
         let want = input.to_lowercase();
         let names = |t: &ResolvedType| -> Vec<String> {
-            let mut v = vec![t.api.plural.to_lowercase(), t.singular.to_lowercase(), t.api.kind.to_lowercase()];
+            let mut v = vec![
+                t.api.plural.to_lowercase(),
+                t.singular.to_lowercase(),
+                t.api.kind.to_lowercase(),
+            ];
             v.extend(t.short_names.iter().map(|s| s.to_lowercase()));
             v
         };
@@ -126,7 +139,8 @@ impl TypeIndex {
             .filter(|t| !t.api.group.is_empty() || want.contains('.'))
             .filter(|t| {
                 names(t).iter().any(|n| {
-                    want == format!("{n}.{}.{}", t.api.version, t.api.group) && !t.api.group.is_empty()
+                    want == format!("{n}.{}.{}", t.api.version, t.api.group)
+                        && !t.api.group.is_empty()
                         || (!t.api.group.is_empty() && want == format!("{n}.{}", t.api.group))
                 })
             })
@@ -137,7 +151,9 @@ impl TypeIndex {
         // Bare names: plural, singular, short name, kind. kubectl prefers exact plural/singular
         // matches over short names and kinds; so do we.
         for key in [
-            |t: &ResolvedType, w: &str| t.api.plural.eq_ignore_ascii_case(w) || t.singular.eq_ignore_ascii_case(w),
+            |t: &ResolvedType, w: &str| {
+                t.api.plural.eq_ignore_ascii_case(w) || t.singular.eq_ignore_ascii_case(w)
+            },
             |t: &ResolvedType, w: &str| t.short_names.iter().any(|s| s.eq_ignore_ascii_case(w)),
             |t: &ResolvedType, w: &str| t.api.kind.eq_ignore_ascii_case(w),
         ] {
@@ -152,7 +168,10 @@ impl TypeIndex {
 
 /// Picks one type from `matches`: `None` when empty, ambiguous when several groups match,
 /// else the match in the group's preferred version.
-fn pick<'a>(input: &str, matches: Vec<&'a ResolvedType>) -> Option<Result<&'a ResolvedType, ResolveError>> {
+fn pick<'a>(
+    input: &str,
+    matches: Vec<&'a ResolvedType>,
+) -> Option<Result<&'a ResolvedType, ResolveError>> {
     if matches.is_empty() {
         return None;
     }
@@ -160,16 +179,27 @@ fn pick<'a>(input: &str, matches: Vec<&'a ResolvedType>) -> Option<Result<&'a Re
     groups.sort();
     groups.dedup();
     if groups.len() > 1 {
-        return Some(Err(ResolveError::Ambiguous { input: input.to_string(), candidates: groups }));
+        return Some(Err(ResolveError::Ambiguous {
+            input: input.to_string(),
+            candidates: groups,
+        }));
     }
-    matches.iter().find(|t| t.preferred).or(matches.first()).copied().map(Ok)
+    matches
+        .iter()
+        .find(|t| t.preferred)
+        .or(matches.first())
+        .copied()
+        .map(Ok)
 }
 
 /// kubectl resolves a bare name that exists in the core group and elsewhere (e.g. `events`
 /// in `""` and `events.k8s.io`) to the core group; keep only core matches when there are any.
 fn prefer_core(matches: Vec<&ResolvedType>) -> Vec<&ResolvedType> {
     if matches.iter().any(|t| t.api.group.is_empty()) {
-        matches.into_iter().filter(|t| t.api.group.is_empty()).collect()
+        matches
+            .into_iter()
+            .filter(|t| t.api.group.is_empty())
+            .collect()
     } else {
         matches
     }
@@ -185,10 +215,23 @@ fn push_group(types: &mut Vec<ResolvedType>, g: APIGroupDiscovery) {
                 continue;
             }
             let kind = r.response_kind.and_then(|k| k.kind).unwrap_or_default();
-            let api_version = if group.is_empty() { version.clone() } else { format!("{group}/{version}") };
+            let api_version = if group.is_empty() {
+                version.clone()
+            } else {
+                format!("{group}/{version}")
+            };
             types.push(ResolvedType {
-                singular: r.singular_resource.filter(|s| !s.is_empty()).unwrap_or_else(|| kind.to_lowercase()),
-                api: ApiResource { group: group.clone(), version: version.clone(), api_version, kind, plural },
+                singular: r
+                    .singular_resource
+                    .filter(|s| !s.is_empty())
+                    .unwrap_or_else(|| kind.to_lowercase()),
+                api: ApiResource {
+                    group: group.clone(),
+                    version: version.clone(),
+                    api_version,
+                    kind,
+                    plural,
+                },
                 namespaced: r.scope.as_deref() == Some("Namespaced"),
                 short_names: r.short_names,
                 categories: r.categories,
@@ -242,11 +285,20 @@ mod tests {
         for s in ["pods", "pod", "Pod", "po", "PODS"] {
             assert_eq!(gr(&i, s), "pods/v1", "{s}");
         }
-        for s in ["deploy", "deployment", "deployments.apps", "deployments.v1.apps", "Deployment"] {
+        for s in [
+            "deploy",
+            "deployment",
+            "deployments.apps",
+            "deployments.v1.apps",
+            "Deployment",
+        ] {
             assert_eq!(gr(&i, s), "deployments.apps/v1", "{s}");
         }
         assert_eq!(gr(&i, "bj"), "backupjobs.example.com/v1");
-        assert_eq!(gr(&i, "backupjobs.v1alpha1.example.com"), "backupjobs.example.com/v1alpha1");
+        assert_eq!(
+            gr(&i, "backupjobs.v1alpha1.example.com"),
+            "backupjobs.example.com/v1alpha1"
+        );
         assert_eq!(gr(&i, "widgets.b.io"), "widgets.b.io/v1");
         assert_eq!(gr(&i, "wd"), "widgets.a.io/v1");
     }
@@ -263,17 +315,29 @@ mod tests {
         let i = index();
         assert_eq!(
             i.resolve("widgets").unwrap_err(),
-            ResolveError::Ambiguous { input: "widgets".into(), candidates: vec!["widgets.a.io".into(), "widgets.b.io".into()] }
+            ResolveError::Ambiguous {
+                input: "widgets".into(),
+                candidates: vec!["widgets.a.io".into(), "widgets.b.io".into()]
+            }
         );
-        assert_eq!(i.resolve("nosuch").unwrap_err(), ResolveError::Unknown("nosuch".into()));
-        assert_eq!(i.resolve("pods/status").unwrap_err(), ResolveError::Unknown("pods/status".into()));
+        assert_eq!(
+            i.resolve("nosuch").unwrap_err(),
+            ResolveError::Unknown("nosuch".into())
+        );
+        assert_eq!(
+            i.resolve("pods/status").unwrap_err(),
+            ResolveError::Unknown("pods/status".into())
+        );
     }
 
     #[test]
     fn name_prefix_and_group_resource_follow_kubectl() {
         let i = index();
         assert_eq!(i.resolve("po").unwrap().name_prefix(), "pod");
-        assert_eq!(i.resolve("bj").unwrap().name_prefix(), "backupjob.example.com");
+        assert_eq!(
+            i.resolve("bj").unwrap().name_prefix(),
+            "backupjob.example.com"
+        );
         assert!(!i.resolve("ns").unwrap().namespaced);
     }
 }

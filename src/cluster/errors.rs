@@ -16,7 +16,9 @@ pub enum ApiError {
         message: String,
     },
     /// No answer: connection refused, TLS failure, timeout.
-    #[error("cannot reach the API server {server}: {source}; check that the cluster is running and --context/--server point at it")]
+    #[error(
+        "cannot reach the API server {server}: {source}; check that the cluster is running and --context/--server point at it"
+    )]
     Transport {
         /// The API server URL.
         server: String,
@@ -31,10 +33,21 @@ impl ApiError {
     pub fn from_kube(err: kube::Error, server: &str) -> ApiError {
         match err {
             kube::Error::Api(s) => {
-                let reason = if s.reason.is_empty() { format!("HTTP {}", s.code) } else { s.reason.clone() };
-                ApiError::Server { code: s.code, reason, message: s.message.clone() }
+                let reason = if s.reason.is_empty() {
+                    format!("HTTP {}", s.code)
+                } else {
+                    s.reason.clone()
+                };
+                ApiError::Server {
+                    code: s.code,
+                    reason,
+                    message: s.message.clone(),
+                }
             }
-            other => ApiError::Transport { server: server.to_string(), source: other },
+            other => ApiError::Transport {
+                server: server.to_string(),
+                source: other,
+            },
         }
     }
 
@@ -64,7 +77,11 @@ mod tests {
     use super::*;
 
     fn server(code: u16) -> ApiError {
-        ApiError::Server { code, reason: "R".into(), message: "m".into() }
+        ApiError::Server {
+            code,
+            reason: "R".into(),
+            message: "m".into(),
+        }
     }
 
     #[test]

@@ -96,7 +96,13 @@ pub fn render(table: &Table, opts: TableOptions) -> String {
     for row in &table.rows {
         let mut l: Vec<String> = Vec::new();
         if opts.with_namespace {
-            l.push(row.object.pointer("/metadata/namespace").and_then(Value::as_str).unwrap_or("").to_string());
+            l.push(
+                row.object
+                    .pointer("/metadata/namespace")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+            );
         }
         for (i, _) in &shown {
             l.push(cell(row.cells.get(*i).unwrap_or(&Value::Null)));
@@ -131,13 +137,19 @@ fn cell(v: &Value) -> String {
 }
 
 fn labels(object: &Value) -> String {
-    let Some(map) = object.pointer("/metadata/labels").and_then(Value::as_object) else {
+    let Some(map) = object
+        .pointer("/metadata/labels")
+        .and_then(Value::as_object)
+    else {
         return "<none>".into();
     };
     if map.is_empty() {
         return "<none>".into();
     }
-    let mut pairs: Vec<String> = map.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(""))).collect();
+    let mut pairs: Vec<String> = map
+        .iter()
+        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+        .collect();
     pairs.sort();
     pairs.join(",")
 }
@@ -176,7 +188,12 @@ mod tests {
 
     #[test]
     fn wide_namespace_labels_and_no_headers() {
-        let opts = TableOptions { wide: true, with_namespace: true, show_labels: true, no_headers: true };
+        let opts = TableOptions {
+            wide: true,
+            with_namespace: true,
+            show_labels: true,
+            no_headers: true,
+        };
         let out = render(&table(), opts);
         assert_eq!(
             out,

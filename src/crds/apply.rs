@@ -51,7 +51,9 @@ pub enum ApplyError {
         source: ApiError,
     },
     /// The CRD did not become ready in time.
-    #[error("CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions")]
+    #[error(
+        "CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions"
+    )]
     NotReady {
         /// CRD name.
         name: String,
@@ -67,7 +69,9 @@ impl ApplyError {
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             ApplyError::Gate(e) => e.exit_status(),
-            ApplyError::Rejected { source, .. } | ApplyError::Wait { source, .. } => source.exit_status(),
+            ApplyError::Rejected { source, .. } | ApplyError::Wait { source, .. } => {
+                source.exit_status()
+            }
             ApplyError::NotReady { .. } => ExitStatus::Failure,
         }
     }
@@ -89,7 +93,12 @@ impl<'a> Applier<'a> {
         if force {
             params = params.force();
         }
-        Applier { cluster, api: Api::all(cluster.client.clone()), params, timeout }
+        Applier {
+            cluster,
+            api: Api::all(cluster.client.clone()),
+            params,
+            timeout,
+        }
     }
 
     /// The gate for registering CRDs: SelfSubjectAccessReviews for `create` and `patch` on
@@ -121,12 +130,15 @@ impl<'a> Applier<'a> {
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
     pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
         let sent = Instant::now();
-        self.api.patch(&crd.name, &self.params, &Patch::Apply(&crd.body)).await.map_err(|e| ApplyError::Rejected {
-            file: crd.file.display().to_string(),
-            line: crd.line,
-            name: crd.name.clone(),
-            source: ApiError::from_kube(e, &self.cluster.server),
-        })?;
+        self.api
+            .patch(&crd.name, &self.params, &Patch::Apply(&crd.body))
+            .await
+            .map_err(|e| ApplyError::Rejected {
+                file: crd.file.display().to_string(),
+                line: crd.line,
+                name: crd.name.clone(),
+                source: ApiError::from_kube(e, &self.cluster.server),
+            })?;
         self.wait_established(&crd.name, sent).await?;
         Ok(sent)
     }
@@ -134,11 +146,10 @@ impl<'a> Applier<'a> {
     /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`.
     async fn wait_established(&self, name: &str, started: Instant) -> Result<(), ApplyError> {
         loop {
-            let crd = self
-                .api
-                .get(name)
-                .await
-                .map_err(|e| ApplyError::Wait { name: name.into(), source: ApiError::from_kube(e, &self.cluster.server) })?;
+            let crd = self.api.get(name).await.map_err(|e| ApplyError::Wait {
+                name: name.into(),
+                source: ApiError::from_kube(e, &self.cluster.server),
+            })?;
             let conds = crd.status.and_then(|s| s.conditions).unwrap_or_default();
             let is_true = |t: &str| conds.iter().any(|c| c.type_ == t && c.status == "True");
             let (established, names) = (is_true("Established"), is_true("NamesAccepted"));
@@ -146,8 +157,16 @@ impl<'a> Applier<'a> {
                 return Ok(());
             }
             if started.elapsed() > self.timeout {
-                let what = if names { "Established" } else { "NamesAccepted (another CRD may use its names)" };
-                return Err(ApplyError::NotReady { name: name.into(), what: what.into(), seconds: started.elapsed().as_secs_f64() });
+                let what = if names {
+                    "Established"
+                } else {
+                    "NamesAccepted (another CRD may use its names)"
+                };
+                return Err(ApplyError::NotReady {
+                    name: name.into(),
+                    what: what.into(),
+                    seconds: started.elapsed().as_secs_f64(),
+                });
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -161,11 +180,19 @@ impl<'a> Applier<'a> {
     pub async fn wait_discoverable(&self, crds: &[&LoadedCrd]) -> Result<(), ApplyError> {
         let started = Instant::now();
         loop {
-            let index = TypeIndex::fetch(&self.cluster.client)
-                .await
-                .map_err(|e| ApplyError::Wait { name: "discovery".into(), source: ApiError::from_kube(e, &self.cluster.server) })?;
+            let index =
+                TypeIndex::fetch(&self.cluster.client)
+                    .await
+                    .map_err(|e| ApplyError::Wait {
+                        name: "discovery".into(),
+                        source: ApiError::from_kube(e, &self.cluster.server),
+                    })?;
             let missing = crds.iter().find(|c| {
-                !index.types().iter().any(|t| t.api.group == c.group && t.api.plural == c.plural && t.api.version == c.storage_version)
+                !index.types().iter().any(|t| {
+                    t.api.group == c.group
+                        && t.api.plural == c.plural
+                        && t.api.version == c.storage_version
+                })
             });
             match missing {
                 None => return Ok(()),

@@ -59,7 +59,11 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.is_file())
-        .filter(|p| !p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with('.')))
+        .filter(|p| {
+            !p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.'))
+        })
         .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "yml")))
         .collect();
     files.sort();
@@ -71,10 +75,13 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// # Errors
 /// The I/O error of reading the directory; file problems are per-file results.
 pub fn load_dir(dir: &Path) -> std::io::Result<Vec<(PathBuf, Result<Vec<LoadedCrd>, LoadError>)>> {
-    Ok(crd_files(dir)?.into_iter().map(|f| {
-        let r = load_file(&f);
-        (f, r)
-    }).collect())
+    Ok(crd_files(dir)?
+        .into_iter()
+        .map(|f| {
+            let r = load_file(&f);
+            (f, r)
+        })
+        .collect())
 }
 
 /// Reads and parses one file.
@@ -97,10 +104,22 @@ pub fn load_file(path: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
 /// # Errors
 /// [`LoadError`] with the location of the YAML error or of the offending document.
 pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
-    let err = |line: u64, column: u64, message: String| LoadError { file: file.to_path_buf(), line, column, message };
+    let err = |line: u64, column: u64, message: String| LoadError {
+        file: file.to_path_buf(),
+        line,
+        column,
+        message,
+    };
     let docs: Vec<Spanned<Value>> = serde_saphyr::from_multiple(text).map_err(|e| {
-        let (l, c) = e.location().map(|l| (l.line(), l.column())).unwrap_or((1, 1));
-        err(l.max(1), c.max(1), format!("invalid YAML: {}", first_line(&e.to_string())))
+        let (l, c) = e
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((1, 1));
+        err(
+            l.max(1),
+            c.max(1),
+            format!("invalid YAML: {}", first_line(&e.to_string())),
+        )
     })?;
     let mut out = Vec::new();
     for doc in docs {
@@ -109,28 +128,72 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
         if v.is_null() {
             continue;
         }
-        let api_version = v.get("apiVersion").and_then(Value::as_str).unwrap_or("").to_string();
-        let kind = v.get("kind").and_then(Value::as_str).unwrap_or("").to_string();
+        let api_version = v
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let kind = v
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
         if kind != "CustomResourceDefinition" {
-            let what = if kind.is_empty() { "a document without `kind`".to_string() } else { format!("a {kind} ({api_version})") };
-            return Err(err(line, column, format!("{what} is not a CustomResourceDefinition; keep only CRDs in the CRD directory")));
+            let what = if kind.is_empty() {
+                "a document without `kind`".to_string()
+            } else {
+                format!("a {kind} ({api_version})")
+            };
+            return Err(err(
+                line,
+                column,
+                format!(
+                    "{what} is not a CustomResourceDefinition; keep only CRDs in the CRD directory"
+                ),
+            ));
         }
         if api_version == "apiextensions.k8s.io/v1beta1" {
             return Err(err(line, column, "apiextensions.k8s.io/v1beta1 CRDs were removed in Kubernetes 1.22; convert it to apiextensions.k8s.io/v1 (spec.versions[].schema)".into()));
         }
         if api_version != "apiextensions.k8s.io/v1" {
-            return Err(err(line, column, format!("unsupported apiVersion {api_version:?}; use apiextensions.k8s.io/v1")));
+            return Err(err(
+                line,
+                column,
+                format!("unsupported apiVersion {api_version:?}; use apiextensions.k8s.io/v1"),
+            ));
         }
-        let s = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
-        let (name, group, plural, kind, scope) =
-            (s("/metadata/name"), s("/spec/group"), s("/spec/names/plural"), s("/spec/names/kind"), s("/spec/scope"));
+        let s = |p: &str| {
+            v.pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string()
+        };
+        let (name, group, plural, kind, scope) = (
+            s("/metadata/name"),
+            s("/spec/group"),
+            s("/spec/names/plural"),
+            s("/spec/names/kind"),
+            s("/spec/scope"),
+        );
         if group.is_empty() || plural.is_empty() || kind.is_empty() {
-            return Err(err(line, column, format!("CRD {name:?} lacks spec.group, spec.names.plural or spec.names.kind")));
+            return Err(err(
+                line,
+                column,
+                format!("CRD {name:?} lacks spec.group, spec.names.plural or spec.names.kind"),
+            ));
         }
         if name != format!("{plural}.{group}") {
-            return Err(err(line, column, format!("metadata.name {name:?} must be <plural>.<group> = \"{plural}.{group}\"")));
+            return Err(err(
+                line,
+                column,
+                format!("metadata.name {name:?} must be <plural>.<group> = \"{plural}.{group}\""),
+            ));
         }
-        let versions_v = v.pointer("/spec/versions").and_then(Value::as_array).cloned().unwrap_or_default();
+        let versions_v = v
+            .pointer("/spec/versions")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let versions: Vec<String> = versions_v
             .iter()
             .filter(|x| x.get("served").and_then(Value::as_bool).unwrap_or(false))
@@ -143,10 +206,25 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
             .unwrap_or("")
             .to_string();
         if versions.is_empty() || storage_version.is_empty() {
-            return Err(err(line, column, format!("CRD {name} needs at least one served version and one with storage: true")));
+            return Err(err(
+                line,
+                column,
+                format!("CRD {name} needs at least one served version and one with storage: true"),
+            ));
         }
         strip_server_fields(&mut v);
-        out.push(LoadedCrd { name, group, plural, kind, scope, versions, storage_version, file: file.to_path_buf(), line, body: v });
+        out.push(LoadedCrd {
+            name,
+            group,
+            plural,
+            kind,
+            scope,
+            versions,
+            storage_version,
+            file: file.to_path_buf(),
+            line,
+            body: v,
+        });
     }
     if out.is_empty() {
         return Err(err(1, 1, "no CustomResourceDefinition in this file".into()));
@@ -159,7 +237,14 @@ fn strip_server_fields(v: &mut Value) {
         o.remove("status");
     }
     if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
-        for k in ["resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "selfLink"] {
+        for k in [
+            "resourceVersion",
+            "uid",
+            "creationTimestamp",
+            "generation",
+            "managedFields",
+            "selfLink",
+        ] {
             m.remove(k);
         }
     }
@@ -184,7 +269,10 @@ mod tests {
         let crds = p(CRD).unwrap();
         assert_eq!(crds.len(), 1);
         let c = &crds[0];
-        assert_eq!((c.name.as_str(), c.kind.as_str(), c.scope.as_str()), ("backupjobs.example.com", "BackupJob", "Namespaced"));
+        assert_eq!(
+            (c.name.as_str(), c.kind.as_str(), c.scope.as_str()),
+            ("backupjobs.example.com", "BackupJob", "Namespaced")
+        );
         assert_eq!(c.versions, vec!["v1"]);
         assert_eq!(c.storage_version, "v1");
         assert!(c.body.get("status").is_none());
@@ -196,20 +284,42 @@ mod tests {
     fn multi_document_files_report_each_crd_and_skip_empty_documents() {
         let two = format!("---\n{CRD}---\n{}", CRD.replace("backupjob", "restorejob"));
         let crds = p(&two).unwrap();
-        assert_eq!(crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["backupjobs.example.com", "restorejobs.example.com"]);
+        assert_eq!(
+            crds.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            ["backupjobs.example.com", "restorejobs.example.com"]
+        );
         assert_eq!(crds[1].line, 19);
     }
 
     #[test]
     fn v1beta1_non_crd_and_bad_name_are_located_errors() {
-        let e = p(&CRD.replace("apiextensions.k8s.io/v1\n", "apiextensions.k8s.io/v1beta1\n")).unwrap_err();
-        assert!(e.message.contains("v1beta1") && e.message.contains("1.22"), "{e}");
-        let with_cr = format!("{CRD}---\napiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: a}}\n");
+        let e = p(&CRD.replace(
+            "apiextensions.k8s.io/v1\n",
+            "apiextensions.k8s.io/v1beta1\n",
+        ))
+        .unwrap_err();
+        assert!(
+            e.message.contains("v1beta1") && e.message.contains("1.22"),
+            "{e}"
+        );
+        let with_cr = format!(
+            "{CRD}---\napiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: a}}\n"
+        );
         let e = p(&with_cr).unwrap_err();
         assert_eq!((e.line, e.column), (18, 1), "{e}");
-        assert!(e.to_string().starts_with("x.yaml:18:1: a BackupJob (example.com/v1) is not a CustomResourceDefinition"), "{e}");
-        let e = p(&CRD.replace("name: backupjobs.example.com", "name: wrong.example.com")).unwrap_err();
-        assert!(e.message.contains("must be <plural>.<group> = \"backupjobs.example.com\""), "{e}");
+        assert!(
+            e.to_string().starts_with(
+                "x.yaml:18:1: a BackupJob (example.com/v1) is not a CustomResourceDefinition"
+            ),
+            "{e}"
+        );
+        let e =
+            p(&CRD.replace("name: backupjobs.example.com", "name: wrong.example.com")).unwrap_err();
+        assert!(
+            e.message
+                .contains("must be <plural>.<group> = \"backupjobs.example.com\""),
+            "{e}"
+        );
     }
 
     #[test]
@@ -217,7 +327,10 @@ mod tests {
         let e = p("apiVersion: v1\nkind: [\n").unwrap_err();
         assert!(e.message.starts_with("invalid YAML"), "{e}");
         assert!(e.line >= 2, "{e}");
-        assert_eq!(p("").unwrap_err().message, "no CustomResourceDefinition in this file");
+        assert_eq!(
+            p("").unwrap_err().message,
+            "no CustomResourceDefinition in this file"
+        );
         assert!(p("\u{0}\u{1}garbage: [").is_err());
     }
 }

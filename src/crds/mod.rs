@@ -5,7 +5,9 @@
 pub mod apply;
 pub mod loader;
 pub mod registry;
+pub mod watch;
 
-pub use apply::{ApplyError, Applier, FIELD_MANAGER};
+pub use apply::{Applier, ApplyError, FIELD_MANAGER};
 pub use loader::{LoadError, LoadedCrd, load_dir, load_file, parse_crds};
 pub use registry::{Registry, RegistryEntry, RegistryError};
+pub use watch::{Action, FileSnapshot, Snapshot, WatchState, scan};

@@ -75,8 +75,12 @@ impl Registry {
     pub fn load(home: &Path) -> Result<Registry, RegistryError> {
         let path = Registry::path(home);
         match std::fs::read(&path) {
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|source| RegistryError::Corrupt { path, source }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry { version: 1, crds: BTreeMap::new() }),
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|source| RegistryError::Corrupt { path, source }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry {
+                version: 1,
+                crds: BTreeMap::new(),
+            }),
             Err(source) => Err(RegistryError::Io { path, source }),
         }
     }
@@ -86,21 +90,46 @@ impl Registry {
     /// # Errors
     /// [`RegistryError`] when the lock, read or write fails.
     pub fn upsert(home: &Path, crds: &[&LoadedCrd]) -> Result<Registry, RegistryError> {
+        Registry::update(home, |reg| {
+            for c in crds {
+                reg.crds.insert(
+                    c.name.clone(),
+                    RegistryEntry {
+                        group: c.group.clone(),
+                        plural: c.plural.clone(),
+                        kind: c.kind.clone(),
+                        versions: c.versions.clone(),
+                        scope: c.scope.clone(),
+                        file: c.file.clone(),
+                    },
+                );
+            }
+        })
+    }
+
+    /// Removes `names` under the lock (a CRD file was removed: unregister locally).
+    ///
+    /// # Errors
+    /// [`RegistryError`] when the lock, read or write fails.
+    pub fn remove(home: &Path, names: &[String]) -> Result<Registry, RegistryError> {
+        Registry::update(home, |reg| {
+            for n in names {
+                reg.crds.remove(n);
+            }
+        })
+    }
+
+    /// Read-modify-write of the registry under its lock, written atomically.
+    fn update(home: &Path, change: impl FnOnce(&mut Registry)) -> Result<Registry, RegistryError> {
         let path = Registry::path(home);
-        let io = |source| RegistryError::Io { path: path.clone(), source };
+        let io = |source| RegistryError::Io {
+            path: path.clone(),
+            source,
+        };
         let _lock = fsutil::lock_exclusive(&home.join("crd-registry.lock")).map_err(io)?;
         let mut reg = Registry::load(home)?;
         reg.version = 1;
-        for c in crds {
-            reg.crds.insert(c.name.clone(), RegistryEntry {
-                group: c.group.clone(),
-                plural: c.plural.clone(),
-                kind: c.kind.clone(),
-                versions: c.versions.clone(),
-                scope: c.scope.clone(),
-                file: c.file.clone(),
-            });
-        }
+        change(&mut reg);
         let bytes = serde_json::to_vec_pretty(&reg).map_err(|e| io(std::io::Error::other(e)))?;
         fsutil::write_atomic(&path, &bytes).map_err(io)?;
         Ok(reg)
@@ -135,7 +164,12 @@ mod tests {
         Registry::upsert(home.path(), &[&crd]).unwrap();
         let reg = Registry::load(home.path()).unwrap();
         assert_eq!(reg.names(), vec!["foos.example.com".to_string()]);
-        assert_eq!(reg.crds["foos.example.com"].file, PathBuf::from("/d/foo.yaml"));
+        assert_eq!(
+            reg.crds["foos.example.com"].file,
+            PathBuf::from("/d/foo.yaml")
+        );
+        Registry::remove(home.path(), &["foos.example.com".to_string()]).unwrap();
+        assert!(Registry::load(home.path()).unwrap().crds.is_empty());
     }
 
     #[test]
@@ -143,6 +177,10 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         std::fs::write(Registry::path(home.path()), "{nope").unwrap();
         let e = Registry::load(home.path()).unwrap_err();
-        assert!(e.to_string().contains("delete it and run `crds sync` again"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("delete it and run `crds sync` again"),
+            "{e}"
+        );
     }
 }

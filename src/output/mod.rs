@@ -33,7 +33,11 @@ impl OutputError {
 
 impl From<std::io::Error> for OutputError {
     fn from(e: std::io::Error) -> Self {
-        if e.kind() == std::io::ErrorKind::BrokenPipe { OutputError::BrokenPipe } else { OutputError::Io(e) }
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            OutputError::BrokenPipe
+        } else {
+            OutputError::Io(e)
+        }
     }
 }
 
@@ -81,7 +85,8 @@ pub fn to_json<T: Serialize>(v: &T) -> Result<String, OutputError> {
     let mut buf = Vec::new();
     let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
     let mut ser = serde_json::Serializer::with_formatter(&mut buf, fmt);
-    v.serialize(&mut ser).map_err(|e| OutputError::Encode(e.to_string()))?;
+    v.serialize(&mut ser)
+        .map_err(|e| OutputError::Encode(e.to_string()))?;
     buf.push(b'\n');
     String::from_utf8(buf).map_err(|e| OutputError::Encode(e.to_string()))
 }
@@ -105,7 +110,10 @@ mod tests {
     #[test]
     fn json_uses_four_spaces_and_yaml_round_trips() {
         let v = serde_json::json!({"kind": "List", "items": [{"a": 1}]});
-        assert_eq!(to_json(&v).unwrap(), "{\n    \"kind\": \"List\",\n    \"items\": [\n        {\n            \"a\": 1\n        }\n    ]\n}\n");
+        assert_eq!(
+            to_json(&v).unwrap(),
+            "{\n    \"kind\": \"List\",\n    \"items\": [\n        {\n            \"a\": 1\n        }\n    ]\n}\n"
+        );
         let y = to_yaml(&v).unwrap();
         let back: serde_json::Value = serde_saphyr::from_str(&y).unwrap();
         assert_eq!(back, v);

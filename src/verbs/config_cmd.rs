@@ -25,7 +25,11 @@ pub fn schema(p: &mut Printer<'_>) -> Result<(), VerbError> {
 ///
 /// # Errors
 /// [`VerbError::Config`] (exit 2) with file:line:column when the file is invalid.
-pub fn validate(settings: Option<&Settings>, path: Option<&Path>, p: &mut Printer<'_>) -> Result<(), VerbError> {
+pub fn validate(
+    settings: Option<&Settings>,
+    path: Option<&Path>,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let (cfg, origin): (PluginConfig, String) = match (path, settings) {
         (Some(path), _) => (config::load(path)?, path.display().to_string()),
         (None, Some(s)) => (s.plugin.clone(), describe(&s.config_source)),
@@ -46,9 +50,10 @@ pub fn validate(settings: Option<&Settings>, path: Option<&Path>, p: &mut Printe
 /// Names a config source for messages.
 pub fn describe(src: &ConfigSource) -> String {
     match src {
-        ConfigSource::Flag(p) | ConfigSource::Env(p) | ConfigSource::UserFile(p) | ConfigSource::NextToExecutable(p) => {
-            p.display().to_string()
-        }
+        ConfigSource::Flag(p)
+        | ConfigSource::Env(p)
+        | ConfigSource::UserFile(p)
+        | ConfigSource::NextToExecutable(p) => p.display().to_string(),
         ConfigSource::Builtin => "built-in default".into(),
     }
 }

@@ -27,9 +27,15 @@ const PARALLEL_APPLIES: usize = 4;
 /// [`VerbError::CrdFiles`] (exit 2) when any file is invalid and [`VerbError::Apply`] when
 /// a CRD is refused — each after every other CRD was applied and reported.
 pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let timeout = duration_string::parse(&args.timeout).map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    let timeout = duration_string::parse(&args.timeout)
+        .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
     let dir = s.crd_dir(args.dir.as_deref());
-    let files = load_dir(&dir).map_err(|e| VerbError::Io(format!("cannot read CRD directory {}: {e}; create it or pass DIR", dir.display())))?;
+    let files = load_dir(&dir).map_err(|e| {
+        VerbError::Io(format!(
+            "cannot read CRD directory {}: {e}; create it or pass DIR",
+            dir.display()
+        ))
+    })?;
     let mut bad = Vec::new();
     let mut crds: Vec<LoadedCrd> = Vec::new();
     for (_, r) in files {
@@ -42,7 +48,10 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
         }
     }
     if crds.is_empty() && bad.is_empty() {
-        p.err_line(&format!("no CRD files (*.yaml, *.yml) in {}", dir.display()));
+        p.err_line(&format!(
+            "no CRD files (*.yaml, *.yml) in {}",
+            dir.display()
+        ));
         return Ok(());
     }
     let mut failed = None;
@@ -54,7 +63,10 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
             futures::stream::iter(crds.iter().map(|c| {
                 let applier = &applier;
                 async move { (c, applier.apply(c).await) }
-            })).buffered(PARALLEL_APPLIES).collect().await;
+            }))
+            .buffered(PARALLEL_APPLIES)
+            .collect()
+            .await;
         let mut applied = Vec::new();
         for (c, r) in results {
             match r {
@@ -68,7 +80,11 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
         applier.wait_discoverable(&applied).await?;
         Registry::upsert(&s.home, &applied)?;
         for c in &applied {
-            p.out(&format!("customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n", c.name, c.versions.join(", ")))?;
+            p.out(&format!(
+                "customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n",
+                c.name,
+                c.versions.join(", ")
+            ))?;
         }
     }
     match (failed, bad.is_empty()) {

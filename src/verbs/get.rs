@@ -35,28 +35,44 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
         let mut type_name: Option<&str> = None;
         let mut names = Vec::new();
         for a in args {
-            let (t, n) = a.split_once('/').ok_or_else(|| format!("{a:?}: mix of TYPE/NAME and plain arguments; use TYPE/NAME for every object"))?;
+            let (t, n) = a.split_once('/').ok_or_else(|| {
+                format!(
+                    "{a:?}: mix of TYPE/NAME and plain arguments; use TYPE/NAME for every object"
+                )
+            })?;
             if t.is_empty() || n.is_empty() || n.contains('/') {
                 return Err(format!("{a:?} is not TYPE/NAME"));
             }
             match type_name {
                 Some(prev) if !prev.eq_ignore_ascii_case(t) => {
-                    return Err(format!("objects of several types ({prev}, {t}) in one call are not supported yet; run get once per TYPE"));
+                    return Err(format!(
+                        "objects of several types ({prev}, {t}) in one call are not supported yet; run get once per TYPE"
+                    ));
                 }
                 Some(_) => {}
                 None => type_name = Some(t),
             }
             names.push(n.to_string());
         }
-        return Ok(Target { type_name: type_name.unwrap_or_default().to_string(), names });
+        return Ok(Target {
+            type_name: type_name.unwrap_or_default().to_string(),
+            names,
+        });
     }
     if first.contains(',') {
-        return Err(format!("several TYPEs ({first}) in one call are not supported yet; run get once per TYPE"));
+        return Err(format!(
+            "several TYPEs ({first}) in one call are not supported yet; run get once per TYPE"
+        ));
     }
     if let Some(bad) = args[1..].iter().find(|a| a.contains('/')) {
-        return Err(format!("{bad:?}: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form"));
+        return Err(format!(
+            "{bad:?}: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form"
+        ));
     }
-    Ok(Target { type_name: first.clone(), names: args[1..].to_vec() })
+    Ok(Target {
+        type_name: first.clone(),
+        names: args[1..].to_vec(),
+    })
 }
 
 /// Runs `get`. `resource_label` receives the resolved `plural.group` as soon as TYPE
@@ -64,14 +80,24 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
 ///
 /// # Errors
 /// [`VerbError`]: usage (2), denied (3), not found (4), API or network failures (1).
-pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_label: &mut Option<String>) -> Result<(), VerbError> {
+pub async fn run(
+    s: &Settings,
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+    resource_label: &mut Option<String>,
+) -> Result<(), VerbError> {
     let target = parse_target(&args.args).map_err(VerbError::Usage)?;
     if args.all_namespaces && !target.names.is_empty() {
-        return Err(VerbError::Usage("a resource cannot be retrieved by name across all namespaces; drop -A or the names".into()));
+        return Err(VerbError::Usage(
+            "a resource cannot be retrieved by name across all namespaces; drop -A or the names"
+                .into(),
+        ));
     }
     check_verb(&s.plugin, Verb::Get)?;
     let cluster = connect(&s.kube).await?;
-    let index = TypeIndex::fetch(&cluster.client).await.map_err(|e| ApiError::from_kube(e, &cluster.server))?;
+    let index = TypeIndex::fetch(&cluster.client)
+        .await
+        .map_err(|e| ApiError::from_kube(e, &cluster.server))?;
     let t = index.resolve(&target.type_name)?.clone();
     *resource_label = Some(t.group_resource());
 
@@ -102,7 +128,12 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_lab
     if args.chunk_size > 0 {
         lp.limit = Some(args.chunk_size);
     }
-    let fetch = Fetch { cluster: &cluster, t: &t, url: &url, lp: &lp };
+    let fetch = Fetch {
+        cluster: &cluster,
+        t: &t,
+        url: &url,
+        lp: &lp,
+    };
     let mut missing: Vec<ApiError> = Vec::new();
     match args.output {
         OutputFormat::Table | OutputFormat::Wide => {
@@ -156,7 +187,10 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_lab
                 }
                 let prefix = t.name_prefix();
                 for o in &items {
-                    let name = o.pointer("/metadata/name").and_then(Value::as_str).unwrap_or("");
+                    let name = o
+                        .pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
                     p.out(&format!("{prefix}/{name}\n"))?;
                 }
             } else {
@@ -168,7 +202,11 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>, resource_lab
                     list_of(items)
                 };
                 if !doc.is_null() {
-                    let text = if args.output == OutputFormat::Json { to_json(&doc)? } else { to_yaml(&doc)? };
+                    let text = if args.output == OutputFormat::Json {
+                        to_json(&doc)?
+                    } else {
+                        to_yaml(&doc)?
+                    };
                     p.out(&text)?;
                 }
             }
@@ -204,12 +242,17 @@ pub fn list_of(items: Vec<Value>) -> Value {
 /// for built-in types; kubectl adds them back) and drops `metadata.managedFields`, as
 /// kubectl does unless `--show-managed-fields`.
 pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
-    let Value::Object(mut rest) = item else { return item };
+    let Value::Object(mut rest) = item else {
+        return item;
+    };
     if let Some(Value::Object(meta)) = rest.get_mut("metadata") {
         meta.remove("managedFields");
     }
     let mut m = Map::new();
-    m.insert("apiVersion".into(), Value::String(t.api.api_version.clone()));
+    m.insert(
+        "apiVersion".into(),
+        Value::String(t.api.api_version.clone()),
+    );
     m.insert("kind".into(), Value::String(t.api.kind.clone()));
     for (k, v) in rest {
         if k != "apiVersion" && k != "kind" {
@@ -239,20 +282,32 @@ impl Fetch<'_> {
     async fn send_table(&self, mut req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
         let uri = req.uri().to_string();
         let sep = if uri.contains('?') { '&' } else { '?' };
-        *req.uri_mut() = format!("{uri}{sep}includeObject=Metadata").parse().map_err(|_| ApiError::Server {
-            code: 400,
-            reason: "BadRequest".into(),
-            message: format!("cannot build the request URI for {uri}"),
-        })?;
-        req.headers_mut().insert(http::header::ACCEPT, http::HeaderValue::from_static(TABLE_ACCEPT));
-        self.cluster.client.request::<Table>(req).await.map_err(|e| self.err(e))
+        *req.uri_mut() = format!("{uri}{sep}includeObject=Metadata")
+            .parse()
+            .map_err(|_| ApiError::Server {
+                code: 400,
+                reason: "BadRequest".into(),
+                message: format!("cannot build the request URI for {uri}"),
+            })?;
+        req.headers_mut().insert(
+            http::header::ACCEPT,
+            http::HeaderValue::from_static(TABLE_ACCEPT),
+        );
+        self.cluster
+            .client
+            .request::<Table>(req)
+            .await
+            .map_err(|e| self.err(e))
     }
 
     async fn table_list(&self) -> Result<Table, ApiError> {
         let mut lp = self.lp.clone();
         let mut all = Table::default();
         loop {
-            let req = self.request().list(&lp).map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            let req = self
+                .request()
+                .list(&lp)
+                .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
             let page = self.send_table(req).await?;
             if all.column_definitions.is_empty() {
                 all.column_definitions = page.column_definitions;
@@ -266,7 +321,10 @@ impl Fetch<'_> {
     }
 
     async fn table_one(&self, name: &str) -> Result<Table, ApiError> {
-        let req = self.request().get(name, &GetParams::default()).map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+        let req = self
+            .request()
+            .get(name, &GetParams::default())
+            .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
         self.send_table(req).await
     }
 
@@ -274,12 +332,24 @@ impl Fetch<'_> {
         let mut lp = self.lp.clone();
         let mut items = Vec::new();
         loop {
-            let req = self.request().list(&lp).map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
-            let mut page: Value = self.cluster.client.request(req).await.map_err(|e| self.err(e))?;
+            let req = self
+                .request()
+                .list(&lp)
+                .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            let mut page: Value = self
+                .cluster
+                .client
+                .request(req)
+                .await
+                .map_err(|e| self.err(e))?;
             if let Some(Value::Array(a)) = page.get_mut("items").map(Value::take) {
                 items.extend(a.into_iter().map(|i| with_type_meta(i, self.t)));
             }
-            match page.pointer("/metadata/continue").and_then(Value::as_str).filter(|c| !c.is_empty()) {
+            match page
+                .pointer("/metadata/continue")
+                .and_then(Value::as_str)
+                .filter(|c| !c.is_empty())
+            {
                 Some(c) => lp.continue_token = Some(c.to_string()),
                 None => return Ok(items),
             }
@@ -287,8 +357,16 @@ impl Fetch<'_> {
     }
 
     async fn object(&self, name: &str) -> Result<Value, ApiError> {
-        let req = self.request().get(name, &GetParams::default()).map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
-        let v: Value = self.cluster.client.request(req).await.map_err(|e| self.err(e))?;
+        let req = self
+            .request()
+            .get(name, &GetParams::default())
+            .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+        let v: Value = self
+            .cluster
+            .client
+            .request(req)
+            .await
+            .map_err(|e| self.err(e))?;
         Ok(with_type_meta(v, self.t))
     }
 }
@@ -303,25 +381,69 @@ mod tests {
 
     #[test]
     fn parses_type_names_and_type_slash_name_forms() {
-        assert_eq!(parse_target(&s(&["pods"])).unwrap(), Target { type_name: "pods".into(), names: vec![] });
-        assert_eq!(parse_target(&s(&["po", "a", "b"])).unwrap(), Target { type_name: "po".into(), names: s(&["a", "b"]) });
-        assert_eq!(parse_target(&s(&["pod/a", "Pod/b"])).unwrap(), Target { type_name: "pod".into(), names: s(&["a", "b"]) });
+        assert_eq!(
+            parse_target(&s(&["pods"])).unwrap(),
+            Target {
+                type_name: "pods".into(),
+                names: vec![]
+            }
+        );
+        assert_eq!(
+            parse_target(&s(&["po", "a", "b"])).unwrap(),
+            Target {
+                type_name: "po".into(),
+                names: s(&["a", "b"])
+            }
+        );
+        assert_eq!(
+            parse_target(&s(&["pod/a", "Pod/b"])).unwrap(),
+            Target {
+                type_name: "pod".into(),
+                names: s(&["a", "b"])
+            }
+        );
     }
 
     #[test]
     fn rejects_mixed_forms_and_several_types() {
-        assert!(parse_target(&s(&["pod/a", "b"])).unwrap_err().contains("TYPE/NAME"));
-        assert!(parse_target(&s(&["pods", "deploy/b"])).unwrap_err().contains("resource/name form"));
-        assert!(parse_target(&s(&["pod/a", "deploy/b"])).unwrap_err().contains("several types"));
-        assert!(parse_target(&s(&["pods,deploy"])).unwrap_err().contains("several TYPEs"));
-        assert!(parse_target(&s(&["pod/"])).unwrap_err().contains("not TYPE/NAME"));
+        assert!(
+            parse_target(&s(&["pod/a", "b"]))
+                .unwrap_err()
+                .contains("TYPE/NAME")
+        );
+        assert!(
+            parse_target(&s(&["pods", "deploy/b"]))
+                .unwrap_err()
+                .contains("resource/name form")
+        );
+        assert!(
+            parse_target(&s(&["pod/a", "deploy/b"]))
+                .unwrap_err()
+                .contains("several types")
+        );
+        assert!(
+            parse_target(&s(&["pods,deploy"]))
+                .unwrap_err()
+                .contains("several TYPEs")
+        );
+        assert!(
+            parse_target(&s(&["pod/"]))
+                .unwrap_err()
+                .contains("not TYPE/NAME")
+        );
         assert!(parse_target(&[]).is_err());
     }
 
     #[test]
     fn list_items_get_type_meta_first() {
         let t = ResolvedType {
-            api: kube::discovery::ApiResource { group: "apps".into(), version: "v1".into(), api_version: "apps/v1".into(), kind: "Deployment".into(), plural: "deployments".into() },
+            api: kube::discovery::ApiResource {
+                group: "apps".into(),
+                version: "v1".into(),
+                api_version: "apps/v1".into(),
+                kind: "Deployment".into(),
+                plural: "deployments".into(),
+            },
             namespaced: true,
             singular: "deployment".into(),
             short_names: vec![],
@@ -329,9 +451,15 @@ mod tests {
             verbs: vec![],
             preferred: true,
         };
-        let v = with_type_meta(serde_json::json!({"metadata": {"name": "x"}, "spec": {}}), &t);
+        let v = with_type_meta(
+            serde_json::json!({"metadata": {"name": "x"}, "spec": {}}),
+            &t,
+        );
         let keys: Vec<&String> = v.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["apiVersion", "kind", "metadata", "spec"]);
-        assert_eq!(no_resources(Some("a")), "No resources found in a namespace.");
+        assert_eq!(
+            no_resources(Some("a")),
+            "No resources found in a namespace."
+        );
     }
 }

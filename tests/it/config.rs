@@ -6,26 +6,60 @@ use std::process::{Command, Stdio};
 fn run(args: &[&str], config: Option<&std::path::Path>) -> (i32, String, String) {
     let home = tempfile::tempdir().unwrap();
     let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"));
-    c.args(args).env_clear().env("HOME", home.path()).env("MYOPS_HOME", home.path().join("m")).stdin(Stdio::null());
+    c.args(args)
+        .env_clear()
+        .env("HOME", home.path())
+        .env("MYOPS_HOME", home.path().join("m"))
+        .stdin(Stdio::null());
     if let Some(p) = config {
         c.env("MYOPS_CONFIG", p);
     }
     let out = c.output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
-const GOOD: &str = "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total]\n";
+const GOOD: &str =
+    "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total]\n";
 
 #[test]
 fn bad_plugin_yaml_is_exit_2_with_file_line_column_for_every_case() {
     let dir = tempfile::tempdir().unwrap();
     let cases: &[(&str, &str, &str, &str)] = &[
-        ("unknown-key", "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nbogus: 1\n", "5:1", "unknown key `bogus`"),
-        ("wrong-type", "name: myops\nverbs: 5\nresources: [pods]\nscopes: [namespace]\n", "2:8", "wrong type for `verbs`"),
+        (
+            "unknown-key",
+            "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nbogus: 1\n",
+            "5:1",
+            "unknown key `bogus`",
+        ),
+        (
+            "wrong-type",
+            "name: myops\nverbs: 5\nresources: [pods]\nscopes: [namespace]\n",
+            "2:8",
+            "wrong type for `verbs`",
+        ),
         ("empty", "", "1:1", "plugin.yaml is empty"),
-        ("tab-indent", "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\npushgateway:\n\turl: http://x\n", "6:1", "tab"),
-        ("duplicate-key", "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nname: other\n", "5:1", "duplicate key `name`"),
-        ("unknown-metric", "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total, ops_totl]\n", "5:22", "unknown metric `ops_totl`"),
+        (
+            "tab-indent",
+            "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\npushgateway:\n\turl: http://x\n",
+            "6:1",
+            "tab",
+        ),
+        (
+            "duplicate-key",
+            "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nname: other\n",
+            "5:1",
+            "duplicate key `name`",
+        ),
+        (
+            "unknown-metric",
+            "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total, ops_totl]\n",
+            "5:22",
+            "unknown metric `ops_totl`",
+        ),
     ];
     for (name, text, at, what) in cases {
         let path = dir.path().join(format!("{name}.yaml"));
@@ -35,7 +69,10 @@ fn bad_plugin_yaml_is_exit_2_with_file_line_column_for_every_case() {
         assert_eq!(code, 2, "{name}: {stderr}");
         assert_eq!(stdout, "", "{name}");
         let want = format!("{}:{at}: ", path.display());
-        assert!(stderr.contains(&want) && stderr.contains(what), "{name}: want {want}…{what}, got {stderr}");
+        assert!(
+            stderr.contains(&want) && stderr.contains(what),
+            "{name}: want {want}…{what}, got {stderr}"
+        );
         assert!(!stderr.contains("panicked"), "{name}: {stderr}");
         let (code, _, stderr) = run(&["get", "pods"], Some(&path));
         assert_eq!(code, 2, "{name}: {stderr}");
@@ -50,8 +87,15 @@ fn config_validate_summarises_a_good_file_and_schema_is_json() {
     std::fs::write(&path, GOOD).unwrap();
     let (code, stdout, _) = run(&["config", "validate", path.to_str().unwrap()], None);
     assert_eq!(code, 0);
-    assert!(stdout.starts_with(&format!("{}: valid\n", path.display())), "{stdout}");
-    assert!(stdout.contains("  verbs: get\n") && stdout.contains("  pushgateway: (none: metrics stay local)\n"), "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("{}: valid\n", path.display())),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  verbs: get\n")
+            && stdout.contains("  pushgateway: (none: metrics stay local)\n"),
+        "{stdout}"
+    );
     let (code, stdout, _) = run(&["config", "schema"], None);
     assert_eq!(code, 0);
     let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -68,8 +112,14 @@ fn version_names_the_commit_and_api_versions() {
     let (code, stdout, _) = run(&["version"], None);
     assert_eq!(code, 0);
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines[0], format!("kubectl-myops {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        lines[0],
+        format!("kubectl-myops {}", env!("CARGO_PKG_VERSION"))
+    );
     assert!(lines[1].starts_with("git commit: ") && lines[1].len() > "git commit: ".len());
     assert!(lines[2].starts_with("kube-rs: 5."), "{stdout}");
-    assert!(lines[3].starts_with("Kubernetes API: 1.36 (k8s-openapi 0.29"), "{stdout}");
+    assert!(
+        lines[3].starts_with("Kubernetes API: 1.36 (k8s-openapi 0.29"),
+        "{stdout}"
+    );
 }

@@ -5,7 +5,11 @@ use crate::fixture::{Myops, Namespace, kubectl, kubectl_apply, root};
 
 fn corpus() -> std::path::PathBuf {
     let dir = root().join("../shared/corpus/crds");
-    assert!(dir.is_dir(), "the CRD corpus is missing at {} (shared/ must sit beside the repository)", dir.display());
+    assert!(
+        dir.is_dir(),
+        "the CRD corpus is missing at {} (shared/ must sit beside the repository)",
+        dir.display()
+    );
     dir
 }
 
@@ -35,22 +39,51 @@ fn every_corpus_crd_syncs_and_is_usable_by_get_in_a_new_process() {
     let r = m.run(&["crds", "sync", corpus().to_str().unwrap()]);
     assert_eq!(r.code, 0, "{r:?}");
     for (name, _) in CORPUS {
-        assert!(r.stdout.contains(&format!("customresourcedefinition.apiextensions.k8s.io/{name} registered")), "{name}: {r:?}");
-        let established = kubectl(&["get", "crd", name, "-o", "jsonpath={.status.conditions[?(@.type==\"Established\")].status}"]);
+        assert!(
+            r.stdout.contains(&format!(
+                "customresourcedefinition.apiextensions.k8s.io/{name} registered"
+            )),
+            "{name}: {r:?}"
+        );
+        let established = kubectl(&[
+            "get",
+            "crd",
+            name,
+            "-o",
+            "jsonpath={.status.conditions[?(@.type==\"Established\")].status}",
+        ]);
         assert_eq!(established, "True", "{name}");
     }
     // Registered CRDs join the boundary, and each resolves at once in a new process.
     for (name, version) in CORPUS {
         let (plural, group) = name.split_once('.').unwrap();
-        let r = m.run(&["get", &format!("{plural}.{version}.{group}"), "-n", &ns.0, "-o", "json"]);
+        let r = m.run(&[
+            "get",
+            &format!("{plural}.{version}.{group}"),
+            "-n",
+            &ns.0,
+            "-o",
+            "json",
+        ]);
         assert_eq!(r.code, 0, "{name}: {r:?}");
         let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
         assert_eq!(v["kind"], "List", "{name}");
     }
-    let registry: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(m.dir.path().join("myops/crd-registry.json")).unwrap()).unwrap();
+    let registry: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(m.dir.path().join("myops/crd-registry.json")).unwrap(),
+    )
+    .unwrap();
     assert_eq!(registry["crds"].as_object().unwrap().len(), CORPUS.len());
-    assert_eq!(kubectl(&["get", "crd", "foos.samplecontroller.k8s.io", "-o", "jsonpath={.metadata.managedFields[0].manager}"]), "kubectl-myops");
+    assert_eq!(
+        kubectl(&[
+            "get",
+            "crd",
+            "foos.samplecontroller.k8s.io",
+            "-o",
+            "jsonpath={.metadata.managedFields[0].manager}"
+        ]),
+        "kubectl-myops"
+    );
 }
 
 #[test]
@@ -65,12 +98,20 @@ fn sample_controller_foo_is_listed_with_its_columns() {
     ));
     let r = m.run(&["get", "foos", "-n", &ns.0]);
     assert_eq!(r.code, 0, "{r:?}");
-    let lines: Vec<Vec<&str>> = r.stdout.lines().map(|l| l.split_whitespace().collect()).collect();
+    let lines: Vec<Vec<&str>> = r
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
     assert_eq!(lines[0], ["NAME", "AGE"]);
     assert_eq!(lines[1][0], "example-foo");
     assert_eq!(lines.len(), 2);
     let r = m.run(&["get", "foo/example-foo", "-n", &ns.0, "-o", "name"]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "foo.samplecontroller.k8s.io/example-foo\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "foo.samplecontroller.k8s.io/example-foo\n"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -86,10 +127,20 @@ fn backupjob_printer_columns_short_name_and_wide_priority_columns() {
     let r = m.run(&["get", "bj", "-n", &ns.0]);
     assert_eq!(r.code, 0, "{r:?}");
     let lines: Vec<&str> = r.stdout.lines().collect();
-    assert_eq!(lines[0].split_whitespace().collect::<Vec<_>>(), ["NAME", "SCHEDULE", "TARGET", "RETENTION", "AGE"]);
-    assert!(lines[1].starts_with("nightly   0 2 * * *   data-pvc   7 "), "{:?}", lines[1]);
+    assert_eq!(
+        lines[0].split_whitespace().collect::<Vec<_>>(),
+        ["NAME", "SCHEDULE", "TARGET", "RETENTION", "AGE"]
+    );
+    assert!(
+        lines[1].starts_with("nightly   0 2 * * *   data-pvc   7 "),
+        "{:?}",
+        lines[1]
+    );
     let r = m.run(&["get", "backupjobs.example.com", "-n", &ns.0, "-o", "wide"]);
-    assert!(r.stdout.lines().next().unwrap().contains("LAST-RESULT"), "{r:?}");
+    assert!(
+        r.stdout.lines().next().unwrap().contains("LAST-RESULT"),
+        "{r:?}"
+    );
     assert!(r.stdout.contains("<none>"), "{r:?}");
 }
 
@@ -99,17 +150,35 @@ fn a_bad_file_is_reported_with_its_location_and_the_good_files_still_register() 
     let m = Myops::standard(&ns.0);
     let dir = m.dir.path().join("crds");
     std::fs::create_dir(&dir).unwrap();
-    std::fs::copy(root().join("crds/backupjobs.example.com.yaml"), dir.join("a-good.yaml")).unwrap();
+    std::fs::copy(
+        root().join("crds/backupjobs.example.com.yaml"),
+        dir.join("a-good.yaml"),
+    )
+    .unwrap();
     std::fs::write(
         dir.join("b-v1beta1.yaml"),
         "# old\napiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: olds.example.com}\nspec: {group: example.com}\n",
     )
     .unwrap();
-    std::fs::write(dir.join("c-broken.yaml"), "apiVersion: apiextensions.k8s.io/v1\nkind: [\n").unwrap();
+    std::fs::write(
+        dir.join("c-broken.yaml"),
+        "apiVersion: apiextensions.k8s.io/v1\nkind: [\n",
+    )
+    .unwrap();
     let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stdout.contains("backupjobs.example.com registered"), "{r:?}");
-    let v1beta1 = format!("{}:2:1: apiextensions.k8s.io/v1beta1", dir.join("b-v1beta1.yaml").display());
+    assert!(
+        r.stdout.contains("backupjobs.example.com registered"),
+        "{r:?}"
+    );
+    let v1beta1 = format!(
+        "{}:2:1: apiextensions.k8s.io/v1beta1",
+        dir.join("b-v1beta1.yaml").display()
+    );
     assert!(r.stderr.contains(&v1beta1), "{v1beta1} not in {r:?}");
-    assert!(r.stderr.contains(&format!("{}:", dir.join("c-broken.yaml").display())), "{r:?}");
+    assert!(
+        r.stderr
+            .contains(&format!("{}:", dir.join("c-broken.yaml").display())),
+        "{r:?}"
+    );
 }

@@ -25,7 +25,10 @@ pub fn cluster() -> &'static ClusterEnv {
     ENV.get_or_init(|| {
         let path = root().join("target/testcluster/env");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            panic!("the test cluster is missing ({}: {e}); run scripts/cluster up (scripts/test does)", path.display())
+            panic!(
+                "the test cluster is missing ({}: {e}); run scripts/cluster up (scripts/test does)",
+                path.display()
+            )
         });
         let var = |k: &str| {
             text.lines()
@@ -39,7 +42,11 @@ pub fn cluster() -> &'static ClusterEnv {
             audit_log: PathBuf::from(var("MYOPS_TEST_AUDIT_LOG")),
         };
         let out = kubectl_raw(&env.kubeconfig, &["get", "--raw", "/readyz"]);
-        assert!(out.status.success(), "the test cluster does not answer /readyz: {}; run scripts/cluster up", text_of(&out.stderr));
+        assert!(
+            out.status.success(),
+            "the test cluster does not answer /readyz: {}; run scripts/cluster up",
+            text_of(&out.stderr)
+        );
         env
     })
 }
@@ -61,7 +68,11 @@ fn kubectl_raw(kubeconfig: &Path, args: &[&str]) -> Output {
 /// Runs the real kubectl as admin; panics on failure (fixture setup must not fail silently).
 pub fn kubectl(args: &[&str]) -> String {
     let out = kubectl_raw(&cluster().kubeconfig, args);
-    assert!(out.status.success(), "kubectl {args:?} failed: {}", text_of(&out.stderr));
+    assert!(
+        out.status.success(),
+        "kubectl {args:?} failed: {}",
+        text_of(&out.stderr)
+    );
     text_of(&out.stdout)
 }
 
@@ -76,9 +87,18 @@ pub fn kubectl_apply(yaml: &str) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("kubectl runs");
-    child.stdin.take().unwrap().write_all(yaml.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(yaml.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "kubectl apply failed: {}", text_of(&out.stderr));
+    assert!(
+        out.status.success(),
+        "kubectl apply failed: {}",
+        text_of(&out.stderr)
+    );
 }
 
 /// A namespace of its own for one test, deleted (without waiting) when dropped.
@@ -86,7 +106,11 @@ pub struct Namespace(pub String);
 
 impl Namespace {
     pub fn new(test: &str) -> Namespace {
-        let suffix = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().subsec_nanos() % 100_000;
+        let suffix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+            % 100_000;
         let name = format!("t-{}-{suffix}", test.replace('_', "-"));
         kubectl(&["create", "namespace", &name]);
         Namespace(name)
@@ -94,20 +118,47 @@ impl Namespace {
 
     /// Creates a bare pod (no controller manager runs; ServiceAccount admission is off).
     pub fn pod(&self, name: &str) {
-        kubectl(&["run", name, "-n", &self.0, "--image=registry.invalid/pause:1", "--restart=Never", "--labels=app=web"]);
+        kubectl(&[
+            "run",
+            name,
+            "-n",
+            &self.0,
+            "--image=registry.invalid/pause:1",
+            "--restart=Never",
+            "--labels=app=web",
+        ]);
     }
 
     /// Grants `user` get/list on `resource` in this namespace (a Role and a RoleBinding).
     pub fn grant(&self, user: &str, verbs: &str, resource: &str) {
         let role = format!("{user}-{}", resource.replace('.', "-"));
-        kubectl(&["create", "role", &role, "-n", &self.0, &format!("--verb={verbs}"), &format!("--resource={resource}")]);
-        kubectl(&["create", "rolebinding", &role, "-n", &self.0, &format!("--role={role}"), &format!("--user={user}")]);
+        kubectl(&[
+            "create",
+            "role",
+            &role,
+            "-n",
+            &self.0,
+            &format!("--verb={verbs}"),
+            &format!("--resource={resource}"),
+        ]);
+        kubectl(&[
+            "create",
+            "rolebinding",
+            &role,
+            "-n",
+            &self.0,
+            &format!("--role={role}"),
+            &format!("--user={user}"),
+        ]);
     }
 }
 
 impl Drop for Namespace {
     fn drop(&mut self) {
-        let _ = kubectl_raw(&cluster().kubeconfig, &["delete", "namespace", &self.0, "--wait=false"]);
+        let _ = kubectl_raw(
+            &cluster().kubeconfig,
+            &["delete", "namespace", &self.0, "--wait=false"],
+        );
     }
 }
 
@@ -134,8 +185,14 @@ impl Myops {
         std::fs::write(dir.path().join("plugin.yaml"), plugin_yaml).unwrap();
         let env = vec![
             ("HOME".into(), dir.path().join("home").display().to_string()),
-            ("MYOPS_HOME".into(), dir.path().join("myops").display().to_string()),
-            ("MYOPS_CONFIG".into(), dir.path().join("plugin.yaml").display().to_string()),
+            (
+                "MYOPS_HOME".into(),
+                dir.path().join("myops").display().to_string(),
+            ),
+            (
+                "MYOPS_CONFIG".into(),
+                dir.path().join("plugin.yaml").display().to_string(),
+            ),
             ("KUBECONFIG".into(), c.kubeconfig.display().to_string()),
         ];
         Myops { dir, env }
@@ -163,7 +220,11 @@ impl Myops {
             .stdin(Stdio::null())
             .output()
             .expect("the kubectl-myops binary runs");
-        Run { code: out.status.code().unwrap_or(-1), stdout: text_of(&out.stdout), stderr: text_of(&out.stderr) }
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: text_of(&out.stdout),
+            stderr: text_of(&out.stderr),
+        }
     }
 }
 
@@ -175,7 +236,9 @@ pub fn audit_events(user: &str, resource: &str, namespace: &str) -> Vec<serde_js
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
         .filter(|e| {
             e.pointer("/user/username").and_then(|v| v.as_str()) == Some(user)
-                && e.pointer("/userAgent").and_then(|v| v.as_str()).is_some_and(|a| a.starts_with("kubectl-myops/"))
+                && e.pointer("/userAgent")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|a| a.starts_with("kubectl-myops/"))
                 && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some(resource)
                 && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(namespace)
         })
@@ -184,5 +247,9 @@ pub fn audit_events(user: &str, resource: &str, namespace: &str) -> Vec<serde_js
 
 /// A free loopback port.
 pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }

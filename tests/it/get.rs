@@ -18,7 +18,16 @@ fn alice_with_a_pod_reader_role_gets_table_json_and_name() {
     let row: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(&row[..3], ["web-1", "0/1", "Pending"]);
 
-    let r = m.run(&["get", "pods", "-n", &ns.0, "--context", "alice", "-o", "json"]);
+    let r = m.run(&[
+        "get",
+        "pods",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "-o",
+        "json",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("valid JSON");
     assert_eq!(v["kind"], "List");
@@ -26,18 +35,51 @@ fn alice_with_a_pod_reader_role_gets_table_json_and_name() {
     assert_eq!(v["items"][0]["metadata"]["name"], "web-1");
     assert!(v["items"][0]["metadata"].get("managedFields").is_none());
 
-    let r = m.run(&["get", "pods", "-n", &ns.0, "--context", "alice", "-o", "name"]);
+    let r = m.run(&[
+        "get",
+        "pods",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "-o",
+        "name",
+    ]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "pod/web-1\n"), "{r:?}");
 
-    let r = m.run(&["get", "pod/web-1", "-n", &ns.0, "--context", "alice", "-o", "yaml"]);
+    let r = m.run(&[
+        "get",
+        "pod/web-1",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "-o",
+        "yaml",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
     let y: serde_json::Value = serde_saphyr::from_str(&r.stdout).expect("valid YAML");
     assert_eq!(y["metadata"]["labels"]["app"], "web");
-    assert_eq!(y["spec"]["containers"][0]["image"], "registry.invalid/pause:1");
+    assert_eq!(
+        y["spec"]["containers"][0]["image"],
+        "registry.invalid/pause:1"
+    );
 
-    let r = m.run(&["get", "po", "-n", &ns.0, "--context", "alice", "-l", "app=nothing"]);
+    let r = m.run(&[
+        "get",
+        "po",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "-l",
+        "app=nothing",
+    ]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
-    assert_eq!(r.stderr.trim(), format!("No resources found in {} namespace.", ns.0));
+    assert_eq!(
+        r.stderr.trim(),
+        format!("No resources found in {} namespace.", ns.0)
+    );
 }
 
 #[test]
@@ -48,13 +90,26 @@ fn bob_without_bindings_is_denied_with_exit_3_and_no_list_request_is_sent() {
     let r = m.run(&["get", "pods", "-n", &ns.0, "--context", "bob"]);
     assert_eq!(r.code, 3, "{r:?}");
     assert_eq!(r.stdout, "");
-    let lines: Vec<&str> = r.stderr.lines().filter(|l| !l.starts_with("warning:")).collect();
+    let lines: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| !l.starts_with("warning:"))
+        .collect();
     assert_eq!(lines.len(), 1, "one stderr line: {r:?}");
     let line = lines[0];
-    for part in ["forbidden", "\"bob\"", "list", "pods", &format!("namespace \"{}\"", ns.0)] {
+    for part in [
+        "forbidden",
+        "\"bob\"",
+        "list",
+        "pods",
+        &format!("namespace \"{}\"", ns.0),
+    ] {
         assert!(line.contains(part), "{part:?} missing in {line:?}");
     }
-    assert!(audit_events("bob", "pods", &ns.0).is_empty(), "a pods request by bob reached the server");
+    assert!(
+        audit_events("bob", "pods", &ns.0).is_empty(),
+        "a pods request by bob reached the server"
+    );
 }
 
 #[test]
@@ -75,7 +130,17 @@ fn alice_allowed_to_get_one_pod_by_name_but_not_to_list() {
     ns.pod("web-1");
     ns.grant("alice", "get", "pods");
     let m = Myops::standard(&ns.0);
-    let r = m.run(&["get", "pods", "web-1", "-n", &ns.0, "--context", "alice", "-o", "name"]);
+    let r = m.run(&[
+        "get",
+        "pods",
+        "web-1",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "-o",
+        "name",
+    ]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "pod/web-1\n"), "{r:?}");
     let r = m.run(&["get", "pods", "-n", &ns.0, "--context", "alice"]);
     assert_eq!(r.code, 3, "{r:?}");
@@ -89,12 +154,22 @@ fn resource_outside_plugin_yaml_is_exit_3_without_a_request_for_it() {
     let m = Myops::standard(&ns.0);
     let r = m.run(&["get", "configmaps", "-n", &ns.0]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("resource \"configmaps\" is not in `resources`"), "{r:?}");
-    assert!(audit_events("admin", "configmaps", &ns.0).is_empty(), "a configmaps request reached the server");
+    assert!(
+        r.stderr
+            .contains("resource \"configmaps\" is not in `resources`"),
+        "{r:?}"
+    );
+    assert!(
+        audit_events("admin", "configmaps", &ns.0).is_empty(),
+        "a configmaps request reached the server"
+    );
     // The audit check can see our requests: an allowed get is there.
     let r = m.run(&["get", "pods", "-n", &ns.0]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(!audit_events("admin", "pods", &ns.0).is_empty(), "the audit log shows no request by kubectl-myops");
+    assert!(
+        !audit_events("admin", "pods", &ns.0).is_empty(),
+        "the audit log shows no request by kubectl-myops"
+    );
 }
 
 #[test]
@@ -113,10 +188,17 @@ fn unknown_type_is_exit_2_and_missing_object_is_exit_4() {
     let m = Myops::standard(&ns.0);
     let r = m.run(&["get", "nosuchkinds", "-n", &ns.0]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("doesn't have a resource type \"nosuchkinds\""), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("doesn't have a resource type \"nosuchkinds\""),
+        "{r:?}"
+    );
     let r = m.run(&["get", "pod", "missing", "-n", &ns.0]);
     assert_eq!(r.code, 4, "{r:?}");
-    assert_eq!(r.stderr.trim(), "Error from server (NotFound): pods \"missing\" not found");
+    assert_eq!(
+        r.stderr.trim(),
+        "Error from server (NotFound): pods \"missing\" not found"
+    );
     let r = m.run(&["get", "pod", "missing", "-n", &ns.0, "--ignore-not-found"]);
     assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
     // Found and missing together: the found one prints, the exit code says 4.
@@ -131,11 +213,19 @@ fn all_namespaces_needs_scope_cluster() {
     let narrow = Myops::new("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n");
     let r = narrow.run(&["get", "pods", "-A"]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("--all-namespaces needs scope \"cluster\""), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--all-namespaces needs scope \"cluster\""),
+        "{r:?}"
+    );
     let wide = Myops::standard(&ns.0);
     let r = wide.run(&["get", "pods", "-A"]);
     assert_eq!(r.code, 0, "{r:?}");
-    let line = r.stdout.lines().find(|l| l.contains("all-ns-pod")).expect("pod listed");
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.contains("all-ns-pod"))
+        .expect("pod listed");
     assert_eq!(line.split_whitespace().next(), Some(ns.0.as_str()));
     assert!(r.stdout.starts_with("NAMESPACE "), "{r:?}");
 }
@@ -148,8 +238,19 @@ fn kubeconfig_list_skips_missing_files_and_namespace_comes_from_the_context() {
     let mut m = Myops::standard(&ns.0);
     let copy = m.dir.path().join("kubeconfig");
     std::fs::copy(&crate::fixture::cluster().kubeconfig, &copy).unwrap();
-    kubectl(&["config", "set-context", "alice", &format!("--namespace={}", ns.0), "--kubeconfig", copy.to_str().unwrap()]);
-    let list = format!("{}:{}", m.dir.path().join("missing").display(), copy.display());
+    kubectl(&[
+        "config",
+        "set-context",
+        "alice",
+        &format!("--namespace={}", ns.0),
+        "--kubeconfig",
+        copy.to_str().unwrap(),
+    ]);
+    let list = format!(
+        "{}:{}",
+        m.dir.path().join("missing").display(),
+        copy.display()
+    );
     m.set_env("KUBECONFIG", &list);
     let r = m.run(&["get", "pods", "--context", "alice", "-o", "name"]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "pod/web-1\n"), "{r:?}");

@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 use crate::fixture::{Myops, Namespace, cluster, free_port};
 
 fn scrape(base: &str) -> String {
-    let out = Command::new("curl").args(["-sf", &format!("{base}/metrics")]).output().expect("curl runs");
+    let out = Command::new("curl")
+        .args(["-sf", &format!("{base}/metrics")])
+        .output()
+        .expect("curl runs");
     assert!(out.status.success(), "scrape of {base} failed");
     String::from_utf8(out.stdout).unwrap()
 }
@@ -35,13 +38,40 @@ fn three_gets_and_one_denial_show_cumulative_totals_in_the_pushgateway() {
     assert_eq!(r.code, 3, "{r:?}");
     let text = scrape(&cluster().pushgateway);
     let job = format!("job=\"{}\"", ns.0);
-    let ok = [job.as_str(), "plugin=\"myops\"", "verb=\"get\"", "resource=\"pods\"", "status=\"success\""];
-    let denied = [job.as_str(), "verb=\"get\"", "resource=\"pods\"", "status=\"denied\""];
+    let ok = [
+        job.as_str(),
+        "plugin=\"myops\"",
+        "verb=\"get\"",
+        "resource=\"pods\"",
+        "status=\"success\"",
+    ];
+    let denied = [
+        job.as_str(),
+        "verb=\"get\"",
+        "resource=\"pods\"",
+        "status=\"denied\"",
+    ];
     assert_eq!(sample(&text, "ops_total", &ok), Some(3.0), "{text}");
-    assert_eq!(sample(&text, "ops_errors_total", &denied), Some(1.0), "{text}");
-    assert_eq!(sample(&text, "ops_duration_seconds_count", &ok), Some(3.0), "{text}");
-    assert_eq!(sample(&text, "ops_duration_seconds_count", &denied), Some(1.0), "{text}");
-    assert_eq!(sample(&text, "ops_errors_total", &ok), None, "successes are not errors");
+    assert_eq!(
+        sample(&text, "ops_errors_total", &denied),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(&text, "ops_duration_seconds_count", &ok),
+        Some(3.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(&text, "ops_duration_seconds_count", &denied),
+        Some(1.0),
+        "{text}"
+    );
+    assert_eq!(
+        sample(&text, "ops_errors_total", &ok),
+        None,
+        "successes are not errors"
+    );
 }
 
 struct Gateway {
@@ -54,14 +84,23 @@ impl Gateway {
         let child = Command::new("prometheus-pushgateway")
             // In memory only: the restarted gateway starts empty, so what it shows afterwards
             // came from the next push (Debian's default persistence file is shared machine-wide).
-            .args(["--web.listen-address", &format!("127.0.0.1:{port}"), "--persistence.file="])
+            .args([
+                "--web.listen-address",
+                &format!("127.0.0.1:{port}"),
+                "--persistence.file=",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
             .expect("prometheus-pushgateway runs (scripts/setup installs it)");
         let url = format!("http://127.0.0.1:{port}");
         let end = Instant::now() + Duration::from_secs(20);
-        while Command::new("curl").args(["-sf", &format!("{url}/-/ready")]).output().map(|o| !o.status.success()).unwrap_or(true) {
+        while Command::new("curl")
+            .args(["-sf", &format!("{url}/-/ready")])
+            .output()
+            .map(|o| !o.status.success())
+            .unwrap_or(true)
+        {
             assert!(Instant::now() < end, "pushgateway on {port} did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
@@ -92,11 +131,22 @@ fn a_stopped_pushgateway_warns_once_keeps_exit_0_and_the_next_push_carries_every
         let started = Instant::now();
         let r = m.run(&["get", "pods", "-n", &ns.0]);
         assert_eq!(r.code, 0, "{r:?}");
-        let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.starts_with("warning:")).collect();
+        let warnings: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .collect();
         assert_eq!(warnings.len(), 1, "{r:?}");
-        assert!(warnings[0].contains("metrics push") && warnings[0].contains("kept"), "{r:?}");
+        assert!(
+            warnings[0].contains("metrics push") && warnings[0].contains("kept"),
+            "{r:?}"
+        );
         assert!(r.stdout.contains("web-1"), "{r:?}");
-        assert!(started.elapsed() < Duration::from_secs(5), "took {:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            started.elapsed()
+        );
     }
     let _gw = Gateway::start(port);
     let r = m.run(&["get", "pods", "-n", &ns.0]);
@@ -105,7 +155,11 @@ fn a_stopped_pushgateway_warns_once_keeps_exit_0_and_the_next_push_carries_every
     let text = scrape(&url);
     let ok = ["job=\"gwtest\"", "status=\"success\"", "resource=\"pods\""];
     assert_eq!(sample(&text, "ops_total", &ok), Some(4.0), "{text}");
-    assert_eq!(sample(&text, "ops_duration_seconds_count", &ok), Some(4.0), "{text}");
+    assert_eq!(
+        sample(&text, "ops_duration_seconds_count", &ok),
+        Some(4.0),
+        "{text}"
+    );
 }
 
 #[test]
@@ -123,7 +177,14 @@ fn a_gateway_that_accepts_but_never_answers_does_not_delay_past_the_timeout() {
     let r = m.run(&["get", "pods", "-n", &ns.0]);
     let took = started.elapsed();
     assert_eq!(r.code, 0, "{r:?}");
-    assert_eq!(r.stderr.lines().filter(|l| l.starts_with("warning:")).count(), 1, "{r:?}");
+    assert_eq!(
+        r.stderr
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .count(),
+        1,
+        "{r:?}"
+    );
     assert!(took < Duration::from_secs(3), "took {took:?}");
     drop(listener);
 }

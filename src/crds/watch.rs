@@ -1,0 +1,347 @@
+//! The hot-load core (pure): given what the directory holds now and what was processed
+//! before, decide what to do — apply, report, or unregister — per file and per CRD.
+//!
+//! The watcher does not trust individual file events (editors save through temp files and
+//! renames, moves arrive as pairs or not at all, a directory can vanish): every debounced
+//! batch triggers a rescan, and this module diffs the rescan against the last state by
+//! content hash. That makes every event kind (create, modify, atomic save, move in/out,
+//! several files at once, directory removed and re-created) one code path, and makes a
+//! repeated event harmless. A bad file never undoes earlier good state: its CRDs stay
+//! registered until the file is fixed or removed (ARCHITECTURE §5).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use crate::crds::loader::{LoadError, LoadedCrd, crd_files, parse_crds};
+
+/// One file as scanned: a fingerprint of its bytes and the parse result.
+#[derive(Debug, Clone)]
+pub struct FileSnapshot {
+    /// Hash of the file's bytes (not cryptographic; only compares successive versions).
+    pub hash: u64,
+    /// The CRDs in it, or why it cannot be loaded.
+    pub parsed: Result<Vec<LoadedCrd>, LoadError>,
+}
+
+/// Every CRD file of the directory, by path. Empty when the directory does not exist.
+pub type Snapshot = BTreeMap<PathBuf, FileSnapshot>;
+
+/// Reads and parses every `.yaml`/`.yml` file of `dir` (a missing directory is empty).
+///
+/// # Errors
+/// The I/O error of listing an existing directory; unreadable files are per-file errors.
+pub fn scan(dir: &Path) -> std::io::Result<Snapshot> {
+    let files = match crd_files(dir) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Snapshot::new()),
+        Err(e) => return Err(e),
+    };
+    let mut snap = Snapshot::new();
+    for f in files {
+        let (hash, parsed) = match std::fs::read(&f) {
+            // A file deleted between listing and reading is simply gone.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => (
+                0,
+                Err(LoadError {
+                    file: f.clone(),
+                    line: 1,
+                    column: 1,
+                    message: format!("cannot read: {e}"),
+                }),
+            ),
+            Ok(bytes) => {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                bytes.hash(&mut h);
+                let parsed = match std::str::from_utf8(&bytes) {
+                    Ok(text) => parse_crds(text, &f),
+                    Err(e) => Err(LoadError {
+                        file: f.clone(),
+                        line: 1,
+                        column: 1,
+                        message: format!("not UTF-8 text: {e}"),
+                    }),
+                };
+                (h.finish(), parsed)
+            }
+        };
+        snap.insert(f, FileSnapshot { hash, parsed });
+    }
+    Ok(snap)
+}
+
+/// What the watcher must do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Server-side apply this CRD (new, or its file changed).
+    Apply(Box<LoadedCrd>),
+    /// The file cannot be loaded; report it (its earlier CRDs stay registered).
+    Invalid(LoadError),
+    /// The file defines a CRD another file already defines; report it, apply nothing of it.
+    Duplicate {
+        /// The file that came second.
+        file: PathBuf,
+        /// The CRD name.
+        name: String,
+        /// The file that defines it first.
+        owner: PathBuf,
+    },
+    /// The CRD's file was removed or no longer defines it: unregister locally (and prune
+    /// from the cluster when asked).
+    Unregister {
+        /// The CRD name.
+        name: String,
+        /// The file it came from.
+        file: PathBuf,
+    },
+}
+
+/// What has been processed so far.
+#[derive(Debug, Clone, Default)]
+pub struct WatchState {
+    /// File → hash of the content last planned.
+    seen: BTreeMap<PathBuf, u64>,
+    /// CRD name → the file that defines it.
+    owners: BTreeMap<String, PathBuf>,
+    /// File → CRD names it also defines but another file owns.
+    duplicates: BTreeMap<PathBuf, BTreeSet<String>>,
+}
+
+impl WatchState {
+    /// The CRD names currently claimed, with their files.
+    pub fn owners(&self) -> &BTreeMap<String, PathBuf> {
+        &self.owners
+    }
+
+    /// Diffs `snap` against the processed state and returns the actions, removals first.
+    pub fn plan(&mut self, snap: &Snapshot) -> Vec<Action> {
+        let mut actions = Vec::new();
+        let gone: Vec<PathBuf> = self
+            .seen
+            .keys()
+            .filter(|f| !snap.contains_key(*f))
+            .cloned()
+            .collect();
+        let mut freed = BTreeSet::new();
+        for f in gone {
+            self.seen.remove(&f);
+            self.duplicates.remove(&f);
+            for name in self.names_of(&f) {
+                self.owners.remove(&name);
+                freed.insert(name.clone());
+                actions.push(Action::Unregister {
+                    name,
+                    file: f.clone(),
+                });
+            }
+        }
+        for (file, fs) in snap {
+            if self.seen.get(file) == Some(&fs.hash) {
+                continue;
+            }
+            self.seen.insert(file.clone(), fs.hash);
+            let crds = match &fs.parsed {
+                Err(e) => {
+                    actions.push(Action::Invalid(e.clone()));
+                    continue;
+                }
+                Ok(c) => c,
+            };
+            let now: BTreeSet<&str> = crds.iter().map(|c| c.name.as_str()).collect();
+            for name in self.names_of(file) {
+                if !now.contains(name.as_str()) {
+                    self.owners.remove(&name);
+                    freed.insert(name.clone());
+                    actions.push(Action::Unregister {
+                        name,
+                        file: file.clone(),
+                    });
+                }
+            }
+            self.duplicates.remove(file);
+            for c in crds {
+                match self.owners.get(&c.name) {
+                    Some(owner) if owner != file && snap.contains_key(owner) => {
+                        self.duplicates
+                            .entry(file.clone())
+                            .or_default()
+                            .insert(c.name.clone());
+                        actions.push(Action::Duplicate {
+                            file: file.clone(),
+                            name: c.name.clone(),
+                            owner: owner.clone(),
+                        });
+                    }
+                    _ => {
+                        self.owners.insert(c.name.clone(), file.clone());
+                        actions.push(Action::Apply(Box::new(c.clone())));
+                    }
+                }
+            }
+        }
+        // A name freed by a removal may be claimed by a file that lost the race earlier:
+        // plan those files again so the surviving definition registers.
+        let retry: Vec<PathBuf> = self
+            .duplicates
+            .iter()
+            .filter(|(_, names)| names.iter().any(|n| freed.contains(n)))
+            .map(|(f, _)| f.clone())
+            .collect();
+        if !retry.is_empty() {
+            for f in &retry {
+                self.seen.remove(f);
+            }
+            let again: Snapshot = snap
+                .iter()
+                .filter(|(f, _)| retry.contains(f))
+                .map(|(f, s)| (f.clone(), s.clone()))
+                .collect();
+            actions.extend(self.plan(&again));
+        }
+        actions
+    }
+
+    fn names_of(&self, file: &Path) -> Vec<String> {
+        self.owners
+            .iter()
+            .filter(|(_, f)| f.as_path() == file)
+            .map(|(n, _)| n.clone())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crd_text(plural: &str) -> String {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: {plural}.example.com}}\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {{plural: {plural}, kind: K{plural}}}\n  versions: [{{name: v1, served: true, storage: true, schema: {{openAPIV3Schema: {{type: object}}}}}}]\n"
+        )
+    }
+
+    fn snap(files: &[(&str, &str)]) -> Snapshot {
+        files
+            .iter()
+            .map(|(f, text)| {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                text.hash(&mut h);
+                (
+                    PathBuf::from(f),
+                    FileSnapshot {
+                        hash: h.finish(),
+                        parsed: parse_crds(text, Path::new(f)),
+                    },
+                )
+            })
+            .collect()
+    }
+
+    fn summary(actions: &[Action]) -> Vec<String> {
+        actions
+            .iter()
+            .map(|a| match a {
+                Action::Apply(c) => format!("apply {}", c.name),
+                Action::Invalid(e) => format!("invalid {}", e.file.display()),
+                Action::Duplicate { file, name, owner } => format!(
+                    "duplicate {name} in {} (owner {})",
+                    file.display(),
+                    owner.display()
+                ),
+                Action::Unregister { name, file } => {
+                    format!("unregister {name} ({})", file.display())
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn new_changed_unchanged_and_removed_files() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        let b = crd_text("bs");
+        assert_eq!(
+            summary(&st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b)]))),
+            ["apply as.example.com", "apply bs.example.com"]
+        );
+        // Same content again (a repeated or spurious event): nothing to do.
+        assert!(st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b)])).is_empty());
+        // b changes, a is removed.
+        let b2 = b.replace("scope: Namespaced", "scope: Cluster");
+        assert_eq!(
+            summary(&st.plan(&snap(&[("b.yaml", &b2)]))),
+            ["unregister as.example.com (a.yaml)", "apply bs.example.com"]
+        );
+    }
+
+    #[test]
+    fn an_invalid_version_keeps_the_earlier_good_crds_until_fixed() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        st.plan(&snap(&[("a.yaml", &a)]));
+        let half = &a[..a.len() / 2];
+        assert_eq!(
+            summary(&st.plan(&snap(&[("a.yaml", half)]))),
+            ["invalid a.yaml"]
+        );
+        assert_eq!(
+            st.owners().get("as.example.com"),
+            Some(&PathBuf::from("a.yaml"))
+        );
+        assert_eq!(
+            summary(&st.plan(&snap(&[("a.yaml", &a)]))),
+            ["apply as.example.com"]
+        );
+    }
+
+    #[test]
+    fn the_same_crd_in_two_files_applies_once_and_the_survivor_takes_over() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        let acts = st.plan(&snap(&[("1.yaml", &a), ("2.yaml", &a)]));
+        assert_eq!(
+            summary(&acts),
+            [
+                "apply as.example.com",
+                "duplicate as.example.com in 2.yaml (owner 1.yaml)"
+            ]
+        );
+        let acts = st.plan(&snap(&[("2.yaml", &a)]));
+        assert_eq!(
+            summary(&acts),
+            ["unregister as.example.com (1.yaml)", "apply as.example.com"]
+        );
+        assert_eq!(
+            st.owners().get("as.example.com"),
+            Some(&PathBuf::from("2.yaml"))
+        );
+    }
+
+    #[test]
+    fn a_file_that_drops_one_of_its_crds_unregisters_only_that_one() {
+        let mut st = WatchState::default();
+        let both = format!("{}---\n{}", crd_text("as"), crd_text("bs"));
+        st.plan(&snap(&[("m.yaml", &both)]));
+        let acts = st.plan(&snap(&[("m.yaml", &crd_text("bs"))]));
+        assert_eq!(
+            summary(&acts),
+            ["unregister as.example.com (m.yaml)", "apply bs.example.com"]
+        );
+    }
+
+    #[test]
+    fn the_directory_vanishing_unregisters_everything_and_its_return_reapplies() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        st.plan(&snap(&[("d/a.yaml", &a)]));
+        assert_eq!(
+            summary(&st.plan(&Snapshot::new())),
+            ["unregister as.example.com (d/a.yaml)"]
+        );
+        assert_eq!(
+            summary(&st.plan(&snap(&[("d/a.yaml", &a)]))),
+            ["apply as.example.com"]
+        );
+    }
+}
