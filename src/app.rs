@@ -99,6 +99,14 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             let r = verbs::crds_sync::run(&settings, args, &mut p).await;
             report(&r, &mut p)
         }
+        Command::Crds(CrdsCommand::Watch(args)) => {
+            let r = verbs::crds_watch::run(&settings, args, &mut p).await;
+            report(&r, &mut p)
+        }
+        Command::Crds(CrdsCommand::List(args)) => {
+            let r = verbs::crds_list::run(&settings, args, &mut p).await;
+            report(&r, &mut p)
+        }
         Command::Config(ConfigCommand::Validate { path: None }) => finish_plain(
             verbs::config_cmd::validate(Some(&settings), None, &mut p),
             &mut p,

@@ -162,6 +162,62 @@ pub struct GetArgs {
 pub enum CrdsCommand {
     /// Server-side apply every CRD in DIR once and wait until each is Established and served.
     Sync(CrdsSyncArgs),
+    /// Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM.
+    #[command(after_help = WATCH_HELP)]
+    Watch(CrdsWatchArgs),
+    /// What the directory holds and what the cluster has, side by side.
+    List(CrdsListArgs),
+}
+
+const WATCH_HELP: &str = "Files: *.yaml and *.yml, one or more apiextensions.k8s.io/v1 CRDs each. A new or changed
+file is applied with server-side apply (field manager kubectl-myops) and usable by `get` as
+soon as it is reported registered. A bad file is reported and skipped; the others stay.
+
+Removing a file unregisters its CRDs locally; they stay on the cluster. With --prune they are
+deleted from the cluster — but only CRDs this tool applied. DELETING A CRD DELETES EVERY CUSTOM
+RESOURCE OF IT, cluster-wide, at once.
+
+Examples:
+  # Follow the default directory (plugin.yaml crdDir, else ~/.kube/plugins/crds)
+  kubectl myops crds watch
+
+  # Follow ./crds, machine-readable log lines
+  kubectl myops crds watch ./crds --log-format json";
+
+/// Log line format of `crds watch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// One human-readable line per event and outcome.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Arguments of `crds watch`.
+#[derive(Debug, Args)]
+pub struct CrdsWatchArgs {
+    /// Directory of CRD YAML files (default: plugin.yaml crdDir, else ~/.kube/plugins/crds).
+    pub dir: Option<PathBuf>,
+    /// Delete a CRD from the cluster when its file is removed (only CRDs this tool applied;
+    /// deleting a CRD deletes all its custom resources).
+    #[arg(long)]
+    pub prune: bool,
+    /// Take over fields another field manager owns instead of reporting the conflict.
+    #[arg(long)]
+    pub force_conflicts: bool,
+    /// How long to wait for each CRD to become Established and discoverable.
+    #[arg(long, default_value = "30s", value_name = "DURATION")]
+    pub timeout: String,
+    /// Log line format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub log_format: LogFormat,
+}
+
+/// Arguments of `crds list`.
+#[derive(Debug, Args)]
+pub struct CrdsListArgs {
+    /// Directory of CRD YAML files (default: plugin.yaml crdDir, else ~/.kube/plugins/crds).
+    pub dir: Option<PathBuf>,
 }
 
 /// Arguments of `crds sync`.

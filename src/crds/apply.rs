@@ -14,10 +14,27 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::Api;
 use kube::api::{Patch, PatchParams};
 
+use futures::StreamExt;
+
 use crate::authz::{AccessRequest, Gate, GateError};
+use crate::changelog::{self, Entry, Operation};
 use crate::cluster::{ApiError, Cluster, TypeIndex};
 use crate::crds::LoadedCrd;
 use crate::exit::ExitStatus;
+
+/// Applies in flight at once (large CRDs take the server a while to validate).
+const PARALLEL_APPLIES: usize = 4;
+
+/// Where and as whom CRD changes are journaled (ARCHITECTURE §7).
+#[derive(Debug, Clone)]
+pub struct Journal {
+    /// `$MYOPS_HOME`.
+    pub home: std::path::PathBuf,
+    /// plugin.yaml `name`.
+    pub plugin: String,
+    /// The user the server sees (SelfSubjectReview).
+    pub user: String,
+}
 
 /// The field manager of every server-side apply this tool makes.
 pub const FIELD_MANAGER: &str = "kubectl-myops";
@@ -50,6 +67,9 @@ pub enum ApplyError {
         #[source]
         source: ApiError,
     },
+    /// The change log could not be written (the cluster change may have happened).
+    #[error(transparent)]
+    Journal(#[from] changelog::ChangelogError),
     /// The CRD did not become ready in time.
     #[error(
         "CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions"
@@ -72,33 +92,37 @@ impl ApplyError {
             ApplyError::Rejected { source, .. } | ApplyError::Wait { source, .. } => {
                 source.exit_status()
             }
-            ApplyError::NotReady { .. } => ExitStatus::Failure,
+            ApplyError::NotReady { .. } | ApplyError::Journal(_) => ExitStatus::Failure,
         }
     }
 }
 
-/// Applies CRDs to one cluster.
+/// Applies CRDs to one cluster, journaling every attempt.
 pub struct Applier<'a> {
     cluster: &'a Cluster,
     api: Api<CustomResourceDefinition>,
     params: PatchParams,
     timeout: Duration,
+    journal: Journal,
 }
 
 impl<'a> Applier<'a> {
     /// An applier; `force` takes over fields owned by other managers (`--force-conflicts`);
-    /// `timeout` bounds each wait.
-    pub fn new(cluster: &'a Cluster, force: bool, timeout: Duration) -> Applier<'a> {
+    /// `timeout` bounds each wait; every apply and prune is appended to `journal`'s change log.
+    pub fn new(cluster: &'a Cluster, force: bool, timeout: Duration, journal: Journal) -> Applier<'a> {
         let mut params = PatchParams::apply(FIELD_MANAGER);
         if force {
             params = params.force();
         }
-        Applier {
-            cluster,
-            api: Api::all(cluster.client.clone()),
-            params,
-            timeout,
-        }
+        Applier { cluster, api: Api::all(cluster.client.clone()), params, timeout, journal }
+    }
+
+    /// Applies `crds` (at most four in flight) and returns each result in input order.
+    pub async fn apply_many<'c>(&self, crds: &[&'c LoadedCrd]) -> Vec<(&'c LoadedCrd, Result<Instant, ApplyError>)> {
+        futures::stream::iter(crds.iter().map(|c| async move { (*c, self.apply(c).await) }))
+            .buffered(PARALLEL_APPLIES)
+            .collect()
+            .await
     }
 
     /// The gate for registering CRDs: SelfSubjectAccessReviews for `create` and `patch` on
@@ -123,24 +147,98 @@ impl<'a> Applier<'a> {
     }
 
     /// Server-side applies `crd` and waits until it is Established with its names accepted.
-    /// Returns the time the apply request was sent.
+    /// Returns the time the apply request was sent. Every attempt is journaled with the
+    /// CRD as it was before (read first; journaled without it when it cannot be read).
     ///
     /// # Errors
     /// [`ApplyError::Rejected`] with the file and the server's message (a field conflict names
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
     pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
+        let started = Instant::now();
+        let before = self.api.get_opt(&crd.name).await.ok().flatten();
         let sent = Instant::now();
-        self.api
-            .patch(&crd.name, &self.params, &Patch::Apply(&crd.body))
-            .await
-            .map_err(|e| ApplyError::Rejected {
-                file: crd.file.display().to_string(),
-                line: crd.line,
-                name: crd.name.clone(),
-                source: ApiError::from_kube(e, &self.cluster.server),
-            })?;
+        let result = self.api.patch(&crd.name, &self.params, &Patch::Apply(&crd.body)).await;
+        let (after_rv, outcome) = match &result {
+            Ok(o) => (o.metadata.resource_version.clone(), "success".to_string()),
+            Err(e) => (None, ApiError::from_kube_ref(e)),
+        };
+        let from = serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
+        self.journal(Operation::CrdApply, &crd.name, before.as_ref(), Some(from), after_rv, outcome, started)?;
+        result.map_err(|e| ApplyError::Rejected {
+            file: crd.file.display().to_string(),
+            line: crd.line,
+            name: crd.name.clone(),
+            source: ApiError::from_kube(e, &self.cluster.server),
+        })?;
         self.wait_established(&crd.name, sent).await?;
         Ok(sent)
+    }
+
+    /// Deletes the CRD `name` from the cluster if this tool applied it (its managedFields
+    /// name the field manager `kubectl-myops`). Returns `false`, deleting nothing, when it is
+    /// missing or managed only by others. Deleting a CRD deletes every custom resource of it.
+    ///
+    /// # Errors
+    /// [`ApplyError::Rejected`] when the read or delete fails (a 403 is exit 3).
+    pub async fn prune(&self, name: &str) -> Result<bool, ApplyError> {
+        let rejected = |e| ApplyError::Rejected {
+            file: "-".into(),
+            line: 0,
+            name: name.into(),
+            source: ApiError::from_kube(e, &self.cluster.server),
+        };
+        let started = Instant::now();
+        let Some(crd) = self.api.get_opt(name).await.map_err(rejected)? else {
+            return Ok(false);
+        };
+        let ours = crd.metadata.managed_fields.iter().flatten().any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
+        if !ours {
+            return Ok(false);
+        }
+        let result = self.api.delete(name, &Default::default()).await;
+        let outcome = match &result {
+            Ok(_) => "success".to_string(),
+            Err(e) => ApiError::from_kube_ref(e),
+        };
+        self.journal(Operation::CrdPrune, name, Some(&crd), None, None, outcome, started)?;
+        result.map_err(rejected)?;
+        Ok(true)
+    }
+
+    /// Appends one change-log entry for a CRD apply or prune.
+    #[allow(clippy::too_many_arguments)]
+    fn journal(
+        &self,
+        operation: Operation,
+        name: &str,
+        before: Option<&CustomResourceDefinition>,
+        patch: Option<serde_json::Value>,
+        resource_version_after: Option<String>,
+        result: String,
+        started: Instant,
+    ) -> Result<(), ApplyError> {
+        let entry = Entry {
+            id: changelog::new_id(),
+            timestamp: changelog::now_rfc3339(),
+            plugin: self.journal.plugin.clone(),
+            user: self.journal.user.clone(),
+            context: self.cluster.context.clone(),
+            server: self.cluster.server.clone(),
+            api_version: "apiextensions.k8s.io/v1".into(),
+            kind: "CustomResourceDefinition".into(),
+            namespace: None,
+            name: name.into(),
+            uid: before.and_then(|b| b.metadata.uid.clone()),
+            operation,
+            patch_type: (operation == Operation::CrdApply).then(|| "apply".to_string()),
+            patch,
+            dry_run: false,
+            before: before.and_then(|b| serde_json::to_value(b).ok()).map(changelog::redact),
+            resource_version_after,
+            result,
+            duration_seconds: started.elapsed().as_secs_f64(),
+        };
+        changelog::append(&self.journal.home, &entry).map_err(ApplyError::Journal)
     }
 
     /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`.

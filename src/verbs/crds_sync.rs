@@ -8,18 +8,14 @@
 //! (ARCHITECTURE §5, §9: Established does not mean discovery shows it yet). The pattern
 //! follows kube-rs `examples/crd_apply.rs`.
 
-use futures::StreamExt;
-
+use crate::authz::Gate;
 use crate::cli::CrdsSyncArgs;
 use crate::cluster::connect;
 use crate::config::duration_string;
-use crate::crds::{Applier, LoadedCrd, Registry, load_dir};
+use crate::crds::{Applier, Journal, LoadedCrd, Registry, load_dir};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
-
-/// Applies in flight at once (large CRDs take the server a while to validate).
-const PARALLEL_APPLIES: usize = 4;
 
 /// Runs `crds sync`.
 ///
@@ -57,16 +53,10 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
     let mut failed = None;
     if !crds.is_empty() {
         let cluster = connect(&s.kube).await?;
-        let applier = Applier::new(&cluster, false, timeout);
+        let journal = Journal { home: s.home.clone(), plugin: s.plugin.name.clone(), user: Gate::new(&cluster).whoami().await };
+        let applier = Applier::new(&cluster, false, timeout, journal);
         applier.check_access().await?;
-        let results: Vec<(&LoadedCrd, Result<_, _>)> =
-            futures::stream::iter(crds.iter().map(|c| {
-                let applier = &applier;
-                async move { (c, applier.apply(c).await) }
-            }))
-            .buffered(PARALLEL_APPLIES)
-            .collect()
-            .await;
+        let results = applier.apply_many(&crds.iter().collect::<Vec<_>>()).await;
         let mut applied = Vec::new();
         for (c, r) in results {
             match r {

@@ -4,7 +4,9 @@
 //! `Ok` or a [`VerbError`] that knows its exit code and its metric `status` label.
 
 pub mod config_cmd;
+pub mod crds_list;
 pub mod crds_sync;
+pub mod crds_watch;
 pub mod get;
 pub mod version;
 
