@@ -13,3 +13,5 @@ mod crds;
 mod get;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/watch.rs"]
+mod watch;

@@ -1,0 +1,318 @@
+//! `crds watch` with real files, real notify events and the real API server: every kind of
+//! thing a directory can do, each followed by `get` in a new process.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::fixture::{Myops, Namespace, kubectl, kubectl_apply, root};
+
+/// A CRD of a test's own (CRDs are cluster-wide; unique groups keep tests independent).
+fn crd(group: &str, plural: &str, kind: &str) -> String {
+    format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {plural}.{group}\nspec:\n  group: {group}\n  scope: Namespaced\n  names: {{plural: {plural}, singular: {s}, kind: {kind}}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n",
+        s = kind.to_lowercase()
+    )
+}
+
+/// A running watcher whose JSON log lines arrive on a channel.
+struct Watcher {
+    child: Child,
+    lines: Receiver<Value>,
+    /// Lines received and not yet matched by `expect` (events of one batch may come in any order).
+    pending: Vec<Value>,
+    /// Every line received, for failure messages.
+    seen: Vec<Value>,
+}
+
+impl Watcher {
+    fn start(m: &Myops, dir: &Path, extra: &[&str]) -> Watcher {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"))
+            .args(["crds", "watch", dir.to_str().unwrap(), "--log-format", "json", "-v"])
+            .args(extra)
+            .env_clear()
+            .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("watcher starts");
+        let out = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines().map_while(Result::ok) {
+                let v: Value = serde_json::from_str(&line).unwrap_or_else(|_| panic!("not a JSON log line: {line}"));
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut w = Watcher { child, lines, pending: Vec::new(), seen: Vec::new() };
+        w.expect("watching", "", Duration::from_secs(20));
+        w
+    }
+
+    /// Waits for a log line with `event` whose `crd`, `file` or message contains `what`
+    /// (an earlier, unmatched line counts: events of one batch come in any order).
+    fn expect(&mut self, event: &str, what: &str, timeout: Duration) -> Value {
+        let matches = |v: &Value| v["event"] == event && format!("{} {} {}", v["crd"], v["file"], v["message"]).contains(what);
+        if let Some(i) = self.pending.iter().position(matches) {
+            return self.pending.remove(i);
+        }
+        let end = Instant::now() + timeout;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(v) => {
+                    self.seen.push(v.clone());
+                    if matches(&v) {
+                        return v;
+                    }
+                    self.pending.push(v);
+                }
+                Err(_) => panic!("no {event} for {what:?} within {timeout:?}; log so far: {:#?}", self.seen),
+            }
+        }
+    }
+
+    /// Stops with SIGINT and returns the exit code.
+    fn stop(mut self) -> i32 {
+        let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();
+        let end = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                return s.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < end, "watcher did not stop on SIGINT");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn watched_dir(m: &Myops) -> PathBuf {
+    let d = m.dir.path().join("crds");
+    std::fs::create_dir(&d).unwrap();
+    d
+}
+
+const SLOW: Duration = Duration::from_secs(60);
+
+#[test]
+fn each_corpus_file_dropped_one_by_one_is_usable_by_get_in_a_new_process_at_once() {
+    let ns = Namespace::new("watch-corpus");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let mut w = Watcher::start(&m, &dir, &[]);
+    let corpus = root().join("../shared/corpus/crds");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&corpus).unwrap().map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "yaml")).collect();
+    files.sort();
+    assert_eq!(files.len(), 8, "corpus files");
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        std::fs::write(dir.join(f.file_name().unwrap()), &text).unwrap();
+        let names: Vec<String> = myops::crds::parse_crds(&text, f).unwrap().into_iter().map(|c| c.name).collect();
+        for name in names {
+            w.expect("registered", &name, SLOW);
+            let plural = name.split('.').next().unwrap().to_string();
+            let group = name.split_once('.').unwrap().1;
+            let r = m.run(&["get", &format!("{plural}.{group}"), "-n", &ns.0, "-o", "name"]);
+            assert_eq!(r.code, 0, "{name}: {r:?}");
+        }
+    }
+    assert_eq!(w.stop(), 0);
+}
+
+#[test]
+fn several_files_at_once_atomic_save_slow_chunks_and_a_moved_in_directory() {
+    let ns = Namespace::new("watch-events");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let g = format!("{}.events.example.com", ns.0);
+    let mut w = Watcher::start(&m, &dir, &[]);
+
+    // Several files at once.
+    for (p, k) in [("alphas", "Alpha"), ("betas", "Beta"), ("gammas", "Gamma")] {
+        std::fs::write(dir.join(format!("{p}.yaml")), crd(&g, p, k)).unwrap();
+    }
+    for p in ["alphas", "betas", "gammas"] {
+        w.expect("registered", &format!("{p}.{g}"), SLOW);
+    }
+
+    // An editor's atomic save: write a temp file, rename it over the target.
+    let tmp = dir.join(".deltas.yaml.swp");
+    std::fs::write(&tmp, crd(&g, "deltas", "Delta")).unwrap();
+    std::fs::rename(&tmp, dir.join("deltas.yaml")).unwrap();
+    w.expect("registered", &format!("deltas.{g}"), SLOW);
+
+    // Three slow chunks: whatever the half-written file gives, the whole one registers.
+    let text = crd(&g, "epsilons", "Epsilon");
+    let thirds = [&text[..text.len() / 3], &text[text.len() / 3..2 * text.len() / 3], &text[2 * text.len() / 3..]];
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(dir.join("epsilons.yaml")).unwrap();
+        for part in thirds {
+            f.write_all(part.as_bytes()).unwrap();
+            f.flush().unwrap();
+            std::thread::sleep(Duration::from_millis(300));
+        }
+    }
+    w.expect("registered", &format!("epsilons.{g}"), SLOW);
+    let r = m.run(&["get", &format!("epsilons.{g}"), "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+
+    // The directory removed, then a directory full of CRDs renamed into its place.
+    std::fs::remove_dir_all(&dir).unwrap();
+    for p in ["alphas", "betas", "gammas", "deltas", "epsilons"] {
+        w.expect("unregistered", &format!("{p}.{g}"), SLOW);
+    }
+    let staging = m.dir.path().join("staging");
+    std::fs::create_dir(&staging).unwrap();
+    std::fs::write(staging.join("zetas.yaml"), crd(&g, "zetas", "Zeta")).unwrap();
+    std::fs::write(staging.join("etas.yaml"), crd(&g, "etas", "Eta")).unwrap();
+    std::fs::rename(&staging, &dir).unwrap();
+    w.expect("registered", &format!("zetas.{g}"), SLOW);
+    w.expect("registered", &format!("etas.{g}"), SLOW);
+
+    // Still alive and correct: one more file.
+    std::fs::write(dir.join("thetas.yaml"), crd(&g, "thetas", "Theta")).unwrap();
+    w.expect("registered", &format!("thetas.{g}"), SLOW);
+    let r = m.run(&["get", &format!("thetas.{g}"), "-n", &ns.0, "-o", "json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(w.stop(), 0);
+}
+
+#[test]
+fn bad_files_are_reported_with_locations_and_isolated_then_load_when_fixed() {
+    let ns = Namespace::new("watch-bad");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let g = format!("{}.bad.example.com", ns.0);
+    std::fs::write(dir.join("good.yaml"), crd(&g, "goods", "Good")).unwrap();
+    let mut w = Watcher::start(&m, &dir, &[]);
+    w.expect("registered", &format!("goods.{g}"), SLOW);
+
+    // v1beta1: its own message, with the location.
+    let old = crd(&g, "olds", "Old").replace("apiextensions.k8s.io/v1\n", "apiextensions.k8s.io/v1beta1\n");
+    std::fs::write(dir.join("old.yaml"), old).unwrap();
+    let e = w.expect("invalid", "old.yaml", SLOW);
+    assert!(e["message"].as_str().unwrap().contains("old.yaml:1:1: apiextensions.k8s.io/v1beta1"), "{e}");
+
+    // A CRD and a CR in one file.
+    let mixed = format!("{}---\napiVersion: {g}/v1\nkind: Mixed\nmetadata: {{name: a}}\n", crd(&g, "mixeds", "Mixed"));
+    std::fs::write(dir.join("mixed.yaml"), mixed).unwrap();
+    let e = w.expect("invalid", "mixed.yaml", SLOW);
+    assert_eq!((e["line"].as_u64(), e["column"].as_u64()), (Some(19), Some(1)), "{e}");
+
+    // An invalid schema: the server rejects it (422), the watcher reports it.
+    let bad_schema = crd(&g, "schemas", "Schema").replace("type: object\n        properties", "type: nonsense\n        properties");
+    std::fs::write(dir.join("schema.yaml"), bad_schema).unwrap();
+    let e = w.expect("apply-failed", &format!("schemas.{g}"), SLOW);
+    assert!(e["message"].as_str().unwrap().contains("Invalid"), "{e}");
+
+    // A CRD copied from a cluster with status: stripped, so it applies.
+    let with_status = format!("{}status:\n  acceptedNames: {{kind: Statused, plural: statuseds}}\n  storedVersions: [v1]\n", crd(&g, "statuseds", "Statused"));
+    std::fs::write(dir.join("status.yaml"), with_status).unwrap();
+    w.expect("registered", &format!("statuseds.{g}"), SLOW);
+
+    // Two files defining the same CRD: the second is reported, the first stays.
+    std::fs::write(dir.join("zz-copy.yaml"), crd(&g, "goods", "Good")).unwrap();
+    let e = w.expect("duplicate", "zz-copy.yaml", SLOW);
+    assert!(e["message"].as_str().unwrap().contains("already defined by"), "{e}");
+
+    // The good CRD is still usable; the v1beta1 file, once fixed, loads.
+    assert_eq!(m.run(&["get", &format!("goods.{g}"), "-n", &ns.0]).code, 0);
+    std::fs::write(dir.join("old.yaml"), crd(&g, "olds", "Old")).unwrap();
+    w.expect("registered", &format!("olds.{g}"), SLOW);
+    assert_eq!(w.stop(), 0);
+}
+
+#[test]
+fn prune_deletes_only_our_crds_and_without_it_nothing_is_deleted() {
+    let ns = Namespace::new("watch-prune");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let g = format!("{}.prune.example.com", ns.0);
+
+    // Without --prune: removing the file unregisters locally; the CRD stays on the cluster.
+    std::fs::write(dir.join("keep.yaml"), crd(&g, "keeps", "Keep")).unwrap();
+    let mut w = Watcher::start(&m, &dir, &[]);
+    w.expect("registered", &format!("keeps.{g}"), SLOW);
+    std::fs::remove_file(dir.join("keep.yaml")).unwrap();
+    w.expect("unregistered", &format!("keeps.{g}"), SLOW);
+    assert_eq!(w.stop(), 0);
+    assert_eq!(kubectl(&["get", "crd", &format!("keeps.{g}"), "-o", "name"]).trim(), format!("customresourcedefinition.apiextensions.k8s.io/keeps.{g}"));
+
+    // Theirs: created by kubectl with other short names, so our apply conflicts with kubectl's
+    // field manager and we never manage it.
+    kubectl_apply(&crd(&g, "theirs", "Their").replace("kind: Their}", "kind: Their, shortNames: [th]}"));
+    std::fs::write(dir.join("theirs.yaml"), crd(&g, "theirs", "Their").replace("kind: Their}", "kind: Their, shortNames: [thx]}")).unwrap();
+    std::fs::write(dir.join("ours.yaml"), crd(&g, "ours", "Our")).unwrap();
+    let mut w = Watcher::start(&m, &dir, &["--prune"]);
+    w.expect("registered", &format!("ours.{g}"), SLOW);
+    let e = w.expect("apply-failed", &format!("theirs.{g}"), SLOW);
+    let msg = e["message"].as_str().unwrap();
+    assert!(msg.contains("conflict") && msg.contains("kubectl-client-side-apply"), "{e}");
+    std::fs::remove_file(dir.join("ours.yaml")).unwrap();
+    std::fs::remove_file(dir.join("theirs.yaml")).unwrap();
+    w.expect("pruned", &format!("ours.{g}"), SLOW);
+    w.expect("not-pruned", &format!("theirs.{g}"), SLOW);
+    assert_eq!(w.stop(), 0);
+    // A deleted CRD goes away once its custom resources are cleaned up (a finalizer).
+    let end = Instant::now() + SLOW;
+    let left = loop {
+        let left = kubectl(&["get", "crd", "-o", "name"]);
+        if !left.contains(&format!("/ours.{g}")) || Instant::now() > end {
+            break left;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(!left.contains(&format!("/ours.{g}")), "{left}");
+    assert!(left.contains(&format!("/theirs.{g}")) && left.contains(&format!("/keeps.{g}")), "{left}");
+
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    let prunes: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).filter(|e: &Value| e["operation"] == "crd-prune").collect();
+    assert_eq!(prunes.len(), 1, "{log}");
+    assert_eq!(prunes[0]["name"], format!("ours.{g}"));
+    assert_eq!(prunes[0]["user"], "admin");
+    assert_eq!(prunes[0]["result"], "success");
+    assert_eq!(prunes[0]["before"]["metadata"]["name"], format!("ours.{g}"));
+}
+
+#[test]
+fn the_watcher_under_alice_reports_each_denial_and_keeps_running() {
+    let ns = Namespace::new("watch-alice");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let g = format!("{}.alice.example.com", ns.0);
+    let mut w = Watcher::start(&m, &dir, &["--context", "alice"]);
+    for p in ["ones", "twos"] {
+        std::fs::write(dir.join(format!("{p}.yaml")), crd(&g, p, &p.to_uppercase())).unwrap();
+        let e = w.expect("denied", &format!("{p}.{g}"), SLOW);
+        assert!(e["message"].as_str().unwrap().contains("\"alice\""), "{e}");
+    }
+    assert_eq!(w.stop(), 0);
+    let left = kubectl(&["get", "crd", "-o", "name"]);
+    assert!(!left.contains(&g), "{left}");
+}
+
+#[test]
+fn a_group_writable_directory_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let m = Myops::new("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n");
+    let dir = watched_dir(&m);
+    std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o775)).unwrap();
+    let r = m.run(&["crds", "watch", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("group- or world-writable") && r.stderr.contains("chmod go-w"), "{r:?}");
+}
