@@ -59,7 +59,8 @@ fn kubectl_raw(kubeconfig: &Path, args: &[&str]) -> Output {
     Command::new(root().join("target/testbin/kubectl"))
         .args(args)
         .env("KUBECONFIG", kubeconfig)
-        .env_remove("HOME")
+        // kubectl keeps a discovery cache under $HOME/.kube; keep it out of the working tree.
+        .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
         .stdin(Stdio::null())
         .output()
         .expect("target/testbin/kubectl runs (scripts/setup builds it)")
@@ -82,6 +83,7 @@ pub fn kubectl_apply(yaml: &str) {
     let mut child = Command::new(root().join("target/testbin/kubectl"))
         .args(["apply", "-f", "-"])
         .env("KUBECONFIG", &cluster().kubeconfig)
+        .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
