@@ -6,6 +6,9 @@
 //! `<MYOPS_HOME>/metrics-state.lock` for the read-modify-write (a few milliseconds), and
 //! the file is replaced atomically (temp file in the same directory, fsync, rename, fsync
 //! of the directory), so a crash leaves either the old or the new totals, never half a file.
+//! Locking, the atomic write and the private modes (0700 home, 0600 files) are the crate's
+//! shared [`crate::fsutil`] helpers; this file maps their I/O errors into [`MetricsError`]
+//! with the path concerned.
 //!
 //! File format, version 1:
 //!
@@ -18,13 +21,14 @@
 //! [`BUCKETS`] or the layout requires a new `version`.
 
 use std::collections::BTreeMap;
-use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, File};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::{MetricsError, Observation, Status};
+use crate::fsutil;
 
 /// Upper bounds (seconds) of the `ops_duration_seconds` histogram buckets (`+Inf` is implied).
 ///
@@ -40,6 +44,9 @@ pub const STATE_VERSION: u32 = 1;
 
 const STATE_FILE: &str = "metrics-state.json";
 const LOCK_FILE: &str = "metrics-state.lock";
+/// The temporary file [`fsutil::write_atomic`] writes the state to before the rename (its
+/// `.<file name>.tmp` naming); the tests check that none is left behind.
+#[cfg(test)]
 const TEMP_FILE: &str = ".metrics-state.json.tmp";
 
 /// The path of the state file under `home` (`<home>/metrics-state.json`).
@@ -109,7 +116,8 @@ impl State {
 /// Adds one observation to the state under an exclusive lock (lock file
 /// `<home>/metrics-state.lock`), writes atomically (temp file in the same directory, fsync,
 /// rename, fsync of the directory) and returns the new totals. `home` is created (mode
-/// 0700) when missing.
+/// 0700, missing parents too) when missing; the state and lock files are created with mode
+/// 0600.
 ///
 /// # Errors
 /// [`MetricsError`] when the directory cannot be created, the lock taken, the state read or
@@ -124,7 +132,10 @@ impl State {
 /// # Ok::<(), myops::metrics::MetricsError>(())
 /// ```
 pub fn record(home: &Path, plugin: &str, obs: &Observation) -> Result<State, MetricsError> {
-    ensure_home(home)?;
+    fsutil::ensure_private_dir(home).map_err(|source| MetricsError::CreateHome {
+        path: home.to_path_buf(),
+        source,
+    })?;
     let _lock = lock(home, true)?;
     let mut state = read_state(home)?;
     state.observe(plugin, obs);
@@ -163,49 +174,16 @@ pub fn reset(home: &Path) -> Result<(), MetricsError> {
     }
 }
 
-fn ensure_home(home: &Path) -> Result<(), MetricsError> {
-    if home.is_dir() {
-        return Ok(());
-    }
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder
-        .create(home)
-        .map_err(|source| MetricsError::CreateHome {
-            path: home.to_path_buf(),
-            source,
-        })
-}
-
-fn open_private(path: &Path, truncate: bool) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    options
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(truncate);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
-}
-
-/// Opens and locks the lock file; the lock lives as long as the returned file.
+/// Opens and locks the lock file (exclusive for writers, shared for readers); the lock lives as
+/// long as the returned file.
 fn lock(home: &Path, exclusive: bool) -> Result<File, MetricsError> {
     let path = home.join(LOCK_FILE);
-    let err = |source| MetricsError::Lock {
-        path: path.clone(),
-        source,
-    };
-    let file = open_private(&path, false).map_err(err)?;
     if exclusive {
-        file.lock()
+        fsutil::lock_exclusive(&path)
     } else {
-        file.lock_shared()
+        fsutil::lock_shared(&path)
     }
-    .map_err(err)?;
-    Ok(file)
+    .map_err(|source| MetricsError::Lock { path, source })
 }
 
 /// The on-disk shape of one series (format version 1).
@@ -323,29 +301,17 @@ fn serialize_state(state: &State) -> serde_json::Result<String> {
     serde_json::to_string(&file)
 }
 
+/// Writes `state` (JSON and a newline) with [`fsutil::write_atomic`]; any failure, of the
+/// serialisation or of a step of the write, is [`MetricsError::Write`] naming the state file.
 fn write_state(home: &Path, state: &State) -> Result<(), MetricsError> {
-    let temp = home.join(TEMP_FILE);
-    let target = state_path(home);
-    let err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| MetricsError::Write { path, source }
-    };
-    let text = serialize_state(state).map_err(|e| MetricsError::Write {
-        path: target.clone(),
-        source: io::Error::other(e),
-    })?;
-    let mut file = open_private(&temp, true).map_err(err(&temp))?;
-    file.write_all(text.as_bytes()).map_err(err(&temp))?;
-    file.write_all(b"\n").map_err(err(&temp))?;
-    file.sync_all().map_err(err(&temp))?;
-    drop(file);
-    fs::rename(&temp, &target).map_err(err(&target))?;
-    // The rename is durable only once the directory entry is on disk.
-    #[cfg(unix)]
-    File::open(home)
-        .and_then(|dir| dir.sync_all())
-        .map_err(err(home))?;
-    Ok(())
+    let path = state_path(home);
+    let written = serialize_state(state)
+        .map_err(io::Error::other)
+        .and_then(|mut text| {
+            text.push('\n');
+            fsutil::write_atomic(&path, text.as_bytes())
+        });
+    written.map_err(|source| MetricsError::Write { path, source })
 }
 
 #[cfg(test)]

@@ -1,0 +1,394 @@
+//! Error translation for plugin.yaml: what went wrong, where (`file:line:column`) and what to
+//! do, as a [`ConfigError`].
+//!
+//! Why a module of its own: `mod.rs` says what a valid plugin.yaml is (parse, load, the rules of
+//! §3); this file only explains a failure to the user, mostly with text heuristics. Kept apart,
+//! each reads on its own, and the heuristics can change without touching what is accepted.
+//! - serde-saphyr errors ([`yaml_error`]) are reworded into "what is wrong: what to do". The key a
+//!   bad value belongs to is read back from the text before the reported column ([`key_before`])
+//!   so the message can name it, and a tab error is moved onto the tab itself.
+//! - A broken rule ([`rule_error`]) has no place of its own: the typed config keeps none. It is
+//!   found with a second, lenient parse of the same text that records spans ([`Spanned`]), so
+//!   flow and block style both point at the offending value.
+//! - Text that is not UTF-8 ([`not_utf8`]) is placed just after the last valid character.
+//! - Every message has its control characters escaped ([`one_line`]), so an error is one line.
+
+use std::path::Path;
+use std::string::FromUtf8Error;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_saphyr::{Error as YamlError, Location, MessageFormatter, Spanned};
+
+use super::{ConfigError, MetricFamily, Verb, yaml_options};
+
+/// [`ConfigError::Parse`] for what serde-saphyr rejected in `text` (from `origin`).
+pub(super) fn yaml_error(err: &YamlError, text: &str, origin: &Path) -> ConfigError {
+    let (line, column, message) = diagnose(err, text);
+    ConfigError::Parse {
+        path: origin.to_path_buf(),
+        line,
+        column,
+        message,
+    }
+}
+
+/// [`ConfigError::Parse`] for a file that is not UTF-8, located at the first bad byte (the
+/// line and column just after the last valid character).
+pub(super) fn not_utf8(err: &FromUtf8Error, path: &Path) -> ConfigError {
+    let valid = String::from_utf8_lossy(&err.as_bytes()[..err.utf8_error().valid_up_to()]);
+    let (line, column) = end_position(&valid);
+    ConfigError::Parse {
+        path: path.to_path_buf(),
+        line,
+        column,
+        message: "the file is not UTF-8 text: save it as UTF-8".to_string(),
+    }
+}
+
+/// [`ConfigError::Invalid`] for a rule of §3 that `field` breaks, `message` saying what to do;
+/// placed at the value in `text` (line 1, column 1 if it cannot be found).
+pub(super) fn rule_error(field: Field, message: &str, text: &str, origin: &Path) -> ConfigError {
+    let (line, column) = locate(field, text);
+    ConfigError::Invalid {
+        path: origin.to_path_buf(),
+        line,
+        column,
+        message: one_line(message),
+    }
+}
+
+/// The 1-based line and column of `at`; line 1, column 1 when it is unknown or line 0.
+fn line_column(at: Option<Location>) -> (u64, u64) {
+    at.filter(|l| l.line() > 0)
+        .map_or((1, 1), |l| (l.line(), l.column().max(1)))
+}
+
+/// Turns a serde-saphyr error into `(line, column, message)`, the message saying what to do.
+fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
+    let mut err = err.without_snippet();
+    let at = err.location();
+    if let YamlError::AliasError { error, .. } = err {
+        // Reported where the alias is used, described as the original error.
+        err = error.without_snippet();
+    }
+    let (mut line, mut column) = line_column(at);
+    let key = key_before(text, line, column);
+    let for_key = key
+        .as_ref()
+        .map_or(String::new(), |k| format!(" for `{k}`"));
+    let message = match err {
+        YamlError::SerdeUnknownField {
+            field, expected, ..
+        } => format!(
+            "unknown key `{field}`: remove it or fix its spelling (allowed here: {})",
+            expected.join(", ")
+        ),
+        YamlError::SerdeUnknownVariant {
+            variant, expected, ..
+        } => {
+            let what = if expected.contains(&MetricFamily::OpsTotal.name()) {
+                "metric"
+            } else if expected.contains(&Verb::Get.as_str()) {
+                "verb"
+            } else if expected.contains(&"namespace") {
+                "scope"
+            } else {
+                "value"
+            };
+            format!(
+                "unknown {what} `{variant}`: use one of {}",
+                expected.join(", ")
+            )
+        }
+        YamlError::DuplicateMappingKey { key, .. } => format!(
+            "duplicate key `{}`: a key may appear only once in a mapping; keep one of them",
+            key.as_deref().unwrap_or("?")
+        ),
+        YamlError::Unexpected {
+            expected: "mapping start",
+            ..
+        } if key.is_none() => {
+            "plugin.yaml must be a mapping with the keys name, verbs, resources, scopes, not a \
+             list or a single value"
+                .to_string()
+        }
+        YamlError::Unexpected { expected, .. } => {
+            let wanted = match *expected {
+                "sequence start" => "a list such as [a, b]",
+                "mapping start" => "a mapping of `key: value` lines",
+                "string scalar" => "a single text value",
+                other => other,
+            };
+            format!("wrong type{for_key}: expected {wanted}")
+        }
+        YamlError::SerdeInvalidType {
+            unexpected,
+            expected,
+            ..
+        } => {
+            format!("wrong type{for_key}: expected {expected}, found {unexpected}")
+        }
+        YamlError::SerdeInvalidValue {
+            unexpected,
+            expected,
+            ..
+        } => {
+            format!("invalid value{for_key}: expected {expected}, found {unexpected}")
+        }
+        YamlError::SerdeMissingField { field, .. } => format!(
+            "missing required key `{field}`: add it (`kubectl myops config schema` lists all keys)"
+        ),
+        YamlError::NullIntoString { .. } => {
+            format!("missing value{for_key}: write a value after the colon")
+        }
+        YamlError::MultipleDocuments { .. } => {
+            "plugin.yaml must hold one YAML document: remove the `---` line and what follows"
+                .to_string()
+        }
+        YamlError::Eof { .. } => {
+            "the file ends inside a value: close the open [, { or quote".to_string()
+        }
+        YamlError::Message { msg, .. } => match &key {
+            Some(k) => format!("`{k}`: {msg}"),
+            None => msg.clone(),
+        },
+        other => {
+            let msg = serde_saphyr::DefaultMessageFormatter.format_message(other);
+            if !msg.contains("tab") {
+                format!("invalid YAML: {msg}")
+            } else {
+                if let Some(found) = first_indent_tab(text, line) {
+                    (line, column) = found;
+                }
+                "a tab is used for indentation; YAML indents only with spaces: replace the tab \
+                 with spaces"
+                    .to_string()
+            }
+        }
+    };
+    (line, column, one_line(&message))
+}
+
+/// The mapping key whose value starts at `line`:`column` (`verbs: 5` → `verbs`), looking at the
+/// same line or, for a value on its own line, the previous non-blank line.
+fn key_before(text: &str, line: u64, column: u64) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let idx = usize::try_from(line).ok()?.checked_sub(1)?;
+    let skip = usize::try_from(column.saturating_sub(1)).ok()?;
+    let current = lines.get(idx)?;
+    let prefix: String = current.chars().take(skip).collect();
+    // An empty value is reported at the colon itself (`name:` → column 5), hence `skip + 1`.
+    let with_colon: String = current.chars().take(skip + 1).collect();
+    if let Some(k) = trailing_key(&prefix).or_else(|| trailing_key(&with_colon)) {
+        return Some(k);
+    }
+    if !prefix
+        .trim_start()
+        .trim_start_matches('-')
+        .trim()
+        .is_empty()
+    {
+        return None;
+    }
+    let previous = lines[..idx]
+        .iter()
+        .map(|l| strip_comment(l))
+        .rev()
+        .find(|l| !l.trim().is_empty());
+    previous.and_then(trailing_key)
+}
+
+/// `"  timeout:"` → `timeout`.
+fn trailing_key(s: &str) -> Option<String> {
+    let s = s.trim_end().strip_suffix(':')?;
+    let start = s
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .last()
+        .map(|(i, _)| i)?;
+    Some(s[start..].to_string())
+}
+
+/// The line without a trailing `# comment` (approximate: ignores quoting).
+fn strip_comment(l: &str) -> &str {
+    if l.trim_start().starts_with('#') {
+        ""
+    } else {
+        l.find(" #").map_or(l, |i| &l[..i])
+    }
+}
+
+/// The first tab in the leading whitespace of a non-blank line at or after `from_line`.
+/// serde-saphyr reports some tab errors at the start of the previous value; this points at the tab.
+fn first_indent_tab(text: &str, from_line: u64) -> Option<(u64, u64)> {
+    (1u64..)
+        .zip(text.lines())
+        .skip_while(|(n, _)| *n < from_line)
+        .find_map(|(n, l)| {
+            let indent: String = l.chars().take_while(|c| c.is_whitespace()).collect();
+            let tab = indent.chars().position(|c| c == '\t')?;
+            (indent.len() < l.len()).then_some((n, tab as u64 + 1))
+        })
+}
+
+/// The 1-based line and column just after `text`.
+fn end_position(text: &str) -> (u64, u64) {
+    let line = text.matches('\n').count() as u64 + 1;
+    let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u64 + 1;
+    (line, column)
+}
+
+/// Escapes control characters so a message stays on one line.
+fn one_line(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Where the validated values are in the text; read leniently (unknown keys ignored), since the
+/// strict parse has already succeeded.
+#[derive(Deserialize)]
+struct Spans {
+    name: Spanned<IgnoredAny>,
+    verbs: Spanned<IgnoredAny>,
+    resources: Spanned<Vec<Spanned<IgnoredAny>>>,
+    scopes: Spanned<IgnoredAny>,
+    #[serde(default)]
+    pushgateway: Option<PushgatewaySpans>,
+}
+
+/// Where the validated pushgateway values are.
+#[derive(Deserialize)]
+struct PushgatewaySpans {
+    url: Spanned<IgnoredAny>,
+    #[serde(default)]
+    timeout: Option<Spanned<IgnoredAny>>,
+}
+
+/// A value that a rule of §3 is about, to find its place in the text.
+pub(super) enum Field {
+    Name,
+    Verbs,
+    Resources,
+    /// The entry of `resources` at this index.
+    Resource(usize),
+    Scopes,
+    Url,
+    Timeout,
+}
+
+/// Where the value that `field` names starts in `text`, found with a second, lenient parse that
+/// records spans (line 1, column 1 if that parse fails or the value is absent).
+fn locate(field: Field, text: &str) -> (u64, u64) {
+    let spans: Option<Spans> = serde_saphyr::from_str_with_options(text, yaml_options()).ok();
+    let pg = spans.as_ref().and_then(|s| s.pushgateway.as_ref());
+    let loc = match field {
+        Field::Name => spans.as_ref().map(|s| s.name.referenced),
+        Field::Verbs => spans.as_ref().map(|s| s.verbs.referenced),
+        Field::Resources => spans.as_ref().map(|s| s.resources.referenced),
+        Field::Resource(i) => spans
+            .as_ref()
+            .and_then(|s| s.resources.value.get(i))
+            .map(|r| r.referenced),
+        Field::Scopes => spans.as_ref().map(|s| s.scopes.referenced),
+        Field::Url => pg.map(|p| p.url.referenced),
+        Field::Timeout => pg.and_then(|p| p.timeout.as_ref()).map(|t| t.referenced),
+    };
+    line_column(loc)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The messages and places of parse and rule errors, and that odd input is an error, never a
+    //! panic (the text heuristics above index into what the user wrote). `fail`, `check` and the
+    //! sample texts are shared with the tests in `mod.rs`.
+
+    use super::*;
+    use crate::config::tests::{BASE, PG, check, fail};
+    use crate::config::{BUILTIN_TEXT, parse};
+
+    #[test]
+    fn parse_errors_have_exact_locations() {
+        let known = "use one of ops_total, ops_errors_total, ops_duration_seconds, \
+                     crd_loads_total, crd_load_duration_seconds";
+        #[rustfmt::skip]
+        let cases: &[(String, u64, u64, &str)] = &[
+            (format!("{BASE}bogus: 1\n"), 5, 1, "unknown key `bogus`: remove it or fix its spelling (allowed here: name,"),
+            (format!("{PG}  bad: 1\n"), 7, 3, "unknown key `bad`"),
+            ("name: myops\nverbs: 5\nresources: [pods]\nscopes: [namespace]\n".into(), 2, 8, "wrong type for `verbs`: expected a list"),
+            ("name: [a]\n".into(), 1, 7, "wrong type for `name`: expected a single text value"),
+            (format!("{BASE}pushgateway: 5\n"), 5, 14, "wrong type for `pushgateway`: expected a mapping"),
+            (format!("{BASE}pushgateway:\n\turl: http://x\n"), 6, 1, "a tab is used for indentation"),
+            (format!("{PG}\ttimeout: 1s\n"), 7, 1, "replace the tab with spaces"),
+            (format!("{BASE}name: other\n"), 5, 1, "duplicate key `name`"),
+            (format!("{PG}  url: http://b\n"), 7, 3, "duplicate key `url`"),
+            (format!("{BASE}metrics: [ops_total, ops_totl]\n"), 5, 22, &format!("unknown metric `ops_totl`: {known}")),
+            (format!("{BASE}metrics:\n  - ops_total\n  - nope\n"), 7, 5, "unknown metric `nope`"),
+            ("name: myops\nverbs: [get, delete]\nresources: [pods]\nscopes: [namespace]\n".into(), 2, 14, "unknown verb `delete`: use one of get, patch"),
+            ("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [world]\n".into(), 4, 10, "unknown scope `world`: use one of namespace, cluster"),
+            (format!("{PG}  timeout: soon\n"), 7, 12, "`timeout`: invalid duration \"soon\""),
+            ("name:\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n".into(), 1, 5, "missing value for `name`"),
+            ("name: myops\nverbs: [get]\nresources: [pods]\n".into(), 3, 1, "missing required key `scopes`"),
+            (format!("{BASE}---\n{BASE}"), 6, 1, "one YAML document"),
+            ("[]".into(), 1, 1, "must be a mapping"),
+            ("null".into(), 1, 1, "must be a mapping"),
+        ];
+        check(cases, "parse");
+    }
+
+    #[test]
+    fn semantic_errors_point_at_the_value() {
+        let res =
+            |r: &str| format!("name: myops\nverbs: [get]\nresources:{r}\nscopes: [namespace]\n");
+        #[rustfmt::skip]
+        let cases: &[(String, u64, u64, &str)] = &[
+            (BASE.replace("myops", "My_Ops"), 1, 7, "`name` \"My_Ops\" is not a valid label value: use only a-z, 0-9 and '-'"),
+            (BASE.replace("myops", "\"\""), 1, 7, "`name` is empty"),
+            (BASE.replace("[get]", "[]"), 2, 8, "`verbs` is empty"),
+            (res(" []"), 3, 12, "`resources` is empty"),
+            (res(" [pods, Deployments]"), 3, 19, "resource \"Deployments\" must be lowercase"),
+            (res("\n  - pods\n  - \"con figmaps\""), 5, 5, "no spaces"),
+            (BASE.replace("[namespace]", "[]"), 4, 9, "`scopes` is empty"),
+            (PG.replace("http://x", "ftp://x"), 6, 8, "must start with http:// or https://"),
+            (format!("{BASE}pushgateway: {{url: \"http://\"}}\n"), 5, 20, "must start with http://"),
+            (format!("{PG}  timeout: 0s\n"), 7, 12, "pushgateway.timeout 0ns must be more than 0 and at most 60s"),
+            (format!("{PG}  timeout: 61s\n"), 7, 12, "pushgateway.timeout 61s must be"),
+        ];
+        check(cases, "invalid");
+    }
+
+    #[test]
+    fn odd_inputs_are_errors_not_panics() {
+        let deep = "[".repeat(10_000);
+        let big = format!("{BASE}pushgateway: {{url: http://x, timeout: 1e300h}}");
+        let negative = format!("{BASE}pushgateway: {{url: http://x, timeout: -1s}}");
+        #[rustfmt::skip]
+        let odd = [
+            "---", "[]", "null", "~", "name: [", "name: {", "\"", "- a\n- b", "\u{feff}\u{feff}",
+            "\u{0}\u{1}\u{7f}\u{ff}x", "&a [*a]", "name: *nope", "? [a]\n: b", "!!binary AAAA",
+            "%YAML 1.2\n---\n", "<<: {name: x}", "name: !!int x", "{{{{{{{{", &deep, &big,
+            &negative,
+        ];
+        for text in odd {
+            fail(text);
+        }
+        let garbage: Vec<u8> = (0..=255u8)
+            .cycle()
+            .take(2048)
+            .map(|b| b.wrapping_mul(37))
+            .collect();
+        fail(&String::from_utf8_lossy(&garbage));
+        // Every prefix of a good file: Ok or Err, never a panic.
+        for end in (0..=BUILTIN_TEXT.len()).filter(|i| BUILTIN_TEXT.is_char_boundary(*i)) {
+            let _ = parse(&BUILTIN_TEXT[..end], Path::new("p.yaml"));
+        }
+    }
+}
