@@ -111,7 +111,7 @@ pub enum GateError {
     },
     /// RBAC said no.
     #[error(
-        "forbidden: user \"{user}\" cannot {verb} {resource} {place}: {reason}; ask a cluster admin for a Role that grants it"
+        "forbidden: user \"{user}\" cannot {verb} {resource} {place}: {reason}; ask a cluster admin for a Role (a ClusterRole at cluster scope) that grants it"
     )]
     Denied {
         /// The user the server sees (from SelfSubjectReview).

@@ -259,7 +259,15 @@ mod tests {
 
     #[test]
     fn pushgateway_flag_beats_env_beats_plugin_yaml() {
-        let plugin = config::builtin();
+        let mut plugin = config::builtin();
+        assert!(push_target(&plugin, None, None).unwrap().is_none(), "no URL anywhere: local only");
+        plugin.pushgateway = Some(crate::config::PushgatewayConfig {
+            url: "http://127.0.0.1:9091".into(),
+            job: "kubectl-myops".into(),
+            instance: None,
+            timeout: Duration::from_millis(1500),
+            basic_auth: None,
+        });
         let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2"))
             .unwrap()
             .unwrap();
@@ -279,6 +287,6 @@ mod tests {
             "{}",
             t.url
         );
-        assert_eq!(t.timeout, Duration::from_secs(1));
+        assert_eq!(t.timeout, Duration::from_millis(1500));
     }
 }

@@ -41,9 +41,32 @@ pub enum ClusterError {
         /// The paths that were tried, `:`-separated.
         looked: String,
     },
-    /// A kubeconfig file is unreadable or invalid, or names a context/cluster/user that does not exist.
-    #[error("kubeconfig: {0}; check --kubeconfig, KUBECONFIG and --context")]
+    /// A kubeconfig file is unreadable or invalid. The message is the parser's first line
+    /// only: kube's parse errors quote the file's lines, which hold tokens.
+    #[error("kubeconfig {path}: {message}; fix the file or point --kubeconfig/KUBECONFIG elsewhere")]
+    KubeconfigFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it (one line, no file content).
+        message: String,
+    },
+    /// The merged kubeconfig cannot give a configuration (e.g. `--context` names no context).
+    #[error("kubeconfig: {}; check --kubeconfig, KUBECONFIG and --context", safe_message(.0))]
     Kubeconfig(#[from] KubeconfigError),
+    /// `--context`, `--cluster` or `--user` names an entry the kubeconfig does not have.
+    #[error("{kind} \"{name}\" does not exist in the kubeconfig; see `kubectl config view`")]
+    NoSuchEntry {
+        /// `context`, `cluster` or `auth info`.
+        kind: &'static str,
+        /// The name given.
+        name: String,
+    },
+    /// `-n` is not a valid namespace name.
+    #[error("invalid namespace {0:?}: a namespace is a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63 characters)")]
+    Namespace(String),
+    /// `--as-group` or `--as-uid` without `--as` (kubectl refuses this too).
+    #[error("--as-group and --as-uid need --as: impersonating groups without a user is not allowed")]
+    GroupsWithoutUser,
     /// `--server` is not a URL.
     #[error("--server {0:?} is not a valid URL; use e.g. https://127.0.0.1:6443")]
     Server(String),
@@ -52,6 +75,21 @@ pub enum ClusterError {
         "cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig"
     )]
     Client(#[source] kube::Error),
+}
+
+/// The first line of an error message, without any quoted source snippet.
+fn safe_message(e: &dyn std::fmt::Display) -> String {
+    let text = e.to_string();
+    text.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// Whether `ns` is a valid namespace name (an RFC 1123 label, as Kubernetes validates it).
+pub fn valid_namespace(ns: &str) -> bool {
+    !ns.is_empty()
+        && ns.len() <= 63
+        && ns.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !ns.starts_with('-')
+        && !ns.ends_with('-')
 }
 
 impl ClusterError {
@@ -72,8 +110,17 @@ impl ClusterError {
 /// # Errors
 /// [`ClusterError::Kubeconfig`] for an unreadable or invalid file.
 pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, ClusterError> {
+    let read = |path: &PathBuf| {
+        Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
+            path: path.display().to_string(),
+            message: match e {
+                KubeconfigError::ReadConfig(io, _) => io.to_string(),
+                other => safe_message(&other),
+            },
+        })
+    };
     if let Some(path) = &opts.kubeconfig {
-        return Ok(Some(Kubeconfig::read_from(path)?));
+        return Ok(Some(read(path)?));
     }
     let candidates: Vec<PathBuf> = if opts.kubeconfig_env.is_empty() {
         opts.default_kubeconfig.iter().cloned().collect()
@@ -82,7 +129,7 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
     };
     let mut merged: Option<Kubeconfig> = None;
     for path in candidates.iter().filter(|p| p.exists()) {
-        let next = Kubeconfig::read_from(path)?;
+        let next = read(path)?;
         merged = Some(match merged {
             None => next,
             Some(acc) => acc.merge(next)?,
@@ -96,7 +143,24 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
 /// # Errors
 /// [`ClusterError`] when no configuration is found or it is invalid.
 pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
+    if opts.as_user.is_none() && (!opts.as_groups.is_empty() || opts.as_uid.is_some()) {
+        return Err(ClusterError::GroupsWithoutUser);
+    }
+    if let Some(ns) = opts.namespace.as_deref().filter(|ns| !ns.is_empty())
+        && !valid_namespace(ns)
+    {
+        return Err(ClusterError::Namespace(ns.to_string()));
+    }
     let kubeconfig = load_kubeconfig(opts)?;
+    if let Some(kc) = &kubeconfig {
+        let missing = |kind: &'static str, name: &Option<String>, names: Vec<&String>| match name {
+            Some(n) if !names.contains(&n) => Err(ClusterError::NoSuchEntry { kind, name: n.clone() }),
+            _ => Ok(()),
+        };
+        missing("context", &opts.context, kc.contexts.iter().map(|c| &c.name).collect())?;
+        missing("cluster", &opts.cluster, kc.clusters.iter().map(|c| &c.name).collect())?;
+        missing("auth info", &opts.user, kc.auth_infos.iter().map(|c| &c.name).collect())?;
+    }
     let options = KubeConfigOptions {
         context: opts.context.clone(),
         cluster: opts.cluster.clone(),
@@ -132,7 +196,7 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
                         .collect()
                 };
                 return Err(ClusterError::NoKubeconfig {
-                    looked: looked.join(":"),
+                    looked: if looked.is_empty() { "nowhere: HOME is not set".into() } else { looked.join(":") },
                 });
             };
             let uri = server
@@ -146,7 +210,8 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
             .parse()
             .map_err(|_| ClusterError::Server(server.clone()))?;
     }
-    if let Some(ns) = &opts.namespace {
+    // kubectl treats `-n ""` as not given.
+    if let Some(ns) = opts.namespace.as_ref().filter(|ns| !ns.is_empty()) {
         config.default_namespace = ns.clone();
     }
     if let Some(token) = &opts.token {
@@ -221,10 +286,45 @@ mod tests {
             kubeconfig: Some(PathBuf::from("/nonexistent/kc")),
             ..Default::default()
         };
-        assert!(matches!(
-            load_kubeconfig(&opts),
-            Err(ClusterError::Kubeconfig(_))
-        ));
+        let e = load_kubeconfig(&opts).unwrap_err();
+        assert!(e.to_string().starts_with("kubeconfig /nonexistent/kc: No such file"), "{e}");
+    }
+
+    #[test]
+    fn a_kubeconfig_parse_error_never_quotes_the_file_so_tokens_stay_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("kc");
+        let text = KUBECONFIG_A.replace("user: {token: t}", "user: {token: ['s3cr3t-t0ken'}");
+        std::fs::write(&bad, text).unwrap();
+        let opts = KubeOptions { kubeconfig: Some(bad.clone()), ..Default::default() };
+        let e = load_kubeconfig(&opts).unwrap_err().to_string();
+        assert!(!e.contains("s3cr3t"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert!(e.contains(&bad.display().to_string()), "{e}");
+    }
+
+    #[tokio::test]
+    async fn unknown_user_context_and_bad_namespace_are_errors_like_kubectl() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a");
+        std::fs::write(&a, KUBECONFIG_A).unwrap();
+        let base = KubeOptions { kubeconfig: Some(a), ..Default::default() };
+        let with = |f: fn(&mut KubeOptions)| {
+            let mut o = base.clone();
+            f(&mut o);
+            o
+        };
+        let e = connect(&with(|o| o.user = Some("nope".into()))).await.err().unwrap();
+        assert_eq!(e.to_string(), "auth info \"nope\" does not exist in the kubeconfig; see `kubectl config view`");
+        let e = connect(&with(|o| o.context = Some("nope".into()))).await.err().unwrap();
+        assert!(matches!(e, ClusterError::NoSuchEntry { kind: "context", .. }), "{e}");
+        let e = connect(&with(|o| o.namespace = Some("Bad NS".into()))).await.err().unwrap();
+        assert!(matches!(e, ClusterError::Namespace(_)), "{e}");
+        let e = connect(&with(|o| o.as_groups = vec!["system:masters".into()])).await.err().unwrap();
+        assert!(matches!(e, ClusterError::GroupsWithoutUser), "{e}");
+        // `-n ""` is as if not given: the context's namespace.
+        let c = connect(&with(|o| o.namespace = Some(String::new()))).await.unwrap();
+        assert_eq!(c.namespace, "team-a");
     }
 
     #[tokio::test]

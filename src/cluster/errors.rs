@@ -16,16 +16,34 @@ pub enum ApiError {
         message: String,
     },
     /// No answer: connection refused, TLS failure, timeout.
-    #[error(
-        "cannot reach the API server {server}: {source}; check that the cluster is running and --context/--server point at it"
-    )]
+    #[error("cannot reach the API server {server}: {detail}; check that the cluster is running and --context/--server point at it")]
     Transport {
         /// The API server URL.
         server: String,
+        /// The innermost causes, e.g. `invalid peer certificate: UnknownIssuer` or
+        /// `deadline has elapsed` (the outer kube layers only say "client error (Connect)").
+        detail: String,
         /// The underlying client error.
         #[source]
         source: kube::Error,
     },
+}
+
+/// The error and its sources, outermost first, without repeats: the useful part of a
+/// transport error is usually its deepest cause.
+pub fn causes(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(e) = cur {
+        let text = e.to_string();
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        cur = e.source();
+    }
+    // Keep the last two: the specific cause and the layer that saw it.
+    let n = parts.len();
+    parts[n.saturating_sub(2)..].join(": ")
 }
 
 impl ApiError {
@@ -44,10 +62,7 @@ impl ApiError {
                     message: s.message.clone(),
                 }
             }
-            other => ApiError::Transport {
-                server: server.to_string(),
-                source: other,
-            },
+            other => ApiError::Transport { server: server.to_string(), detail: causes(&other), source: other },
         }
     }
 

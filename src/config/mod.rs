@@ -182,8 +182,12 @@ fn is_blank(text: &str) -> bool {
 /// cannot express, checked after parsing ([`diagnose::rule_error`] places the failure).
 fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     let label = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-';
-    let bad_resource =
-        |r: &String| r.is_empty() || r.chars().any(|ch| ch.is_whitespace() || ch.is_uppercase());
+    // `plural` or `plural.group`: dot-separated lowercase RFC 1123 labels.
+    let bad_resource = |r: &String| {
+        r.split('.').any(|part| {
+            part.is_empty() || !part.chars().all(label) || part.starts_with('-') || part.ends_with('-')
+        })
+    };
     if c.name.is_empty() {
         return Some((
             Field::Name,
@@ -210,8 +214,8 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     }
     if let Some(i) = c.resources.iter().position(bad_resource) {
         let msg = format!(
-            "resource {:?} must be lowercase with no spaces, e.g. deployments or \
-             widgets.example.com",
+            "resource {:?} must be a plural or plural.group of lowercase letters, digits and '-', \
+             e.g. deployments or widgets.example.com",
             c.resources[i]
         );
         return Some((Field::Resource(i), msg));
@@ -233,6 +237,11 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
             pg.url
         );
         return Some((Field::Url, msg));
+    }
+    if pg.job.is_empty() || pg.instance.as_deref() == Some("") {
+        let msg = "pushgateway.job and pushgateway.instance must not be empty: the Pushgateway \
+                   needs a job name for the grouping key (default kubectl-myops)";
+        return Some((Field::Url, msg.into()));
     }
     if pg.timeout.is_zero() || pg.timeout > MAX_PUSH_TIMEOUT {
         let msg = format!(
@@ -349,11 +358,8 @@ mod tests {
         assert_eq!(b.scopes, vec![Scope::Namespace, Scope::Cluster]);
         assert!(b.resources.iter().any(|r| r == "customresourcedefinitions"));
         assert_eq!(b.crd_dir, Some(PathBuf::from("~/.kube/plugins/crds")));
-        let pg = b.pushgateway.unwrap();
-        assert_eq!(
-            (pg.url.as_str(), pg.timeout),
-            ("http://127.0.0.1:9091", Duration::from_secs(1))
-        );
+        // No Pushgateway by default: metrics stay local until a URL is configured.
+        assert_eq!(b.pushgateway, None);
     }
 
     #[test]

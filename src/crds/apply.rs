@@ -67,6 +67,15 @@ pub enum ApplyError {
         #[source]
         source: ApiError,
     },
+    /// The server refused the CRD's names (`NamesAccepted=False`), e.g. a kind or short name
+    /// another CRD already uses.
+    #[error("CRD {name} was applied but its names are not accepted ({reason}); rename it or remove the other CRD")]
+    NamesRejected {
+        /// CRD name.
+        name: String,
+        /// The condition's reason and message.
+        reason: String,
+    },
     /// The change log could not be written (the cluster change may have happened).
     #[error(transparent)]
     Journal(#[from] changelog::ChangelogError),
@@ -92,8 +101,31 @@ impl ApplyError {
             ApplyError::Rejected { source, .. } | ApplyError::Wait { source, .. } => {
                 source.exit_status()
             }
+            ApplyError::NamesRejected { .. } => ExitStatus::Conflict,
             ApplyError::NotReady { .. } | ApplyError::Journal(_) => ExitStatus::Failure,
         }
+    }
+}
+
+/// The resource type CRD registration acts on (cluster-scoped customresourcedefinitions in
+/// apiextensions.k8s.io), for the plugin.yaml boundary: registering a CRD is a server-side
+/// apply, so plugin.yaml must allow verb `patch` on `customresourcedefinitions` at scope
+/// `cluster`.
+pub fn crd_type() -> crate::cluster::ResolvedType {
+    crate::cluster::ResolvedType {
+        api: kube::discovery::ApiResource {
+            group: "apiextensions.k8s.io".into(),
+            version: "v1".into(),
+            api_version: "apiextensions.k8s.io/v1".into(),
+            kind: "CustomResourceDefinition".into(),
+            plural: "customresourcedefinitions".into(),
+        },
+        namespaced: false,
+        singular: "customresourcedefinition".into(),
+        short_names: vec!["crd".into(), "crds".into()],
+        categories: vec!["api-extensions".into()],
+        verbs: vec![],
+        preferred: true,
     }
 }
 
@@ -253,6 +285,13 @@ impl<'a> Applier<'a> {
             let (established, names) = (is_true("Established"), is_true("NamesAccepted"));
             if established && names {
                 return Ok(());
+            }
+            // NamesAccepted=False is the server's decision (a name clash), not a delay: say so now.
+            if let Some(c) = conds.iter().find(|c| c.type_ == "NamesAccepted" && c.status == "False") {
+                return Err(ApplyError::NamesRejected {
+                    name: name.into(),
+                    reason: format!("{}: {}", c.reason.as_deref().unwrap_or("NamesNotAccepted"), c.message.as_deref().unwrap_or("")),
+                });
             }
             if started.elapsed() > self.timeout {
                 let what = if names {

@@ -58,7 +58,8 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        .filter(|p| p.is_file())
+        // Files, and symlinks even when dangling (they are then reported, not skipped).
+        .filter(|p| p.is_file() || (p.is_symlink() && !p.is_dir()))
         .filter(|p| {
             !p.file_name()
                 .and_then(|n| n.to_str())

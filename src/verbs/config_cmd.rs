@@ -42,7 +42,12 @@ pub fn validate(
         cfg.resources.join(", "),
         cfg.scopes.iter().map(|s| format!("{s:?}").to_lowercase()).collect::<Vec<_>>().join(", "),
         cfg.metrics.iter().map(|m| m.name()).collect::<Vec<_>>().join(", "),
-        cfg.pushgateway.as_ref().map(|g| g.url.as_str()).unwrap_or("(none: metrics stay local)"),
+        // With the settings in effect, show where pushes really go (flag and env override the file).
+        match settings.filter(|_| path.is_none()).map(|s| s.push_target.as_ref()) {
+            Some(Some(t)) => format!("{} (in effect)", crate::metrics::redact_url(&t.url)),
+            Some(None) => "(none: metrics stay local)".to_string(),
+            None => cfg.pushgateway.as_ref().map(|g| g.url.clone()).unwrap_or_else(|| "(none: metrics stay local)".into()),
+        },
     ))?;
     Ok(())
 }

@@ -8,11 +8,13 @@
 //! (ARCHITECTURE §5, §9: Established does not mean discovery shows it yet). The pattern
 //! follows kube-rs `examples/crd_apply.rs`.
 
-use crate::authz::Gate;
+use crate::authz::{Gate, check_boundary};
 use crate::cli::CrdsSyncArgs;
 use crate::cluster::connect;
 use crate::config::duration_string;
-use crate::crds::{Applier, Journal, LoadedCrd, Registry, load_dir};
+use crate::config::Verb;
+use crate::crds::{Applier, Journal, LoadedCrd, Registry, crd_type, load_dir};
+use crate::verbs::crds_watch::check_dir_mode;
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -25,13 +27,13 @@ use crate::verbs::VerbError;
 pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let timeout = duration_string::parse(&args.timeout)
         .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = s.crd_dir(args.dir.as_deref());
-    let files = load_dir(&dir).map_err(|e| {
-        VerbError::Io(format!(
-            "cannot read CRD directory {}: {e}; create it or pass DIR",
-            dir.display()
-        ))
-    })?;
+    if !dir.is_dir() {
+        return Err(VerbError::Usage(format!("CRD directory {} does not exist; create it or pass DIR", dir.display())));
+    }
+    check_dir_mode(&dir)?;
+    let files = load_dir(&dir).map_err(|e| VerbError::Io(format!("cannot read CRD directory {}: {e}", dir.display())))?;
     let mut bad = Vec::new();
     let mut crds: Vec<LoadedCrd> = Vec::new();
     for (_, r) in files {

@@ -14,11 +14,11 @@ use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::authz::Gate;
+use crate::authz::{Gate, check_boundary};
 use crate::cli::{CrdsWatchArgs, LogFormat};
 use crate::cluster::{Cluster, connect};
-use crate::config::duration_string;
-use crate::crds::{Action, Applier, Journal, LoadedCrd, Registry, WatchState, scan};
+use crate::config::{Verb, duration_string};
+use crate::crds::{Action, Applier, Journal, LoadedCrd, Registry, WatchState, crd_type, scan};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -80,6 +80,7 @@ impl Log {
 /// Per-file and per-CRD problems are logged, never returned.
 pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let timeout = duration_string::parse(&args.timeout).map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = absolute(&s.crd_dir(args.dir.as_deref()));
     check_dir_mode(&dir)?;
     let parent = dir.parent().filter(|p| p.is_dir()).ok_or_else(|| {

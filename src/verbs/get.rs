@@ -54,6 +54,7 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
             }
             names.push(n.to_string());
         }
+        check_names(&names)?;
         return Ok(Target {
             type_name: type_name.unwrap_or_default().to_string(),
             names,
@@ -69,10 +70,28 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
             "{bad:?}: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form"
         ));
     }
+    check_names(&args[1..])?;
     Ok(Target {
         type_name: first.clone(),
         names: args[1..].to_vec(),
     })
+}
+
+/// Refuses names that cannot be one path segment of the request URL, so the request sent
+/// is exactly the one the SelfSubjectAccessReview approved: Kubernetes forbids `.`, `..`,
+/// `/` and `%` in names (apimachinery `path.IsValidPathSegmentName`); `?`, `#`, spaces and
+/// control characters would change the URL's meaning.
+fn check_names(names: &[String]) -> Result<(), String> {
+    for n in names {
+        let bad = n.is_empty()
+            || n == "."
+            || n == ".."
+            || n.chars().any(|c| matches!(c, '/' | '%' | '?' | '#') || c.is_whitespace() || c.is_control());
+        if bad {
+            return Err(format!("invalid object name {n:?}: a name may not be empty, \".\" or \"..\", nor contain '/', '%', '?', '#' or spaces"));
+        }
+    }
+    Ok(())
 }
 
 /// Runs `get`. `resource_label` receives the resolved `plural.group` as soon as TYPE
@@ -100,8 +119,21 @@ pub async fn run(
         .map_err(|e| ApiError::from_kube(e, &cluster.server))?;
     let t = index.resolve(&target.type_name)?.clone();
     *resource_label = Some(t.group_resource());
+    let trace = |p: &mut Printer<'_>, line: String| {
+        if s.verbose > 0 {
+            p.err_line(&format!("I {line}"));
+        }
+    };
+    trace(p, format!("{} resolved to {}/{} (namespaced: {})", target.type_name, t.group_resource(), t.api.version, t.namespaced));
 
-    let registered = Registry::load(&s.home)?.names();
+    // The registry only adds CRDs to the boundary; if it is unreadable, go on without them.
+    let registered = match Registry::load(&s.home) {
+        Ok(r) => r.names(),
+        Err(e) => {
+            p.err_line(&format!("warning: {e}"));
+            Vec::new()
+        }
+    };
     check_boundary(&s.plugin, &registered, Verb::Get, &t, args.all_namespaces)?;
     let namespace = (t.namespaced && !args.all_namespaces).then(|| cluster.namespace.clone());
     let gate = Gate::new(&cluster);
@@ -115,13 +147,16 @@ pub async fn run(
     };
     if target.names.is_empty() {
         gate.check(&ask("list", None)).await?;
+        trace(p, format!("SelfSubjectAccessReview: list {} allowed", t.group_resource()));
     } else {
         for n in &target.names {
             gate.check(&ask("get", Some(n))).await?;
+            trace(p, format!("SelfSubjectAccessReview: get {}/{n} allowed", t.group_resource()));
         }
     }
 
     let url = DynamicObject::url_path(&t.api, namespace.as_deref());
+    trace(p, format!("GET {}{url}", cluster.server));
     let mut lp = ListParams::default();
     lp.label_selector = args.selector.clone();
     lp.field_selector = args.field_selector.clone();
@@ -155,7 +190,7 @@ pub async fn run(
                 }
             }
             if all.rows.is_empty() {
-                if target.names.is_empty() {
+                if target.names.is_empty() && !args.ignore_not_found {
                     p.err_line(&no_resources(namespace.as_deref()));
                 }
             } else {
@@ -182,9 +217,6 @@ pub async fn run(
                 }
             }
             if args.output == OutputFormat::Name {
-                if items.is_empty() && target.names.is_empty() {
-                    p.err_line(&no_resources(namespace.as_deref()));
-                }
                 let prefix = t.name_prefix();
                 for o in &items {
                     let name = o
@@ -432,6 +464,16 @@ mod tests {
                 .contains("not TYPE/NAME")
         );
         assert!(parse_target(&[]).is_err());
+    }
+
+    #[test]
+    fn names_that_would_change_the_request_url_are_refused() {
+        for bad in ["?", "web-1?x", "a#b", "..", ".", "a%2F", "a b", ""] {
+            let e = parse_target(&s(&["pods", bad])).unwrap_err();
+            assert!(e.starts_with("invalid object name"), "{bad:?}: {e}");
+            assert!(parse_target(&s(&[&format!("pod/{bad}")])).is_err(), "{bad:?}");
+        }
+        assert!(parse_target(&s(&["clusterroles", "system:basic-user", "a.b-c_d@e"])).is_ok());
     }
 
     #[test]

@@ -200,10 +200,11 @@ impl Myops {
         Myops { dir, env }
     }
 
-    /// The default boundary used by most tests: get on pods/deployments/CRDs, both scopes.
+    /// The default boundary used by most tests: get and patch on pods/deployments/CRDs (patch on
+    /// customresourcedefinitions is what registering CRDs needs), both scopes.
     pub fn standard(job: &str) -> Myops {
         Myops::new(&format!(
-            "name: myops\nverbs: [get]\nresources: [pods, deployments, namespaces, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\npushgateway:\n  url: {}\n  job: {job}\n  instance: test\n  timeout: 1s\n",
+            "name: myops\nverbs: [get, patch]\nresources: [pods, deployments, namespaces, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\npushgateway:\n  url: {}\n  job: {job}\n  instance: test\n  timeout: 1s\n",
             cluster().pushgateway
         ))
     }

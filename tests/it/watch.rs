@@ -309,7 +309,7 @@ fn the_watcher_under_alice_reports_each_denial_and_keeps_running() {
 #[test]
 fn a_group_writable_directory_is_refused() {
     use std::os::unix::fs::PermissionsExt;
-    let m = Myops::new("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n");
+    let m = Myops::new("name: myops\nverbs: [patch]\nresources: [customresourcedefinitions]\nscopes: [cluster]\n");
     let dir = watched_dir(&m);
     std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o775)).unwrap();
     let r = m.run(&["crds", "watch", dir.to_str().unwrap()]);
