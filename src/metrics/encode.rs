@@ -7,20 +7,22 @@
 //! layout. Only setters are used on the proto types, so the code compiles with and without
 //! the crate's `protobuf` feature.
 //!
-//! Labels are written in name order (`plugin`, `resource`, `status`, `verb`), as the crate's
-//! own `Registry` does; series are ordered by label values.
+//! Labels are written in name order (`plugin`, `resource`, `status`, `verb`; `plugin`,
+//! `result`), as the crate's own `Registry` does; series are ordered by label values.
 
 use prometheus::TextEncoder;
 use prometheus::proto;
 
 use super::Status;
-use super::state::{BUCKETS, OpKey, State};
+use super::state::{BUCKETS, OpKey, OpTotals, State};
 use crate::config::model::MetricFamily;
 
 const HELP_OPS_TOTAL: &str =
     "Operations run by kubectl-myops, by plugin, verb, resource and outcome status.";
 const HELP_OPS_ERRORS_TOTAL: &str = "Operations that did not succeed (status other than success).";
 const HELP_OPS_DURATION: &str = "Wall-clock duration of one operation in seconds.";
+const HELP_CRD_LOADS_TOTAL: &str = "CRD hot-load attempts by kubectl-myops, by plugin and result.";
+const HELP_CRD_LOAD_DURATION: &str = "Wall-clock duration of one CRD hot-load attempt in seconds.";
 
 /// Renders the totals of the requested `families` in the Prometheus text format
 /// (`text/plain; version=0.0.4`), with `# HELP` and `# TYPE` lines.
@@ -28,11 +30,14 @@ const HELP_OPS_DURATION: &str = "Wall-clock duration of one operation in seconds
 /// - `ops_total` (counter): every series.
 /// - `ops_errors_total` (counter): series whose `status` is not `success`.
 /// - `ops_duration_seconds` (histogram, buckets [`BUCKETS`] seconds): every series.
+/// - `crd_loads_total` (counter, labels `plugin`, `result`): every series.
+/// - `crd_load_duration_seconds` (histogram, label `plugin`, buckets [`BUCKETS`] seconds):
+///   every series.
 ///
 /// Families are emitted in that fixed order whatever the order (or repetition) in `families`.
-/// A family without series is left out (the text format has no empty family), and the
-/// `crd_*` families are not recorded yet, so they render nothing. The result is empty when
-/// nothing is left — a caller must not `PUT` an empty body, which deletes the group.
+/// A family without series is left out (the text format has no empty family). The result is
+/// empty when nothing is left — a caller must not `PUT` an empty body, which deletes the
+/// group.
 ///
 /// # Example
 /// ```
@@ -47,24 +52,54 @@ pub fn encode(state: &State, families: &[MetricFamily]) -> String {
     let wanted = |f: MetricFamily| families.contains(&f);
     let mut out = Vec::new();
     if wanted(MetricFamily::OpsTotal) {
+        let series = state.ops.iter().map(|(k, t)| (op_labels(k), t.count));
         out.extend(counter(
-            state,
             MetricFamily::OpsTotal.name(),
             HELP_OPS_TOTAL,
-            |_| true,
+            series,
         ));
     }
     if wanted(MetricFamily::OpsErrorsTotal) {
-        let is_error = |k: &OpKey| k.status != Status::Success;
+        let series = state
+            .ops
+            .iter()
+            .filter(|(k, _)| k.status != Status::Success)
+            .map(|(k, t)| (op_labels(k), t.count));
         out.extend(counter(
-            state,
             MetricFamily::OpsErrorsTotal.name(),
             HELP_OPS_ERRORS_TOTAL,
-            is_error,
+            series,
         ));
     }
     if wanted(MetricFamily::OpsDurationSeconds) {
-        out.extend(histogram(state));
+        let series = state.ops.iter().map(|(k, t)| (op_labels(k), t));
+        out.extend(histogram(
+            MetricFamily::OpsDurationSeconds.name(),
+            HELP_OPS_DURATION,
+            series,
+        ));
+    }
+    if wanted(MetricFamily::CrdLoadsTotal) {
+        let series = state.crd_loads.iter().map(|(k, count)| {
+            let labels = labels(&[("plugin", &k.plugin), ("result", k.result.as_str())]);
+            (labels, *count)
+        });
+        out.extend(counter(
+            MetricFamily::CrdLoadsTotal.name(),
+            HELP_CRD_LOADS_TOTAL,
+            series,
+        ));
+    }
+    if wanted(MetricFamily::CrdLoadDurationSeconds) {
+        let series = state
+            .crd_load_durations
+            .iter()
+            .map(|(plugin, t)| (labels(&[("plugin", plugin)]), t));
+        out.extend(histogram(
+            MetricFamily::CrdLoadDurationSeconds.name(),
+            HELP_CRD_LOAD_DURATION,
+            series,
+        ));
     }
     // The encoder fails only on a family without metrics or without a name, and writing to a
     // String cannot fail; both are excluded above. Were it ever to fail, an empty body means
@@ -74,21 +109,27 @@ pub fn encode(state: &State, families: &[MetricFamily]) -> String {
         .unwrap_or_default()
 }
 
-fn labels(k: &OpKey) -> Vec<proto::LabelPair> {
-    [
-        ("plugin", k.plugin.as_str()),
-        ("resource", k.resource.as_str()),
+/// The label pairs of an `ops_*` series, in name order.
+fn op_labels(k: &OpKey) -> Vec<proto::LabelPair> {
+    labels(&[
+        ("plugin", &k.plugin),
+        ("resource", &k.resource),
         ("status", k.status.as_str()),
-        ("verb", k.verb.as_str()),
-    ]
-    .into_iter()
-    .map(|(name, value)| {
-        let mut pair = proto::LabelPair::default();
-        pair.set_name(name.to_string());
-        pair.set_value(value.to_string());
-        pair
-    })
-    .collect()
+        ("verb", &k.verb),
+    ])
+}
+
+/// Label pairs in the given order (callers pass them in name order).
+fn labels(pairs: &[(&str, &str)]) -> Vec<proto::LabelPair> {
+    pairs
+        .iter()
+        .map(|(name, value)| {
+            let mut pair = proto::LabelPair::default();
+            pair.set_name(name.to_string());
+            pair.set_value(value.to_string());
+            pair
+        })
+        .collect()
 }
 
 fn family(
@@ -108,22 +149,19 @@ fn family(
     Some(mf)
 }
 
+/// A counter family from `(labels, count)` series; `None` without series.
 fn counter(
-    state: &State,
     name: &str,
     help: &str,
-    keep: impl Fn(&OpKey) -> bool,
+    series: impl Iterator<Item = (Vec<proto::LabelPair>, u64)>,
 ) -> Option<proto::MetricFamily> {
-    let metrics = state
-        .ops
-        .iter()
-        .filter(|(k, _)| keep(k))
-        .map(|(k, t)| {
+    let metrics = series
+        .map(|(labels, count)| {
             let mut c = proto::Counter::default();
-            // u64 → f64 is exact below 2^53 operations.
-            c.set_value(t.count as f64);
+            // u64 → f64 is exact below 2^53 events.
+            c.set_value(count as f64);
             let mut m = proto::Metric::default();
-            m.set_label(labels(k));
+            m.set_label(labels);
             m.set_counter(c);
             m
         })
@@ -131,11 +169,15 @@ fn counter(
     family(name, help, proto::MetricType::COUNTER, metrics)
 }
 
-fn histogram(state: &State) -> Option<proto::MetricFamily> {
-    let metrics = state
-        .ops
-        .iter()
-        .map(|(k, t)| {
+/// A histogram family (buckets [`BUCKETS`]) from `(labels, totals)` series; `None` without
+/// series.
+fn histogram<'a>(
+    name: &str,
+    help: &str,
+    series: impl Iterator<Item = (Vec<proto::LabelPair>, &'a OpTotals)>,
+) -> Option<proto::MetricFamily> {
+    let metrics = series
+        .map(|(labels, t)| {
             let buckets = BUCKETS
                 .iter()
                 .zip(t.buckets.iter())
@@ -151,15 +193,10 @@ fn histogram(state: &State) -> Option<proto::MetricFamily> {
             h.set_sample_sum(t.sum_seconds);
             h.set_bucket(buckets);
             let mut m = proto::Metric::default();
-            m.set_label(labels(k));
+            m.set_label(labels);
             m.set_histogram(h);
             m
         })
         .collect();
-    family(
-        MetricFamily::OpsDurationSeconds.name(),
-        HELP_OPS_DURATION,
-        proto::MetricType::HISTOGRAM,
-        metrics,
-    )
+    family(name, help, proto::MetricType::HISTOGRAM, metrics)
 }

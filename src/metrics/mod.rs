@@ -1,11 +1,15 @@
-//! Per-operation metrics: record locally, push the totals (ARCHITECTURE §6).
+//! Per-operation and CRD hot-load metrics: record locally, push the totals (ARCHITECTURE §6).
 //!
 //! The Pushgateway is a cache, not an aggregator: a `PUT` replaces the whole group. Each run
 //! therefore adds its [`Observation`] to cumulative totals in `<MYOPS_HOME>/metrics-state.json`
 //! ([`record`], file-locked, atomic) and pushes the totals ([`encode`] + [`push`] to
 //! [`push_url`]). A failed push loses nothing: the totals stay on disk and the next push
 //! carries them. [`finish`] is the one call a command makes at its end; it turns every
-//! metrics failure into a warning line and never changes the command's exit code.
+//! metrics failure into a warning line and never changes the command's exit code. The CRD
+//! hot-loader does the same per batch of loads with [`record_crd_loads`] /
+//! [`finish_crd_loads`]. Every push carries every requested family the state holds (`ops_*`
+//! and `crd_*` alike), whichever call made it: a push with only some of them would delete
+//! the others from the gateway.
 //!
 //! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
 //! exposition format), `push.rs` (URL and HTTP `PUT`).
@@ -25,10 +29,16 @@ use crate::exit::ExitStatus;
 
 pub use encode::encode;
 pub use error::MetricsError;
-pub use push::{MAX_BODY_CHARS, PushError, PushTarget, push, push_url};
-pub use state::{BUCKETS, OpKey, OpTotals, STATE_VERSION, State, load, record, reset, state_path};
+pub use push::{MAX_BODY_CHARS, PushError, PushTarget, push, push_url, redact_url};
+pub use state::{
+    BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, record, record_crd_loads,
+    reset, state_path,
+};
 
-/// Outcome label `status` of one operation (ARCHITECTURE §6).
+/// Outcome label `status` of one operation, and `result` of one CRD load (ARCHITECTURE §6).
+///
+/// The CRD hot-loader uses `success`, `invalid`, `denied`, `conflict` and `error`;
+/// [`Status::NotFound`] is not a hot-load outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
@@ -112,6 +122,10 @@ pub fn instance_default() -> String {
 /// are kept in /home/me/.myops/metrics-state.json and sent with the next push`) — never an
 /// error: a metrics failure never changes the command's exit code.
 ///
+/// The push carries every requested family the state has data for, the `crd_*` hot-load
+/// families included: the `PUT` replaces the whole group, so a push of the `ops_*` families
+/// alone would delete the CRD load totals from the gateway.
+///
 /// Nothing is pushed when recording failed (the totals would be stale or unreadable) or when
 /// no requested family has data (an empty `PUT` would delete the group on the gateway). The
 /// push is bounded by `target.timeout`; the state file I/O runs on tokio's blocking pool.
@@ -123,12 +137,46 @@ pub async fn finish(
     families: &[MetricFamily],
     target: Option<&PushTarget>,
 ) -> Vec<String> {
-    let mut warnings = Vec::new();
     let (home_owned, plugin_owned, obs_owned) =
         (home.to_path_buf(), plugin.to_string(), obs.clone());
-    let recorded =
-        tokio::task::spawn_blocking(move || record(&home_owned, &plugin_owned, &obs_owned)).await;
-    let state = match recorded {
+    let recorded = move || record(&home_owned, &plugin_owned, &obs_owned);
+    record_and_push(home, recorded, families, target).await
+}
+
+/// Records a batch of CRD loads — `(result, duration in seconds)` each — with
+/// [`record_crd_loads`] and, when `target` is `Some`, pushes the totals of `families`; the
+/// same contract as [`finish`]: warnings, never an error; no push when recording failed or
+/// nothing requested has data; the push carries the `ops_*` families too when requested and
+/// present, so it never deletes them from the gateway.
+///
+/// An empty `loads` is a no-op (no file access, no push, no warning).
+pub async fn finish_crd_loads(
+    home: &Path,
+    plugin: &str,
+    loads: &[(Status, f64)],
+    families: &[MetricFamily],
+    target: Option<&PushTarget>,
+) -> Vec<String> {
+    if loads.is_empty() {
+        return Vec::new();
+    }
+    let (home_owned, plugin_owned, loads_owned) =
+        (home.to_path_buf(), plugin.to_string(), loads.to_vec());
+    let recorded = move || record_crd_loads(&home_owned, &plugin_owned, &loads_owned);
+    record_and_push(home, recorded, families, target).await
+}
+
+/// The part [`finish`] and [`finish_crd_loads`] share: run `recorded` (a locked
+/// read-modify-write of the state file) on tokio's blocking pool, then push the totals of
+/// `families` from the state it returns, turning every failure into a warning line.
+async fn record_and_push(
+    home: &Path,
+    recorded: impl FnOnce() -> Result<State, MetricsError> + Send + 'static,
+    families: &[MetricFamily],
+    target: Option<&PushTarget>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let state = match tokio::task::spawn_blocking(recorded).await {
         Ok(Ok(state)) => state,
         Ok(Err(err)) => {
             warnings.push(format!("warning: metrics not recorded: {err}"));

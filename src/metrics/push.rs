@@ -241,7 +241,7 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
 }
 
 /// The URL with any `user:password@` removed, for messages.
-pub(crate) fn redact_url(url: &str) -> String {
+pub fn redact_url(url: &str) -> String {
     match reqwest::Url::parse(url) {
         Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
             // Both setters only fail for URLs that cannot carry credentials, which this one does.

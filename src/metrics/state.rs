@@ -14,11 +14,21 @@
 //!
 //! ```json
 //! {"version":1,"ops":[{"plugin":"myops","verb":"get","resource":"pods","status":"success",
-//!   "count":3,"sum":0.875,"buckets":[0,0,0,0,0,2,3,3,3,3,3,3,3]}]}
+//!   "count":3,"sum":0.875,"buckets":[0,0,0,0,0,2,3,3,3,3,3,3,3]}],
+//!  "crdLoads":[{"plugin":"myops","result":"success","count":2},
+//!   {"plugin":"myops","result":"invalid","count":1}],
+//!  "crdLoadDurations":[{"plugin":"myops","count":3,"sum":0.375,
+//!   "buckets":[1,1,1,1,1,3,3,3,3,3,3,3,3]}]}
 //! ```
 //!
 //! `buckets[i]` is the cumulative count of observations `<= BUCKETS[i]` seconds. Changing
-//! [`BUCKETS`] or the layout requires a new `version`.
+//! [`BUCKETS`] or the layout requires a new `version`. `crdLoads` (the `crd_loads_total`
+//! counters) and `crdLoadDurations` (the `crd_load_duration_seconds` histograms) were added
+//! within version 1: both are optional on read (a file without them has no CRD loads) and
+//! left out on write while empty, so a state without CRD loads is written byte for byte as
+//! before. Every CRD load adds to one `crdLoads` entry and to its plugin's `crdLoadDurations`
+//! entry, so per plugin the `crdLoads` counts add up to the `crdLoadDurations` count; a file
+//! where they do not is corrupt.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -30,7 +40,8 @@ use serde::{Deserialize, Serialize};
 use super::{MetricsError, Observation, Status};
 use crate::fsutil;
 
-/// Upper bounds (seconds) of the `ops_duration_seconds` histogram buckets (`+Inf` is implied).
+/// Upper bounds (seconds) of the `ops_duration_seconds` and `crd_load_duration_seconds`
+/// histogram buckets (`+Inf` is implied).
 ///
 /// Suited to a CLI: a cached discovery answer takes milliseconds, a slow API server or a
 /// `--chunk-size` list of thousands of objects takes tens of seconds, and a minute is the
@@ -67,7 +78,21 @@ pub struct OpKey {
     pub status: Status,
 }
 
-/// Cumulative totals of one series.
+/// The label set of one `crd_loads_total` series (ARCHITECTURE §6).
+///
+/// `result` reuses [`Status`]: the hot-loader reports `success`, `invalid`, `denied`,
+/// `conflict` or `error`; `notfound` is not one of its outcomes (it is recorded verbatim if
+/// a caller passes it anyway).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CrdLoadKey {
+    /// `plugin` label: the plugin name from plugin.yaml.
+    pub plugin: String,
+    /// `result` label.
+    pub result: Status,
+}
+
+/// Cumulative totals of one histogram series: an `ops_duration_seconds` series (and the
+/// matching `ops_total` count) or a `crd_load_duration_seconds` series.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OpTotals {
     /// Number of observations.
@@ -78,11 +103,44 @@ pub struct OpTotals {
     pub buckets: [u64; BUCKETS.len()],
 }
 
+impl OpTotals {
+    /// Adds one duration. A negative, NaN or infinite duration counts as 0 s so one bad clock
+    /// reading cannot poison the sum forever.
+    fn add(&mut self, seconds: f64) {
+        let seconds = if seconds.is_finite() && seconds > 0.0 {
+            seconds
+        } else {
+            0.0
+        };
+        self.count += 1;
+        self.sum_seconds += seconds;
+        for (bound, bucket) in BUCKETS.iter().zip(self.buckets.iter_mut()) {
+            if seconds <= *bound {
+                *bucket += 1;
+            }
+        }
+    }
+
+    /// True when the stored totals can be real ones: buckets non-decreasing, the last one at
+    /// most `count`, the sum finite and not negative.
+    fn is_consistent(&self) -> bool {
+        self.buckets.windows(2).all(|w| w[0] <= w[1])
+            && self.buckets[BUCKETS.len() - 1] <= self.count
+            && self.sum_seconds.is_finite()
+            && self.sum_seconds >= 0.0
+    }
+}
+
 /// The cumulative totals of every series seen under one MYOPS_HOME.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct State {
     /// `ops_*` series, ordered by label values.
     pub ops: BTreeMap<OpKey, OpTotals>,
+    /// `crd_loads_total` counters, ordered by label values.
+    pub crd_loads: BTreeMap<CrdLoadKey, u64>,
+    /// `crd_load_duration_seconds` histograms by `plugin` label. Per plugin, the count equals
+    /// the sum of that plugin's [`State::crd_loads`] counts.
+    pub crd_load_durations: BTreeMap<String, OpTotals>,
 }
 
 impl State {
@@ -95,21 +153,28 @@ impl State {
             resource: obs.resource.clone(),
             status: obs.status,
         };
-        let d = obs.duration_seconds;
-        let seconds = if d.is_finite() && d > 0.0 { d } else { 0.0 };
-        let totals = self.ops.entry(key).or_default();
-        totals.count += 1;
-        totals.sum_seconds += seconds;
-        for (bound, bucket) in BUCKETS.iter().zip(totals.buckets.iter_mut()) {
-            if seconds <= *bound {
-                *bucket += 1;
-            }
-        }
+        self.ops.entry(key).or_default().add(obs.duration_seconds);
+    }
+
+    /// Adds one CRD load with outcome `result` that took `duration_seconds` (pure, no I/O): one
+    /// to `crd_loads_total{plugin,result}`, one observation to
+    /// `crd_load_duration_seconds{plugin}`. Bad durations count as 0 s, as in
+    /// [`State::observe`].
+    pub fn observe_crd_load(&mut self, plugin: &str, result: Status, duration_seconds: f64) {
+        let key = CrdLoadKey {
+            plugin: plugin.to_string(),
+            result,
+        };
+        *self.crd_loads.entry(key).or_default() += 1;
+        self.crd_load_durations
+            .entry(plugin.to_string())
+            .or_default()
+            .add(duration_seconds);
     }
 
     /// True when nothing has been recorded.
     pub fn is_empty(&self) -> bool {
-        self.ops.is_empty()
+        self.ops.is_empty() && self.crd_loads.is_empty() && self.crd_load_durations.is_empty()
     }
 }
 
@@ -132,13 +197,56 @@ impl State {
 /// # Ok::<(), myops::metrics::MetricsError>(())
 /// ```
 pub fn record(home: &Path, plugin: &str, obs: &Observation) -> Result<State, MetricsError> {
+    update(home, |state| state.observe(plugin, obs))
+}
+
+/// Adds several CRD loads — `(result, duration in seconds)` each, e.g. one watcher batch — to
+/// the state in one locked read-modify-write, exactly as [`record`] does for one operation,
+/// and returns the new totals. Each load adds one to `crd_loads_total{plugin,result}` and one
+/// observation to `crd_load_duration_seconds{plugin}`; a negative, NaN or infinite duration
+/// counts as 0 s. `result` is one of `success`, `invalid`, `denied`, `conflict`, `error`
+/// ([`Status::NotFound`] is not a hot-load outcome; passed anyway, it is recorded as
+/// `notfound`).
+///
+/// An empty `loads` writes nothing and creates nothing: it returns the current totals, as
+/// [`load`] does.
+///
+/// # Errors
+/// As [`record`]; on error the file on disk is unchanged and none of `loads` is recorded.
+///
+/// # Example
+/// ```no_run
+/// # use myops::metrics::{record_crd_loads, Status};
+/// let loads = [(Status::Success, 0.25), (Status::Invalid, 0.002)];
+/// let state = record_crd_loads(std::path::Path::new("/home/me/.myops"), "myops", &loads)?;
+/// # Ok::<(), myops::metrics::MetricsError>(())
+/// ```
+pub fn record_crd_loads(
+    home: &Path,
+    plugin: &str,
+    loads: &[(Status, f64)],
+) -> Result<State, MetricsError> {
+    if loads.is_empty() {
+        return load(home);
+    }
+    update(home, |state| {
+        for &(result, seconds) in loads {
+            state.observe_crd_load(plugin, result, seconds);
+        }
+    })
+}
+
+/// The locked read-modify-write shared by [`record`] and [`record_crd_loads`]: creates `home`
+/// (0700) when missing, takes the exclusive lock, reads the state, applies `change`, writes
+/// the state atomically and returns it.
+fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, MetricsError> {
     fsutil::ensure_private_dir(home).map_err(|source| MetricsError::CreateHome {
         path: home.to_path_buf(),
         source,
     })?;
     let _lock = lock(home, true)?;
     let mut state = read_state(home)?;
-    state.observe(plugin, obs);
+    change(&mut state);
     write_state(home, &state)?;
     Ok(state)
     // `_lock` is dropped here, after the rename: the lock is released when the file closes.
@@ -199,11 +307,40 @@ struct SeriesV1 {
     buckets: [u64; BUCKETS.len()],
 }
 
+/// The on-disk shape of one `crd_loads_total` series (added within version 1).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrdLoadV1 {
+    plugin: String,
+    result: Status,
+    count: u64,
+}
+
+/// The on-disk shape of one `crd_load_duration_seconds` series (added within version 1).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CrdDurationV1 {
+    plugin: String,
+    count: u64,
+    sum: f64,
+    buckets: [u64; BUCKETS.len()],
+}
+
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileV1 {
     version: u32,
     ops: Vec<SeriesV1>,
+    /// Absent in files written before CRD loads were recorded.
+    #[serde(default, rename = "crdLoads", skip_serializing_if = "Vec::is_empty")]
+    crd_loads: Vec<CrdLoadV1>,
+    /// Absent in files written before CRD loads were recorded.
+    #[serde(
+        default,
+        rename = "crdLoadDurations",
+        skip_serializing_if = "Vec::is_empty"
+    )]
+    crd_load_durations: Vec<CrdDurationV1>,
 }
 
 #[derive(Deserialize)]
@@ -251,11 +388,12 @@ fn parse_state(text: &str) -> Result<State, ParseError> {
         serde_json::from_str(text).map_err(|e| ParseError::Corrupt(e.to_string()))?;
     let mut state = State::default();
     for s in file.ops {
-        let consistent = s.buckets.windows(2).all(|w| w[0] <= w[1])
-            && s.buckets[BUCKETS.len() - 1] <= s.count
-            && s.sum.is_finite()
-            && s.sum >= 0.0;
-        if !consistent {
+        let totals = OpTotals {
+            count: s.count,
+            sum_seconds: s.sum,
+            buckets: s.buckets,
+        };
+        if !totals.is_consistent() {
             return Err(ParseError::Corrupt(format!(
                 "inconsistent totals for {} {} {}",
                 s.verb,
@@ -269,16 +407,70 @@ fn parse_state(text: &str) -> Result<State, ParseError> {
             resource: s.resource,
             status: s.status,
         };
+        if state.ops.insert(key, totals).is_some() {
+            return Err(ParseError::Corrupt("a label set appears twice".to_string()));
+        }
+    }
+    for s in file.crd_loads {
+        let key = CrdLoadKey {
+            plugin: s.plugin,
+            result: s.result,
+        };
+        if state.crd_loads.insert(key, s.count).is_some() {
+            return Err(ParseError::Corrupt(
+                "a crdLoads label set appears twice".to_string(),
+            ));
+        }
+    }
+    for s in file.crd_load_durations {
         let totals = OpTotals {
             count: s.count,
             sum_seconds: s.sum,
             buckets: s.buckets,
         };
-        if state.ops.insert(key, totals).is_some() {
-            return Err(ParseError::Corrupt("a label set appears twice".to_string()));
+        if !totals.is_consistent() {
+            return Err(ParseError::Corrupt(format!(
+                "inconsistent CRD load duration totals for plugin {}",
+                s.plugin
+            )));
+        }
+        if state.crd_load_durations.insert(s.plugin, totals).is_some() {
+            return Err(ParseError::Corrupt(
+                "a crdLoadDurations plugin appears twice".to_string(),
+            ));
         }
     }
+    check_crd_counts(&state)?;
     Ok(state)
+}
+
+/// Per plugin, the `crdLoads` counts must add up to the `crdLoadDurations` count (every load
+/// adds to both), and neither may name a plugin the other lacks.
+fn check_crd_counts(state: &State) -> Result<(), ParseError> {
+    let mut loads: BTreeMap<&str, u64> = BTreeMap::new();
+    for (key, count) in &state.crd_loads {
+        let total = loads.entry(key.plugin.as_str()).or_default();
+        *total = total.checked_add(*count).ok_or_else(|| {
+            ParseError::Corrupt(format!("CRD load counts of plugin {} overflow", key.plugin))
+        })?;
+    }
+    let durations: BTreeMap<&str, u64> = state
+        .crd_load_durations
+        .iter()
+        .map(|(plugin, t)| (plugin.as_str(), t.count))
+        .collect();
+    if loads == durations {
+        return Ok(());
+    }
+    let plugin = loads
+        .keys()
+        .chain(durations.keys())
+        .find(|p| loads.get(*p) != durations.get(*p))
+        .copied()
+        .unwrap_or_default();
+    Err(ParseError::Corrupt(format!(
+        "crdLoads and crdLoadDurations disagree for plugin {plugin}"
+    )))
 }
 
 fn serialize_state(state: &State) -> serde_json::Result<String> {
@@ -292,6 +484,25 @@ fn serialize_state(state: &State) -> serde_json::Result<String> {
                 verb: k.verb.clone(),
                 resource: k.resource.clone(),
                 status: k.status,
+                count: t.count,
+                sum: t.sum_seconds,
+                buckets: t.buckets,
+            })
+            .collect(),
+        crd_loads: state
+            .crd_loads
+            .iter()
+            .map(|(k, count)| CrdLoadV1 {
+                plugin: k.plugin.clone(),
+                result: k.result,
+                count: *count,
+            })
+            .collect(),
+        crd_load_durations: state
+            .crd_load_durations
+            .iter()
+            .map(|(plugin, t)| CrdDurationV1 {
+                plugin: plugin.clone(),
                 count: t.count,
                 sum: t.sum_seconds,
                 buckets: t.buckets,

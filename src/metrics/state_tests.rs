@@ -193,3 +193,247 @@ fn reset_removes_the_totals() {
     reset(home.path()).unwrap();
     reset(&home.path().join("absent")).unwrap();
 }
+
+// ---- CRD loads ----
+
+fn crd(plugin: &str, result: Status) -> CrdLoadKey {
+    CrdLoadKey {
+        plugin: plugin.into(),
+        result,
+    }
+}
+
+#[test]
+fn crd_batches_give_exact_totals() {
+    let home = tempfile::tempdir().unwrap();
+    let first = [
+        (Status::Success, 0.25),
+        (Status::Success, 0.5),
+        (Status::Invalid, 0.0625),
+    ];
+    record_crd_loads(home.path(), "myops", &first).unwrap();
+    // Bad durations count as 0 s; 120 s is above every bound.
+    let second = [
+        (Status::Error, f64::NAN),
+        (Status::Conflict, -1.0),
+        (Status::Denied, f64::INFINITY),
+        (Status::Success, 120.0),
+    ];
+    record_crd_loads(home.path(), "myops", &second).unwrap();
+    let returned = record_crd_loads(home.path(), "other", &[(Status::Success, 2.0)]).unwrap();
+
+    let state = load(home.path()).unwrap();
+    assert_eq!(
+        state, returned,
+        "record_crd_loads returns what load reads back"
+    );
+    assert!(state.ops.is_empty());
+    let loads: Vec<(CrdLoadKey, u64)> = state.crd_loads.clone().into_iter().collect();
+    assert_eq!(
+        loads,
+        [
+            (crd("myops", Status::Success), 3),
+            (crd("myops", Status::Denied), 1),
+            (crd("myops", Status::Conflict), 1),
+            (crd("myops", Status::Invalid), 1),
+            (crd("myops", Status::Error), 1),
+            (crd("other", Status::Success), 1),
+        ]
+    );
+    assert_eq!(state.crd_load_durations.len(), 2);
+    let mine = &state.crd_load_durations["myops"];
+    assert_eq!(mine.count, 7);
+    assert_eq!(mine.sum_seconds, 120.8125);
+    // 0 s ×3 in every bucket; 0.0625 from le=0.1; 0.25 from 0.25; 0.5 from 0.5; 120 in none.
+    assert_eq!(mine.buckets, [3, 3, 3, 3, 4, 5, 6, 6, 6, 6, 6, 6, 6]);
+    let other = &state.crd_load_durations["other"];
+    assert_eq!(
+        (other.count, other.sum_seconds, other.buckets),
+        (1, 2.0, [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1])
+    );
+}
+
+#[test]
+fn crd_loads_are_written_after_the_ops_and_round_trip() {
+    let home = tempfile::tempdir().unwrap();
+    record(home.path(), "myops", &obs("patch", Status::Conflict, 1.5)).unwrap();
+    record_crd_loads(
+        home.path(),
+        "myops",
+        &[(Status::Success, 0.25), (Status::Invalid, 0.001)],
+    )
+    .unwrap();
+    let text = fs::read_to_string(state_path(home.path())).unwrap();
+    assert_eq!(
+        text,
+        "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"patch\",\"resource\":\"pods\",\
+         \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
+         \"crdLoads\":[{\"plugin\":\"myops\",\"result\":\"success\",\"count\":1},\
+         {\"plugin\":\"myops\",\"result\":\"invalid\",\"count\":1}],\
+         \"crdLoadDurations\":[{\"plugin\":\"myops\",\"count\":2,\"sum\":0.251,\
+         \"buckets\":[1,1,1,1,1,2,2,2,2,2,2,2,2]}]}\n"
+    );
+    let state = load(home.path()).unwrap();
+    assert_eq!(parse_ok(&serialize_state(&state).unwrap()), state);
+    assert!(!home.path().join(TEMP_FILE).exists());
+}
+
+fn parse_ok(text: &str) -> State {
+    match parse_state(text) {
+        Ok(state) => state,
+        Err(ParseError::Version(v)) => panic!("version {v}"),
+        Err(ParseError::Corrupt(reason)) => panic!("corrupt: {reason}"),
+    }
+}
+
+#[test]
+fn a_file_from_before_crd_loads_still_loads_and_grows() {
+    let home = tempfile::tempdir().unwrap();
+    let old = "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"get\",\"resource\":\"pods\",\
+               \"status\":\"success\",\"count\":3,\"sum\":0.875,\"buckets\":[0,0,0,0,0,2,3,3,3,3,3,3,3]}]}\n";
+    fs::write(state_path(home.path()), old).unwrap();
+    let state = load(home.path()).unwrap();
+    assert!(state.crd_loads.is_empty() && state.crd_load_durations.is_empty());
+    let ok = &state.ops[&key("get", Status::Success)];
+    assert_eq!((ok.count, ok.sum_seconds), (3, 0.875));
+
+    // Rewritten unchanged while there is no CRD load (no new keys).
+    record(home.path(), "myops", &obs("get", Status::Success, 0.125)).unwrap();
+    let text = fs::read_to_string(state_path(home.path())).unwrap();
+    assert!(!text.contains("crd"), "{text}");
+
+    // CRD loads add to it; the ops totals are kept.
+    let state = record_crd_loads(home.path(), "myops", &[(Status::Success, 0.5)]).unwrap();
+    assert_eq!(state.ops[&key("get", Status::Success)].count, 4);
+    assert_eq!(state.crd_loads[&crd("myops", Status::Success)], 1);
+    assert_eq!(state.crd_load_durations["myops"].count, 1);
+}
+
+#[test]
+fn an_empty_crd_batch_writes_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let home = root.path().join("home");
+    assert!(record_crd_loads(&home, "myops", &[]).unwrap().is_empty());
+    assert!(!home.exists(), "nothing created");
+    record(&home, "myops", &obs("get", Status::Success, 0.1)).unwrap();
+    let before = fs::read(state_path(&home)).unwrap();
+    let state = record_crd_loads(&home, "myops", &[]).unwrap();
+    assert_eq!(state.ops.len(), 1);
+    assert_eq!(fs::read(state_path(&home)).unwrap(), before);
+}
+
+#[test]
+fn a_state_with_only_crd_loads_is_not_empty() {
+    let mut state = State::default();
+    assert!(state.is_empty());
+    state.observe_crd_load("myops", Status::Success, 0.1);
+    assert!(!state.is_empty());
+}
+
+#[test]
+fn concurrent_crd_batches_and_records_lose_nothing() {
+    let home = tempfile::tempdir().unwrap();
+    let mut threads: Vec<_> = (0..8)
+        .map(|_| {
+            let home = home.path().to_path_buf();
+            std::thread::spawn(move || {
+                for _ in 0..25 {
+                    let batch = [
+                        (Status::Success, 0.25),
+                        (Status::Success, 0.5),
+                        (Status::Error, 2.0),
+                    ];
+                    record_crd_loads(&home, "myops", &batch).unwrap();
+                }
+            })
+        })
+        .collect();
+    threads.extend((0..4).map(|_| {
+        let home = home.path().to_path_buf();
+        std::thread::spawn(move || {
+            for _ in 0..25 {
+                record(&home, "myops", &obs("get", Status::Success, 0.25)).unwrap();
+            }
+        })
+    }));
+    for t in threads {
+        t.join().unwrap();
+    }
+    let state = load(home.path()).unwrap();
+    assert_eq!(state.crd_loads[&crd("myops", Status::Success)], 400);
+    assert_eq!(state.crd_loads[&crd("myops", Status::Error)], 200);
+    assert_eq!(state.crd_loads.len(), 2);
+    let d = &state.crd_load_durations["myops"];
+    assert_eq!(d.count, 600);
+    assert_eq!(d.sum_seconds, 550.0);
+    assert_eq!(
+        d.buckets,
+        [0, 0, 0, 0, 0, 200, 400, 400, 600, 600, 600, 600, 600]
+    );
+    let ops = &state.ops[&key("get", Status::Success)];
+    assert_eq!((ops.count, ops.sum_seconds), (100, 25.0));
+}
+
+#[test]
+fn inconsistent_crd_entries_are_corrupt() {
+    let ops = r#""ops":[]"#;
+    let one = r#""crdLoads":[{"plugin":"p","result":"success","count":1}]"#;
+    let dur1 = r#""crdLoadDurations":[{"plugin":"p","count":1,"sum":0.1,"buckets":[0,0,0,0,1,1,1,1,1,1,1,1,1]}]"#;
+    // The consistent file loads.
+    let good = format!("{{\"version\":1,{ops},{one},{dur1}}}");
+    assert_eq!(parse_ok(&good).crd_loads[&crd("p", Status::Success)], 1);
+
+    let cases = [
+        // Unknown result value.
+        format!(
+            r#"{{"version":1,{ops},"crdLoads":[{{"plugin":"p","result":"ok","count":1}}],{dur1}}}"#
+        ),
+        // The same label set twice.
+        format!(
+            r#"{{"version":1,{ops},"crdLoads":[{{"plugin":"p","result":"success","count":1}},{{"plugin":"p","result":"success","count":0}}],{dur1}}}"#
+        ),
+        // The same plugin twice in the durations.
+        format!(
+            r#"{{"version":1,{ops},{one},"crdLoadDurations":[{{"plugin":"p","count":1,"sum":0.1,"buckets":[0,0,0,0,1,1,1,1,1,1,1,1,1]}},{{"plugin":"p","count":0,"sum":0,"buckets":[0,0,0,0,0,0,0,0,0,0,0,0,0]}}]}}"#
+        ),
+        // Decreasing buckets.
+        format!(
+            r#"{{"version":1,{ops},{one},"crdLoadDurations":[{{"plugin":"p","count":1,"sum":0.1,"buckets":[1,0,0,0,1,1,1,1,1,1,1,1,1]}}]}}"#
+        ),
+        // Last bucket above the count.
+        format!(
+            r#"{{"version":1,{ops},{one},"crdLoadDurations":[{{"plugin":"p","count":1,"sum":0.1,"buckets":[0,0,0,0,2,2,2,2,2,2,2,2,2]}}]}}"#
+        ),
+        // Negative sum.
+        format!(
+            r#"{{"version":1,{ops},{one},"crdLoadDurations":[{{"plugin":"p","count":1,"sum":-0.1,"buckets":[0,0,0,0,1,1,1,1,1,1,1,1,1]}}]}}"#
+        ),
+        // Short buckets.
+        format!(
+            r#"{{"version":1,{ops},{one},"crdLoadDurations":[{{"plugin":"p","count":1,"sum":0.1,"buckets":[1,1]}}]}}"#
+        ),
+        // Counts that do not add up to the histogram count.
+        format!(
+            r#"{{"version":1,{ops},"crdLoads":[{{"plugin":"p","result":"success","count":2}}],{dur1}}}"#
+        ),
+        // Loads without a histogram, and a histogram without loads.
+        format!("{{\"version\":1,{ops},{one}}}"),
+        format!("{{\"version\":1,{ops},{dur1}}}"),
+        // An unknown field in an entry.
+        format!(
+            r#"{{"version":1,{ops},"crdLoads":[{{"plugin":"p","result":"success","count":1,"extra":1}}],{dur1}}}"#
+        ),
+    ];
+    for text in cases {
+        assert!(
+            matches!(corrupt_with(text.as_bytes()), MetricsError::Corrupt { .. }),
+            "{text}"
+        );
+    }
+    let err = corrupt_with(format!("{{\"version\":1,{ops},{dur1}}}").as_bytes());
+    assert!(
+        err.to_string()
+            .contains("crdLoads and crdLoadDurations disagree for plugin p"),
+        "{err}"
+    );
+}

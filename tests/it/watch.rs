@@ -316,3 +316,45 @@ fn a_group_writable_directory_is_refused() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("group- or world-writable") && r.stderr.contains("chmod go-w"), "{r:?}");
 }
+
+#[test]
+fn the_whole_corpus_dropped_at_once_registers_every_crd_and_crds_list_shows_them() {
+    let ns = Namespace::new("watch-burst");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let mut w = Watcher::start(&m, &dir, &[]);
+    let corpus = root().join("../shared/corpus/crds");
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(&corpus).unwrap() {
+        let f = e.unwrap().path();
+        if f.extension().is_some_and(|x| x == "yaml") {
+            let text = std::fs::read_to_string(&f).unwrap();
+            names.extend(myops::crds::parse_crds(&text, &f).unwrap().into_iter().map(|c| c.name));
+            std::fs::copy(&f, dir.join(f.file_name().unwrap())).unwrap();
+        }
+    }
+    assert_eq!(names.len(), 14);
+    for n in &names {
+        w.expect("registered", n, SLOW);
+    }
+    let r = m.run(&["get", "certificates.cert-manager.io", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let list = m.run(&["crds", "list", dir.to_str().unwrap()]);
+    assert_eq!(list.code, 0, "{list:?}");
+    let header: Vec<&str> = list.stdout.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header, ["FILE", "NAME", "VERSIONS", "ESTABLISHED", "MANAGED"]);
+    let row = list.stdout.lines().find(|l| l.contains("foos.samplecontroller.k8s.io")).expect("foos listed");
+    assert_eq!(row.split_whitespace().collect::<Vec<_>>(), ["sample-controller_crd.yaml", "foos.samplecontroller.k8s.io", "v1alpha1", "True", "yes"]);
+    assert_eq!(list.stdout.lines().filter(|l| l.ends_with(" yes")).count() >= 14, true, "{}", list.stdout);
+    // SIGTERM, like SIGINT, ends the watcher with exit 0.
+    let _ = Command::new("kill").args(["-TERM", &w.child.id().to_string()]).status();
+    let end = Instant::now() + Duration::from_secs(20);
+    let code = loop {
+        if let Some(s) = w.child.try_wait().unwrap() {
+            break s.code();
+        }
+        assert!(Instant::now() < end, "watcher did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(code, Some(0));
+}
