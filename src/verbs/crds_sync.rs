@@ -17,7 +17,9 @@ use crate::crds::{Applier, Journal, LoadedCrd, Registry, crd_type, load_dir};
 use crate::verbs::crds_watch::check_dir_mode;
 use crate::output::Printer;
 use crate::settings::Settings;
-use crate::verbs::VerbError;
+use crate::verbs::{VerbError, status_for};
+use crate::metrics::{self, Status};
+use std::time::Instant;
 
 /// Runs `crds sync`.
 ///
@@ -52,36 +54,64 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
         ));
         return Ok(());
     }
+    let started = Instant::now();
+    let mut loads: Vec<(Status, f64)> = bad.iter().map(|_| (Status::Invalid, 0.0)).collect();
+    let result = apply_and_report(s, &crds, timeout, p, &mut loads, started).await;
+    for w in metrics::finish_crd_loads(&s.home, &s.plugin.name, &loads, &s.plugin.metrics, s.push_target.as_ref()).await {
+        p.err_line(&w);
+    }
+    match (result, bad.is_empty()) {
+        (Err(e), _) => Err(e),
+        (Ok(()), false) => Err(VerbError::CrdFiles(bad)),
+        (Ok(()), true) => Ok(()),
+    }
+}
+
+/// Applies every CRD, reports each outcome, and adds (result, seconds) per CRD to `loads`.
+/// Returns the last refusal after every other CRD was applied and reported.
+async fn apply_and_report(
+    s: &Settings,
+    crds: &[LoadedCrd],
+    timeout: std::time::Duration,
+    p: &mut Printer<'_>,
+    loads: &mut Vec<(Status, f64)>,
+    started: Instant,
+) -> Result<(), VerbError> {
+    if crds.is_empty() {
+        return Ok(());
+    }
+    let secs = || started.elapsed().as_secs_f64();
+    let cluster = connect(&s.kube).await?;
+    let journal = Journal { home: s.home.clone(), plugin: s.plugin.name.clone(), user: Gate::new(&cluster).whoami().await };
+    let applier = Applier::new(&cluster, false, timeout, journal);
+    if let Err(e) = applier.check_access().await {
+        loads.extend(crds.iter().map(|_| (status_for(e.exit_status()), secs())));
+        return Err(e.into());
+    }
+    let results = applier.apply_many(&crds.iter().collect::<Vec<_>>()).await;
+    let mut applied = Vec::new();
     let mut failed = None;
-    if !crds.is_empty() {
-        let cluster = connect(&s.kube).await?;
-        let journal = Journal { home: s.home.clone(), plugin: s.plugin.name.clone(), user: Gate::new(&cluster).whoami().await };
-        let applier = Applier::new(&cluster, false, timeout, journal);
-        applier.check_access().await?;
-        let results = applier.apply_many(&crds.iter().collect::<Vec<_>>()).await;
-        let mut applied = Vec::new();
-        for (c, r) in results {
-            match r {
-                Ok(_) => applied.push(c),
-                Err(e) => {
-                    p.err_line(&format!("error: {e}"));
-                    failed = Some(e);
-                }
+    for (c, r) in results {
+        match r {
+            Ok(_) => applied.push(c),
+            Err(e) => {
+                loads.push((status_for(e.exit_status()), secs()));
+                p.err_line(&format!("error: {e}"));
+                failed = Some(e);
             }
         }
-        applier.wait_discoverable(&applied).await?;
-        Registry::upsert(&s.home, &applied)?;
-        for c in &applied {
-            p.out(&format!(
-                "customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n",
-                c.name,
-                c.versions.join(", ")
-            ))?;
-        }
     }
-    match (failed, bad.is_empty()) {
-        (Some(e), _) => Err(VerbError::Apply(e)),
-        (None, false) => Err(VerbError::CrdFiles(bad)),
-        (None, true) => Ok(()),
+    if let Err(e) = applier.wait_discoverable(&applied).await {
+        loads.extend(applied.iter().map(|_| (Status::Error, secs())));
+        return Err(e.into());
+    }
+    loads.extend(applied.iter().map(|_| (Status::Success, secs())));
+    Registry::upsert(&s.home, &applied)?;
+    for c in &applied {
+        p.out(&format!("customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n", c.name, c.versions.join(", ")))?;
+    }
+    match failed {
+        Some(e) => Err(VerbError::Apply(e)),
+        None => Ok(()),
     }
 }

@@ -16,7 +16,9 @@ use tokio::signal::unix::{SignalKind, signal};
 
 use crate::authz::{Gate, check_boundary};
 use crate::cli::{CrdsWatchArgs, LogFormat};
-use crate::cluster::{Cluster, connect};
+use crate::cluster::connect;
+use crate::metrics::{self, Status};
+use crate::verbs::status_for;
 use crate::config::{Verb, duration_string};
 use crate::crds::{Action, Applier, Journal, LoadedCrd, Registry, WatchState, crd_type, scan};
 use crate::output::Printer;
@@ -91,7 +93,6 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     let journal = Journal { home: s.home.clone(), plugin: s.plugin.name.clone(), user: Gate::new(&cluster).whoami().await };
     let mut w = Worker {
         settings: s,
-        cluster: &cluster,
         applier: Applier::new(&cluster, args.force_conflicts, timeout, journal),
         state: WatchState::default(),
         log,
@@ -155,7 +156,6 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
 
 struct Worker<'a> {
     settings: &'a Settings,
-    cluster: &'a Cluster,
     applier: Applier<'a>,
     state: WatchState,
     log: Log,
@@ -164,9 +164,20 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// Rescans the directory and carries out what changed. `event` is when the first file
-    /// event of the batch happened (for the watcher's share of the latency).
+    /// Rescans the directory and carries out what changed, then records and pushes the
+    /// batch's `crd_loads_total` / `crd_load_duration_seconds` (ARCHITECTURE §6). `event` is
+    /// when the first file event of the batch happened (for the watcher's share of the latency).
     async fn batch(&mut self, p: &mut Printer<'_>, event: Option<Instant>) {
+        let mut loads = Vec::new();
+        self.carry_out(p, event, &mut loads).await;
+        let s = self.settings;
+        for w in metrics::finish_crd_loads(&s.home, &s.plugin.name, &loads, &s.plugin.metrics, s.push_target.as_ref()).await {
+            self.log.emit(p, "warning", "metrics", &w, json!({}));
+        }
+    }
+
+    /// One batch; each CRD's outcome is added to `loads` as (result, seconds).
+    async fn carry_out(&mut self, p: &mut Printer<'_>, event: Option<Instant>, loads: &mut Vec<(Status, f64)>) {
         let started = event.unwrap_or_else(Instant::now);
         let snap = match scan(&self.dir) {
             Ok(s) => s,
@@ -181,15 +192,19 @@ impl Worker<'_> {
         for a in actions {
             match a {
                 Action::Invalid(e) => {
+                    loads.push((Status::Invalid, 0.0));
                     self.log.emit(p, "error", "invalid", &e.to_string(), json!({"file": e.file, "line": e.line, "column": e.column}));
                 }
-                Action::Duplicate { file, name, owner } => self.log.emit(
-                    p,
-                    "error",
-                    "duplicate",
-                    &format!("{}: CRD {name} is already defined by {}; remove one of the two", file.display(), owner.display()),
-                    json!({"file": file, "crd": name, "owner": owner}),
-                ),
+                Action::Duplicate { file, name, owner } => {
+                    loads.push((Status::Invalid, 0.0));
+                    self.log.emit(
+                        p,
+                        "error",
+                        "duplicate",
+                        &format!("{}: CRD {name} is already defined by {}; remove one of the two", file.display(), owner.display()),
+                        json!({"file": file, "crd": name, "owner": owner}),
+                    )
+                }
                 Action::Apply(c) => to_apply.push(*c),
                 Action::Unregister { name, file } => {
                     self.log.emit(
@@ -222,6 +237,7 @@ impl Worker<'_> {
         }
         if let Err(e) = self.applier.check_access().await {
             for c in &to_apply {
+                loads.push((status_for(e.exit_status()), started.elapsed().as_secs_f64()));
                 self.log.emit(p, "error", "denied", &format!("{}: {e}", c.name), json!({"crd": c.name, "file": c.file}));
             }
             return;
@@ -236,11 +252,15 @@ impl Worker<'_> {
                     self.log.emit(p, "debug", "applied", &format!("applied {} (event → apply sent: {}ms)", c.name, share.as_millis()), json!({"crd": c.name, "watcherMs": share.as_secs_f64() * 1000.0}));
                     applied.push((c, share));
                 }
-                Err(e) => self.log.emit(p, "error", "apply-failed", &e.to_string(), json!({"crd": c.name, "file": c.file})),
+                Err(e) => {
+                    loads.push((status_for(e.exit_status()), started.elapsed().as_secs_f64()));
+                    self.log.emit(p, "error", "apply-failed", &e.to_string(), json!({"crd": c.name, "file": c.file}))
+                }
             }
         }
         let crds: Vec<&LoadedCrd> = applied.iter().map(|(c, _)| *c).collect();
         if let Err(e) = self.applier.wait_discoverable(&crds).await {
+            loads.extend(crds.iter().map(|_| (Status::Error, started.elapsed().as_secs_f64())));
             self.log.emit(p, "error", "not-ready", &e.to_string(), json!({}));
             return;
         }
@@ -248,6 +268,7 @@ impl Worker<'_> {
             self.log.emit(p, "error", "registry", &e.to_string(), json!({}));
         }
         let total = started.elapsed();
+        loads.extend(applied.iter().map(|_| (Status::Success, total.as_secs_f64())));
         for (c, share) in &applied {
             self.log.emit(
                 p,
@@ -257,7 +278,6 @@ impl Worker<'_> {
                 json!({"crd": c.name, "versions": c.versions, "file": c.file, "durationMs": total.as_secs_f64() * 1000.0, "watcherMs": share.as_secs_f64() * 1000.0}),
             );
         }
-        let _ = self.cluster;
     }
 }
 

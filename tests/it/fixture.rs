@@ -204,7 +204,7 @@ impl Myops {
     /// customresourcedefinitions is what registering CRDs needs), both scopes.
     pub fn standard(job: &str) -> Myops {
         Myops::new(&format!(
-            "name: myops\nverbs: [get, patch]\nresources: [pods, deployments, namespaces, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\npushgateway:\n  url: {}\n  job: {job}\n  instance: test\n  timeout: 1s\n",
+            "name: myops\nverbs: [get, patch]\nresources: [pods, deployments, namespaces, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds, crd_loads_total, crd_load_duration_seconds]\npushgateway:\n  url: {}\n  job: {job}\n  instance: test\n  timeout: 1s\n",
             cluster().pushgateway
         ))
     }

@@ -209,7 +209,10 @@ fn unknown_type_is_exit_2_and_missing_object_is_exit_4() {
 #[test]
 fn all_namespaces_needs_scope_cluster() {
     let ns = Namespace::new("all-ns");
-    ns.pod("all-ns-pod");
+    // Namespaces of earlier runs never finish terminating (no controller manager runs), so
+    // the pod's name is this run's own.
+    let pod = format!("pod-{}", ns.0);
+    ns.pod(&pod);
     let narrow = Myops::new("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n");
     let r = narrow.run(&["get", "pods", "-A"]);
     assert_eq!(r.code, 3, "{r:?}");
@@ -224,7 +227,7 @@ fn all_namespaces_needs_scope_cluster() {
     let line = r
         .stdout
         .lines()
-        .find(|l| l.contains("all-ns-pod"))
+        .find(|l| l.contains(&pod))
         .expect("pod listed");
     assert_eq!(line.split_whitespace().next(), Some(ns.0.as_str()));
     assert!(r.stdout.starts_with("NAMESPACE "), "{r:?}");

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use crate::fixture::{Myops, Namespace, cluster, free_port};
 
-fn scrape(base: &str) -> String {
+pub fn scrape(base: &str) -> String {
     let out = Command::new("curl")
         .args(["-sf", &format!("{base}/metrics")])
         .output()
@@ -16,7 +16,7 @@ fn scrape(base: &str) -> String {
 }
 
 /// The value of the first sample whose line contains every one of `parts`.
-fn sample(text: &str, name: &str, parts: &[&str]) -> Option<f64> {
+pub fn sample(text: &str, name: &str, parts: &[&str]) -> Option<f64> {
     text.lines()
         .filter(|l| l.starts_with(&format!("{name}{{")))
         .find(|l| parts.iter().all(|p| l.contains(p)))

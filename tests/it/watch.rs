@@ -235,6 +235,15 @@ fn bad_files_are_reported_with_locations_and_isolated_then_load_when_fixed() {
     std::fs::write(dir.join("old.yaml"), crd(&g, "olds", "Old")).unwrap();
     w.expect("registered", &format!("olds.{g}"), SLOW);
     assert_eq!(w.stop(), 0);
+
+    // Every outcome was counted and pushed: 3 registered; v1beta1, CRD+CR, the schema the
+    // server rejected (422) and the duplicate are `invalid`.
+    let text = crate::metrics::scrape(&crate::fixture::cluster().pushgateway);
+    let job = format!("job=\"{}\"", ns.0);
+    let count = |name: &str, result: &str| crate::metrics::sample(&text, name, &[&job, &format!("result=\"{result}\"")]);
+    assert_eq!(count("crd_loads_total", "success"), Some(3.0), "{text}");
+    assert_eq!(count("crd_loads_total", "invalid"), Some(4.0), "{text}");
+    assert_eq!(crate::metrics::sample(&text, "crd_load_duration_seconds_count", &[&job]), Some(7.0), "{text}");
 }
 
 #[test]
