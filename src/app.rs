@@ -103,6 +103,10 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             let r = verbs::crds_watch::run(&settings, args, &mut p).await;
             report(&r, &mut p)
         }
+        Command::Metrics(cmd) => {
+            let r = verbs::metrics_cmd::run(&settings, cmd, &mut p).await;
+            report(&r, &mut p)
+        }
         Command::Crds(CrdsCommand::List(args)) => {
             let r = verbs::crds_list::run(&settings, args, &mut p).await;
             report(&r, &mut p)

@@ -90,6 +90,9 @@ pub enum Command {
     /// Register CustomResourceDefinitions from a directory on the cluster.
     #[command(subcommand)]
     Crds(CrdsCommand),
+    /// The local cumulative metric totals: show, push now, reset.
+    #[command(subcommand)]
+    Metrics(MetricsCommand),
     /// Inspect and check plugin.yaml.
     #[command(subcommand)]
     Config(ConfigCommand),
@@ -240,4 +243,32 @@ pub enum ConfigCommand {
         /// The file to check.
         path: Option<PathBuf>,
     },
+}
+
+/// `metrics` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MetricsCommand {
+    /// Print the local totals (MYOPS_HOME/metrics-state.json).
+    Show {
+        /// Output format.
+        #[arg(short = 'o', long, value_enum, default_value = "table")]
+        output: MetricsFormat,
+    },
+    /// Push the local totals to the Pushgateway now.
+    Push,
+    /// Delete the local totals (asks unless --yes).
+    Reset {
+        /// Do not ask.
+        #[arg(long)]
+        yes: bool,
+    },
+}
+
+/// Output formats of `metrics show`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MetricsFormat {
+    /// A table.
+    Table,
+    /// JSON.
+    Json,
 }

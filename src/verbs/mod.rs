@@ -8,6 +8,7 @@ pub mod crds_list;
 pub mod crds_sync;
 pub mod crds_watch;
 pub mod get;
+pub mod metrics_cmd;
 pub mod version;
 
 use crate::authz::GateError;

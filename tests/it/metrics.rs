@@ -188,3 +188,29 @@ fn a_gateway_that_accepts_but_never_answers_does_not_delay_past_the_timeout() {
     assert!(took < Duration::from_secs(3), "took {took:?}");
     drop(listener);
 }
+
+#[test]
+fn metrics_show_push_and_reset_work_on_the_local_totals() {
+    let ns = Namespace::new("metrics-cmd");
+    ns.pod("web-1");
+    let m = Myops::standard(&ns.0);
+    for _ in 0..2 {
+        assert_eq!(m.run(&["get", "pods", "-n", &ns.0]).code, 0);
+    }
+    let r = m.run(&["metrics", "show", "-o", "json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["ops"][0]["count"], 2, "{v}");
+    assert_eq!(v["ops"][0]["resource"], "pods");
+    let r = m.run(&["metrics", "push"]);
+    assert_eq!((r.code, r.stdout.starts_with("pushed to http://127.0.0.1:")), (0, true), "{r:?}");
+    let text = scrape(&cluster().pushgateway);
+    assert_eq!(sample(&text, "ops_total", &[&format!("job=\"{}\"", ns.0), "status=\"success\""]), Some(2.0));
+    let r = m.run(&["metrics", "reset"]);
+    assert_eq!(r.code, 2, "no terminal to ask and no --yes: {r:?}");
+    let r = m.run(&["metrics", "reset", "--yes"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "metrics reset\n"), "{r:?}");
+    let r = m.run(&["metrics", "show"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+    assert!(r.stderr.starts_with("No metrics recorded yet"), "{r:?}");
+}

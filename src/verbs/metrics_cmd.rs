@@ -1,0 +1,115 @@
+//! `metrics show|push|reset`: the local cumulative totals (ARCHITECTURE §6).
+
+use std::io::IsTerminal;
+
+use serde_json::json;
+
+use crate::cli::{MetricsCommand, MetricsFormat};
+use crate::cluster::table::{self, Table, TableOptions};
+use crate::metrics::{self, State};
+use crate::output::{Printer, to_json};
+use crate::settings::Settings;
+use crate::verbs::VerbError;
+
+/// Runs a `metrics` subcommand.
+///
+/// # Errors
+/// [`VerbError::Io`] when the state cannot be read or written, or the push fails (exit 1);
+/// [`VerbError::Usage`] when `reset` would need a confirmation nobody can give.
+pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Result<(), VerbError> {
+    let state = |s: &Settings| metrics::load(&s.home).map_err(|e| VerbError::Io(e.to_string()));
+    match cmd {
+        MetricsCommand::Show { output } => {
+            let st = state(s)?;
+            match output {
+                MetricsFormat::Json => p.out(&to_json(&as_json(&st))?)?,
+                MetricsFormat::Table if st.is_empty() => {
+                    p.err_line(&format!("No metrics recorded yet in {}.", s.home.display()))
+                }
+                MetricsFormat::Table => p.out(&table::render(&as_table(&st), TableOptions::default()))?,
+            }
+        }
+        MetricsCommand::Push => {
+            let Some(target) = &s.push_target else {
+                return Err(VerbError::Usage(
+                    "no Pushgateway configured: set pushgateway.url in plugin.yaml, MYOPS_PUSHGATEWAY or --pushgateway".into(),
+                ));
+            };
+            let st = state(s)?;
+            if st.is_empty() {
+                p.err_line("Nothing to push: no metrics recorded yet.");
+                return Ok(());
+            }
+            metrics::push(target, metrics::encode(&st, &s.plugin.metrics))
+                .await
+                .map_err(|e| VerbError::Io(format!("push to {} failed: {e}", metrics::redact_url(&target.url))))?;
+            p.out(&format!("pushed to {}\n", metrics::redact_url(&target.url)))?;
+        }
+        MetricsCommand::Reset { yes } => {
+            if !yes {
+                if !std::io::stdin().is_terminal() {
+                    return Err(VerbError::Usage("metrics reset deletes the local totals; pass --yes to confirm".into()));
+                }
+                p.err_line(&format!("Delete the metric totals in {}? [y/N]", s.home.display()));
+                let mut answer = String::new();
+                let _ = std::io::stdin().read_line(&mut answer);
+                if !matches!(answer.trim(), "y" | "Y" | "yes") {
+                    p.err_line("Not reset.");
+                    return Ok(());
+                }
+            }
+            metrics::reset(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+            p.out("metrics reset\n")?;
+        }
+    }
+    Ok(())
+}
+
+/// The totals as JSON (pure).
+pub fn as_json(st: &State) -> serde_json::Value {
+    let ops: Vec<_> = st
+        .ops
+        .iter()
+        .map(|(k, t)| json!({"plugin": k.plugin, "verb": k.verb, "resource": k.resource, "status": k.status.as_str(), "count": t.count, "sumSeconds": t.sum_seconds}))
+        .collect();
+    let loads: Vec<_> =
+        st.crd_loads.iter().map(|(k, n)| json!({"plugin": k.plugin, "result": k.result.as_str(), "count": n})).collect();
+    json!({"ops": ops, "crdLoads": loads})
+}
+
+/// The totals as a table (pure): one row per series, mean duration in seconds.
+pub fn as_table(st: &State) -> Table {
+    let mean = |t: &metrics::OpTotals| if t.count == 0 { 0.0 } else { t.sum_seconds / t.count as f64 };
+    let mut rows: Vec<serde_json::Value> = st
+        .ops
+        .iter()
+        .map(|(k, t)| json!({"cells": [k.verb, k.resource, k.status.as_str(), t.count, format!("{:.3}", mean(t))]}))
+        .collect();
+    for (k, n) in &st.crd_loads {
+        let m = st.crd_load_durations.get(&k.plugin).map(mean).unwrap_or(0.0);
+        rows.push(json!({"cells": ["crd-load", "customresourcedefinitions", k.result.as_str(), n, format!("{m:.3}")]}));
+    }
+    let columns: Vec<_> = ["Verb", "Resource", "Status", "Count", "Mean-Seconds"].iter().map(|c| json!({"name": c, "type": "string"})).collect();
+    serde_json::from_value(json!({"columnDefinitions": columns, "rows": rows})).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::metrics::{Observation, Status};
+
+    #[test]
+    fn table_and_json_show_the_recorded_totals() {
+        let home = tempfile::tempdir().unwrap();
+        for (status, d) in [(Status::Success, 0.25), (Status::Success, 0.75), (Status::Denied, 0.5)] {
+            let obs = Observation { verb: "get".into(), resource: "pods".into(), status, duration_seconds: d };
+            metrics::record(home.path(), "myops", &obs).unwrap();
+        }
+        let st = metrics::load(home.path()).unwrap();
+        let out = table::render(&as_table(&st), TableOptions::default());
+        assert_eq!(out, "VERB   RESOURCE   STATUS    COUNT   MEAN-SECONDS\nget    pods       success   2       0.500\nget    pods       denied    1       0.500\n");
+        let v = as_json(&st);
+        assert_eq!(v["ops"][0]["count"], 2);
+        assert_eq!(v["ops"][0]["sumSeconds"], 1.0);
+    }
+}
