@@ -75,25 +75,21 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
         Command::Get(args) => {
             let mut resource: Option<String> = None;
             let result = verbs::get::run(&settings, args, &mut p, &mut resource).await;
-            let status = report(&result, &mut p);
-            let obs = Observation {
-                verb: "get".into(),
-                resource: resource.unwrap_or_else(|| "unknown".into()),
-                status: verbs::status_for(status),
-                duration_seconds: started.elapsed().as_secs_f64(),
-            };
-            for w in metrics::finish(
-                &settings.home,
-                &settings.plugin.name,
-                &obs,
-                &settings.plugin.metrics,
-                settings.push_target.as_ref(),
-            )
-            .await
-            {
-                p.err_line(&w);
-            }
-            status
+            observe(&settings, "get", resource, result, started, &mut p).await
+        }
+        Command::Patch(args) => {
+            let mut resource: Option<String> = None;
+            let result = verbs::patch::run(&settings, args, &mut p, &mut resource).await;
+            observe(&settings, "patch", resource, result, started, &mut p).await
+        }
+        Command::Rollback(args) => {
+            let mut resource: Option<String> = None;
+            let result = verbs::rollback::run(&settings, args, &mut p, &mut resource).await;
+            observe(&settings, "patch", resource, result, started, &mut p).await
+        }
+        Command::Changelog(cmd) => {
+            let r = verbs::changelog_cmd::run(&settings, cmd, &mut p).await;
+            report(&r, &mut p)
         }
         Command::Crds(CrdsCommand::Sync(args)) => {
             let r = verbs::crds_sync::run(&settings, args, &mut p).await;
@@ -111,6 +107,14 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             let r = verbs::crds_list::run(&settings, args, &mut p).await;
             report(&r, &mut p)
         }
+        // `auth can-i` answering "no" is exit 3 after its answer: not an error to report.
+        Command::Auth(cmd) => match verbs::auth::run(&settings, cmd, &mut p).await {
+            Ok(answer) => match report(&Ok(()), &mut p) {
+                ExitStatus::Success => answer,
+                failed => failed,
+            },
+            Err(e) => report(&Err(e), &mut p),
+        },
         Command::Config(ConfigCommand::Validate { path: None }) => finish_plain(
             verbs::config_cmd::validate(Some(&settings), None, &mut p),
             &mut p,
@@ -119,6 +123,30 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
         | Command::Config(ConfigCommand::Validate { .. })
         | Command::Version => ExitStatus::Success,
     }
+}
+
+/// Reports a verb's outcome, then records it as one `ops_*` observation and pushes the totals;
+/// metric trouble is a warning, never a different exit code.
+async fn observe(
+    settings: &Settings,
+    verb: &str,
+    resource: Option<String>,
+    result: Result<(), VerbError>,
+    started: Instant,
+    p: &mut Printer<'_>,
+) -> ExitStatus {
+    let status = report(&result, p);
+    let obs = Observation {
+        verb: verb.into(),
+        resource: resource.unwrap_or_else(|| "unknown".into()),
+        status: verbs::status_for(status),
+        duration_seconds: started.elapsed().as_secs_f64(),
+    };
+    let s = settings;
+    for w in metrics::finish(&s.home, &s.plugin.name, &obs, &s.plugin.metrics, s.push_target.as_ref()).await {
+        p.err_line(&w);
+    }
+    status
 }
 
 fn finish_plain(r: Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {

@@ -242,6 +242,29 @@ impl<'a> Gate<'a> {
     /// [`GateError::Denied`] (exit 3) with the user from a SelfSubjectReview and the
     /// authorizer's reason; [`GateError::Review`] when the review request itself fails.
     pub async fn check(&self, req: &AccessRequest) -> Result<(), GateError> {
+        match self.decide(req).await? {
+            Ok(()) => Ok(()),
+            Err(reason) => Err(GateError::Denied {
+                user: self.whoami().await,
+                verb: req.verb.clone(),
+                resource: req.group_resource(),
+                place: match &req.namespace {
+                    Some(ns) => format!("in namespace \"{ns}\""),
+                    None => "at cluster scope".to_string(),
+                },
+                reason,
+            }),
+        }
+    }
+
+    /// The decision [`Gate::check`] acts on, without building a message (no SelfSubjectReview
+    /// is sent): `Ok(())` allowed, `Err(reason)` denied with the authorizer's reason (a default
+    /// when the server gives none). Cached for this process like `check`. `auth can-i` and
+    /// `auth matrix` print this answer instead of failing on it.
+    ///
+    /// # Errors
+    /// [`GateError::Review`] when the review request itself fails.
+    pub async fn decide(&self, req: &AccessRequest) -> Result<Result<(), String>, GateError> {
         let cached = self.cache.lock().ok().and_then(|c| c.get(req).cloned());
         let decision = match cached {
             Some(d) => d,
@@ -267,19 +290,7 @@ impl<'a> Gate<'a> {
                 d
             }
         };
-        match decision {
-            Ok(()) => Ok(()),
-            Err(reason) => Err(GateError::Denied {
-                user: self.whoami().await,
-                verb: req.verb.clone(),
-                resource: req.group_resource(),
-                place: match &req.namespace {
-                    Some(ns) => format!("in namespace \"{ns}\""),
-                    None => "at cluster scope".to_string(),
-                },
-                reason,
-            }),
-        }
+        Ok(decision)
     }
 
     /// The user name the server sees (SelfSubjectReview, authentication.k8s.io/v1); falls

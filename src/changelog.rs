@@ -121,6 +121,60 @@ pub fn redact(mut object: Value) -> Value {
     object
 }
 
+/// Redacts a patch body aimed at a Secret: `data`/`stringData` values of a merge or
+/// strategic patch, and the `value` of JSON-patch operations under `/data` or `/stringData`.
+/// Patches for other kinds are returned unchanged.
+pub fn redact_patch(kind: &str, patch: Value) -> Value {
+    if kind != "Secret" {
+        return patch;
+    }
+    match patch {
+        Value::Array(ops) => Value::Array(
+            ops.into_iter()
+                .map(|mut op| {
+                    let path = op.get("path").and_then(Value::as_str).unwrap_or("").to_string();
+                    if (path.starts_with("/data") || path.starts_with("/stringData"))
+                        && let Some(v) = op.get_mut("value")
+                    {
+                        *v = Value::String("<redacted>".into());
+                    }
+                    op
+                })
+                .collect(),
+        ),
+        Value::Object(mut m) => {
+            m.insert("kind".into(), Value::String("Secret".into()));
+            let mut v = redact(Value::Object(m));
+            if let Some(o) = v.as_object_mut() {
+                o.remove("kind");
+            }
+            v
+        }
+        other => other,
+    }
+}
+
+/// Reads every entry; lines that do not parse are skipped and counted (a torn last line
+/// after a crash must not hide the rest).
+///
+/// # Errors
+/// [`ChangelogError`] when the file exists but cannot be read.
+pub fn read_all(home: &Path) -> Result<(Vec<Entry>, usize), ChangelogError> {
+    let path = path(home);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(source) => return Err(ChangelogError { path, source }),
+    };
+    let mut bad = 0;
+    let entries = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| serde_json::from_str::<Entry>(l).map_err(|_| bad += 1).ok())
+        .collect();
+    Ok((entries, bad))
+}
+
 /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
 ///
 /// # Errors
@@ -181,6 +235,20 @@ mod tests {
         assert!(!r.to_string().contains("aHVudGVyMg") && !r.to_string().contains("t0k3n"));
         let cm = serde_json::json!({"kind": "ConfigMap", "data": {"a": "b"}});
         assert_eq!(redact(cm.clone()), cm);
+    }
+
+    #[test]
+    fn secret_patches_are_redacted_in_every_patch_form() {
+        let merge = serde_json::json!({"data": {"password": "aHVudGVyMg=="}, "metadata": {"labels": {"a": "b"}}});
+        let r = redact_patch("Secret", merge);
+        assert_eq!(r, serde_json::json!({"data": {"password": "<redacted>"}, "metadata": {"labels": {"a": "b"}}}));
+        let ops = serde_json::json!([{"op": "replace", "path": "/data/password", "value": "aHVudGVyMg=="},
+            {"op": "add", "path": "/metadata/labels/x", "value": "y"}]);
+        let r = redact_patch("Secret", ops);
+        assert_eq!(r[0]["value"], "<redacted>");
+        assert_eq!(r[1]["value"], "y");
+        let cm = serde_json::json!({"data": {"a": "b"}});
+        assert_eq!(redact_patch("ConfigMap", cm.clone()), cm);
     }
 
     #[test]

@@ -87,6 +87,14 @@ pub enum Command {
     /// Display one or many resources, after a SelfSubjectAccessReview.
     #[command(after_help = GET_EXAMPLES)]
     Get(GetArgs),
+    /// Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled.
+    #[command(after_help = PATCH_EXAMPLES)]
+    Patch(PatchArgs),
+    /// Undo a journaled change: restore the fields it touched from its before-state.
+    Rollback(RollbackArgs),
+    /// The change log of every mutation attempt.
+    #[command(subcommand)]
+    Changelog(ChangelogCommand),
     /// Register CustomResourceDefinitions from a directory on the cluster.
     #[command(subcommand)]
     Crds(CrdsCommand),
@@ -96,6 +104,9 @@ pub enum Command {
     /// Inspect and check plugin.yaml.
     #[command(subcommand)]
     Config(ConfigCommand),
+    /// What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`.
+    #[command(subcommand)]
+    Auth(AuthCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     Version,
 }
@@ -112,6 +123,119 @@ const GET_EXAMPLES: &str = "Examples:
 
   # Names only, across all namespaces (plugin.yaml needs scope `cluster`)
   kubectl myops get pods -A -o name";
+
+const PATCH_EXAMPLES: &str = "Examples:
+  # Scale a deployment with a strategic merge patch (the default, as in kubectl)
+  kubectl myops patch deployment web -p '{\"spec\":{\"replicas\":3}}'
+
+  # A custom resource needs a merge or JSON patch; show the change first
+  kubectl myops patch backupjob/nightly --type merge -p 'spec: {retentionDays: 30}' --dry-run=server
+
+  # A JSON patch (RFC 6902) with a test that guards it
+  kubectl myops patch deploy web --type json -p '[{\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":3},{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":4}]'
+
+  # The status subresource, from a file
+  kubectl myops patch bj nightly --type merge --subresource status --patch-file status.yaml";
+
+/// Patch types (kubectl's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PatchType {
+    /// Strategic merge patch (built-in types only).
+    Strategic,
+    /// JSON merge patch (RFC 7386).
+    Merge,
+    /// JSON patch (RFC 6902).
+    Json,
+}
+
+/// `--dry-run` values (kubectl's names).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DryRun {
+    /// Really change the object.
+    None,
+    /// The server computes and validates the change, and stores nothing.
+    Server,
+    /// Computed locally from the current object (merge and json patches only).
+    Client,
+}
+
+/// Arguments of `patch`.
+#[derive(Debug, Args)]
+pub struct PatchArgs {
+    /// TYPE NAME or TYPE/NAME.
+    #[arg(required = true, num_args = 1..=2, value_name = "TYPE[/NAME]")]
+    pub args: Vec<String>,
+    /// Patch type.
+    #[arg(long = "type", value_enum, default_value = "strategic")]
+    pub patch_type: PatchType,
+    /// The patch, as JSON or YAML.
+    #[arg(short = 'p', long, conflicts_with = "patch_file")]
+    pub patch: Option<String>,
+    /// A file holding the patch (JSON or YAML).
+    #[arg(long, value_name = "PATH")]
+    pub patch_file: Option<PathBuf>,
+    /// Dry run: none (default), server, or client.
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "server", require_equals = true)]
+    pub dry_run: DryRun,
+    /// Patch a subresource (status or scale).
+    #[arg(long)]
+    pub subresource: Option<String>,
+    /// Field manager recorded by the server.
+    #[arg(long, default_value = "kubectl-myops")]
+    pub field_manager: String,
+    /// Show the change by field path (always on with --dry-run).
+    #[arg(long)]
+    pub diff: bool,
+    /// Print the patched object (json, yaml or name) instead of the one-line result.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<ObjectFormat>,
+}
+
+/// Object output formats of `patch` and `rollback`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ObjectFormat {
+    /// JSON.
+    Json,
+    /// YAML.
+    Yaml,
+    /// `kind.group/name`.
+    Name,
+}
+
+/// Arguments of `rollback`.
+#[derive(Debug, Args)]
+pub struct RollbackArgs {
+    /// The change-log entry id (`changelog list`).
+    pub id: String,
+    /// Restore even if someone changed the object since (skips the resourceVersion guard).
+    #[arg(long)]
+    pub force: bool,
+    /// Dry run: none (default), server, or client; shows the diff.
+    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "server", require_equals = true)]
+    pub dry_run: DryRun,
+    /// Field manager recorded by the server.
+    #[arg(long, default_value = "kubectl-myops")]
+    pub field_manager: String,
+}
+
+/// `changelog` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ChangelogCommand {
+    /// One line per entry: id, time, user, operation, object, result.
+    List {
+        /// Only entries newer than this: a duration (`1h`, `30m`) or an RFC 3339 time.
+        #[arg(long)]
+        since: Option<String>,
+        /// Only entries for this object: NAME, TYPE/NAME or NAMESPACE/NAME (kind or plural, any case).
+        #[arg(long)]
+        object: Option<String>,
+    },
+    /// One entry, as pretty JSON.
+    Show {
+        /// The entry id.
+        id: String,
+    },
+}
 
 /// Output formats of `get` (kubectl's names).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -271,4 +395,74 @@ pub enum MetricsFormat {
     Table,
     /// JSON.
     Json,
+}
+
+/// `auth` subcommands: SelfSubjectAccessReviews through the same gate the verbs use.
+#[derive(Debug, Subcommand)]
+pub enum AuthCommand {
+    /// Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no.
+    #[command(name = "can-i", after_help = CAN_I_HELP)]
+    CanI(CanIArgs),
+    /// A table of plugin.yaml resources × the RBAC verbs of the plugin's verbs for the caller.
+    #[command(after_help = MATRIX_HELP)]
+    Matrix(MatrixArgs),
+}
+
+const CAN_I_HELP: &str = "VERB is an RBAC verb (get, list, watch, create, update, patch, delete, …). TYPE resolves
+like `get` (an unknown TYPE is exit 2). The answer is RBAC's alone, as kubectl's; when RBAC
+says yes but plugin.yaml would refuse the plugin verb behind it (get for get/list/watch, patch
+for patch), the line says `yes (outside plugin.yaml: …)`. A cluster-scoped TYPE is asked at
+cluster scope.
+
+Examples:
+  # Can I list pods in namespace web?
+  kubectl myops auth can-i list pods -n web
+
+  # Can bob patch the deployment frontend? (needs impersonation rights)
+  kubectl myops auth can-i patch deployment/frontend --as bob
+
+  # The scale subresource, anywhere; exit code only
+  kubectl myops auth can-i patch deployments --subresource scale -A -q";
+
+const MATRIX_HELP: &str = "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
+server does not serve the type. Columns: get, list, watch for the plugin verb get; patch for
+patch; BOUNDARY is `ok` or why plugin.yaml refuses the row.
+
+Examples:
+  # What may I do in namespace web?
+  kubectl myops auth matrix -n web
+
+  # What may bob do cluster-wide?
+  kubectl myops auth matrix -A --as bob";
+
+/// Arguments of `auth can-i`.
+#[derive(Debug, Args)]
+pub struct CanIArgs {
+    /// The RBAC verb: get, list, watch, create, update, patch, delete, …
+    pub verb: String,
+    /// TYPE or TYPE/NAME (plural, singular, kind, short name, plural.group).
+    #[arg(value_name = "TYPE[/NAME]")]
+    pub resource: String,
+    /// The object name (or give TYPE/NAME).
+    pub name: Option<String>,
+    /// Ask for all namespaces (cluster-wide).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// No output, only the exit code.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    /// A subresource, e.g. `status`, `scale`, `log`.
+    #[arg(long)]
+    pub subresource: Option<String>,
+}
+
+/// Arguments of `auth matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// Ask for all namespaces (cluster-wide).
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Omit the table header.
+    #[arg(long)]
+    pub no_headers: bool,
 }

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod cluster;
 pub mod config;
 pub mod crds;
+pub mod diff;
 pub mod exit;
 pub mod fsutil;
 pub mod metrics;

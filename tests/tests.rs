@@ -5,6 +5,8 @@
 #[path = "it/fixture.rs"]
 mod fixture;
 
+#[path = "it/auth.rs"]
+mod auth;
 #[path = "it/config.rs"]
 mod config;
 #[path = "it/crds.rs"]

@@ -56,11 +56,16 @@ impl ApiError {
                 } else {
                     s.reason.clone()
                 };
-                ApiError::Server {
-                    code: s.code,
-                    reason,
-                    message: s.message.clone(),
-                }
+                // A Status's causes say what was wrong (e.g. which JSON-patch test failed).
+                let causes: Vec<String> = s
+                    .details
+                    .iter()
+                    .flat_map(|d| d.causes.iter())
+                    .map(|c| if c.field.is_empty() { c.message.clone() } else { format!("{}: {}", c.field, c.message) })
+                    .filter(|m| !m.is_empty() && !s.message.contains(m.as_str()))
+                    .collect();
+                let message = if causes.is_empty() { s.message.clone() } else { format!("{} ({})", s.message, causes.join("; ")) };
+                ApiError::Server { code: s.code, reason, message }
             }
             other => ApiError::Transport { server: server.to_string(), detail: causes(&other), source: other },
         }

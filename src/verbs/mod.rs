@@ -3,12 +3,16 @@
 //! A verb gets the immutable [`Settings`], its own arguments and a [`Printer`]; it returns
 //! `Ok` or a [`VerbError`] that knows its exit code and its metric `status` label.
 
+pub mod auth;
+pub mod changelog_cmd;
 pub mod config_cmd;
 pub mod crds_list;
 pub mod crds_sync;
 pub mod crds_watch;
 pub mod get;
 pub mod metrics_cmd;
+pub mod patch;
+pub mod rollback;
 pub mod version;
 
 use crate::authz::GateError;
@@ -49,6 +53,9 @@ pub enum VerbError {
     /// A CRD could not be registered (already reported per CRD on stderr for `crds sync`).
     #[error(transparent)]
     Apply(#[from] ApplyError),
+    /// A rollback refused before any request.
+    #[error(transparent)]
+    Rollback(#[from] crate::verbs::rollback::RollbackError),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -67,6 +74,7 @@ impl VerbError {
             VerbError::Gate(e) => e.exit_status(),
             VerbError::Api(e) => e.exit_status(),
             VerbError::Apply(e) => e.exit_status(),
+            VerbError::Rollback(e) => e.exit_status(),
             VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
