@@ -15,5 +15,7 @@ mod crds;
 mod get;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/patch.rs"]
+mod patch;
 #[path = "it/watch.rs"]
 mod watch;
