@@ -72,21 +72,29 @@ pub fn rollback_ops(current: &Value, before: &Value, rv_after: Option<&str>, for
     ops
 }
 
-/// Who changed the object last, from managedFields (`manager (operation) at time`).
-pub fn last_writer(object: &Value) -> String {
+/// Who changed the object since `since` (an RFC 3339 time), from managedFields: the newest
+/// entry at or after it (`manager (operation) at time`), preferring another manager than ours
+/// on a tie. Writes through some subresources (e.g. `scale`) leave no managedFields entry;
+/// then it says so rather than guess.
+pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
+    let since = &since[..since.len().min(19)];
+    let time = |m: &Value| m.get("time").and_then(Value::as_str).unwrap_or("").to_string();
     object
         .pointer("/metadata/managedFields")
         .and_then(Value::as_array)
-        .and_then(|mf| mf.iter().max_by_key(|m| m.get("time").and_then(Value::as_str).unwrap_or("").to_string()))
+        .into_iter()
+        .flatten()
+        .filter(|m| time(m)[..time(m).len().min(19)] >= *since)
+        .max_by_key(|m| (time(m), m.get("manager").and_then(Value::as_str) != Some(ours)))
         .map(|m| {
             format!(
                 "{} ({}) at {}",
                 m.get("manager").and_then(Value::as_str).unwrap_or("?"),
                 m.get("operation").and_then(Value::as_str).unwrap_or("?"),
-                m.get("time").and_then(Value::as_str).unwrap_or("?")
+                time(m)
             )
         })
-        .unwrap_or_else(|| "an unknown writer".into())
+        .unwrap_or_else(|| "a writer that managedFields does not record (such as a scale subresource update)".into())
 }
 
 /// Why a rollback is refused before any request.
@@ -165,7 +173,7 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>, resourc
     let rv_now = current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("").to_string();
     let rv_then = entry.resource_version_after.clone().unwrap_or_default();
     if !args.force && rv_now != rv_then {
-        return Err(RollbackError::Changed { object: target.display(), id: entry.id.clone(), then: rv_then, now: rv_now, writer: last_writer(&current) }.into());
+        return Err(RollbackError::Changed { object: target.display(), id: entry.id.clone(), then: rv_then, now: rv_now, writer: last_writer(&current, &entry.timestamp, &args.field_manager) }.into());
     }
     let ops = rollback_ops(&current, &before, entry.resource_version_after.as_deref(), args.force);
     let body = Value::Array(ops);
@@ -189,7 +197,7 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>, resourc
                     id: entry.id.clone(),
                     then: entry.resource_version_after.clone().unwrap_or_default(),
                     now: now.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("?").to_string(),
-                    writer: last_writer(&now),
+                    writer: last_writer(&now, &entry.timestamp, &args.field_manager),
                 }
                 .into());
             }
@@ -232,6 +240,7 @@ mod tests {
         let o = json!({"metadata": {"managedFields": [
             {"manager": "kubectl-myops", "operation": "Update", "time": "2026-11-30T08:00:00Z"},
             {"manager": "kubectl-edit", "operation": "Update", "time": "2026-11-30T09:00:00Z"}]}});
-        assert_eq!(last_writer(&o), "kubectl-edit (Update) at 2026-11-30T09:00:00Z");
+        assert_eq!(last_writer(&o, "2026-11-30T07:00:00.123Z", "kubectl-myops"), "kubectl-edit (Update) at 2026-11-30T09:00:00Z");
+        assert!(last_writer(&o, "2026-11-30T09:30:00Z", "kubectl-myops").starts_with("a writer that managedFields does not record"));
     }
 }
