@@ -1,7 +1,7 @@
 //! `rollback ID`: restore the fields a journaled change touched, from its before-state.
 //!
-//! The JSON patch is built from the difference between the object now and the entry's
-//! `before` (labels, annotations and everything outside `metadata`/`status`), and is guarded
+//! The JSON patch restores, from the entry's `before`, only the fields the journaled patch
+//! touched (so a `--force` rollback leaves others' later changes alone), and is guarded
 //! by a `test` of `metadata.resourceVersion` against the entry's `resourceVersionAfter`: if
 //! someone changed the object since, the rollback is refused (exit 5) naming who, from
 //! managedFields, unless `--force`. It is authorized and journaled like any patch.
@@ -19,55 +19,88 @@ use crate::settings::Settings;
 use crate::verbs::VerbError;
 use crate::verbs::patch::{Target, print_result, read_before, resolve, send};
 
-/// The content of an object that a rollback restores (pure): `metadata.labels`,
-/// `metadata.annotations` and every top-level field but `metadata` and `status`
-/// (status belongs to controllers; the rest of metadata to the server). For a Secret,
-/// `data`/`stringData` are left out: the change log never holds their values.
-pub fn content(object: &Value) -> Value {
-    let mut out = serde_json::Map::new();
-    let secret = object.get("kind").and_then(Value::as_str) == Some("Secret");
-    if let Some(o) = object.as_object() {
-        for (k, v) in o {
-            let skip = matches!(k.as_str(), "metadata" | "status" | "apiVersion" | "kind")
-                || (secret && matches!(k.as_str(), "data" | "stringData"));
-            if !skip {
-                out.insert(k.clone(), v.clone());
+/// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
+/// of each JSON-patch operation; for merge and strategic patches, each leaf of the patch
+/// object (a scalar, a list, or `null`), or the whole object at a level that carries a
+/// strategic-merge directive (`$patch`, `$setElementOrder/…`).
+pub fn touched_paths(patch_type: &str, patch: &Value) -> Vec<String> {
+    fn walk(prefix: &str, v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) if !m.is_empty() && !m.keys().any(|k| k.starts_with('$')) => {
+                for (k, child) in m {
+                    walk(&format!("{prefix}/{}", k.replace('~', "~0").replace('/', "~1")), child, out);
+                }
+            }
+            _ if !prefix.is_empty() => out.push(prefix.to_string()),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    match (patch_type, patch) {
+        ("json", Value::Array(ops)) => {
+            for op in ops.iter().filter(|o| o["op"] != "test") {
+                for key in ["path", "from"] {
+                    if let Some(p) = op.get(key).and_then(Value::as_str) {
+                        out.push(p.to_string());
+                    }
+                }
             }
         }
+        (_, v) => walk("", v, &mut out),
     }
-    let mut meta = serde_json::Map::new();
-    for k in ["labels", "annotations"] {
-        if let Some(v) = object.pointer(&format!("/metadata/{k}")) {
-            meta.insert(k.into(), v.clone());
-        }
-    }
-    out.insert("metadata".into(), Value::Object(meta));
-    Value::Object(out)
+    out.sort();
+    out.dedup();
+    out
 }
 
-/// The rollback patch (pure): a `test` of the resourceVersion (unless `force`) followed by
-/// the RFC 6902 operations that turn the current content into the before content. Empty
-/// operations (apart from the test) mean there is nothing to roll back.
-pub fn rollback_ops(current: &Value, before: &Value, rv_after: Option<&str>, force: bool) -> Vec<Value> {
+/// Whether a rollback may write `path`: not server-owned metadata (only labels and
+/// annotations), not `status` (it belongs to controllers), and — for a Secret — not
+/// `data`/`stringData`, whose values the change log never holds.
+fn restorable(path: &str, secret: bool) -> bool {
+    let top = path.split('/').nth(1).unwrap_or("");
+    match top {
+        "metadata" => path.starts_with("/metadata/labels") || path.starts_with("/metadata/annotations"),
+        "status" | "apiVersion" | "kind" | "" => false,
+        "data" | "stringData" => !secret,
+        _ => true,
+    }
+}
+
+/// The rollback patch (pure): a `test` of the resourceVersion (unless `force`), then, for
+/// each field the change touched, the operation that puts back its value from `before`
+/// (`add`/`replace`, or `remove` when it did not exist). Fields the change did not touch —
+/// including what others changed since — are left alone.
+pub fn rollback_ops(current: &Value, before: &Value, touched: &[String], rv_after: Option<&str>, force: bool) -> Vec<Value> {
     let mut ops: Vec<Value> = Vec::new();
     if !force && let Some(rv) = rv_after {
         ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": rv}));
     }
-    let (now, then) = (content(current), content(before));
-    // Missing maps in the current object must exist before keys can be added below them.
-    for k in ["labels", "annotations"] {
-        if now.pointer(&format!("/metadata/{k}")).is_none() && then.pointer(&format!("/metadata/{k}")).is_some() {
-            ops.push(json!({"op": "add", "path": format!("/metadata/{k}"), "value": {}}));
+    let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
+    let mut doc = current.clone();
+    let mut apply = |doc: &mut Value, op: Value, ops: &mut Vec<Value>| {
+        if let Ok(p) = serde_json::from_value::<json_patch::PatchOperation>(op.clone())
+            && json_patch::patch(doc, &[p]).is_ok()
+        {
+            ops.push(op);
         }
-    }
-    let mut base = now.clone();
-    for op in &ops {
-        if op["op"] == "add" {
-            let _ = json_patch::patch(&mut base, &[serde_json::from_value(op.clone()).expect("built above")]);
+    };
+    for path in touched.iter().filter(|p| restorable(p, secret)) {
+        match (before.pointer(path), doc.pointer(path).cloned()) {
+            (Some(b), Some(c)) if *b != c => apply(&mut doc, json!({"op": "replace", "path": path, "value": b}), &mut ops),
+            (Some(b), None) => {
+                // Create missing parent objects first (e.g. metadata.labels on an object without labels).
+                let parts: Vec<&str> = path.split('/').collect();
+                for i in 2..parts.len() {
+                    let parent = parts[..i].join("/");
+                    if doc.pointer(&parent).is_none() {
+                        apply(&mut doc, json!({"op": "add", "path": parent, "value": {}}), &mut ops);
+                    }
+                }
+                apply(&mut doc, json!({"op": "add", "path": path, "value": b}), &mut ops);
+            }
+            (None, Some(_)) => apply(&mut doc, json!({"op": "remove", "path": path}), &mut ops),
+            _ => {}
         }
-    }
-    for op in json_patch::diff(&base, &then).0 {
-        ops.push(serde_json::to_value(op).unwrap_or(Value::Null));
     }
     ops
 }
@@ -175,7 +208,12 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>, resourc
     if !args.force && rv_now != rv_then {
         return Err(RollbackError::Changed { object: target.display(), id: entry.id.clone(), then: rv_then, now: rv_now, writer: last_writer(&current, &entry.timestamp, &args.field_manager) }.into());
     }
-    let ops = rollback_ops(&current, &before, entry.resource_version_after.as_deref(), args.force);
+    let touched = touched_paths(entry.patch_type.as_deref().unwrap_or(""), entry.patch.as_ref().unwrap_or(&Value::Null));
+    let ops = rollback_ops(&current, &before, &touched, entry.resource_version_after.as_deref(), args.force);
+    if ops.iter().all(|o| o["op"] == "test") {
+        p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", target.display(), entry.id))?;
+        return Ok(());
+    }
     let body = Value::Array(ops);
     let journal = |after: Option<&Value>, result: String| {
         let e = target.entry(s, &user, Operation::Rollback, "json", &body, dry, Some(&current), after, result, started);
@@ -211,27 +249,48 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rollback_ops_restore_spec_and_labels_guarded_by_the_resource_version() {
-        let before = json!({"kind": "Deployment", "metadata": {"name": "web", "resourceVersion": "10", "labels": {"app": "web"}},
-            "spec": {"replicas": 2, "paused": true}, "status": {"replicas": 2}});
-        let current = json!({"kind": "Deployment", "metadata": {"name": "web", "resourceVersion": "11", "labels": {"app": "web", "tier": "x"}},
-            "spec": {"replicas": 5}, "status": {"replicas": 5}});
-        let ops = rollback_ops(&current, &before, Some("11"), false);
+    fn touched_paths_come_from_the_journaled_patch() {
+        let merge = json!({"spec": {"replicas": 4, "template": {"spec": {"containers": [{"name": "web", "image": "x"}]}}}, "metadata": {"labels": {"a~b/c": "1"}}});
+        assert_eq!(touched_paths("merge", &merge), ["/metadata/labels/a~0b~1c", "/spec/replicas", "/spec/template/spec/containers"]);
+        let sm = json!({"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "a"}], "containers": [{"name": "a", "image": "y"}]}}}});
+        assert_eq!(touched_paths("strategic", &sm), ["/spec/template/spec"]);
+        let ops = json!([{"op": "test", "path": "/spec/replicas", "value": 1}, {"op": "move", "from": "/spec/a", "path": "/spec/b"}]);
+        assert_eq!(touched_paths("json", &ops), ["/spec/a", "/spec/b"]);
+    }
+
+    #[test]
+    fn rollback_ops_restore_only_the_touched_fields_guarded_by_the_resource_version() {
+        let before = json!({"kind": "Deployment", "metadata": {"name": "web", "resourceVersion": "10"},
+            "spec": {"replicas": 2}, "status": {"replicas": 2}});
+        // The change set replicas 4, paused true and a label; someone else later added an annotation.
+        let current = json!({"kind": "Deployment", "metadata": {"name": "web", "resourceVersion": "12", "labels": {"tier": "x"}, "annotations": {"owner": "b"}},
+            "spec": {"replicas": 4, "paused": true}, "status": {"replicas": 4}});
+        let touched = touched_paths("merge", &json!({"spec": {"replicas": 4, "paused": true}, "metadata": {"labels": {"tier": "x"}}}));
+        let ops = rollback_ops(&current, &before, &touched, Some("11"), false);
         assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "11"}));
         let mut restored = current.clone();
-        json_patch::patch(&mut restored, &serde_json::from_value::<json_patch::Patch>(Value::Array(ops.clone())).unwrap()).unwrap();
+        json_patch::patch(&mut restored, &serde_json::from_value::<json_patch::Patch>(Value::Array(ops[1..].to_vec())).unwrap()).unwrap();
         assert_eq!(restored["spec"], before["spec"]);
-        assert_eq!(restored["metadata"]["labels"], before["metadata"]["labels"]);
+        assert_eq!(restored["metadata"]["labels"], json!({}));
+        assert_eq!(restored["metadata"]["annotations"], json!({"owner": "b"}), "others' changes stay");
         assert_eq!(restored["status"], current["status"], "status is not rolled back");
-        let forced = rollback_ops(&current, &before, Some("11"), true);
-        assert!(forced.iter().all(|o| o["op"] != "test"));
+        assert!(rollback_ops(&current, &before, &touched, Some("11"), true).iter().all(|o| o["op"] != "test"));
+    }
+
+    #[test]
+    fn a_label_added_to_an_object_without_labels_creates_the_map() {
+        let before = json!({"kind": "ConfigMap", "metadata": {"labels": {"a": "1"}}});
+        let current = json!({"kind": "ConfigMap", "metadata": {}});
+        let ops = rollback_ops(&current, &before, &["/metadata/labels/a".to_string()], None, true);
+        assert_eq!(ops, vec![json!({"op": "add", "path": "/metadata/labels", "value": {}}), json!({"op": "add", "path": "/metadata/labels/a", "value": "1"})]);
     }
 
     #[test]
     fn secret_data_is_never_restored_from_the_redacted_log() {
         let before = json!({"kind": "Secret", "metadata": {"labels": {"a": "1"}}, "data": {"k": "<redacted>"}});
         let current = json!({"kind": "Secret", "metadata": {"labels": {"a": "2"}}, "data": {"k": "c2VjcmV0"}});
-        let ops = rollback_ops(&current, &before, None, true);
+        let touched = vec!["/data/k".to_string(), "/metadata/labels/a".to_string()];
+        let ops = rollback_ops(&current, &before, &touched, None, true);
         assert_eq!(ops, vec![json!({"op": "replace", "path": "/metadata/labels/a", "value": "1"})]);
     }
 
