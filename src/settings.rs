@@ -75,6 +75,8 @@ pub struct Env {
     pub myops_config: Option<PathBuf>,
     /// `$MYOPS_PUSHGATEWAY`.
     pub myops_pushgateway: Option<String>,
+    /// `$MYOPS_PUSHGATEWAY_TOKEN`: a bearer token for the gateway (kept out of `ps` output).
+    pub myops_pushgateway_token: Option<String>,
     /// `$KUBECONFIG`.
     pub kubeconfig: Option<String>,
     /// The running executable (for plugin.yaml next to it).
@@ -90,6 +92,7 @@ impl Env {
             myops_home: var("MYOPS_HOME").map(PathBuf::from),
             myops_config: var("MYOPS_CONFIG").map(PathBuf::from),
             myops_pushgateway: var("MYOPS_PUSHGATEWAY").and_then(|v| v.into_string().ok()),
+            myops_pushgateway_token: var("MYOPS_PUSHGATEWAY_TOKEN").and_then(|v| v.into_string().ok()),
             kubeconfig: var("KUBECONFIG").and_then(|v| v.into_string().ok()),
             exe: std::env::current_exe().ok(),
         }
@@ -166,6 +169,7 @@ impl Settings {
             &plugin,
             g.pushgateway.as_deref(),
             env.myops_pushgateway.as_deref(),
+            env.myops_pushgateway_token.as_deref(),
         )?;
         Ok(Settings {
             plugin,
@@ -201,11 +205,14 @@ pub fn split_kubeconfig(value: Option<&str>) -> Vec<PathBuf> {
 }
 
 /// Resolves the Pushgateway target: `--pushgateway` > `$MYOPS_PUSHGATEWAY` > plugin.yaml.
-/// Job, instance, timeout and basic auth always come from plugin.yaml (defaults when absent).
+/// Job, instance, timeout, credentials and CA come from plugin.yaml (defaults when absent);
+/// a bearer token from `bearerTokenFile`, else `$MYOPS_PUSHGATEWAY_TOKEN` — never a flag,
+/// whose value would show in `ps`.
 fn push_target(
     plugin: &PluginConfig,
     flag: Option<&str>,
     env: Option<&str>,
+    env_token: Option<&str>,
 ) -> Result<Option<PushTarget>, SettingsError> {
     let pg = plugin.pushgateway.as_ref();
     let Some(base) = flag
@@ -237,10 +244,20 @@ fn push_target(
             ))
         }
     };
+    let read = |path: &PathBuf| {
+        std::fs::read(path).map_err(|source| SettingsError::PasswordFile { path: path.clone(), source })
+    };
+    let bearer_token = match pg.and_then(|p| p.bearer_token_file.as_ref()) {
+        Some(f) => Some(String::from_utf8_lossy(&read(f)?).trim_end_matches(['\n', '\r']).to_string()),
+        None => env_token.map(str::to_string),
+    };
+    let ca_pem = pg.and_then(|p| p.ca_file.as_ref()).map(read).transpose()?;
     Ok(Some(PushTarget {
         url: crate::metrics::push_url(&base, &job, &instance),
         timeout,
         basic_auth,
+        bearer_token,
+        ca_pem,
     }))
 }
 
@@ -260,15 +277,17 @@ mod tests {
     #[test]
     fn pushgateway_flag_beats_env_beats_plugin_yaml() {
         let mut plugin = config::builtin();
-        assert!(push_target(&plugin, None, None).unwrap().is_none(), "no URL anywhere: local only");
+        assert!(push_target(&plugin, None, None, None).unwrap().is_none(), "no URL anywhere: local only");
         plugin.pushgateway = Some(crate::config::PushgatewayConfig {
             url: "http://127.0.0.1:9091".into(),
             job: "kubectl-myops".into(),
             instance: None,
             timeout: Duration::from_millis(1500),
             basic_auth: None,
+            bearer_token_file: None,
+            ca_file: None,
         });
-        let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2"))
+        let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2"), None)
             .unwrap()
             .unwrap();
         assert!(
@@ -277,16 +296,45 @@ mod tests {
             "{}",
             t.url
         );
-        let t = push_target(&plugin, None, Some("http://env:2"))
+        let t = push_target(&plugin, None, Some("http://env:2"), None)
             .unwrap()
             .unwrap();
         assert!(t.url.starts_with("http://env:2/metrics/job/"), "{}", t.url);
-        let t = push_target(&plugin, None, None).unwrap().unwrap();
+        let t = push_target(&plugin, None, None, None).unwrap().unwrap();
         assert!(
             t.url.starts_with("http://127.0.0.1:9091/metrics/job/"),
             "{}",
             t.url
         );
         assert_eq!(t.timeout, Duration::from_millis(1500));
+    }
+
+    #[test]
+    fn bearer_token_comes_from_the_file_else_the_environment_and_the_ca_file_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("token"), "t0ken-from-file\n").unwrap();
+        std::fs::write(dir.path().join("ca.pem"), "-----BEGIN CERTIFICATE-----\n").unwrap();
+        let mut plugin = config::builtin();
+        plugin.pushgateway = Some(crate::config::PushgatewayConfig {
+            url: "https://gw:9091".into(),
+            job: "j".into(),
+            instance: Some("i".into()),
+            timeout: Duration::from_secs(1),
+            basic_auth: None,
+            bearer_token_file: None,
+            ca_file: None,
+        });
+        let t = push_target(&plugin, None, None, Some("t0ken-from-env")).unwrap().unwrap();
+        assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-env"));
+        assert!(!format!("{t:?}").contains("t0ken"), "Debug must not show the token");
+        let pg = plugin.pushgateway.as_mut().unwrap();
+        pg.bearer_token_file = Some(dir.path().join("token"));
+        pg.ca_file = Some(dir.path().join("ca.pem"));
+        let t = push_target(&plugin, None, None, Some("t0ken-from-env")).unwrap().unwrap();
+        assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-file"));
+        assert_eq!(t.ca_pem.as_deref(), Some(&b"-----BEGIN CERTIFICATE-----\n"[..]));
+        plugin.pushgateway.as_mut().unwrap().ca_file = Some(dir.path().join("missing.pem"));
+        let e = push_target(&plugin, None, None, None).unwrap_err();
+        assert!(e.to_string().contains("missing.pem"), "{e}");
     }
 }

@@ -112,6 +112,13 @@ pub struct PushgatewayConfig {
     /// HTTP basic auth; the password is read from a file, never written inline.
     #[serde(default)]
     pub basic_auth: Option<BasicAuth>,
+    /// File whose content (trailing newline trimmed) is a bearer token for the gateway
+    /// (`$MYOPS_PUSHGATEWAY_TOKEN` is used when this is not set).
+    #[serde(default)]
+    pub bearer_token_file: Option<PathBuf>,
+    /// PEM file of the CA that signed an `https://` gateway's certificate.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
 }
 
 /// Basic-auth credentials for the Pushgateway.

@@ -74,6 +74,10 @@ pub struct PushTarget {
     pub timeout: Duration,
     /// HTTP basic auth `(username, password)`; the caller has read the password file.
     pub basic_auth: Option<(String, String)>,
+    /// A bearer token (from a file or an environment variable, never a flag).
+    pub bearer_token: Option<String>,
+    /// PEM CA certificate(s) to trust for an `https://` gateway, in addition to the system's.
+    pub ca_pem: Option<Vec<u8>>,
 }
 
 impl fmt::Debug for PushTarget {
@@ -88,6 +92,8 @@ impl fmt::Debug for PushTarget {
                     .as_ref()
                     .map(|(user, _)| (user, "<redacted>")),
             )
+            .field("bearer_token", &self.bearer_token.as_ref().map(|_| "<redacted>"))
+            .field("ca_pem", &self.ca_pem.as_ref().map(Vec::len))
             .finish()
     }
 }
@@ -195,9 +201,13 @@ pub async fn push(target: &PushTarget, body: String) -> Result<(), PushError> {
 }
 
 async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
-    let client = reqwest::Client::builder()
-        .connect_timeout(target.timeout)
-        .timeout(target.timeout)
+    let mut builder = reqwest::Client::builder().connect_timeout(target.timeout).timeout(target.timeout);
+    if let Some(pem) = &target.ca_pem {
+        for cert in reqwest::Certificate::from_pem_bundle(pem).map_err(|source| PushError::Client { reason: root_cause(&source), source })? {
+            builder = builder.add_root_certificate(cert);
+        }
+    }
+    let client = builder
         .build()
         .map_err(|source| PushError::Client {
             reason: root_cause(&source),
@@ -209,6 +219,9 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
         .body(body);
     if let Some((user, password)) = &target.basic_auth {
         request = request.basic_auth(user, Some(password));
+    }
+    if let Some(token) = &target.bearer_token {
+        request = request.bearer_auth(token);
     }
     let classify = |source: reqwest::Error| {
         if source.is_timeout() {
@@ -327,6 +340,8 @@ mod tests {
             url: "http://gw:9091".into(),
             timeout: Duration::from_secs(1),
             basic_auth: Some(("me".into(), "s3cret".into())),
+            bearer_token: None,
+            ca_pem: None,
         };
         assert!(!format!("{t:?}").contains("s3cret"));
         assert_eq!(
@@ -350,6 +365,8 @@ mod tests {
             url: push_url(&format!("http://127.0.0.1:{port}"), "j", "i"),
             timeout: Duration::from_secs(2),
             basic_auth: None,
+            bearer_token: None,
+            ca_pem: None,
         };
         let err = push(&t, "x 1\n".into()).await.expect_err("nothing listens");
         assert!(matches!(err, PushError::Send { .. }), "{err:?}");
@@ -362,6 +379,8 @@ mod tests {
             url: "127.0.0.1:9091/metrics/job/j".into(),
             timeout: Duration::from_secs(1),
             basic_auth: None,
+            bearer_token: None,
+            ca_pem: None,
         };
         let err = push(&t, "x 1\n".into())
             .await

@@ -220,6 +220,8 @@ fn target(base: &str, timeout_ms: u64) -> PushTarget {
         url: push_url(base, "kubectl-myops", "node-1"),
         timeout: Duration::from_millis(timeout_ms),
         basic_auth: Some(("me".into(), "s3cret".into())),
+        bearer_token: None,
+        ca_pem: None,
     }
 }
 

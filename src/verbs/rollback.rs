@@ -77,7 +77,7 @@ pub fn rollback_ops(current: &Value, before: &Value, touched: &[String], rv_afte
     }
     let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
     let mut doc = current.clone();
-    let mut apply = |doc: &mut Value, op: Value, ops: &mut Vec<Value>| {
+    let apply = |doc: &mut Value, op: Value, ops: &mut Vec<Value>| {
         if let Ok(p) = serde_json::from_value::<json_patch::PatchOperation>(op.clone())
             && json_patch::patch(doc, &[p]).is_ok()
         {
