@@ -17,5 +17,7 @@ mod get;
 mod metrics;
 #[path = "it/patch.rs"]
 mod patch;
+#[path = "it/push_tls.rs"]
+mod push_tls;
 #[path = "it/watch.rs"]
 mod watch;
