@@ -23,9 +23,9 @@ pub enum ApiError {
         /// The innermost causes, e.g. `invalid peer certificate: UnknownIssuer` or
         /// `deadline has elapsed` (the outer kube layers only say "client error (Connect)").
         detail: String,
-        /// The underlying client error.
+        /// The underlying client error (boxed: it is large).
         #[source]
-        source: kube::Error,
+        source: Box<kube::Error>,
     },
 }
 
@@ -67,7 +67,7 @@ impl ApiError {
                 let message = if causes.is_empty() { s.message.clone() } else { format!("{} ({})", s.message, causes.join("; ")) };
                 ApiError::Server { code: s.code, reason, message }
             }
-            other => ApiError::Transport { server: server.to_string(), detail: causes(&other), source: other },
+            other => ApiError::Transport { server: server.to_string(), detail: causes(&other), source: Box::new(other) },
         }
     }
 

@@ -71,11 +71,14 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// One file of a CRD directory and what loading it gave.
+pub type FileLoad = (PathBuf, Result<Vec<LoadedCrd>, LoadError>);
+
 /// Loads every CRD file of `dir`: one result per file, in name order.
 ///
 /// # Errors
 /// The I/O error of reading the directory; file problems are per-file results.
-pub fn load_dir(dir: &Path) -> std::io::Result<Vec<(PathBuf, Result<Vec<LoadedCrd>, LoadError>)>> {
+pub fn load_dir(dir: &Path) -> std::io::Result<Vec<FileLoad>> {
     Ok(crd_files(dir)?
         .into_iter()
         .map(|f| {

@@ -8,6 +8,6 @@ pub mod registry;
 pub mod watch;
 
 pub use apply::{Applier, ApplyError, FIELD_MANAGER, Journal, crd_type};
-pub use loader::{LoadError, LoadedCrd, load_dir, load_file, parse_crds};
+pub use loader::{FileLoad, LoadError, LoadedCrd, load_dir, load_file, parse_crds};
 pub use registry::{Registry, RegistryEntry, RegistryError};
 pub use watch::{Action, FileSnapshot, Snapshot, WatchState, scan};

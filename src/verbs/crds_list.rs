@@ -31,12 +31,15 @@ pub struct Row {
     pub managed: String,
 }
 
+/// A file name and its CRDs as (name, versions), or the error location.
+pub type FileCrds = (String, Result<Vec<(String, String)>, String>);
+
 /// What the cluster has, per CRD name: (versions, Established, managed by us).
 pub type ClusterCrds = BTreeMap<String, (String, String, bool)>;
 
 /// Builds the rows (pure): every CRD of every file, then CRDs this tool manages that no
 /// file defines any more.
-pub fn rows(files: &[(String, Result<Vec<(String, String)>, String>)], cluster: &ClusterCrds) -> Vec<Row> {
+pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for (file, r) in files {
@@ -71,7 +74,7 @@ pub fn rows(files: &[(String, Result<Vec<(String, String)>, String>)], cluster: 
 /// [`VerbError`] when the directory cannot be read or the cluster cannot be listed.
 pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let dir = s.crd_dir(args.dir.as_deref());
-    let files: Vec<(String, Result<Vec<(String, String)>, String>)> = match load_dir(&dir) {
+    let files: Vec<FileCrds> = match load_dir(&dir) {
         Ok(f) => f
             .into_iter()
             .map(|(path, r)| {

@@ -139,7 +139,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                 if dir.is_dir() && !watching_dir {
                     let _ = debouncer.unwatch(&dir);
                     watching_dir = debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
-                    check_dir_mode(&dir).map_err(|e| { w.log.emit(p, "error", "refused", &e.to_string(), json!({})); e })?;
+                    check_dir_mode(&dir).inspect_err(|e| w.log.emit(p, "error", "refused", &e.to_string(), json!({})))?;
                 } else if !dir.is_dir() {
                     watching_dir = false;
                 }

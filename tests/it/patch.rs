@@ -162,7 +162,7 @@ fn rollback_restores_spec_refuses_a_changed_object_and_force_restores() {
 fn a_secret_patch_never_puts_its_data_in_the_change_log() {
     let ns = Namespace::new("patch-secret");
     kubectl(&["create", "secret", "generic", "db", "-n", &ns.0, "--from-literal=password=hunter2-old"]);
-    let m = Myops::new(&format!("name: myops\nverbs: [get, patch]\nresources: [secrets]\nscopes: [namespace]\n"));
+    let m = Myops::new("name: myops\nverbs: [get, patch]\nresources: [secrets]\nscopes: [namespace]\n");
     let r = m.run(&["patch", "secret", "db", "-n", &ns.0, "--type", "merge", "-p", r#"{"stringData":{"password":"hunter2-new"},"metadata":{"labels":{"rotated":"yes"}}}"#, "--diff"]);
     assert_eq!(r.code, 0, "{r:?}");
     let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
