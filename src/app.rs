@@ -62,6 +62,10 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             );
         }
         Command::Version => return finish_plain(verbs::version::run(&mut p), &mut p),
+        Command::Completion { shell } => {
+            let r = crate::completions::print_script(*shell, &mut p).map_err(Into::into);
+            return finish_plain(r, &mut p);
+        }
         _ => {}
     }
     let settings = match Settings::resolve(&cli.global, &env) {
@@ -121,7 +125,8 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
         ),
         Command::Config(ConfigCommand::Schema)
         | Command::Config(ConfigCommand::Validate { .. })
-        | Command::Version => ExitStatus::Success,
+        | Command::Version
+        | Command::Completion { .. } => ExitStatus::Success,
     }
 }
 

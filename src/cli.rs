@@ -109,6 +109,13 @@ pub enum Command {
     Auth(AuthCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     Version,
+    /// Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell).
+    #[command(after_help = crate::completions::HELP)]
+    Completion {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: crate::completions::Shell,
+    },
 }
 
 const GET_EXAMPLES: &str = "Examples:

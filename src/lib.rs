@@ -13,6 +13,7 @@ pub mod authz;
 pub mod changelog;
 pub mod cli;
 pub mod cluster;
+pub mod completions;
 pub mod config;
 pub mod crds;
 pub mod diff;

@@ -7,6 +7,8 @@ mod fixture;
 
 #[path = "it/auth.rs"]
 mod auth;
+#[path = "it/completion.rs"]
+mod completion;
 #[path = "it/config.rs"]
 mod config;
 #[path = "it/crds.rs"]
@@ -17,6 +19,10 @@ mod get;
 mod metrics;
 #[path = "it/patch.rs"]
 mod patch;
+#[path = "it/packaging.rs"]
+mod packaging;
+#[path = "it/prometheus.rs"]
+mod prometheus;
 #[path = "it/push_tls.rs"]
 mod push_tls;
 #[path = "it/watch.rs"]

@@ -358,7 +358,7 @@ mod tests {
             (res("\n  - pods\n  - \"con figmaps\""), 5, 5, "of lowercase letters, digits and '-'"),
             (res(" [pods, \"configmaps.\"]"), 3, 19, "resource \"configmaps.\" must be"),
             (res(" [pods, \"*\"]"), 3, 19, "resource \"*\" must be"),
-            (format!("{PG}  job: \"\"\n"), 6, 8, "pushgateway.job and pushgateway.instance must not be empty"),
+            (format!("{PG}  job: \"\"\n"), 6, 8, "pushgateway.job must not be empty"),
             (BASE.replace("[namespace]", "[]"), 4, 9, "`scopes` is empty"),
             (PG.replace("http://x", "ftp://x"), 6, 8, "must start with http:// or https://"),
             (format!("{BASE}pushgateway: {{url: \"http://\"}}\n"), 5, 20, "must start with http://"),

@@ -238,9 +238,10 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         );
         return Some((Field::Url, msg));
     }
-    if pg.job.is_empty() || pg.instance.as_deref() == Some("") {
-        let msg = "pushgateway.job and pushgateway.instance must not be empty: the Pushgateway \
-                   needs a job name for the grouping key (default kubectl-myops)";
+    // An empty `instance` is allowed (it is sent as `instance@base64/=`); the job is required.
+    if pg.job.is_empty() {
+        let msg = "pushgateway.job must not be empty: the Pushgateway needs a job name for the \
+                   grouping key (default kubectl-myops)";
         return Some((Field::Url, msg.into()));
     }
     if pg.timeout.is_zero() || pg.timeout > MAX_PUSH_TIMEOUT {

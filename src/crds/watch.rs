@@ -39,6 +39,11 @@ pub fn scan(dir: &Path) -> std::io::Result<Snapshot> {
     };
     let mut snap = Snapshot::new();
     for f in files {
+        if let Err(e) = crate::crds::loader::check_file_mode(&f) {
+            // Hash the mode into the fingerprint so a `chmod go-w` alone triggers a reload.
+            snap.insert(f, FileSnapshot { hash: 0x0bad_0b0d, parsed: Err(e) });
+            continue;
+        }
         let (hash, parsed) = match std::fs::read(&f) {
             // A file deleted between listing and reading is simply gone.
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -115,91 +120,79 @@ impl WatchState {
     }
 
     /// Diffs `snap` against the processed state and returns the actions, removals first.
+    ///
+    /// A CRD that leaves one file and is (re)defined by another in the same snapshot — a
+    /// rename, a move within the directory, the survivor of two files defining it — is not
+    /// unregistered: only names that no file claims afterwards are. (An unregistration with
+    /// `--prune` deletes the CRD and every custom resource of it.)
     pub fn plan(&mut self, snap: &Snapshot) -> Vec<Action> {
         let mut actions = Vec::new();
-        let gone: Vec<PathBuf> = self
-            .seen
-            .keys()
-            .filter(|f| !snap.contains_key(*f))
-            .cloned()
-            .collect();
-        let mut freed = BTreeSet::new();
+        let gone: Vec<PathBuf> = self.seen.keys().filter(|f| !snap.contains_key(*f)).cloned().collect();
+        let mut freed: BTreeMap<String, PathBuf> = BTreeMap::new();
         for f in gone {
             self.seen.remove(&f);
             self.duplicates.remove(&f);
             for name in self.names_of(&f) {
                 self.owners.remove(&name);
-                freed.insert(name.clone());
-                actions.push(Action::Unregister {
-                    name,
-                    file: f.clone(),
-                });
+                freed.insert(name, f.clone());
             }
         }
-        for (file, fs) in snap {
-            if self.seen.get(file) == Some(&fs.hash) {
-                continue;
-            }
-            self.seen.insert(file.clone(), fs.hash);
-            let crds = match &fs.parsed {
-                Err(e) => {
-                    actions.push(Action::Invalid(e.clone()));
-                    continue;
-                }
-                Ok(c) => c,
-            };
-            let now: BTreeSet<&str> = crds.iter().map(|c| c.name.as_str()).collect();
-            for name in self.names_of(file) {
-                if !now.contains(name.as_str()) {
-                    self.owners.remove(&name);
-                    freed.insert(name.clone());
-                    actions.push(Action::Unregister {
-                        name,
-                        file: file.clone(),
-                    });
-                }
-            }
-            self.duplicates.remove(file);
-            for c in crds {
-                match self.owners.get(&c.name) {
-                    Some(owner) if owner != file && snap.contains_key(owner) => {
-                        self.duplicates
-                            .entry(file.clone())
-                            .or_default()
-                            .insert(c.name.clone());
-                        actions.push(Action::Duplicate {
-                            file: file.clone(),
-                            name: c.name.clone(),
-                            owner: owner.clone(),
-                        });
-                    }
-                    _ => {
-                        self.owners.insert(c.name.clone(), file.clone());
-                        actions.push(Action::Apply(Box::new(c.clone())));
-                    }
-                }
-            }
+        let changed: Vec<PathBuf> =
+            snap.iter().filter(|(f, fs)| self.seen.get(*f) != Some(&fs.hash)).map(|(f, _)| f.clone()).collect();
+        for file in &changed {
+            self.plan_file(file, snap, &mut actions, &mut freed);
         }
-        // A name freed by a removal may be claimed by a file that lost the race earlier:
+        // A name freed above may be defined by a file that lost the race earlier (a duplicate):
         // plan those files again so the surviving definition registers.
         let retry: Vec<PathBuf> = self
             .duplicates
             .iter()
-            .filter(|(_, names)| names.iter().any(|n| freed.contains(n)))
+            .filter(|(f, names)| !changed.contains(f) && names.iter().any(|n| freed.contains_key(n)))
             .map(|(f, _)| f.clone())
             .collect();
-        if !retry.is_empty() {
-            for f in &retry {
-                self.seen.remove(f);
-            }
-            let again: Snapshot = snap
-                .iter()
-                .filter(|(f, _)| retry.contains(f))
-                .map(|(f, s)| (f.clone(), s.clone()))
-                .collect();
-            actions.extend(self.plan(&again));
+        for file in &retry {
+            self.plan_file(file, snap, &mut actions, &mut freed);
         }
-        actions
+        let mut removals: Vec<Action> = freed
+            .into_iter()
+            .filter(|(name, _)| !self.owners.contains_key(name))
+            .map(|(name, file)| Action::Unregister { name, file })
+            .collect();
+        removals.append(&mut actions);
+        removals
+    }
+
+    /// Plans one changed (or retried) file of `snap`.
+    fn plan_file(&mut self, file: &PathBuf, snap: &Snapshot, actions: &mut Vec<Action>, freed: &mut BTreeMap<String, PathBuf>) {
+        let Some(fs) = snap.get(file) else { return };
+        self.seen.insert(file.clone(), fs.hash);
+        let crds = match &fs.parsed {
+            Err(e) => {
+                actions.push(Action::Invalid(e.clone()));
+                return;
+            }
+            Ok(c) => c,
+        };
+        let now: BTreeSet<&str> = crds.iter().map(|c| c.name.as_str()).collect();
+        for name in self.names_of(file) {
+            if !now.contains(name.as_str()) {
+                self.owners.remove(&name);
+                freed.insert(name, file.clone());
+            }
+        }
+        self.duplicates.remove(file);
+        for c in crds {
+            match self.owners.get(&c.name) {
+                Some(owner) if owner != file && snap.contains_key(owner) => {
+                    self.duplicates.entry(file.clone()).or_default().insert(c.name.clone());
+                    actions.push(Action::Duplicate { file: file.clone(), name: c.name.clone(), owner: owner.clone() });
+                }
+                _ => {
+                    self.owners.insert(c.name.clone(), file.clone());
+                    actions.push(Action::Apply(Box::new(c.clone())));
+                }
+            }
+        }
     }
 
     fn names_of(&self, file: &Path) -> Vec<String> {
@@ -307,15 +300,33 @@ mod tests {
                 "duplicate as.example.com in 2.yaml (owner 1.yaml)"
             ]
         );
+        // The survivor takes over: re-applied, never unregistered (with --prune that would
+        // delete the CRD and its custom resources).
         let acts = st.plan(&snap(&[("2.yaml", &a)]));
-        assert_eq!(
-            summary(&acts),
-            ["unregister as.example.com (1.yaml)", "apply as.example.com"]
-        );
+        assert_eq!(summary(&acts), ["apply as.example.com"]);
         assert_eq!(
             st.owners().get("as.example.com"),
             Some(&PathBuf::from("2.yaml"))
         );
+    }
+
+    #[test]
+    fn removing_one_of_two_duplicate_files_touches_no_other_crd() {
+        let mut st = WatchState::default();
+        let (a, b, d) = (crd_text("as"), crd_text("bs"), crd_text("ds"));
+        st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b), ("d1.yaml", &d), ("d2.yaml", &d)]));
+        let acts = st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b), ("d2.yaml", &d)]));
+        assert_eq!(summary(&acts), ["apply ds.example.com"]);
+        assert_eq!(st.owners().len(), 3);
+    }
+
+    #[test]
+    fn a_rename_within_the_directory_never_unregisters_the_crd() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        st.plan(&snap(&[("a.yaml", &a)]));
+        assert_eq!(summary(&st.plan(&snap(&[("renamed.yaml", &a)]))), ["apply as.example.com"]);
+        assert_eq!(st.owners().get("as.example.com"), Some(&PathBuf::from("renamed.yaml")));
     }
 
     #[test]

@@ -192,18 +192,34 @@ async fn record_and_push(
     let Some(target) = target else {
         return warnings;
     };
-    let body = encode(&state, families);
+    let mut body = encode(&state, families);
     if body.is_empty() {
         return warnings;
     }
-    if let Err(err) = push(target, body).await {
-        warnings.push(format!(
-            "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
-            push::redact_url(&target.url),
-            state_path(home).display()
-        ));
+    // Concurrent runs push after releasing the state lock, so an older total can land at the
+    // gateway after a newer one (a PUT replaces the group). After each push, re-read the state:
+    // if it moved on, push again. The run whose push lands last then always leaves the newest
+    // totals behind. Bounded by the push timeout, so a command is never held up longer.
+    let deadline = std::time::Instant::now() + target.timeout;
+    loop {
+        if let Err(err) = push(target, body.clone()).await {
+            warnings.push(format!(
+                "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
+                push::redact_url(&target.url),
+                state_path(home).display()
+            ));
+            return warnings;
+        }
+        let home = home.to_path_buf();
+        let now = match tokio::task::spawn_blocking(move || load(&home)).await {
+            Ok(Ok(state)) => encode(&state, families),
+            _ => return warnings,
+        };
+        if now == body || std::time::Instant::now() >= deadline {
+            return warnings;
+        }
+        body = now;
     }
-    warnings
 }
 
 #[cfg(test)]

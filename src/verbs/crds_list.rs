@@ -74,6 +74,10 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
 /// [`VerbError`] when the directory cannot be read or the cluster cannot be listed.
 pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let dir = s.crd_dir(args.dir.as_deref());
+    if args.dir.is_some() && !dir.is_dir() {
+        let what = if dir.exists() { "is not a directory" } else { "does not exist" };
+        return Err(VerbError::Usage(format!("CRD directory {} {what}", dir.display())));
+    }
     let files: Vec<FileCrds> = match load_dir(&dir) {
         Ok(f) => f
             .into_iter()

@@ -13,7 +13,7 @@ use crate::cli::CrdsSyncArgs;
 use crate::cluster::connect;
 use crate::config::duration_string;
 use crate::config::Verb;
-use crate::crds::{Applier, Journal, LoadedCrd, Registry, crd_type, load_dir};
+use crate::crds::{Action, Applier, Journal, LoadError, LoadedCrd, Registry, WatchState, crd_type, scan};
 use crate::verbs::crds_watch::check_dir_mode;
 use crate::output::Printer;
 use crate::settings::Settings;
@@ -32,20 +32,30 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
     check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = s.crd_dir(args.dir.as_deref());
     if !dir.is_dir() {
-        return Err(VerbError::Usage(format!("CRD directory {} does not exist; create it or pass DIR", dir.display())));
+        let what = if dir.exists() { "is not a directory" } else { "does not exist" };
+        return Err(VerbError::Usage(format!("CRD directory {} {what}; create it or pass DIR", dir.display())));
     }
     check_dir_mode(&dir)?;
-    let files = load_dir(&dir).map_err(|e| VerbError::Io(format!("cannot read CRD directory {}: {e}", dir.display())))?;
+    // The same planner as `crds watch`, from an empty state: one rule for bad files and for
+    // two files defining one CRD (the first, by file name, wins; the second is an error).
+    let snap = scan(&dir).map_err(|e| VerbError::Io(format!("cannot read CRD directory {}: {e}", dir.display())))?;
     let mut bad = Vec::new();
     let mut crds: Vec<LoadedCrd> = Vec::new();
-    for (_, r) in files {
-        match r {
-            Ok(mut c) => crds.append(&mut c),
-            Err(e) => {
-                p.err_line(&format!("error: {e}"));
-                bad.push(e);
-            }
+    for action in WatchState::default().plan(&snap) {
+        match action {
+            Action::Apply(c) => crds.push(*c),
+            Action::Invalid(e) => bad.push(e),
+            Action::Duplicate { file, name, owner } => bad.push(LoadError {
+                file,
+                line: 1,
+                column: 1,
+                message: format!("CRD {name} is already defined by {}; remove one of the two", owner.display()),
+            }),
+            Action::Unregister { .. } => {}
         }
+    }
+    for e in &bad {
+        p.err_line(&format!("error: {e}"));
     }
     if crds.is_empty() && bad.is_empty() {
         p.err_line(&format!(
@@ -96,8 +106,10 @@ async fn apply_and_report(
             Ok(_) => applied.push(c),
             Err(e) => {
                 loads.push((status_for(e.exit_status()), secs()));
-                p.err_line(&format!("error: {e}"));
-                failed = Some(e);
+                // The last failure is returned and printed once by the caller; earlier ones here.
+                if let Some(prev) = failed.replace(e) {
+                    p.err_line(&format!("error: {prev}"));
+                }
             }
         }
     }

@@ -59,6 +59,11 @@ impl Log {
         if level == "debug" && self.verbose == 0 {
             return;
         }
+        if !self.json && matches!(level, "error" | "warning") {
+            let prefix = if level == "error" { "error: " } else { "" };
+            p.err_line(&format!("{prefix}{text}"));
+            return;
+        }
         let line = if self.json {
             let mut obj = json!({"time": crate::changelog::now_rfc3339(), "level": level, "event": event, "message": text});
             if let (Some(o), Some(f)) = (obj.as_object_mut(), fields.as_object()) {
@@ -85,6 +90,9 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = absolute(&s.crd_dir(args.dir.as_deref()));
     check_dir_mode(&dir)?;
+    if dir.exists() && !dir.is_dir() {
+        return Err(VerbError::Usage(format!("{} is not a directory; pass the directory that holds the CRD files", dir.display())));
+    }
     let parent = dir.parent().filter(|p| p.is_dir()).ok_or_else(|| {
         VerbError::Usage(format!("cannot watch {}: its parent directory does not exist; create it first", dir.display()))
     })?;
@@ -97,6 +105,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         state: WatchState::default(),
         log,
         prune: args.prune,
+        pending_prune: Default::default(),
         dir: dir.clone(),
     };
 
@@ -111,6 +120,8 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     let mut watching_dir = dir.is_dir() && debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
     let mut term = signal(SignalKind::terminate()).map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
     let mut int = signal(SignalKind::interrupt()).map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
+    // A closed terminal (SIGHUP) stops the watcher like SIGTERM, between batches.
+    let mut hup = signal(SignalKind::hangup()).map_err(|e| VerbError::Io(format!("cannot handle SIGHUP: {e}")))?;
 
     let note = if dir.is_dir() { "" } else { " (it does not exist yet; waiting for it)" };
     w.log.emit(p, "info", "watching", &format!("watching {}{note}", dir.display()), json!({"dir": dir}));
@@ -139,20 +150,30 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                 if dir.is_dir() && !watching_dir {
                     let _ = debouncer.unwatch(&dir);
                     watching_dir = debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
-                    check_dir_mode(&dir).inspect_err(|e| w.log.emit(p, "error", "refused", &e.to_string(), json!({})))?;
                 } else if !dir.is_dir() {
                     watching_dir = false;
                 }
                 w.log.emit(p, "debug", "events", &format!("{} file event(s)", relevant.len()), json!({"count": relevant.len()}));
                 w.batch(p, Some(first)).await;
             }
+            _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() => w.prune_due(p).await,
             _ = term.recv() => break,
             _ = int.recv() => break,
+            _ = hup.recv() => break,
         }
+    }
+    if !w.pending_prune.is_empty() {
+        let names: Vec<&String> = w.pending_prune.keys().collect();
+        w.log.emit(p, "info", "prune-cancelled", &format!("not pruned (stopped first): {names:?}"), json!({"crds": names}));
     }
     w.log.emit(p, "info", "stopped", "stopped", json!({}));
     Ok(())
 }
+
+/// How long a CRD whose file disappeared waits before `--prune` deletes it: an editor that
+/// renames the file away and writes the new one later, or a file moved out and back, must
+/// not cost every custom resource of the CRD.
+pub const PRUNE_GRACE: Duration = Duration::from_secs(2);
 
 struct Worker<'a> {
     settings: &'a Settings,
@@ -160,10 +181,34 @@ struct Worker<'a> {
     state: WatchState,
     log: Log,
     prune: bool,
+    /// CRD name → when it may be pruned, if no file defines it again by then.
+    pending_prune: std::collections::BTreeMap<String, Instant>,
     dir: PathBuf,
 }
 
 impl Worker<'_> {
+    /// When the next pending prune is due.
+    fn next_prune(&self) -> Instant {
+        self.pending_prune.values().min().copied().unwrap_or_else(|| Instant::now() + PRUNE_GRACE)
+    }
+
+    /// Prunes the CRDs whose grace period is over and that no file defines again.
+    async fn prune_due(&mut self, p: &mut Printer<'_>) {
+        let now = Instant::now();
+        let due: Vec<String> = self.pending_prune.iter().filter(|(_, t)| **t <= now).map(|(n, _)| n.clone()).collect();
+        for name in due {
+            self.pending_prune.remove(&name);
+            if self.state.owners().contains_key(&name) {
+                continue;
+            }
+            match self.applier.prune(&name).await {
+                Ok(true) => self.log.emit(p, "info", "pruned", &format!("pruned {name} from the cluster"), json!({"crd": name})),
+                Ok(false) => self.log.emit(p, "info", "not-pruned", &format!("left {name} on the cluster: not applied by kubectl-myops"), json!({"crd": name})),
+                Err(e) => self.log.emit(p, "error", "prune-failed", &e.to_string(), json!({"crd": name})),
+            }
+        }
+    }
+
     /// Rescans the directory and carries out what changed, then records and pushes the
     /// batch's `crd_loads_total` / `crd_load_duration_seconds` (ARCHITECTURE §6). `event` is
     /// when the first file event of the batch happened (for the watcher's share of the latency).
@@ -179,6 +224,11 @@ impl Worker<'_> {
     /// One batch; each CRD's outcome is added to `loads` as (result, seconds).
     async fn carry_out(&mut self, p: &mut Printer<'_>, event: Option<Instant>, loads: &mut Vec<(Status, f64)>) {
         let started = event.unwrap_or_else(Instant::now);
+        // The directory's mode can change while we watch (chmod, re-created, replaced).
+        if let Err(e) = check_dir_mode(&self.dir) {
+            self.log.emit(p, "error", "refused", &format!("{e}; nothing in it is applied until that is fixed"), json!({}));
+            return;
+        }
         let snap = match scan(&self.dir) {
             Ok(s) => s,
             Err(e) => {
@@ -205,13 +255,24 @@ impl Worker<'_> {
                         json!({"file": file, "crd": name, "owner": owner}),
                     )
                 }
-                Action::Apply(c) => to_apply.push(*c),
+                Action::Apply(c) => {
+                    self.pending_prune.remove(&c.name);
+                    to_apply.push(*c)
+                }
                 Action::Unregister { name, file } => {
                     self.log.emit(
                         p,
                         "info",
                         "unregistered",
-                        &format!("unregistered {name} ({} removed or changed){}", file.display(), if self.prune { "" } else { "; it stays on the cluster" }),
+                        &format!(
+                            "unregistered {name} ({} removed or changed){}",
+                            file.display(),
+                            if self.prune {
+                                format!("; pruning it from the cluster in {}s unless a file defines it again", PRUNE_GRACE.as_secs())
+                            } else {
+                                "; it stays on the cluster".to_string()
+                            }
+                        ),
                         json!({"crd": name, "file": file}),
                     );
                     gone.push(name);
@@ -224,11 +285,7 @@ impl Worker<'_> {
             }
             if self.prune {
                 for name in &gone {
-                    match self.applier.prune(name).await {
-                        Ok(true) => self.log.emit(p, "info", "pruned", &format!("pruned {name} from the cluster"), json!({"crd": name})),
-                        Ok(false) => self.log.emit(p, "info", "not-pruned", &format!("left {name} on the cluster: not applied by kubectl-myops"), json!({"crd": name})),
-                        Err(e) => self.log.emit(p, "error", "prune-failed", &e.to_string(), json!({"crd": name})),
-                    }
+                    self.pending_prune.insert(name.clone(), Instant::now() + PRUNE_GRACE);
                 }
             }
         }

@@ -12,6 +12,9 @@ pub struct ClusterEnv {
     pub kubeconfig: PathBuf,
     pub pushgateway: String,
     pub audit_log: PathBuf,
+    /// The Prometheus server scraping `pushgateway` every second with the repository's rules
+    /// (deploy/monitoring/) loaded, e.g. `http://127.0.0.1:41234`.
+    pub prometheus: String,
 }
 
 pub fn root() -> PathBuf {
@@ -40,6 +43,7 @@ pub fn cluster() -> &'static ClusterEnv {
             kubeconfig: PathBuf::from(var("KUBECONFIG")),
             pushgateway: var("MYOPS_PUSHGATEWAY"),
             audit_log: PathBuf::from(var("MYOPS_TEST_AUDIT_LOG")),
+            prometheus: var("MYOPS_PROMETHEUS"),
         };
         let out = kubectl_raw(&env.kubeconfig, &["get", "--raw", "/readyz"]);
         assert!(
@@ -255,4 +259,50 @@ pub fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// A Pushgateway of one test's own (Debian's `prometheus-pushgateway`, in memory only) on
+/// `127.0.0.1:<port>`, killed when dropped: for tests that stop and restart a gateway, which
+/// the cluster's shared one must never be.
+pub struct Pushgateway {
+    child: std::process::Child,
+    pub url: String,
+}
+
+impl Pushgateway {
+    /// Starts it and waits (at most 20 s) until `/-/ready` answers.
+    pub fn start(port: u16) -> Pushgateway {
+        use std::time::{Duration, Instant};
+        let child = Command::new("prometheus-pushgateway")
+            // In memory only: a restarted gateway starts empty, so what it shows afterwards
+            // came from the next push (Debian's default persistence file is shared machine-wide).
+            .args([
+                "--web.listen-address",
+                &format!("127.0.0.1:{port}"),
+                "--persistence.file=",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("prometheus-pushgateway runs (scripts/setup installs it)");
+        let url = format!("http://127.0.0.1:{port}");
+        let end = Instant::now() + Duration::from_secs(20);
+        while Command::new("curl")
+            .args(["-sf", &format!("{url}/-/ready")])
+            .output()
+            .map(|o| !o.status.success())
+            .unwrap_or(true)
+        {
+            assert!(Instant::now() < end, "pushgateway on {port} did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Pushgateway { child, url }
+    }
+}
+
+impl Drop for Pushgateway {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -139,10 +139,10 @@ fn rollback_restores_spec_refuses_a_changed_object_and_force_restores() {
     // Someone else changes it after our patch: the rollback is refused, naming them.
     assert_eq!(m.run(&["patch", "deploy", "web", "-n", &ns.0, "--type", "merge", "-p", r#"{"spec":{"replicas":6}}"#]).code, 0);
     let id = journal(&m).last().unwrap()["id"].as_str().unwrap().to_string();
-    kubectl(&["scale", "deploy", "web", "-n", &ns.0, "--replicas=8"]);
+    kubectl(&["patch", "deploy", "web", "-n", &ns.0, "--type", "merge", "-p", r#"{"spec":{"replicas":8}}"#]);
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 5, "{r:?}");
-    assert!(r.stderr.contains("changed since entry") && r.stderr.contains("kubectl"), "{r:?}");
+    assert!(r.stderr.contains("changed since entry") && r.stderr.contains("last by kubectl-patch (Update)"), "{r:?}");
     assert_eq!(json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"])["spec"]["replicas"], 8);
     let r = m.run(&["rollback", &id, "--force"]);
     assert_eq!(r.code, 0, "{r:?}");

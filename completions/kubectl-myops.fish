@@ -1,0 +1,533 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_kubectl_myops_global_optspecs
+    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= config= pushgateway= v/verbose h/help V/version
+end
+
+function __fish_kubectl_myops_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_kubectl_myops_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_kubectl_myops_using_subcommand
+    set -l cmd (__fish_kubectl_myops_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s V -l version -d 'Print version'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "changelog" -d 'The change log of every mutation attempt'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "config" -d 'Inspect and check plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l output -d 'Output format' -r -f -a "table\t'Server-side Table, printer columns with priority 0'
+wide\t'Server-side Table with every printer column'
+json\t'JSON (a `List` for collections)'
+yaml\t'YAML (a `List` for collections)'
+name\t'`kind.group/name` per object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l field-selector -d 'Field selector, e.g. `status.phase=Running`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l chunk-size -d 'Objects per list page (0 = no paging)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s A -l all-namespaces -d 'List across all namespaces (needs scope `cluster` in plugin.yaml)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l no-headers -d 'Omit the table header'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-labels -d 'Add a LABELS column to the table'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l ignore-not-found -d 'A missing named object is not an error (exit 0)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l type -d 'Patch type' -r -f -a "strategic\t'Strategic merge patch (built-in types only)'
+merge\t'JSON merge patch (RFC 7386)'
+json\t'JSON patch (RFC 6902)'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s p -l patch -d 'The patch, as JSON or YAML' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l patch-file -d 'A file holding the patch (JSON or YAML)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l dry-run -d 'Dry run: none (default), server, or client' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object (merge and json patches only)'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l subresource -d 'Patch a subresource (status or scale)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l field-manager -d 'Field manager recorded by the server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o -l output -d 'Print the patched object (json, yaml or name) instead of the one-line result' -r -f -a "json\t'JSON'
+yaml\t'YAML'
+name\t'`kind.group/name`'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l diff -d 'Show the change by field path (always on with --dry-run)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l dry-run -d 'Dry run: none (default), server, or client; shows the diff' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object (merge and json patches only)'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l field-manager -d 'Field manager recorded by the server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l force -d 'Restore even if someone changed the object since (skips the resourceVersion guard)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'One entry, as pretty JSON'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l since -d 'Only entries newer than this: a duration (`1h`, `30m`) or an RFC 3339 time' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l object -d 'Only entries for this object: NAME, TYPE/NAME or NAMESPACE/NAME (kind or plural, any case)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "show" -d 'One entry, as pretty JSON'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "watch" -d 'Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "list" -d 'What the directory holds and what the cluster has, side by side'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l log-format -d 'Log line format' -r -f -a "text\t'One human-readable line per event and outcome'
+json\t'One JSON object per line'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l prune -d 'Delete a CRD from the cluster when its file is removed (only CRDs this tool applied; deleting a CRD deletes all its custom resources)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l force-conflicts -d 'Take over fields another field manager owns instead of reporting the conflict'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "list" -d 'What the directory holds and what the cluster has, side by side'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "push" -d 'Push the local totals to the Pushgateway now'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "reset" -d 'Delete the local totals (asks unless --yes)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s o -l output -d 'Output format' -r -f -a "table\t'A table'
+json\t'JSON'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l yes -d 'Do not ask'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "push" -d 'Push the local totals to the Pushgateway now'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "reset" -d 'Delete the local totals (asks unless --yes)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l subresource -d 'A subresource, e.g. `status`, `scale`, `log`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s q -l quiet -d 'No output, only the exit code'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l no-headers -d 'Omit the table header'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s v -l verbose -d 'More detail on stderr (repeatable)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "changelog" -d 'The change log of every mutation attempt'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "show" -d 'One entry, as pretty JSON'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from crds" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from crds" -f -a "watch" -d 'Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from crds" -f -a "list" -d 'What the directory holds and what the cluster has, side by side'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "push" -d 'Push the local totals to the Pushgateway now'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "reset" -d 'Delete the local totals (asks unless --yes)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
