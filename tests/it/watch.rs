@@ -367,3 +367,41 @@ fn the_whole_corpus_dropped_at_once_registers_every_crd_and_crds_list_shows_them
     };
     assert_eq!(code, Some(0));
 }
+
+#[test]
+fn regression_prune_never_deletes_a_crd_that_is_still_defined_after_a_rename_or_a_duplicate_removal() {
+    let ns = Namespace::new("watch-prune-keep");
+    let m = Myops::standard(&ns.0);
+    let dir = watched_dir(&m);
+    let g = format!("{}.keep.example.com", ns.0);
+    for p in ["as", "bs", "cs"] {
+        std::fs::write(dir.join(format!("{p}.yaml")), crd(&g, p, &format!("K{p}"))).unwrap();
+    }
+    std::fs::write(dir.join("d1.yaml"), crd(&g, "ds", "Kds")).unwrap();
+    std::fs::write(dir.join("d2.yaml"), crd(&g, "ds", "Kds")).unwrap();
+    let mut w = Watcher::start(&m, &dir, &["--prune"]);
+    for p in ["as", "bs", "cs", "ds"] {
+        w.expect("registered", &format!("{p}.{g}"), SLOW);
+    }
+    kubectl_apply(&format!("apiVersion: {g}/v1\nkind: Kas\nmetadata: {{name: keep-me, namespace: {}}}\nspec: {{}}\n", ns.0));
+    // A rename within the directory, and the removal of the first of two duplicate files.
+    std::fs::rename(dir.join("as.yaml"), dir.join("as-renamed.yaml")).unwrap();
+    std::fs::remove_file(dir.join("d1.yaml")).unwrap();
+    w.expect("registered", &format!("as.{g}"), SLOW);
+    w.expect("registered", &format!("ds.{g}"), SLOW);
+    // Past the prune grace period: nothing was pruned, the custom resource is still there.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(w.stop(), 0);
+    assert!(w_lines_lack_prunes(&m), "a CRD was pruned");
+    let r = m.run(&["get", &format!("kas.{g}"), "keep-me", "-n", &ns.0, "-o", "name"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, format!("kas.{g}/keep-me\n").as_str()), "{r:?}");
+    for p in ["bs", "cs", "ds"] {
+        assert_eq!(m.run(&["get", &format!("{p}.{g}"), "-n", &ns.0]).code, 0, "{p}");
+    }
+}
+
+/// No crd-prune entry in the change log.
+fn w_lines_lack_prunes(m: &Myops) -> bool {
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap_or_default();
+    !log.lines().any(|l| l.contains("\"operation\":\"crd-prune\""))
+}
