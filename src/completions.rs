@@ -104,7 +104,8 @@ completion bash`, …) runs `kubectl_complete-myops` from PATH, which completes 
 flags, -o values, contexts, namespaces, resource types and object names (asking the cluster
 for at most 1s, env MYOPS_COMPLETION_TIMEOUT). krew links only kubectl-myops; link the helper
 next to it once (again after `kubectl krew upgrade myops`):
-  ln -sf \"$(dirname \"$(readlink -f \"${KREW_ROOT:-$HOME/.krew}/bin/kubectl-myops\")\")/kubectl_complete-myops\" \"${KREW_ROOT:-$HOME/.krew}/bin/\"";
+  d=\"${KREW_ROOT:-$HOME/.krew}/bin\"
+  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"";
 
 /// The completion script for `shell`, generated from the clap definitions.
 pub fn script(shell: Shell) -> String {
