@@ -201,8 +201,9 @@ async fn record_and_push(
     // if it moved on, push again. The run whose push lands last then always leaves the newest
     // totals behind. Bounded by the push timeout, so a command is never held up longer.
     let deadline = std::time::Instant::now() + target.timeout;
+    let mut this_push = target.clone();
     loop {
-        if let Err(err) = push(target, body.clone()).await {
+        if let Err(err) = push(&this_push, body.clone()).await {
             warnings.push(format!(
                 "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
                 push::redact_url(&target.url),
@@ -215,9 +216,12 @@ async fn record_and_push(
             Ok(Ok(state)) => encode(&state, families),
             _ => return warnings,
         };
-        if now == body || std::time::Instant::now() >= deadline {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if now == body || left < std::time::Duration::from_millis(10) {
             return warnings;
         }
+        // A repeated push gets only what is left of the timeout: the whole stays within it.
+        this_push.timeout = left;
         body = now;
     }
 }
