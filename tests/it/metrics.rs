@@ -1,10 +1,10 @@
 //! Metrics in a real Pushgateway: cumulative totals across short-lived runs, and a dead
 //! gateway that neither fails the command nor loses a sample.
 
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::fixture::{Myops, Namespace, cluster, free_port};
+use crate::fixture::{Myops, Namespace, Pushgateway, cluster, free_port};
 
 pub fn scrape(base: &str) -> String {
     let out = Command::new("curl")
@@ -74,53 +74,13 @@ fn three_gets_and_one_denial_show_cumulative_totals_in_the_pushgateway() {
     );
 }
 
-struct Gateway {
-    child: Child,
-    url: String,
-}
-
-impl Gateway {
-    fn start(port: u16) -> Gateway {
-        let child = Command::new("prometheus-pushgateway")
-            // In memory only: the restarted gateway starts empty, so what it shows afterwards
-            // came from the next push (Debian's default persistence file is shared machine-wide).
-            .args([
-                "--web.listen-address",
-                &format!("127.0.0.1:{port}"),
-                "--persistence.file=",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("prometheus-pushgateway runs (scripts/setup installs it)");
-        let url = format!("http://127.0.0.1:{port}");
-        let end = Instant::now() + Duration::from_secs(20);
-        while Command::new("curl")
-            .args(["-sf", &format!("{url}/-/ready")])
-            .output()
-            .map(|o| !o.status.success())
-            .unwrap_or(true)
-        {
-            assert!(Instant::now() < end, "pushgateway on {port} did not start");
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        Gateway { child, url }
-    }
-}
-
-impl Drop for Gateway {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn a_stopped_pushgateway_warns_once_keeps_exit_0_and_the_next_push_carries_every_run() {
     let ns = Namespace::new("gw-down");
     ns.pod("web-1");
     let port = free_port();
-    let gw = Gateway::start(port);
+    let gw = Pushgateway::start(port);
     let url = gw.url.clone();
     let m = Myops::new(&format!(
         "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\npushgateway: {{url: '{url}', job: gwtest, instance: one, timeout: 1s}}\n"
@@ -148,7 +108,7 @@ fn a_stopped_pushgateway_warns_once_keeps_exit_0_and_the_next_push_carries_every
             started.elapsed()
         );
     }
-    let _gw = Gateway::start(port);
+    let _gw = Pushgateway::start(port);
     let r = m.run(&["get", "pods", "-n", &ns.0]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(!r.stderr.contains("warning"), "{r:?}");
