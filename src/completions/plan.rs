@@ -10,17 +10,8 @@ use super::words::{Line, Word, command_at};
 use super::{Candidate, directive};
 use crate::config::Verb;
 
-/// RBAC verbs offered for `auth can-i VERB`.
-pub const RBAC_VERBS: &[&str] = &[
-    "get",
-    "list",
-    "watch",
-    "create",
-    "update",
-    "patch",
-    "delete",
-    "deletecollection",
-];
+/// RBAC verbs offered for `auth can-i VERB`: the list `auth can-i` itself knows.
+pub use crate::verbs::auth::KNOWN_VERBS as RBAC_VERBS;
 
 /// A lookup the candidates need beyond the clap definitions.
 #[derive(Debug, Clone, PartialEq, Eq)]
