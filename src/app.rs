@@ -43,6 +43,9 @@ pub fn main() -> u8 {
     let mut err = stderr.lock();
     let code = rt.block_on(run(cli, Env::from_process(), &mut out, &mut err));
     let _ = out.flush();
+    // A credential plugin that never answered still occupies a blocking thread: do not wait
+    // for it (the deadline already reported it).
+    rt.shutdown_background();
     code.code()
 }
 
@@ -77,19 +80,16 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
     };
     match &cli.command {
         Command::Get(args) => {
-            let mut resource: Option<String> = None;
-            let result = verbs::get::run(&settings, args, &mut p, &mut resource).await;
-            observe(&settings, "get", resource, result, started, &mut p).await
+            let outcome = verbs::get::run(&settings, args, &mut p).await;
+            observe(&settings, "get", outcome, started, &mut p).await
         }
         Command::Patch(args) => {
-            let mut resource: Option<String> = None;
-            let result = verbs::patch::run(&settings, args, &mut p, &mut resource).await;
-            observe(&settings, "patch", resource, result, started, &mut p).await
+            let outcome = verbs::patch::run(&settings, args, &mut p).await;
+            observe(&settings, "patch", outcome, started, &mut p).await
         }
         Command::Rollback(args) => {
-            let mut resource: Option<String> = None;
-            let result = verbs::rollback::run(&settings, args, &mut p, &mut resource).await;
-            observe(&settings, "patch", resource, result, started, &mut p).await
+            let outcome = verbs::rollback::run(&settings, args, &mut p).await;
+            observe(&settings, "rollback", outcome, started, &mut p).await
         }
         Command::Changelog(cmd) => {
             let r = verbs::changelog_cmd::run(&settings, cmd, &mut p).await;
@@ -135,16 +135,15 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
 async fn observe(
     settings: &Settings,
     verb: &str,
-    resource: Option<String>,
-    result: Result<(), VerbError>,
+    outcome: verbs::Outcome,
     started: Instant,
     p: &mut Printer<'_>,
 ) -> ExitStatus {
-    let status = report(&result, p);
+    let status = report(&outcome.result, p);
     let obs = Observation {
         verb: verb.into(),
-        resource: resource.unwrap_or_else(|| "unknown".into()),
-        status: verbs::status_for(status),
+        resource: outcome.resource.unwrap_or_else(|| "unknown".into()),
+        status: metrics::Status::for_exit(status),
         duration_seconds: started.elapsed().as_secs_f64(),
     };
     let s = settings;

@@ -1,25 +1,38 @@
-//! The gate every verb passes before touching a resource (ARCHITECTURE §4):
-//! first the plugin.yaml boundary (pure, no request), then a SelfSubjectAccessReview
-//! for exactly the request the verb will make.
+//! The pure half of the gate every verb passes before touching a resource (ARCHITECTURE §4):
+//! the plugin.yaml boundary (no request) and the SelfSubjectAccessReview body for exactly the
+//! request the verb will make. The guarded path (`guard::Session::authorize`) sends the review.
 //!
 //! SelfSubjectAccessReview, not SubjectAccessReview: ordinary users may create the Self
 //! form, and it follows `--as`/`--as-group` impersonation, so the answer is about the
 //! identity the real request will carry
 //! (<https://kubernetes.io/docs/reference/access-authn-authz/authorization/#checking-api-access>).
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-
-use k8s_openapi::api::authentication::v1::SelfSubjectReview;
 use k8s_openapi::api::authorization::v1::{
     ResourceAttributes, SelfSubjectAccessReview, SelfSubjectAccessReviewSpec,
 };
-use kube::Api;
-use kube::api::PostParams;
 
-use crate::cluster::{ApiError, Cluster, ResolvedType};
+use crate::cluster::{ApiError, ResolvedType};
 use crate::config::{PluginConfig, Scope, Verb};
 use crate::exit::ExitStatus;
+
+/// The resource verbs kubectl knows (`auth can-i` warns about any other, then asks anyway).
+pub const KNOWN_VERBS: &[&str] = &[
+    "get",
+    "list",
+    "watch",
+    "create",
+    "update",
+    "patch",
+    "delete",
+    "deletecollection",
+    "use",
+    "bind",
+    "impersonate",
+    "escalate",
+    "approve",
+    "sign",
+    "*",
+];
 
 /// One access question: may the caller do `verb` on `resource` (in `namespace`, named `name`)?
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -125,16 +138,18 @@ pub enum GateError {
         /// The authorizer's reason (or a default when the server gives none).
         reason: String,
     },
-    /// The SelfSubjectAccessReview itself failed.
-    #[error("cannot check access with a SelfSubjectAccessReview: {0}")]
+    /// The review (SelfSubjectAccessReview or SelfSubjectReview) could not be made: a
+    /// transport error, a timeout, or the review itself forbidden.
+    #[error("cannot check access with a review: {0}")]
     Review(#[source] ApiError),
 }
 
 impl GateError {
-    /// Every refusal is exit 3; a failed review keeps the API error's exit code.
+    /// Every refusal is exit 3; a review that could not be made is exit 1 — an unanswered
+    /// question is never a "no" (ARCHITECTURE §4).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            GateError::Review(e) => e.exit_status(),
+            GateError::Review(_) => ExitStatus::Failure,
             _ => ExitStatus::Denied,
         }
     }
@@ -219,94 +234,6 @@ pub fn check_boundary(
         });
     }
     Ok(())
-}
-
-/// Asks the API server with SelfSubjectAccessReviews; decisions are cached for this process only.
-pub struct Gate<'a> {
-    cluster: &'a Cluster,
-    cache: Mutex<HashMap<AccessRequest, Result<(), String>>>,
-}
-
-impl<'a> Gate<'a> {
-    /// A gate for one process's requests to `cluster`.
-    pub fn new(cluster: &'a Cluster) -> Gate<'a> {
-        Gate {
-            cluster,
-            cache: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// Allows or refuses `req`.
-    ///
-    /// # Errors
-    /// [`GateError::Denied`] (exit 3) with the user from a SelfSubjectReview and the
-    /// authorizer's reason; [`GateError::Review`] when the review request itself fails.
-    pub async fn check(&self, req: &AccessRequest) -> Result<(), GateError> {
-        match self.decide(req).await? {
-            Ok(()) => Ok(()),
-            Err(reason) => Err(GateError::Denied {
-                user: self.whoami().await,
-                verb: req.verb.clone(),
-                resource: req.group_resource(),
-                place: match &req.namespace {
-                    Some(ns) => format!("in namespace \"{ns}\""),
-                    None => "at cluster scope".to_string(),
-                },
-                reason,
-            }),
-        }
-    }
-
-    /// The decision [`Gate::check`] acts on, without building a message (no SelfSubjectReview
-    /// is sent): `Ok(())` allowed, `Err(reason)` denied with the authorizer's reason (a default
-    /// when the server gives none). Cached for this process like `check`. `auth can-i` and
-    /// `auth matrix` print this answer instead of failing on it.
-    ///
-    /// # Errors
-    /// [`GateError::Review`] when the review request itself fails.
-    pub async fn decide(&self, req: &AccessRequest) -> Result<Result<(), String>, GateError> {
-        let cached = self.cache.lock().ok().and_then(|c| c.get(req).cloned());
-        let decision = match cached {
-            Some(d) => d,
-            None => {
-                let api: Api<SelfSubjectAccessReview> = Api::all(self.cluster.client.clone());
-                let answer = api
-                    .create(&PostParams::default(), &req.review())
-                    .await
-                    .map_err(|e| GateError::Review(ApiError::from_kube(e, &self.cluster.server)))?;
-                let status = answer.status.unwrap_or_default();
-                let d = if status.allowed && status.denied != Some(true) {
-                    Ok(())
-                } else {
-                    let reason = status
-                        .reason
-                        .filter(|r| !r.is_empty())
-                        .or(status.evaluation_error.filter(|r| !r.is_empty()));
-                    Err(reason.unwrap_or_else(|| "no RBAC rule allows it".to_string()))
-                };
-                if let Ok(mut c) = self.cache.lock() {
-                    c.insert(req.clone(), d.clone());
-                }
-                d
-            }
-        };
-        Ok(decision)
-    }
-
-    /// The user name the server sees (SelfSubjectReview, authentication.k8s.io/v1); falls
-    /// back to the configured user, then `unknown`. Only asked on the denial path.
-    pub async fn whoami(&self) -> String {
-        let api: Api<SelfSubjectReview> = Api::all(self.cluster.client.clone());
-        match api
-            .create(&PostParams::default(), &SelfSubjectReview::default())
-            .await
-        {
-            Ok(r) => r.status.and_then(|s| s.user_info).and_then(|u| u.username),
-            Err(_) => None,
-        }
-        .or_else(|| self.cluster.configured_user.clone())
-        .unwrap_or_else(|| "unknown".to_string())
-    }
 }
 
 #[cfg(test)]

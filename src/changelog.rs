@@ -1,14 +1,23 @@
-//! The change log (ARCHITECTURE §7): one JSON object per line per mutation attempt in
-//! `$MYOPS_HOME/changelog.jsonl`, appended under an exclusive lock and fsynced before the
-//! command returns, so concurrent processes never interleave lines and a crash never loses
-//! an acknowledged entry.
+//! The change log (ARCHITECTURE §7, as amended by issue 9): one JSON object per line in
+//! `$MYOPS_HOME/changelog.jsonl`, appended under an exclusive lock and fsynced, so concurrent
+//! processes never interleave lines and a crash never loses an acknowledged record.
 //!
-//! Entries are built by pure functions ([`Entry`], [`redact`]); [`append`] is the only I/O.
-//! Secret `data`/`stringData` values are replaced before anything is written: a credential
-//! never reaches the log.
+//! Write-ahead: a mutation is journaled *before* its request is sent. [`Journal::open`]
+//! proves the log can be opened for appending and locked (otherwise the mutation is refused
+//! and nothing is sent); an intent record (`result: "pending"`) is appended and fsynced
+//! before the request; the outcome is appended after it as a *complete* record with the same
+//! id — every intent field plus `result`, `resourceVersionAfter` and `durationSeconds` — so
+//! the last record of an id stands alone (`jq` users need not join lines). An id whose last
+//! record is still `pending` reads as "outcome unknown" ([`Entry::outcome_unknown`]): the
+//! process died between the two, and nobody may assume the request succeeded.
+//!
+//! Entries are built by pure functions ([`Entry`], [`redact`], [`latest`]); [`Journal`] is the
+//! only writer. Secret `data`/`stringData` values are replaced before anything is written: a
+//! credential never reaches the log.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -33,8 +42,13 @@ pub enum Operation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
-    /// Unique id: `<unix milliseconds, hex>-<pid, hex>`.
+    /// Unique id: `<unix milliseconds, hex>-<pid, hex>-<sequence in this process, hex>`.
     pub id: String,
+    /// The invocation's session id, shared by every record of one command and sent to the
+    /// API server in the `Kubectl-Session` header and the User-Agent (so an audit log joins
+    /// to the journal). Empty in records written before issue 9.
+    #[serde(default)]
+    pub session: String,
     /// RFC 3339 UTC time the attempt started.
     pub timestamp: String,
     /// plugin.yaml `name`.
@@ -67,10 +81,51 @@ pub struct Entry {
     pub before: Option<Value>,
     /// `metadata.resourceVersion` after the change.
     pub resource_version_after: Option<String>,
-    /// `success`, or the error (a Status message).
+    /// `pending` in an intent record (written before the request), then `success`, `denied`
+    /// or the error (a Status message) in the outcome record.
     pub result: String,
     /// Wall time of the attempt, in seconds.
     pub duration_seconds: f64,
+}
+
+/// The `result` of an intent record: the request may or may not have been sent.
+pub const PENDING: &str = "pending";
+
+impl Entry {
+    /// Whether this (last) record of an id is an intent without an outcome: the process
+    /// stopped between writing the intent and the outcome, so the request may or may not
+    /// have reached the server.
+    pub fn outcome_unknown(&self) -> bool {
+        self.result == PENDING
+    }
+
+    /// The outcome record for this intent (pure): the same id and fields plus the result.
+    pub fn with_outcome(&self, result: String, resource_version_after: Option<String>, duration_seconds: f64) -> Entry {
+        Entry { result, resource_version_after, duration_seconds, ..self.clone() }
+    }
+}
+
+/// The object an entry is about, as `kind/name` or `kind/namespace/name` (lowercase kind).
+pub fn object_of(e: &Entry) -> String {
+    let kind = e.kind.to_lowercase();
+    match &e.namespace {
+        Some(ns) => format!("{kind}/{ns}/{}", e.name),
+        None => format!("{kind}/{}", e.name),
+    }
+}
+
+/// The last record of every id, in the order the ids first appear (pure): an intent followed
+/// by its outcome collapses to the outcome; an intent alone stays (outcome unknown).
+pub fn latest(entries: Vec<Entry>) -> Vec<Entry> {
+    let mut order: Vec<String> = Vec::new();
+    let mut last: std::collections::HashMap<String, Entry> = std::collections::HashMap::new();
+    for e in entries {
+        if !last.contains_key(&e.id) {
+            order.push(e.id.clone());
+        }
+        last.insert(e.id.clone(), e);
+    }
+    order.into_iter().filter_map(|id| last.remove(&id)).collect()
 }
 
 /// Why the change log could not be written.
@@ -91,11 +146,30 @@ pub fn path(home: &Path) -> PathBuf {
     home.join("changelog.jsonl")
 }
 
-/// A fresh entry id: `<unix ms hex>-<pid hex>` (unique per process per millisecond; the
-/// lock serialises writers).
+/// Ids handed out by this process so far (makes ids unique within a process).
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh entry id: `<unix ms hex>-<pid hex>-<sequence hex>`. Unique within a process (the
+/// sequence, even for concurrent CRD applies in one millisecond) and across processes (no
+/// two live processes share a pid; a reused pid is a later millisecond).
 pub fn new_id() -> String {
     let ms = jiff::Timestamp::now().as_millisecond();
-    format!("{ms:x}-{:x}", std::process::id())
+    let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    format!("{ms:x}-{:x}-{n:x}", std::process::id())
+}
+
+/// A fresh session id for one invocation: 128 bits from the OS random source as 32 hex
+/// digits, falling back to time and pid when it cannot be read. Like kubectl's
+/// `Kubectl-Session` header (kubectl ≥ 1.35), it ties every request and record of one run.
+pub fn new_session_id() -> String {
+    use std::io::Read;
+    let mut b = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).is_ok();
+    if !random {
+        let t = jiff::Timestamp::now().as_nanosecond() as u128 ^ ((std::process::id() as u128) << 64);
+        b = t.to_be_bytes();
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// The current time as RFC 3339 UTC.
@@ -175,12 +249,60 @@ pub fn read_all(home: &Path) -> Result<(Vec<Entry>, usize), ChangelogError> {
     Ok((entries, bad))
 }
 
+/// The change log of one `MYOPS_HOME`, proven writable: obtained only through
+/// [`Journal::open`], so holding one means the log could be opened for appending and locked
+/// when the command started.
+#[derive(Debug, Clone)]
+pub struct Journal {
+    home: PathBuf,
+}
+
+impl Journal {
+    /// Creates `home` (0700) and the log file (0600) if missing, opens the log for appending
+    /// and takes its lock once: the proof, before any mutating request, that records can be
+    /// written.
+    ///
+    /// # Errors
+    /// [`ChangelogError`] naming the path and the cause (MYOPS_HOME is a file, read-only,
+    /// not ours); the caller refuses the mutation and sends nothing.
+    pub fn open(home: &Path) -> Result<Journal, ChangelogError> {
+        let path = path(home);
+        let err = |source| ChangelogError { path: path.clone(), source };
+        if home.exists() && !home.is_dir() {
+            return Err(err(std::io::Error::other(format!("MYOPS_HOME {} is not a directory", home.display()))));
+        }
+        fsutil::ensure_private_dir(home).map_err(err)?;
+        let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
+        open_log(&path).map_err(err)?;
+        Ok(Journal { home: home.to_path_buf() })
+    }
+
+    /// The log file.
+    pub fn path(&self) -> PathBuf {
+        path(&self.home)
+    }
+
+    /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
+    ///
+    /// # Errors
+    /// [`ChangelogError`] when the lock, write or fsync fails. For an intent record the
+    /// caller must then not send the request.
+    pub fn append(&self, entry: &Entry) -> Result<(), ChangelogError> {
+        append(&self.home, entry)
+    }
+}
+
+/// Opens the log for appending, creating it with mode 0600.
+fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    o.open(path)
+}
+
 /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
-///
-/// # Errors
-/// [`ChangelogError`] when the lock, write or fsync fails; the caller reports it (the
-/// mutation itself has already happened, so the error must be loud).
-pub fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
+fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
     let path = path(home);
     let err = |source| ChangelogError {
         path: path.clone(),
@@ -189,11 +311,7 @@ pub fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
     let mut line = serde_json::to_vec(entry).map_err(|e| err(std::io::Error::other(e)))?;
     line.push(b'\n');
     let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .map_err(err)?;
+    let mut f = open_log(&path).map_err(err)?;
     f.write_all(&line).map_err(err)?;
     f.sync_all().map_err(err)
 }
@@ -205,6 +323,7 @@ mod tests {
     fn entry(name: &str) -> Entry {
         Entry {
             id: new_id(),
+            session: "s".into(),
             timestamp: now_rfc3339(),
             plugin: "myops".into(),
             user: "admin".into(),
@@ -256,10 +375,10 @@ mod tests {
         let home = tempfile::tempdir().unwrap();
         let threads: Vec<_> = (0..8)
             .map(|t| {
-                let home = home.path().to_path_buf();
+                let journal = Journal::open(home.path()).unwrap();
                 std::thread::spawn(move || {
                     for i in 0..25 {
-                        append(&home, &entry(&format!("crd-{t}-{i}"))).unwrap();
+                        journal.append(&entry(&format!("crd-{t}-{i}"))).unwrap();
                     }
                 })
             })
@@ -278,5 +397,41 @@ mod tests {
         assert_eq!(v["operation"], "crd-apply");
         assert_eq!(v["resourceVersionAfter"], "42");
         assert!(v["timestamp"].as_str().unwrap().ends_with('Z'));
+        let ids: std::collections::HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids.len(), 200, "ids are unique across threads of one process");
+    }
+
+    #[test]
+    fn an_intent_without_an_outcome_reads_as_outcome_unknown_and_the_outcome_record_stands_alone() {
+        let intent = Entry { result: PENDING.into(), resource_version_after: None, ..entry("a") };
+        let other = entry("b");
+        let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
+        let l = latest(vec![intent.clone(), other.clone(), done.clone()]);
+        assert_eq!(l.len(), 2);
+        assert_eq!(l[0], done, "the outcome replaces its intent, in first-seen order");
+        assert_eq!(l[0].name, "a");
+        assert!(!l[0].outcome_unknown());
+        let l = latest(vec![intent.clone(), other]);
+        assert!(l[0].outcome_unknown());
+    }
+
+    #[test]
+    fn open_refuses_a_home_that_is_a_file_naming_the_path() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("home");
+        std::fs::write(&home, "x").unwrap();
+        let e = Journal::open(&home).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("cannot write the change log {}/changelog.jsonl", home.display())), "{e}");
+        assert!(e.contains("is not a directory"), "{e}");
+    }
+
+    #[test]
+    fn the_log_is_created_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let j = Journal::open(&d.path().join("h")).unwrap();
+        j.append(&entry("a")).unwrap();
+        let mode = std::fs::metadata(j.path()).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
     }
 }

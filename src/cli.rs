@@ -54,7 +54,8 @@ pub struct GlobalArgs {
     /// UID to impersonate.
     #[arg(long = "as-uid", global = true, value_name = "UID")]
     pub as_uid: Option<String>,
-    /// Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit).
+    /// Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s`
+    /// (0 = the defaults: 32s per request, as kubectl's discovery).
     #[arg(long, global = true, value_name = "DURATION")]
     pub request_timeout: Option<String>,
     /// The address of the Kubernetes API server.

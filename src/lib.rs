@@ -19,6 +19,7 @@ pub mod crds;
 pub mod diff;
 pub mod exit;
 pub mod fsutil;
+pub mod guard;
 pub mod metrics;
 pub mod output;
 pub mod settings;

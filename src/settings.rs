@@ -144,7 +144,7 @@ impl Settings {
         let request_timeout = match &g.request_timeout {
             None => None,
             Some(t) => {
-                let d = duration_string::parse(t).map_err(SettingsError::RequestTimeout)?;
+                let d = duration_string::parse_go(t).map_err(SettingsError::RequestTimeout)?;
                 (!d.is_zero()).then_some(d)
             }
         };

@@ -2,10 +2,15 @@
 //!
 //! Differences from kube-rs defaults, on purpose (ARCHITECTURE §9):
 //! - a `KUBECONFIG` list skips missing files, as kubectl does (kube-rs errors);
-//! - `--as`, `--as-group`, `--as-uid` become impersonation headers;
-//! - `--request-timeout` bounds connect and read of every request;
-//! - requests carry `User-Agent: kubectl-myops/<version>` (kube-rs sends none), so audit
-//!   logs attribute them.
+//! - `--as`, `--as-group`, `--as-uid` become impersonation headers, and the identity asked
+//!   for (from flags or the kubeconfig's `as*`) is kept in [`Cluster::impersonation`] so the
+//!   guarded path can verify that the server applied it;
+//! - building the client is bounded: an exec credential plugin runs while the client is
+//!   built (kube-rs runs it synchronously), so it runs on the blocking pool under `deadline`;
+//! - every request carries the invocation's session id, as kubectl ≥ 1.35 does with its
+//!   `Kubectl-Session` header, and in the `User-Agent` (`kubectl-myops/<version>
+//!   session/<id>`; kube-rs sends none) — the apiserver's audit log records the User-Agent,
+//!   so its events join to the change log's `session`.
 
 use std::path::PathBuf;
 
@@ -28,6 +33,21 @@ pub struct Cluster {
     pub server: String,
     /// The user to name in messages before the server has told us (`--as` or the kubeconfig user).
     pub configured_user: Option<String>,
+    /// The identity impersonation asks for (`--as*` flags, else the kubeconfig user's `as*`),
+    /// `None` when no impersonation is in effect.
+    pub impersonation: Option<Impersonation>,
+}
+
+/// The identity requested with `Impersonate-User`, `Impersonate-Group` and `Impersonate-Uid`
+/// (<https://kubernetes.io/docs/reference/access-authn-authz/authentication/#user-impersonation>).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Impersonation {
+    /// `Impersonate-User`.
+    pub user: String,
+    /// `Impersonate-Group` values.
+    pub groups: Vec<String>,
+    /// `Impersonate-Uid`.
+    pub uid: Option<String>,
 }
 
 /// Why a client could not be built.
@@ -75,6 +95,13 @@ pub enum ClusterError {
         "cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig"
     )]
     Client(#[source] kube::Error),
+    /// Building the client did not finish in time: the kubeconfig user's exec credential
+    /// plugin (run while the client is built) did not answer.
+    #[error(
+        "the credential plugin of the kubeconfig user did not answer within {}; check the plugin (run it by hand) or pass --request-timeout",
+        crate::config::duration_string::format(*.0)
+    )]
+    CredentialTimeout(std::time::Duration),
 }
 
 /// The first line of an error message, without any quoted source snippet.
@@ -96,7 +123,7 @@ impl ClusterError {
     /// Exit status: configuration problems are usage errors (2), client construction is a failure (1).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            ClusterError::Client(_) => ExitStatus::Failure,
+            ClusterError::Client(_) | ClusterError::CredentialTimeout(_) => ExitStatus::Failure,
             _ => ExitStatus::Usage,
         }
     }
@@ -138,11 +165,14 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
     Ok(merged)
 }
 
-/// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent.
+/// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent to the API
+/// server; an exec credential plugin may run, bounded by `deadline`. `session` is sent with
+/// every request (`Kubectl-Session` header and User-Agent).
 ///
 /// # Errors
-/// [`ClusterError`] when no configuration is found or it is invalid.
-pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
+/// [`ClusterError`] when no configuration is found or it is invalid, or when building the
+/// client (an exec credential plugin) takes longer than `deadline`.
+pub async fn connect(opts: &KubeOptions, session: &str, deadline: std::time::Duration) -> Result<Cluster, ClusterError> {
     if opts.as_user.is_none() && (!opts.as_groups.is_empty() || opts.as_uid.is_some()) {
         return Err(ClusterError::GroupsWithoutUser);
     }
@@ -239,11 +269,20 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
         config.write_timeout = Some(t);
         config.reset_reader_on_write = true;
     }
-    // kube-rs sends no User-Agent; name ourselves so audit logs can tell our requests apart.
+    // kube-rs sends no User-Agent; name ourselves so audit logs can tell our requests apart,
+    // and carry the session id there too: the audit log records the User-Agent, not headers.
+    let session = http::HeaderValue::from_str(session).map_err(|_| ClusterError::Server(format!("session id {session:?}")))?;
+    let agent = format!("{} session/{}", concat!("kubectl-myops/", env!("CARGO_PKG_VERSION")), session.to_str().unwrap_or(""));
     config.headers.push((
         http::header::USER_AGENT,
-        http::HeaderValue::from_static(concat!("kubectl-myops/", env!("CARGO_PKG_VERSION"))),
+        http::HeaderValue::from_str(&agent).map_err(|_| ClusterError::Server(agent.clone()))?,
     ));
+    config.headers.push((http::HeaderName::from_static("kubectl-session"), session));
+    let impersonation = config.auth_info.impersonate.clone().map(|user| Impersonation {
+        user,
+        groups: config.auth_info.impersonate_groups.clone().unwrap_or_default(),
+        uid: config.auth_info.impersonate_uid.clone(),
+    });
     let namespace = config.default_namespace.clone();
     let server = config
         .cluster_url
@@ -251,19 +290,33 @@ pub async fn connect(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
         .trim_end_matches('/')
         .to_string();
     let configured_user = opts.as_user.clone().or(kube_user);
-    let client = Client::try_from(config).map_err(ClusterError::Client)?;
+    // kube-rs runs an exec credential plugin synchronously while it builds the client: run
+    // that on the blocking pool so a plugin that never answers cannot outlive the deadline
+    // (the process exits without waiting for it: app::main shuts the runtime down in the
+    // background).
+    let build = tokio::task::spawn_blocking(move || Client::try_from(config));
+    let client = match tokio::time::timeout(deadline, build).await {
+        Ok(Ok(built)) => built.map_err(ClusterError::Client)?,
+        Ok(Err(join)) => return Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),
+        Err(_) => return Err(ClusterError::CredentialTimeout(deadline)),
+    };
     Ok(Cluster {
         client,
         namespace,
         context,
         server,
         configured_user,
+        impersonation,
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    async fn connect_test(opts: &KubeOptions) -> Result<Cluster, ClusterError> {
+        connect(opts, "0123abcd", std::time::Duration::from_secs(5)).await
+    }
 
     const KUBECONFIG_A: &str = "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:1'}\ncontexts:\n- name: a\n  context: {cluster: a, user: ua, namespace: team-a}\nusers:\n- name: ua\n  user: {token: t}\n";
 
@@ -314,16 +367,16 @@ mod tests {
             f(&mut o);
             o
         };
-        let e = connect(&with(|o| o.user = Some("nope".into()))).await.err().unwrap();
+        let e = connect_test(&with(|o| o.user = Some("nope".into()))).await.err().unwrap();
         assert_eq!(e.to_string(), "auth info \"nope\" does not exist in the kubeconfig; see `kubectl config view`");
-        let e = connect(&with(|o| o.context = Some("nope".into()))).await.err().unwrap();
+        let e = connect_test(&with(|o| o.context = Some("nope".into()))).await.err().unwrap();
         assert!(matches!(e, ClusterError::NoSuchEntry { kind: "context", .. }), "{e}");
-        let e = connect(&with(|o| o.namespace = Some("Bad NS".into()))).await.err().unwrap();
+        let e = connect_test(&with(|o| o.namespace = Some("Bad NS".into()))).await.err().unwrap();
         assert!(matches!(e, ClusterError::Namespace(_)), "{e}");
-        let e = connect(&with(|o| o.as_groups = vec!["system:masters".into()])).await.err().unwrap();
+        let e = connect_test(&with(|o| o.as_groups = vec!["system:masters".into()])).await.err().unwrap();
         assert!(matches!(e, ClusterError::GroupsWithoutUser), "{e}");
         // `-n ""` is as if not given: the context's namespace.
-        let c = connect(&with(|o| o.namespace = Some(String::new()))).await.unwrap();
+        let c = connect_test(&with(|o| o.namespace = Some(String::new()))).await.unwrap();
         assert_eq!(c.namespace, "team-a");
     }
 
@@ -336,7 +389,7 @@ mod tests {
             kubeconfig: Some(a.clone()),
             ..Default::default()
         };
-        let c = connect(&opts).await.unwrap();
+        let c = connect_test(&opts).await.unwrap();
         assert_eq!(c.namespace, "team-a");
         assert_eq!(c.context.as_deref(), Some("a"));
         assert_eq!(c.configured_user.as_deref(), Some("ua"));
@@ -345,6 +398,6 @@ mod tests {
             namespace: Some("other".into()),
             ..Default::default()
         };
-        assert_eq!(connect(&opts).await.unwrap().namespace, "other");
+        assert_eq!(connect_test(&opts).await.unwrap().namespace, "other");
     }
 }

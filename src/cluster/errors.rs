@@ -27,6 +27,20 @@ pub enum ApiError {
         #[source]
         source: Box<kube::Error>,
     },
+    /// The request was sent (or a connection attempted) and nothing came back before its
+    /// deadline (ARCHITECTURE §4: every request is bounded).
+    #[error(
+        "the API server {server} did not answer {what} within {}; check that it is up and reachable, or raise --request-timeout",
+        crate::config::duration_string::format(*.after)
+    )]
+    Timeout {
+        /// The API server URL.
+        server: String,
+        /// What was asked, e.g. `the discovery request` or `the SelfSubjectAccessReview`.
+        what: String,
+        /// The deadline that passed.
+        after: std::time::Duration,
+    },
 }
 
 /// The error and its sources, outermost first, without repeats: the useful part of a
@@ -84,7 +98,7 @@ impl ApiError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ApiError::Server { code, .. } => Some(*code),
-            ApiError::Transport { .. } => None,
+            ApiError::Transport { .. } | ApiError::Timeout { .. } => None,
         }
     }
 

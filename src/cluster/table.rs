@@ -72,8 +72,9 @@ pub struct TableOptions {
     pub no_headers: bool,
 }
 
-/// Renders rows like kubectl's tab writer: upper-case headers, left-aligned columns
-/// separated by three spaces, no trailing spaces.
+/// Renders rows like kubectl's tab writer: upper-case headers, then the columns laid out by
+/// [`crate::output::table::align`] (left-aligned, three spaces apart, no trailing spaces),
+/// the one layout our own tables use too.
 pub fn render(table: &Table, opts: TableOptions) -> String {
     let shown: Vec<(usize, &Column)> = table
         .column_definitions
@@ -112,20 +113,7 @@ pub fn render(table: &Table, opts: TableOptions) -> String {
         }
         lines.push(l);
     }
-    let mut t = comfy_table::Table::new();
-    t.load_style(comfy_table::presets::NOTHING);
-    for l in lines {
-        t.add_row(l);
-    }
-    for col in t.column_iter_mut() {
-        col.set_padding((0, 3));
-    }
-    let mut out = String::new();
-    for line in t.lines() {
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+    crate::output::table::align(&lines)
 }
 
 fn cell(v: &Value) -> String {

@@ -11,7 +11,7 @@ use super::{Candidate, directive};
 use crate::config::Verb;
 
 /// RBAC verbs offered for `auth can-i VERB`: the list `auth can-i` itself knows.
-pub use crate::verbs::auth::KNOWN_VERBS as RBAC_VERBS;
+pub use crate::authz::KNOWN_VERBS as RBAC_VERBS;
 
 /// A lookup the candidates need beyond the clap definitions.
 #[derive(Debug, Clone, PartialEq, Eq)]

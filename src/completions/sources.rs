@@ -1,5 +1,5 @@
 //! The lookups behind [`super::plan::Need`]: kubeconfig names, change-log ids, and what the
-//! cluster serves — through the same code the verbs use ([`Settings`], [`connect`],
+//! cluster serves — through the same code the verbs use ([`Settings`], the guarded [`Session`],
 //! [`TypeIndex`], the CRD [`Registry`], the plugin.yaml boundary and the
 //! SelfSubjectAccessReview [`Gate`]), so completion never offers what the command would refuse
 //! and never lists objects the boundary or RBAC keeps the caller from listing.
@@ -11,17 +11,20 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use kube::Api;
+use kube::Resource;
 use kube::api::{DynamicObject, ListParams};
+use serde_json::Value;
 
 use super::Candidate;
 use super::plan::Need;
 use super::words::Line;
-use crate::authz::{AccessRequest, Gate, check_boundary};
+use crate::authz::AccessRequest;
 use crate::cluster::client::load_kubeconfig;
-use crate::cluster::{Cluster, ResolvedType, TypeIndex, connect};
+use crate::cluster::{ResolvedType, TypeIndex};
 use crate::config::Verb;
 use crate::crds::Registry;
+use crate::guard::{Grant, Mode, Session};
+use crate::output::Printer;
 use crate::settings::Settings;
 
 /// Objects listed for name completion at most (one page).
@@ -104,7 +107,7 @@ fn changelog_ids(s: &Settings) -> Vec<Candidate> {
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
-            let what = crate::verbs::changelog_cmd::object_of(e);
+            let what = crate::changelog::object_of(e);
             Candidate::new(
                 e.id.clone(),
                 Some(format!("{op} {what} {} ({})", e.result, e.timestamp)),
@@ -149,12 +152,19 @@ fn supports(t: &ResolvedType, verb: Verb) -> bool {
     }
 }
 
+/// Opens a read session through the guarded path (boundary, review, deadlines, identity
+/// check); warnings are dropped — completion never prints them. `None` when it cannot.
+async fn session(s: &Settings) -> Option<Session<'_>> {
+    let (mut out, mut err) = (std::io::sink(), std::io::sink());
+    let mut p = Printer::new(&mut out, &mut err);
+    Session::open(s, &mut p, Mode::Read).await.ok()
+}
+
 /// Served types (one per group/resource, preferred version first); with a verb, only those
 /// the boundary admits. `None` when the server cannot be asked.
 async fn types(s: &Settings, verb: Option<Verb>, all_namespaces: bool) -> Option<Vec<Candidate>> {
-    let cluster = connect(&s.kube).await.ok()?;
-    let index = TypeIndex::fetch(&cluster.client).await.ok()?;
-    let extra = registered(s);
+    let session = session(s).await?;
+    let index = session.index().await.ok()?;
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for t in index.types() {
@@ -162,31 +172,19 @@ async fn types(s: &Settings, verb: Option<Verb>, all_namespaces: bool) -> Option
             continue;
         }
         if let Some(v) = verb
-            && (!supports(t, v) || check_boundary(&s.plugin, &extra, v, t, all_namespaces).is_err())
+            && (!supports(t, v) || session.boundary(v, t, all_namespaces).is_err())
         {
             continue;
         }
-        out.push(Candidate::new(offered_name(&index, t), None));
+        out.push(Candidate::new(offered_name(index, t), None));
     }
     Some(out)
 }
 
-/// Whether the caller may list `t` (in `namespace`): the boundary for `get` (and `verb`), then
-/// a SelfSubjectAccessReview — so no list request goes out that the verbs would not send.
-async fn may_list(
-    cluster: &Cluster,
-    s: &Settings,
-    t: &ResolvedType,
-    namespace: Option<&str>,
-    verb: Verb,
-) -> bool {
-    let extra = registered(s);
-    let boundary = [Verb::Get, verb]
-        .iter()
-        .all(|v| check_boundary(&s.plugin, &extra, *v, t, false).is_ok());
-    if !boundary {
-        return false;
-    }
+/// The grant to list `t` (in `namespace`): the boundary for `get` and for `verb`, then a
+/// SelfSubjectAccessReview — so no list request goes out that the verbs would not send.
+async fn may_list(session: &Session<'_>, t: &ResolvedType, namespace: Option<&str>, verb: Verb) -> Option<Grant> {
+    session.boundary(verb, t, false).ok()?;
     let req = AccessRequest {
         verb: "list".into(),
         group: t.api.group.clone(),
@@ -195,47 +193,39 @@ async fn may_list(
         namespace: namespace.map(str::to_string),
         name: None,
     };
-    matches!(Gate::new(cluster).decide(&req).await, Ok(Ok(())))
+    session.authorize(Verb::Get, t, namespace.is_none() && t.namespaced, &[req]).await.ok()
 }
 
-async fn list_names(
-    cluster: &Cluster,
-    t: &ResolvedType,
-    namespace: Option<&str>,
-) -> Vec<Candidate> {
-    let api: Api<DynamicObject> = match namespace {
-        Some(ns) => Api::namespaced_with(cluster.client.clone(), ns, &t.api),
-        None => Api::all_with(cluster.client.clone(), &t.api),
-    };
-    let Ok(list) = api
-        .list_metadata(&ListParams::default().limit(MAX_NAMES))
-        .await
-    else {
+async fn list_names(session: &Session<'_>, grant: &Grant, t: &ResolvedType, namespace: Option<&str>) -> Vec<Candidate> {
+    let url = DynamicObject::url_path(&t.api, namespace);
+    let Ok(req) = kube::core::Request::new(url).list_metadata(&ListParams::default().limit(MAX_NAMES)) else {
         return Vec::new();
     };
-    list.items
+    let Ok(list) = session.send::<Value>(grant, req).await else {
+        return Vec::new();
+    };
+    list.get("items")
+        .and_then(Value::as_array)
         .into_iter()
-        .filter_map(|o| o.metadata.name)
-        .map(|n| Candidate::new(n, None))
+        .flatten()
+        .filter_map(|o| o.pointer("/metadata/name").and_then(Value::as_str))
+        .map(|n| Candidate::new(n.to_string(), None))
         .collect()
 }
 
 /// Names of `type_name` objects in the namespace in effect (`-n`, else the context's).
 async fn names(s: &Settings, type_name: &str, verb: Verb) -> Vec<Candidate> {
-    let Ok(cluster) = connect(&s.kube).await else {
+    let Some(session) = session(s).await else {
         return Vec::new();
     };
-    let Ok(index) = TypeIndex::fetch(&cluster.client).await else {
+    let Ok(t) = session.resolve(type_name).await else {
         return Vec::new();
     };
-    let Ok(t) = index.resolve(type_name) else {
+    let namespace = session.namespace_for(&t, false);
+    let Some(grant) = may_list(&session, &t, namespace.as_deref(), verb).await else {
         return Vec::new();
     };
-    let namespace = t.namespaced.then(|| cluster.namespace.clone());
-    if !may_list(&cluster, s, t, namespace.as_deref(), verb).await {
-        return Vec::new();
-    }
-    list_names(&cluster, t, namespace.as_deref()).await
+    list_names(&session, &grant, &t, namespace.as_deref()).await
 }
 
 /// The server's namespaces when the caller may list them, plus the kubeconfig's.
@@ -244,17 +234,11 @@ async fn namespaces(s: &Settings) -> Vec<Candidate> {
         .into_iter()
         .map(|c| c.value)
         .collect();
-    if let Ok(cluster) = connect(&s.kube).await
-        && let Ok(index) = TypeIndex::fetch(&cluster.client).await
-        && let Ok(t) = index.resolve("namespaces")
-        && may_list(&cluster, s, t, None, Verb::Get).await
+    if let Some(session) = session(s).await
+        && let Ok(t) = session.resolve("namespaces").await
+        && let Some(grant) = may_list(&session, &t, None, Verb::Get).await
     {
-        set.extend(
-            list_names(&cluster, t, None)
-                .await
-                .into_iter()
-                .map(|c| c.value),
-        );
+        set.extend(list_names(&session, &grant, &t, None).await.into_iter().map(|c| c.value));
     }
     set.into_iter().map(|n| Candidate::new(n, None)).collect()
 }

@@ -176,14 +176,111 @@ pub mod duration_string {
         }
     }
 
+    /// Parses a `--request-timeout` value as client-go does (`k8s.io/client-go/rest`
+    /// `RESTClientFor` via `clientcmd`: a plain integer is seconds, anything else Go's
+    /// `time.ParseDuration`): `30`, `5s`, `1m30s`, `1.5h`, `250ms`, `10us`. `0` means no
+    /// limit of our own (the caller applies its defaults).
+    ///
+    /// # Errors
+    /// A message naming the accepted forms for anything else (a negative value, an unknown
+    /// unit, a value too large for a duration).
+    pub fn parse_go(text: &str) -> Result<Duration, String> {
+        let bad = || format!("invalid duration {text:?}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s");
+        let t = text.trim();
+        if let Ok(secs) = t.parse::<u64>() {
+            return Ok(Duration::from_secs(secs));
+        }
+        if t.is_empty() || t.starts_with('-') {
+            return Err(bad());
+        }
+        let t = t.strip_prefix('+').unwrap_or(t);
+        if t == "0" {
+            return Ok(Duration::ZERO);
+        }
+        let mut total = 0f64;
+        let mut rest = t;
+        while !rest.is_empty() {
+            let num_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(bad)?;
+            let (num, after) = rest.split_at(num_len);
+            let value: f64 = num.parse().map_err(|_| bad())?;
+            let unit_len = after.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(after.len());
+            let (unit, next) = after.split_at(unit_len);
+            let scale = match unit {
+                "ns" => 1e-9,
+                "us" | "µs" | "μs" => 1e-6,
+                "ms" => 1e-3,
+                "s" => 1.0,
+                "m" => 60.0,
+                "h" => 3600.0,
+                _ => return Err(bad()),
+            };
+            total += value * scale;
+            rest = next;
+        }
+        Duration::try_from_secs_f64(total).map_err(|_| bad())
+    }
+
     /// serde deserializer for a duration string.
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
         let s = String::deserialize(d)?;
         parse(&s).map_err(D::Error::custom)
     }
 
+    /// Formats a duration as Go's `time.Duration.String` does for the values users give:
+    /// `500ms`, `2s`, `1.5s`, `1m30s`, `1h0m0s` (messages quote `--request-timeout` back in
+    /// the syntax it was written in).
+    pub fn format(d: Duration) -> String {
+        let ms = d.as_millis();
+        if ms < 1000 {
+            return format!("{ms}ms");
+        }
+        let secs = d.as_secs();
+        let frac = d.subsec_millis();
+        let s = if frac == 0 {
+            format!("{}s", secs % 60)
+        } else {
+            let t = format!("{}.{frac:03}", secs % 60);
+            format!("{}s", t.trim_end_matches('0'))
+        };
+        match (secs / 3600, (secs % 3600) / 60) {
+            (0, 0) => s,
+            (0, m) => format!("{m}m{s}"),
+            (h, m) => format!("{h}h{m}m{s}"),
+        }
+    }
+
     /// serde serializer writing milliseconds, e.g. `1000ms`.
     pub fn serialize<S: Serializer>(v: &Duration, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&format!("{}ms", v.as_millis()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration_string::{format, parse_go};
+    use std::time::Duration;
+
+    #[test]
+    fn request_timeout_takes_seconds_or_go_durations_like_client_go() {
+        assert_eq!(parse_go("30"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_go("0"), Ok(Duration::ZERO));
+        assert_eq!(parse_go("5s"), Ok(Duration::from_secs(5)));
+        assert_eq!(parse_go("1m30s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_go("1.5h"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_go("250ms"), Ok(Duration::from_millis(250)));
+        assert_eq!(parse_go("1h2m3s4ms"), Ok(Duration::from_millis(3_723_004)));
+        for bad in ["", "-1s", "5x", "s", "1e3s", "1..5s", "9999999999999999999999h"] {
+            assert!(parse_go(bad).is_err(), "{bad:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn durations_print_as_go_does() {
+        assert_eq!(format(Duration::from_millis(500)), "500ms");
+        assert_eq!(format(Duration::from_secs(2)), "2s");
+        assert_eq!(format(Duration::from_millis(1500)), "1.5s");
+        assert_eq!(format(Duration::from_secs(90)), "1m30s");
+        assert_eq!(format(Duration::from_secs(32)), "32s");
+        assert_eq!(format(Duration::from_secs(3600)), "1h0m0s");
     }
 }

@@ -71,6 +71,26 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// Refuses a directory that is group- or world-writable, as ssh refuses such key files:
+/// anyone who can write there could register cluster-wide API types as this user. A missing
+/// directory passes (the callers say what is missing).
+///
+/// # Errors
+/// The sentence to show, with the mode and the `chmod` that fixes it.
+pub fn check_dir_mode(dir: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
+    let mode = meta.permissions().mode() & 0o777;
+    if mode & 0o022 != 0 {
+        return Err(format!(
+            "refusing to watch {}: it is group- or world-writable (mode {mode:o}), so others could register cluster-wide types as you; run `chmod go-w {}`",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
 /// One file of a CRD directory and what loading it gave.
 pub type FileLoad = (PathBuf, Result<Vec<LoadedCrd>, LoadError>);
 
@@ -284,6 +304,21 @@ fn first_line(s: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn group_or_world_writable_directories_are_refused_like_ssh_keys() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert!(check_dir_mode(d.path()).is_ok());
+        for mode in [0o775, 0o757, 0o777] {
+            std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(mode)).unwrap();
+            let e = check_dir_mode(d.path()).unwrap_err();
+            assert!(e.contains(&format!("mode {mode:o}")) && e.to_string().contains("chmod go-w"), "{e}");
+        }
+        assert!(check_dir_mode(&d.path().join("missing")).is_ok());
+    }
+
 
     const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: backupjobs.example.com\n  creationTimestamp: null\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: backupjobs, singular: backupjob, kind: BackupJob}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: {type: object}}\nstatus:\n  acceptedNames: {kind: ''}\n";
 

@@ -1,13 +1,12 @@
 //! CustomResourceDefinitions from a directory: the loader (files → validated CRD
 //! documents) and the registry (what this tool registered, found by one-shot commands).
-//! `crds sync` uses both; the hot-load watcher (`crds watch`) is built on the same two.
+//! `crds sync` and `crds watch` use them through the guarded path's one batch function
+//! (`guard::crd_batch`), which applies what the planner ([`watch`]) decides.
 
-pub mod apply;
 pub mod loader;
 pub mod registry;
 pub mod watch;
 
-pub use apply::{Applier, ApplyError, FIELD_MANAGER, Journal, crd_type};
-pub use loader::{FileLoad, LoadError, LoadedCrd, load_dir, load_file, parse_crds};
+pub use loader::{FileLoad, LoadError, LoadedCrd, check_dir_mode, load_dir, load_file, parse_crds};
 pub use registry::{Registry, RegistryEntry, RegistryError};
 pub use watch::{Action, FileSnapshot, Snapshot, WatchState, scan};

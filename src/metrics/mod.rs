@@ -57,6 +57,18 @@ pub enum Status {
 }
 
 impl Status {
+    /// The label for a command that ended with `e` (ARCHITECTURE §6: one status per exit class).
+    pub fn for_exit(e: ExitStatus) -> Status {
+        match e {
+            ExitStatus::Success => Status::Success,
+            ExitStatus::Denied => Status::Denied,
+            ExitStatus::NotFound => Status::NotFound,
+            ExitStatus::Conflict => Status::Conflict,
+            ExitStatus::Usage => Status::Invalid,
+            ExitStatus::Failure => Status::Error,
+        }
+    }
+
     /// The label value: `success`, `denied`, `notfound`, `conflict`, `invalid` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {

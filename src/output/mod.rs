@@ -7,6 +7,9 @@ use serde::Serialize;
 
 use crate::exit::ExitStatus;
 
+pub mod objects;
+pub mod table;
+
 /// Writing output failed.
 #[derive(Debug, thiserror::Error)]
 pub enum OutputError {

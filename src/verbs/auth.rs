@@ -1,5 +1,5 @@
 //! `auth can-i` and `auth matrix`: what RBAC lets the caller do, asked through the very
-//! gate the verbs pass ([`Gate::decide`], the decision behind [`Gate::check`]), so the
+//! gate the verbs pass ([`Session::decide`], the decision behind [`Session::authorize`]), so the
 //! answer is the one `get`/`patch` would get — same SelfSubjectAccessReview body, same
 //! namespace rule, same `--as`/`--as-group` impersonation.
 //!
@@ -21,37 +21,17 @@
 //! column: `ok` or why plugin.yaml refuses the row.
 
 use futures::stream::{self, StreamExt};
-use serde_json::Value;
 
-use crate::authz::{AccessRequest, Gate, GateError, check_boundary};
+use crate::authz::{AccessRequest, GateError, KNOWN_VERBS};
 use crate::cli::{AuthCommand, CanIArgs, MatrixArgs};
-use crate::cluster::table::{self, Column, Row, Table, TableOptions};
-use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect};
+use crate::cluster::ResolvedType;
 use crate::config::Verb;
-use crate::crds::Registry;
 use crate::exit::ExitStatus;
+use crate::guard::{Mode, Session};
 use crate::output::Printer;
+use crate::output::table::OwnTable;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
-
-/// The resource verbs kubectl knows (`auth can-i` warns about any other, then asks anyway).
-pub const KNOWN_VERBS: &[&str] = &[
-    "get",
-    "list",
-    "watch",
-    "create",
-    "update",
-    "patch",
-    "delete",
-    "deletecollection",
-    "use",
-    "bind",
-    "impersonate",
-    "escalate",
-    "approve",
-    "sign",
-    "*",
-];
 
 /// How many SelfSubjectAccessReviews `auth matrix` keeps in flight.
 const CONCURRENCY: usize = 8;
@@ -159,29 +139,6 @@ pub fn parse_can_i_target(
     Ok((t.to_string(), n))
 }
 
-/// The namespace of a request on `t`: the current one for namespaced types, none for
-/// cluster-scoped types or `-A` (exactly what `get` asks).
-fn namespace_for(cluster: &Cluster, t: &ResolvedType, all_namespaces: bool) -> Option<String> {
-    (t.namespaced && !all_namespaces).then(|| cluster.namespace.clone())
-}
-
-/// CRD names registered by `crds sync`/`watch`: part of the boundary. Unreadable = none.
-fn registered(s: &Settings, p: &mut Printer<'_>) -> Vec<String> {
-    match Registry::load(&s.home) {
-        Ok(r) => r.names(),
-        Err(e) => {
-            p.err_line(&format!("warning: {e}"));
-            Vec::new()
-        }
-    }
-}
-
-async fn index(cluster: &Cluster) -> Result<TypeIndex, VerbError> {
-    Ok(TypeIndex::fetch(&cluster.client)
-        .await
-        .map_err(|e| ApiError::from_kube(e, &cluster.server))?)
-}
-
 async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitStatus, VerbError> {
     let (type_name, name) =
         parse_can_i_target(&a.resource, a.name.as_deref()).map_err(VerbError::Usage)?;
@@ -193,8 +150,8 @@ async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitSt
     if !KNOWN_VERBS.contains(&a.verb.as_str()) {
         p.err_line(&format!("Warning: verb '{}' is not a known verb", a.verb));
     }
-    let cluster = connect(&s.kube).await?;
-    let t = index(&cluster).await?.resolve(&type_name)?.clone();
+    let session = Session::open(s, p, Mode::Read).await?;
+    let t = session.resolve(&type_name).await?;
     if !t.namespaced && !a.all_namespaces && s.kube.namespace.is_some() {
         p.err_line(&format!(
             "Warning: resource '{}' is not namespace scoped; asking at cluster scope",
@@ -206,17 +163,12 @@ async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitSt
         group: t.api.group.clone(),
         resource: t.api.plural.clone(),
         subresource: a.subresource.clone().filter(|x| !x.is_empty()),
-        namespace: namespace_for(&cluster, &t, a.all_namespaces),
+        namespace: session.namespace_for(&t, a.all_namespaces),
         name,
     };
-    let decision = Gate::new(&cluster).decide(&req).await?;
+    let decision = session.decide(&req).await?;
     let outside = match (&decision, plugin_verb(&a.verb)) {
-        (Ok(()), Some(v)) => {
-            let extra = registered(s, p);
-            check_boundary(&s.plugin, &extra, v, &t, a.all_namespaces)
-                .err()
-                .map(|e| boundary_reason(&e))
-        }
+        (Ok(()), Some(v)) => session.boundary(v, &t, a.all_namespaces).err().map(|e| boundary_reason(&e)),
         _ => None,
     };
     if !a.quiet {
@@ -239,42 +191,26 @@ pub struct MatrixRow {
     pub boundary: String,
 }
 
-/// The matrix as a Table for [`table::render`]: RESOURCE, one column per RBAC verb, BOUNDARY.
-pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> Table {
-    let column = |name: &str| Column {
-        name: name.to_string(),
-        kind: "string".into(),
-        priority: 0,
-    };
-    let mut column_definitions = vec![column("Resource")];
-    column_definitions.extend(verbs.iter().map(|v| column(v)));
-    column_definitions.push(column("Boundary"));
-    let rows = rows
-        .iter()
-        .map(|r| {
-            let mut cells = vec![Value::String(r.resource.clone())];
-            cells.extend(r.cells.iter().map(|c| {
-                Value::String(
-                    match c {
-                        Some(true) => "yes",
-                        Some(false) => "no",
-                        None => "?",
-                    }
-                    .into(),
-                )
-            }));
-            cells.push(Value::String(r.boundary.clone()));
-            Row {
-                cells,
-                object: Value::Null,
-            }
-        })
-        .collect();
-    Table {
-        column_definitions,
-        rows,
-        metadata: Default::default(),
+/// The matrix as a table: RESOURCE, one column per RBAC verb (upper-cased), BOUNDARY; a
+/// cell is `yes`, `no`, or `?` when the review was not asked.
+pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> OwnTable {
+    let mut headers = vec!["Resource"];
+    headers.extend(verbs);
+    headers.push("Boundary");
+    let mut t = OwnTable::new(headers);
+    for r in rows {
+        let answers = r.cells.iter().map(|c| match c {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "?",
+        });
+        t.row(
+            std::iter::once(r.resource.as_str())
+                .chain(answers)
+                .chain([r.boundary.as_str()]),
+        );
     }
+    t
 }
 
 /// The rows to ask about: plugin.yaml `resources`, then registered CRDs, without repeats.
@@ -290,9 +226,9 @@ pub fn matrix_entries(resources: &[String], registered: &[String]) -> Vec<String
 
 async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let verbs = matrix_verbs(&s.plugin.verbs);
-    let cluster = connect(&s.kube).await?;
-    let index = index(&cluster).await?;
-    let extra = registered(s, p);
+    let session = Session::open(s, p, Mode::Read).await?;
+    let index = session.index().await?;
+    let extra = session.registered().to_vec();
 
     // Resolve each entry once; two entries naming the same type make one row.
     let mut rows: Vec<MatrixRow> = Vec::new();
@@ -308,7 +244,7 @@ async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(),
                     .plugin
                     .verbs
                     .iter()
-                    .find_map(|v| check_boundary(&s.plugin, &extra, *v, t, a.all_namespaces).err())
+                    .find_map(|v| session.boundary(*v, t, a.all_namespaces).err())
                     .map_or_else(|| "ok".to_string(), |e| boundary_reason(&e));
                 rows.push(MatrixRow {
                     resource: gr,
@@ -341,15 +277,14 @@ async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(),
                     group: t.api.group.clone(),
                     resource: t.api.plural.clone(),
                     subresource: None,
-                    namespace: namespace_for(&cluster, t, a.all_namespaces),
+                    namespace: session.namespace_for(t, a.all_namespaces),
                     name: None,
                 },
             ));
         }
     }
-    let gate = Gate::new(&cluster);
     let answers: Vec<Result<Result<(), String>, GateError>> = stream::iter(&asks)
-        .map(|(_, _, req)| gate.decide(req))
+        .map(|(_, _, req)| session.decide(req))
         .buffered(CONCURRENCY)
         .collect()
         .await;
@@ -357,11 +292,7 @@ async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(),
         rows[*i].cells[*j] = Some(answer?.is_ok());
     }
 
-    let opts = TableOptions {
-        no_headers: a.no_headers,
-        ..TableOptions::default()
-    };
-    p.out(&table::render(&matrix_table(&verbs, &rows), opts))?;
+    p.out(&matrix_table(&verbs, &rows).render(a.no_headers))?;
     Ok(())
 }
 
@@ -469,10 +400,7 @@ mod tests {
                 boundary: "?".into(),
             },
         ];
-        let out = table::render(
-            &matrix_table(&["get", "list", "watch", "patch"], &rows),
-            TableOptions::default(),
-        );
+        let out = matrix_table(&["get", "list", "watch", "patch"], &rows).render(false);
         assert_eq!(
             out,
             "RESOURCE              GET   LIST   WATCH   PATCH   BOUNDARY\n\

@@ -1,23 +1,22 @@
 //! `changelog list` and `changelog show ID`: reading the change log (ARCHITECTURE §7).
+//!
+//! The log is write-ahead (see [`crate::changelog`]): an id has an intent record
+//! (`result: "pending"`) and, once the request returned, an outcome record. Both commands
+//! read [`changelog::latest`], so every id appears once, as its last record; an id whose last
+//! record is still the intent is shown as `outcome unknown` rather than `pending`, because
+//! nothing is pending any more: the command stopped, and whether the change was made can only
+//! be learnt from the object.
 
-use serde_json::json;
-
-use crate::changelog::{self, Entry};
+use crate::changelog::{self, Entry, object_of};
 use crate::cli::ChangelogCommand;
-use crate::cluster::table::{self, Table, TableOptions};
 use crate::config::duration_string;
+use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
 
-/// The object an entry is about, as `kind/name` or `kind/namespace/name` (lowercase kind).
-pub fn object_of(e: &Entry) -> String {
-    let kind = e.kind.to_lowercase();
-    match &e.namespace {
-        Some(ns) => format!("{kind}/{ns}/{}", e.name),
-        None => format!("{kind}/{}", e.name),
-    }
-}
+/// What `changelog list` prints in RESULT for an id whose last record is its intent.
+pub const OUTCOME_UNKNOWN: &str = "outcome unknown";
 
 /// Whether `e` matches `--object` (pure): `NAME`, `NAMESPACE/NAME` or `KIND/NAME`
 /// (kind case-insensitive; a trailing `s` is accepted, so `pods/web` works).
@@ -57,30 +56,49 @@ pub async fn run(s: &Settings, cmd: &ChangelogCommand, p: &mut Printer<'_>) -> R
     }
     match cmd {
         ChangelogCommand::Show { id } => {
-            let e = entries.iter().find(|e| &e.id == id).ok_or_else(|| crate::verbs::rollback::RollbackError::NoEntry(id.clone()))?;
-            p.out(&to_json(e)?)?;
+            let e = changelog::latest(entries).into_iter().find(|e| &e.id == id).ok_or_else(|| crate::verbs::RollbackError::NoEntry(id.clone()))?;
+            p.out(&to_json(&e)?)?;
+            if e.outcome_unknown() {
+                p.err_line(&no_outcome_warning(&e));
+            }
         }
         ChangelogCommand::List { since: since_arg, object } => {
             let cutoff = since_arg.as_deref().map(|t| since(t, jiff::Timestamp::now())).transpose()?;
-            let rows: Vec<serde_json::Value> = entries
-                .iter()
-                .filter(|e| cutoff.is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c)))
-                .filter(|e| object.as_deref().is_none_or(|o| matches_object(e, o)))
-                .map(|e| {
-                    let op = if e.dry_run { format!("{} (dry run)", op_name(e)) } else { op_name(e) };
-                    json!({"cells": [e.id, e.timestamp, e.user, op, object_of(e), e.result]})
-                })
-                .collect();
-            if rows.is_empty() {
+            let t = list_table(entries, cutoff, object.as_deref());
+            if t.is_empty() {
                 p.err_line("No change-log entries.");
                 return Ok(());
             }
-            let columns: Vec<_> = ["Id", "Time", "User", "Operation", "Object", "Result"].iter().map(|c| json!({"name": c, "type": "string"})).collect();
-            let t: Table = serde_json::from_value(json!({"columnDefinitions": columns, "rows": rows})).unwrap_or_default();
-            p.out(&table::render(&t, TableOptions::default()))?;
+            p.out(&t.render(false))?;
         }
     }
     Ok(())
+}
+
+/// The `changelog list` table (pure): the last record of every id ([`changelog::latest`]),
+/// those that started at or after `cutoff` and match the `--object` filter, in log order.
+/// RESULT is the record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome.
+pub fn list_table(records: Vec<Entry>, cutoff: Option<jiff::Timestamp>, object: Option<&str>) -> OwnTable {
+    let mut t = OwnTable::new(["Id", "Time", "User", "Operation", "Object", "Result"]);
+    for e in changelog::latest(records)
+        .iter()
+        .filter(|e| cutoff.is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c)))
+        .filter(|e| object.is_none_or(|o| matches_object(e, o)))
+    {
+        let op = if e.dry_run { format!("{} (dry run)", op_name(e)) } else { op_name(e) };
+        let result = if e.outcome_unknown() { OUTCOME_UNKNOWN.to_string() } else { e.result.clone() };
+        t.row([e.id.clone(), e.timestamp.clone(), e.user.clone(), op, object_of(e), result]);
+    }
+    t
+}
+
+/// The stderr line `changelog show` adds for an id whose last record is its intent (pure).
+pub fn no_outcome_warning(e: &Entry) -> String {
+    format!(
+        "warning: entry {} has no outcome record: the command stopped after journaling its intent, so {} may or may not have been changed; check the object before retrying or rolling back",
+        e.id,
+        object_of(e)
+    )
 }
 
 fn op_name(e: &Entry) -> String {
@@ -95,6 +113,7 @@ mod tests {
     fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
         Entry {
             id: "1".into(),
+            session: "s1".into(),
             timestamp: "2026-11-30T08:00:00Z".into(),
             plugin: "myops".into(),
             user: "admin".into(),
@@ -126,6 +145,43 @@ mod tests {
         for f in ["web-2", "deployment/web-1", "other/web-1"] {
             assert!(!matches_object(&e, f), "{f}");
         }
+    }
+
+    #[test]
+    fn list_collapses_an_intent_and_its_outcome_to_one_row() {
+        let intent = Entry { result: changelog::PENDING.into(), ..entry("Pod", Some("shop"), "web-1") };
+        let other = Entry { id: "2".into(), dry_run: true, ..entry("Deployment", None, "api") };
+        let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
+        let t = list_table(vec![intent, other, done], None, None);
+        assert_eq!(
+            t.render(false),
+            "ID   TIME                   USER    OPERATION         OBJECT           RESULT\n\
+             1    2026-11-30T08:00:00Z   admin   patch             pod/shop/web-1   success\n\
+             2    2026-11-30T08:00:00Z   admin   patch (dry run)   deployment/api   success\n"
+        );
+    }
+
+    #[test]
+    fn an_intent_without_an_outcome_lists_as_outcome_unknown() {
+        let intent = Entry { result: changelog::PENDING.into(), ..entry("Pod", Some("shop"), "web-1") };
+        let denied = Entry { id: "2".into(), result: "denied".into(), ..entry("Pod", Some("shop"), "web-2") };
+        let t = list_table(vec![intent.clone(), denied], None, Some("web-1"));
+        assert_eq!(
+            t.render(true),
+            "1   2026-11-30T08:00:00Z   admin   patch   pod/shop/web-1   outcome unknown\n"
+        );
+        assert_eq!(
+            no_outcome_warning(&intent),
+            "warning: entry 1 has no outcome record: the command stopped after journaling its intent, so pod/shop/web-1 may or may not have been changed; check the object before retrying or rolling back"
+        );
+    }
+
+    #[test]
+    fn list_filters_by_time_and_can_be_empty() {
+        let e = entry("Pod", None, "a");
+        let later: jiff::Timestamp = "2026-11-30T09:00:00Z".parse().unwrap();
+        assert!(list_table(vec![e.clone()], Some(later), None).is_empty());
+        assert!(!list_table(vec![e], Some("2026-11-30T08:00:00Z".parse().unwrap()), None).is_empty());
     }
 
     #[test]

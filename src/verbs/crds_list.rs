@@ -1,18 +1,21 @@
 //! `crds list`: the CRD directory and the cluster side by side — which file defines which
 //! CRD, its versions, whether the cluster has it Established, and whether this tool manages it.
+//! Listing the cluster's CRDs goes through the guarded path like any `get`: the plugin.yaml
+//! boundary (`get` on customresourcedefinitions at cluster scope) and a SelfSubjectAccessReview.
 
 use std::collections::BTreeMap;
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
-use kube::Api;
 use kube::api::ListParams;
-use serde_json::json;
+use kube::core::ObjectList;
 
+use crate::authz::AccessRequest;
 use crate::cli::CrdsListArgs;
-use crate::cluster::table::{self, Table, TableOptions};
-use crate::cluster::{ApiError, connect};
-use crate::crds::{FIELD_MANAGER, load_dir};
+use crate::config::Verb;
+use crate::crds::load_dir;
+use crate::guard::{FIELD_MANAGER, Mode, Session, crd_type};
 use crate::output::Printer;
+use crate::output::table::OwnTable;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
 
@@ -89,9 +92,21 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(VerbError::Io(format!("cannot read CRD directory {}: {e}", dir.display()))),
     };
-    let cluster = connect(&s.kube).await?;
-    let api: Api<CustomResourceDefinition> = Api::all(cluster.client.clone());
-    let list = api.list(&ListParams::default()).await.map_err(|e| ApiError::from_kube(e, &cluster.server))?;
+    let session = Session::open(s, p, Mode::Read).await?;
+    let crd = crd_type();
+    let ask = AccessRequest {
+        verb: "list".into(),
+        group: crd.api.group.clone(),
+        resource: crd.api.plural.clone(),
+        subresource: None,
+        namespace: None,
+        name: None,
+    };
+    let grant = session.authorize(Verb::Get, &crd, false, &[ask]).await?;
+    let request = kube::core::Request::new("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
+        .list(&ListParams::default())
+        .map_err(|e| VerbError::Usage(format!("cannot build the list request: {e}")))?;
+    let list: ObjectList<CustomResourceDefinition> = session.send(&grant, request).await?;
     let on_cluster: ClusterCrds = list
         .items
         .into_iter()
@@ -114,13 +129,11 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
         p.err_line(&format!("No CRDs in {} and none managed by kubectl-myops on the cluster.", dir.display()));
         return Ok(());
     }
-    let columns: Vec<serde_json::Value> =
-        ["File", "Name", "Versions", "Established", "Managed"].iter().map(|n| json!({"name": n, "type": "string"})).collect();
-    let cells: Vec<serde_json::Value> =
-        rows.iter().map(|r| json!({"cells": [r.file, r.name, r.versions, r.established, r.managed]})).collect();
-    let t: Table = serde_json::from_value(json!({"columnDefinitions": columns, "rows": cells}))
-    .map_err(|e| VerbError::Io(format!("cannot build the table: {e}")))?;
-    p.out(&table::render(&t, TableOptions::default()))?;
+    let mut t = OwnTable::new(["File", "Name", "Versions", "Established", "Managed"]);
+    for r in &rows {
+        t.row([&r.file, &r.name, &r.versions, &r.established, &r.managed]);
+    }
+    p.out(&t.render(false))?;
     Ok(())
 }
 

@@ -14,13 +14,11 @@ use notify_debouncer_full::{DebounceEventResult, new_debouncer};
 use serde_json::json;
 use tokio::signal::unix::{SignalKind, signal};
 
-use crate::authz::{Gate, check_boundary};
+use crate::authz::check_boundary;
 use crate::cli::{CrdsWatchArgs, LogFormat};
-use crate::cluster::connect;
-use crate::metrics::{self, Status};
-use crate::verbs::status_for;
 use crate::config::{Verb, duration_string};
-use crate::crds::{Action, Applier, Journal, LoadedCrd, Registry, WatchState, crd_type, scan};
+use crate::crds::{WatchState, check_dir_mode};
+use crate::guard::{Applier, Event, Mode, Session, crd_type, run_batch};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -28,25 +26,6 @@ use crate::verbs::VerbError;
 /// Quiet time before a burst of file events is handled, in milliseconds: long enough to
 /// merge an editor's write-temp-then-rename, short enough for the ≤ 60 ms watcher share.
 pub const DEBOUNCE_MS: u64 = 25;
-
-/// Refuses a directory that is group- or world-writable, as ssh refuses such key files:
-/// anyone who can write there could register cluster-wide API types as this user.
-///
-/// # Errors
-/// [`VerbError::Usage`] (exit 2) with the mode and the `chmod` that fixes it.
-pub fn check_dir_mode(dir: &Path) -> Result<(), VerbError> {
-    use std::os::unix::fs::PermissionsExt;
-    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
-    let mode = meta.permissions().mode() & 0o777;
-    if mode & 0o022 != 0 {
-        return Err(VerbError::Usage(format!(
-            "refusing to watch {}: it is group- or world-writable (mode {mode:o}), so others could register cluster-wide types as you; run `chmod go-w {}`",
-            dir.display(),
-            dir.display()
-        )));
-    }
-    Ok(())
-}
 
 /// One line per event and outcome, as text or JSON.
 struct Log {
@@ -89,19 +68,18 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     let timeout = duration_string::parse(&args.timeout).map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
     check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = absolute(&s.crd_dir(args.dir.as_deref()));
-    check_dir_mode(&dir)?;
+    check_dir_mode(&dir).map_err(VerbError::Usage)?;
     if dir.exists() && !dir.is_dir() {
         return Err(VerbError::Usage(format!("{} is not a directory; pass the directory that holds the CRD files", dir.display())));
     }
     let parent = dir.parent().filter(|p| p.is_dir()).ok_or_else(|| {
         VerbError::Usage(format!("cannot watch {}: its parent directory does not exist; create it first", dir.display()))
     })?;
-    let cluster = connect(&s.kube).await?;
+    let session = Session::open(s, p, Mode::Mutate).await?;
     let log = Log { json: args.log_format == LogFormat::Json, verbose: s.verbose };
-    let journal = Journal { home: s.home.clone(), plugin: s.plugin.name.clone(), user: Gate::new(&cluster).whoami().await };
     let mut w = Worker {
         settings: s,
-        applier: Applier::new(&cluster, args.force_conflicts, timeout, journal),
+        applier: Applier::new(&session, args.force_conflicts, timeout),
         state: WatchState::default(),
         log,
         prune: args.prune,
@@ -209,154 +187,72 @@ impl Worker<'_> {
         }
     }
 
-    /// Rescans the directory and carries out what changed, then records and pushes the
-    /// batch's `crd_loads_total` / `crd_load_duration_seconds` (ARCHITECTURE §6). `event` is
-    /// when the first file event of the batch happened (for the watcher's share of the latency).
+    /// One batch of the shared batch function (rescan, plan, check access, apply, wait,
+    /// record and push `crd_*` metrics), then one log line per event. `event` is when the
+    /// first file event of the batch happened (for the watcher's share of the latency).
     async fn batch(&mut self, p: &mut Printer<'_>, event: Option<Instant>) {
-        let mut loads = Vec::new();
-        self.carry_out(p, event, &mut loads).await;
-        let s = self.settings;
-        for w in metrics::finish_crd_loads(&s.home, &s.plugin.name, &loads, &s.plugin.metrics, s.push_target.as_ref()).await {
-            self.log.emit(p, "warning", "metrics", &w, json!({}));
+        let events = run_batch(&self.applier, self.settings, &mut self.state, &self.dir, event).await;
+        for e in events {
+            self.report(p, e);
         }
     }
 
-    /// One batch; each CRD's outcome is added to `loads` as (result, seconds).
-    async fn carry_out(&mut self, p: &mut Printer<'_>, event: Option<Instant>, loads: &mut Vec<(Status, f64)>) {
-        let started = event.unwrap_or_else(Instant::now);
-        // The directory's mode can change while we watch (chmod, re-created, replaced).
-        if let Err(e) = check_dir_mode(&self.dir) {
-            self.log.emit(p, "error", "refused", &format!("{e}; nothing in it is applied until that is fixed"), json!({}));
-            return;
-        }
-        let snap = match scan(&self.dir) {
-            Ok(s) => s,
-            Err(e) => {
-                self.log.emit(p, "error", "scan-error", &format!("cannot read {}: {e}", self.dir.display()), json!({}));
-                return;
-            }
-        };
-        let actions = self.state.plan(&snap);
-        let mut to_apply: Vec<LoadedCrd> = Vec::new();
-        let mut gone: Vec<String> = Vec::new();
-        for a in actions {
-            match a {
-                Action::Invalid(e) => {
-                    loads.push((Status::Invalid, 0.0));
-                    self.log.emit(p, "error", "invalid", &e.to_string(), json!({"file": e.file, "line": e.line, "column": e.column}));
-                }
-                Action::Duplicate { file, name, owner } => {
-                    loads.push((Status::Invalid, 0.0));
-                    self.log.emit(
-                        p,
-                        "error",
-                        "duplicate",
-                        &format!("{}: CRD {name} is already defined by {}; remove one of the two", file.display(), owner.display()),
-                        json!({"file": file, "crd": name, "owner": owner}),
-                    )
-                }
-                Action::Apply(c) => {
-                    self.pending_prune.remove(&c.name);
-                    to_apply.push(*c)
-                }
-                Action::Unregister { name, file } => {
-                    self.log.emit(
-                        p,
-                        "info",
-                        "unregistered",
-                        &format!(
-                            "unregistered {name} ({} removed or changed){}",
-                            file.display(),
-                            if self.prune {
-                                format!("; pruning it from the cluster in {}s unless a file defines it again", PRUNE_GRACE.as_secs())
-                            } else {
-                                "; it stays on the cluster".to_string()
-                            }
-                        ),
-                        json!({"crd": name, "file": file}),
-                    );
-                    gone.push(name);
+    /// Logs one event of a batch (and schedules prunes for unregistered CRDs).
+    fn report(&mut self, p: &mut Printer<'_>, e: Event) {
+        match e {
+            Event::Refused(m) => self.log.emit(p, "error", "refused", &format!("{m}; nothing in it is applied until that is fixed"), json!({})),
+            Event::ScanFailed(m) => self.log.emit(p, "error", "scan-error", &m, json!({})),
+            Event::Invalid(e) => self.log.emit(p, "error", "invalid", &e.to_string(), json!({"file": e.file, "line": e.line, "column": e.column})),
+            Event::Duplicate(e) => self.log.emit(p, "error", "duplicate", &e.to_string(), json!({"file": e.file})),
+            Event::Unregistered { name, file } => {
+                self.log.emit(
+                    p,
+                    "info",
+                    "unregistered",
+                    &format!(
+                        "unregistered {name} ({} removed or changed){}",
+                        file.display(),
+                        if self.prune {
+                            format!("; pruning it from the cluster in {}s unless a file defines it again", PRUNE_GRACE.as_secs())
+                        } else {
+                            "; it stays on the cluster".to_string()
+                        }
+                    ),
+                    json!({"crd": name, "file": file}),
+                );
+                if self.prune {
+                    self.pending_prune.insert(name, Instant::now() + PRUNE_GRACE);
                 }
             }
-        }
-        if !gone.is_empty() {
-            if let Err(e) = Registry::remove(&self.settings.home, &gone) {
-                self.log.emit(p, "error", "registry", &e.to_string(), json!({}));
-            }
-            if self.prune {
-                for name in &gone {
-                    self.pending_prune.insert(name.clone(), Instant::now() + PRUNE_GRACE);
+            Event::Refusal { crds, error } => {
+                for c in &crds {
+                    self.log.emit(p, "error", "denied", &format!("{}: {error}", c.name), json!({"crd": c.name, "file": c.file}));
                 }
             }
-        }
-        if to_apply.is_empty() {
-            return;
-        }
-        if let Err(e) = self.applier.check_access().await {
-            for c in &to_apply {
-                loads.push((status_for(e.exit_status()), started.elapsed().as_secs_f64()));
-                self.log.emit(p, "error", "denied", &format!("{}: {e}", c.name), json!({"crd": c.name, "file": c.file}));
+            Event::Failed { crd, error } => self.log.emit(p, "error", "apply-failed", &error.to_string(), json!({"crd": crd.name, "file": crd.file})),
+            Event::NotDiscoverable(e) => self.log.emit(p, "error", "not-ready", &e.to_string(), json!({})),
+            Event::Registered { crd, watcher, total } => {
+                self.pending_prune.remove(&crd.name);
+                self.log.emit(
+                    p,
+                    "debug",
+                    "applied",
+                    &format!("applied {} (event → apply sent: {}ms)", crd.name, watcher.as_millis()),
+                    json!({"crd": crd.name, "watcherMs": watcher.as_secs_f64() * 1000.0}),
+                );
+                self.log.emit(
+                    p,
+                    "info",
+                    "registered",
+                    &format!("registered {} ({}) in {}ms", crd.name, crd.versions.join(", "), total.as_millis()),
+                    json!({"crd": crd.name, "versions": crd.versions, "file": crd.file, "durationMs": total.as_secs_f64() * 1000.0, "watcherMs": watcher.as_secs_f64() * 1000.0}),
+                );
             }
-            return;
-        }
-        let refs: Vec<&LoadedCrd> = to_apply.iter().collect();
-        let results = self.applier.apply_many(&refs).await;
-        let mut applied = Vec::new();
-        for (c, r) in results {
-            match r {
-                Ok(sent) => {
-                    let share = sent.saturating_duration_since(started);
-                    self.log.emit(p, "debug", "applied", &format!("applied {} (event → apply sent: {}ms)", c.name, share.as_millis()), json!({"crd": c.name, "watcherMs": share.as_secs_f64() * 1000.0}));
-                    applied.push((c, share));
-                }
-                Err(e) => {
-                    loads.push((status_for(e.exit_status()), started.elapsed().as_secs_f64()));
-                    self.log.emit(p, "error", "apply-failed", &e.to_string(), json!({"crd": c.name, "file": c.file}))
-                }
-            }
-        }
-        let crds: Vec<&LoadedCrd> = applied.iter().map(|(c, _)| *c).collect();
-        if let Err(e) = self.applier.wait_discoverable(&crds).await {
-            loads.extend(crds.iter().map(|_| (Status::Error, started.elapsed().as_secs_f64())));
-            self.log.emit(p, "error", "not-ready", &e.to_string(), json!({}));
-            return;
-        }
-        if let Err(e) = Registry::upsert(&self.settings.home, &crds) {
-            self.log.emit(p, "error", "registry", &e.to_string(), json!({}));
-        }
-        let total = started.elapsed();
-        loads.extend(applied.iter().map(|_| (Status::Success, total.as_secs_f64())));
-        for (c, share) in &applied {
-            self.log.emit(
-                p,
-                "info",
-                "registered",
-                &format!("registered {} ({}) in {}ms", c.name, c.versions.join(", "), total.as_millis()),
-                json!({"crd": c.name, "versions": c.versions, "file": c.file, "durationMs": total.as_secs_f64() * 1000.0, "watcherMs": share.as_secs_f64() * 1000.0}),
-            );
+            Event::Warning(w) => self.log.emit(p, "warning", "warning", &w, json!({})),
         }
     }
 }
 
 fn absolute(p: &Path) -> PathBuf {
     if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()) }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::os::unix::fs::PermissionsExt;
-
-    #[test]
-    fn group_or_world_writable_directories_are_refused_like_ssh_keys() {
-        let d = tempfile::tempdir().unwrap();
-        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-        assert!(check_dir_mode(d.path()).is_ok());
-        for mode in [0o775, 0o757, 0o777] {
-            std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(mode)).unwrap();
-            let e = check_dir_mode(d.path()).unwrap_err();
-            assert!(e.to_string().contains(&format!("mode {mode:o}")) && e.to_string().contains("chmod go-w"), "{e}");
-        }
-        assert!(check_dir_mode(&d.path().join("missing")).is_ok());
-    }
 }

@@ -5,8 +5,8 @@ use std::io::IsTerminal;
 use serde_json::json;
 
 use crate::cli::{MetricsCommand, MetricsFormat};
-use crate::cluster::table::{self, Table, TableOptions};
 use crate::metrics::{self, State};
+use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -26,7 +26,7 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
                 MetricsFormat::Table if st.is_empty() => {
                     p.err_line(&format!("No metrics recorded yet in {}.", s.home.display()))
                 }
-                MetricsFormat::Table => p.out(&table::render(&as_table(&st), TableOptions::default()))?,
+                MetricsFormat::Table => p.out(&as_table(&st).render(false))?,
             }
         }
         MetricsCommand::Push => {
@@ -78,19 +78,17 @@ pub fn as_json(st: &State) -> serde_json::Value {
 }
 
 /// The totals as a table (pure): one row per series, mean duration in seconds.
-pub fn as_table(st: &State) -> Table {
+pub fn as_table(st: &State) -> OwnTable {
     let mean = |t: &metrics::OpTotals| if t.count == 0 { 0.0 } else { t.sum_seconds / t.count as f64 };
-    let mut rows: Vec<serde_json::Value> = st
-        .ops
-        .iter()
-        .map(|(k, t)| json!({"cells": [k.verb, k.resource, k.status.as_str(), t.count, format!("{:.3}", mean(t))]}))
-        .collect();
+    let mut table = OwnTable::new(["Verb", "Resource", "Status", "Count", "Mean-Seconds"]);
+    for (k, t) in &st.ops {
+        table.row([k.verb.clone(), k.resource.clone(), k.status.as_str().to_string(), t.count.to_string(), format!("{:.3}", mean(t))]);
+    }
     for (k, n) in &st.crd_loads {
         let m = st.crd_load_durations.get(&k.plugin).map(mean).unwrap_or(0.0);
-        rows.push(json!({"cells": ["crd-load", "customresourcedefinitions", k.result.as_str(), n, format!("{m:.3}")]}));
+        table.row(["crd-load".to_string(), "customresourcedefinitions".to_string(), k.result.as_str().to_string(), n.to_string(), format!("{m:.3}")]);
     }
-    let columns: Vec<_> = ["Verb", "Resource", "Status", "Count", "Mean-Seconds"].iter().map(|c| json!({"name": c, "type": "string"})).collect();
-    serde_json::from_value(json!({"columnDefinitions": columns, "rows": rows})).unwrap_or_default()
+    table
 }
 
 #[cfg(test)]
@@ -106,7 +104,7 @@ mod tests {
             metrics::record(home.path(), "myops", &obs).unwrap();
         }
         let st = metrics::load(home.path()).unwrap();
-        let out = table::render(&as_table(&st), TableOptions::default());
+        let out = as_table(&st).render(false);
         assert_eq!(out, "VERB   RESOURCE   STATUS    COUNT   MEAN-SECONDS\nget    pods       success   2       0.500\nget    pods       denied    1       0.500\n");
         let v = as_json(&st);
         assert_eq!(v["ops"][0]["count"], 2);

@@ -1,7 +1,10 @@
 //! One module per command, each exposing one `run` function (uv/kubectl style).
 //!
-//! A verb gets the immutable [`Settings`], its own arguments and a [`Printer`]; it returns
-//! `Ok` or a [`VerbError`] that knows its exit code and its metric `status` label.
+//! A verb gets the immutable `Settings`, its own arguments and a `Printer`; it parses its
+//! own arguments, calls the guarded path ([`crate::guard`]) — the only way to reach the
+//! cluster — and formats the result. Verbs that the metrics count return an [`Outcome`]
+//! (the resource they acted on and how they ended); others return `Ok` or a [`VerbError`]
+//! that knows its exit code. No verb file imports another.
 
 pub mod auth;
 pub mod changelog_cmd;
@@ -18,10 +21,85 @@ pub mod version;
 use crate::authz::GateError;
 use crate::cluster::{ApiError, ClusterError, ResolveError};
 use crate::config::ConfigError;
-use crate::crds::{ApplyError, LoadError, RegistryError};
+use crate::crds::{LoadError, RegistryError};
 use crate::exit::ExitStatus;
+use crate::guard::{ApplyError, GuardError};
 use crate::metrics::Status;
 use crate::output::OutputError;
+
+/// What a counted verb did: the resource it acted on (`plural.group`, once TYPE resolved;
+/// the metric `resource` label) and how it ended. Returned by value: the metrics labels come
+/// from it, not from out-parameters.
+#[derive(Debug)]
+pub struct Outcome {
+    /// `plural.group` of the resource acted on, `None` when the command failed before TYPE
+    /// resolved.
+    pub resource: Option<String>,
+    /// How it ended.
+    pub result: Result<(), VerbError>,
+}
+
+impl Outcome {
+    /// A command that failed before it knew its resource.
+    pub fn early(e: impl Into<VerbError>) -> Outcome {
+        Outcome { resource: None, result: Err(e.into()) }
+    }
+
+    /// A command on `resource` that ended with `result`.
+    pub fn on(resource: String, result: Result<(), VerbError>) -> Outcome {
+        Outcome { resource: Some(resource), result }
+    }
+}
+
+/// Why a rollback is refused before any request.
+#[derive(Debug, thiserror::Error)]
+pub enum RollbackError {
+    /// No entry has this id.
+    #[error("no change-log entry {0}; see `kubectl myops changelog list`")]
+    NoEntry(String),
+    /// The entry cannot be rolled back (failed, dry run, no before-state, not a patch).
+    #[error("entry {id} cannot be rolled back: {why}")]
+    NotRestorable {
+        /// The entry id.
+        id: String,
+        /// Why.
+        why: String,
+    },
+    /// Someone changed the object since the entry.
+    #[error("{object} changed since entry {id} (resourceVersion {then} → {now}), last by {writer}; re-check it, then use --force to restore anyway")]
+    Changed {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+        /// resourceVersion after the entry.
+        then: String,
+        /// resourceVersion now.
+        now: String,
+        /// The last writer from managedFields.
+        writer: String,
+    },
+    /// The entry has no outcome record and the object's touched fields no longer hold their
+    /// before-state: the change may have been made (or someone else changed them).
+    #[error("entry {id} has no outcome record (outcome unknown) and {object} no longer holds its before-state in the fields the change touched; check the object, then use --force to restore them")]
+    OutcomeUnknown {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+    },
+}
+
+impl RollbackError {
+    /// 4 for an unknown id, 2 for an entry that cannot be restored, 5 for a changed object.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            RollbackError::NoEntry(_) => ExitStatus::NotFound,
+            RollbackError::NotRestorable { .. } => ExitStatus::Usage,
+            RollbackError::Changed { .. } | RollbackError::OutcomeUnknown { .. } => ExitStatus::Conflict,
+        }
+    }
+}
 
 /// Any failure of a verb, as one sentence for stderr.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +133,10 @@ pub enum VerbError {
     Apply(#[from] ApplyError),
     /// A rollback refused before any request.
     #[error(transparent)]
-    Rollback(#[from] crate::verbs::rollback::RollbackError),
+    Rollback(#[from] RollbackError),
+    /// The guarded path refused (impersonation not applied, journal not writable).
+    #[error(transparent)]
+    Guard(GuardError),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -75,6 +156,7 @@ impl VerbError {
             VerbError::Api(e) => e.exit_status(),
             VerbError::Apply(e) => e.exit_status(),
             VerbError::Rollback(e) => e.exit_status(),
+            VerbError::Guard(e) => e.exit_status(),
             VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
@@ -83,18 +165,21 @@ impl VerbError {
 
     /// The metric `status` label for this failure.
     pub fn metric_status(&self) -> Status {
-        status_for(self.exit_status())
+        Status::for_exit(self.exit_status())
     }
 }
 
-/// Maps an exit status to the metric `status` label (ARCHITECTURE §6).
-pub fn status_for(e: ExitStatus) -> Status {
-    match e {
-        ExitStatus::Success => Status::Success,
-        ExitStatus::Denied => Status::Denied,
-        ExitStatus::NotFound => Status::NotFound,
-        ExitStatus::Conflict => Status::Conflict,
-        ExitStatus::Usage => Status::Invalid,
-        ExitStatus::Failure => Status::Error,
+/// The guarded path's errors keep their own variants where verbs already had one (so a
+/// server error still prints bare, as kubectl prints it).
+impl From<GuardError> for VerbError {
+    fn from(e: GuardError) -> VerbError {
+        match e {
+            GuardError::Usage(m) => VerbError::Usage(m),
+            GuardError::Cluster(e) => VerbError::Cluster(e),
+            GuardError::Resolve(e) => VerbError::Resolve(e),
+            GuardError::Gate(e) => VerbError::Gate(e),
+            GuardError::Api(e) => VerbError::Api(e),
+            other => VerbError::Guard(other),
+        }
     }
 }

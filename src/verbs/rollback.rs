@@ -4,20 +4,19 @@
 //! touched (so a `--force` rollback leaves others' later changes alone), and is guarded
 //! by a `test` of `metadata.resourceVersion` against the entry's `resourceVersionAfter`: if
 //! someone changed the object since, the rollback is refused (exit 5) naming who, from
-//! managedFields, unless `--force`. It is authorized and journaled like any patch.
-
-use std::time::Instant;
+//! managedFields, unless `--force`. It is authorized and journaled like any patch, by the
+//! guarded path ([`crate::guard`]); an entry whose outcome is unknown is judged by the live
+//! object, never assumed to have succeeded.
 
 use serde_json::{Value, json};
 
-use crate::authz::Gate;
-use crate::changelog::{self, Operation};
-use crate::cli::{DryRun, PatchType, RollbackArgs};
-use crate::exit::ExitStatus;
+use crate::changelog::{self, Entry, Operation};
+use crate::cli::{PatchType, RollbackArgs};
+use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
 use crate::output::Printer;
+use crate::output::objects::print_result;
 use crate::settings::Settings;
-use crate::verbs::VerbError;
-use crate::verbs::patch::{Target, print_result, read_before, resolve, send};
+use crate::verbs::{Outcome, RollbackError, VerbError};
 
 /// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
 /// of each JSON-patch operation; for merge and strategic patches, each leaf of the patch
@@ -130,116 +129,122 @@ pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
         .unwrap_or_else(|| "a writer that managedFields does not record (such as a scale subresource update)".into())
 }
 
-/// Why a rollback is refused before any request.
-#[derive(Debug, thiserror::Error)]
-pub enum RollbackError {
-    /// No entry has this id.
-    #[error("no change-log entry {0}; see `kubectl myops changelog list`")]
-    NoEntry(String),
-    /// The entry cannot be rolled back (failed, dry run, no before-state, not a patch).
-    #[error("entry {id} cannot be rolled back: {why}")]
-    NotRestorable {
-        /// The entry id.
-        id: String,
-        /// Why.
-        why: String,
-    },
-    /// Someone changed the object since the entry.
-    #[error("{object} changed since entry {id} (resourceVersion {then} → {now}), last by {writer}; re-check it, then use --force to restore anyway")]
-    Changed {
-        /// The object.
-        object: String,
-        /// The entry id.
-        id: String,
-        /// resourceVersion after the entry.
-        then: String,
-        /// resourceVersion now.
-        now: String,
-        /// The last writer from managedFields.
-        writer: String,
-    },
+/// Whether every restorable field the change touched still holds its before value in
+/// `current` (pure): then the change is not (or no longer) in effect.
+pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool {
+    let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
+    touched.iter().filter(|p| restorable(p, secret)).all(|p| current.pointer(p) == before.pointer(p))
 }
 
-impl RollbackError {
-    /// 4 for an unknown id, 2 for an entry that cannot be restored, 5 for a changed object.
-    pub fn exit_status(&self) -> ExitStatus {
-        match self {
-            RollbackError::NoEntry(_) => ExitStatus::NotFound,
-            RollbackError::NotRestorable { .. } => ExitStatus::Usage,
-            RollbackError::Changed { .. } => ExitStatus::Conflict,
-        }
-    }
-}
-
-/// Runs `rollback`.
+/// Runs `rollback` through the guarded path (journal proven writable first, boundary and
+/// SelfSubjectAccessReview for `patch`, the JSON patch journaled write-ahead as `rollback`).
+/// An entry whose outcome is unknown (an intent without an outcome record) is never assumed
+/// to have succeeded: the live object decides.
 ///
-/// # Errors
-/// [`RollbackError`] (4, 2, 5), gate denials (3), API errors.
-pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>, resource_label: &mut Option<String>) -> Result<(), VerbError> {
-    let started = Instant::now();
-    let (entries, _) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
-    let entry = entries.into_iter().find(|e| e.id == args.id).ok_or_else(|| RollbackError::NoEntry(args.id.clone()))?;
-    let refuse = |why: &str| RollbackError::NotRestorable { id: entry.id.clone(), why: why.into() };
-    if !matches!(entry.operation, Operation::Patch | Operation::Rollback) {
-        return Err(refuse("only patch and rollback entries can be rolled back (re-sync the CRD file instead)").into());
-    }
-    if entry.dry_run || entry.result != "success" {
-        return Err(refuse("it changed nothing (a dry run or a failed attempt)").into());
-    }
-    let Some(before) = entry.before.clone() else {
-        return Err(refuse("it has no before-state (reading the object was forbidden)").into());
+/// Errors in the [`Outcome`]: [`RollbackError`] (4, 2, 5), refusals (3), API errors.
+pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outcome {
+    let entry = match find_entry(s, &args.id) {
+        Ok(e) => e,
+        Err(e) => return Outcome::early(e),
+    };
+    let session = match Session::open(s, p, Mode::Mutate).await {
+        Ok(x) => x,
+        Err(e) => return Outcome::early(e),
     };
     // `Kind.version.group` resolves exactly the journaled type; a core kind alone resolves to core.
     let type_name = match entry.api_version.split_once('/') {
         Some((group, version)) => format!("{}.{version}.{group}", entry.kind),
         None => entry.kind.clone(),
     };
-    let mut target: Target = resolve(s, &type_name, &entry.name, resource_label).await?;
-    if target.t.namespaced {
-        target.namespace = entry.namespace.clone();
+    let obj = match session.object(&type_name, &entry.name, entry.namespace.clone()).await {
+        Ok(o) => o,
+        Err(e) => return Outcome::early(e),
+    };
+    let result = roll_back(&session, &obj, &entry, args, p).await;
+    Outcome::on(obj.t.group_resource(), result)
+}
+
+/// The last record of entry `id`, if it can be rolled back at all (pure apart from reading the log).
+fn find_entry(s: &Settings, id: &str) -> Result<Entry, VerbError> {
+    let (entries, _) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+    let entry = changelog::latest(entries).into_iter().find(|e| e.id == id).ok_or_else(|| RollbackError::NoEntry(id.to_string()))?;
+    let refuse = |why: &str| RollbackError::NotRestorable { id: entry.id.clone(), why: why.into() };
+    if !matches!(entry.operation, Operation::Patch | Operation::Rollback) {
+        return Err(refuse("only patch and rollback entries can be rolled back (re-sync the CRD file instead)").into());
     }
-    let gate = Gate::new(&target.cluster);
-    let user = gate.whoami().await;
-    let dry = args.dry_run != DryRun::None;
-    gate.check(&target.access("patch", None)).await?;
-    let current = read_before(&target).await?.ok_or_else(|| refuse("the object cannot be read now (forbidden)"))?;
-    let rv_now = current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("").to_string();
-    let rv_then = entry.resource_version_after.clone().unwrap_or_default();
-    if !args.force && rv_now != rv_then {
-        return Err(RollbackError::Changed { object: target.display(), id: entry.id.clone(), then: rv_then, now: rv_now, writer: last_writer(&current, &entry.timestamp, &args.field_manager) }.into());
+    if entry.dry_run || !(entry.result == "success" || entry.outcome_unknown()) {
+        return Err(refuse("it changed nothing (a dry run or a failed attempt)").into());
     }
+    if entry.before.is_none() {
+        return Err(refuse("it has no before-state (reading the object was forbidden)").into());
+    }
+    Ok(entry)
+}
+
+async fn roll_back(session: &Session<'_>, obj: &ObjectRef, entry: &Entry, args: &RollbackArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
+    let before = entry.before.clone().unwrap_or(Value::Null);
     let touched = touched_paths(entry.patch_type.as_deref().unwrap_or(""), entry.patch.as_ref().unwrap_or(&Value::Null));
-    let ops = rollback_ops(&current, &before, &touched, entry.resource_version_after.as_deref(), args.force);
+    let changed = |current: &Value, writer_since: &str| RollbackError::Changed {
+        object: obj.display(),
+        id: entry.id.clone(),
+        then: entry.resource_version_after.clone().unwrap_or_default(),
+        now: current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("?").to_string(),
+        writer: last_writer(current, writer_since, &args.field_manager),
+    };
+    // The request is built before it is authorized, so a refusal journals exactly it.
+    let placeholder = Value::Array(Vec::new());
+    let mut req = PatchRequest {
+        operation: Operation::Rollback,
+        patch_type: PatchType::Json,
+        body: &placeholder,
+        dry_run: args.dry_run,
+        subresource: None,
+        field_manager: &args.field_manager,
+    };
+    let grant = session.authorize_change(obj, None, req.intent(obj, None)).await?;
+    let current = session
+        .read(&grant, obj)
+        .await?
+        .ok_or_else(|| RollbackError::NotRestorable { id: entry.id.clone(), why: "the object cannot be read now (forbidden)".into() })?;
+    // An intent without an outcome: the request may or may not have been applied. The live
+    // object decides; nothing is restored on a guess.
+    let mut rv_test = entry.resource_version_after.as_deref();
+    if entry.outcome_unknown() {
+        if holds_before(&current, &before, &touched) {
+            p.out(&format!("{}: nothing to roll back (entry {} has no outcome record, and the fields it would change still hold their earlier values)\n", obj.display(), entry.id))?;
+            return Ok(());
+        }
+        if !args.force {
+            return Err(RollbackError::OutcomeUnknown { object: obj.display(), id: entry.id.clone() }.into());
+        }
+        rv_test = None;
+    } else {
+        let rv_now = current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("");
+        if !args.force && Some(rv_now) != rv_test {
+            return Err(changed(&current, &entry.timestamp).into());
+        }
+    }
+    let ops = rollback_ops(&current, &before, &touched, rv_test, args.force);
     if ops.iter().all(|o| o["op"] == "test") {
-        p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", target.display(), entry.id))?;
+        p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", obj.display(), entry.id))?;
         return Ok(());
     }
     let body = Value::Array(ops);
-    let journal = |after: Option<&Value>, result: String| {
-        let e = target.entry(s, &user, Operation::Rollback, "json", &body, dry, Some(&current), after, result, started);
-        changelog::append(&s.home, &e).map_err(|e| VerbError::Io(e.to_string()))
-    };
-    match send(&target, PatchType::Json, &body, args.dry_run, None, &args.field_manager, Some(&current)).await {
+    req.body = &body;
+    match session.patch(&grant, obj, &req, Some(&current)).await {
         Ok(after) => {
-            journal(Some(&after), "success".into())?;
-            print_result(p, &target, &format!("rolled back ({})", entry.id), Some(&current), &after, args.dry_run, true, None)
+            print_result(p, &obj.t, &obj.display(), &format!("rolled back ({})", entry.id), Some(&current), &after, args.dry_run, true, None)?;
+            Ok(())
         }
         Err(e) => {
-            journal(None, e.to_string())?;
             // A failed resourceVersion test means someone wrote between our read and the patch.
-            let raced = matches!(&e, VerbError::Api(crate::cluster::ApiError::Server { code: 422 | 409, message, .. }) if message.contains("test"));
-            if raced {
-                let now = read_before(&target).await.ok().flatten().unwrap_or(Value::Null);
-                return Err(RollbackError::Changed {
-                    object: target.display(),
-                    id: entry.id.clone(),
-                    then: entry.resource_version_after.clone().unwrap_or_default(),
-                    now: now.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("?").to_string(),
-                    writer: last_writer(&now, &entry.timestamp, &args.field_manager),
-                }
-                .into());
+            if rv_test.is_some()
+                && let Ok(Some(now)) = session.read(&grant, obj).await
+                && now.pointer("/metadata/resourceVersion") != current.pointer("/metadata/resourceVersion")
+            {
+                return Err(changed(&now, &entry.timestamp).into());
             }
-            Err(e)
+            Err(e.into())
         }
     }
 }

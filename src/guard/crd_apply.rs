@@ -1,6 +1,7 @@
-//! Registering CRDs on the cluster: the SelfSubjectAccessReview gate, server-side apply,
-//! and the waits that make a CRD usable by a new process. Shared by `crds sync` (one shot)
-//! and `crds watch` (hot-load), so both register a CRD the same way.
+//! Registering CRDs on the cluster through the guarded path: the plugin.yaml boundary and the
+//! SelfSubjectAccessReview gate, write-ahead journaled server-side applies and prunes, and the
+//! bounded waits that make a CRD usable by a new process. Used by the one batch function
+//! ([`super::crd_batch`]) that `crds sync` (one shot) and `crds watch` (hot-load) share.
 //!
 //! Order per CRD (ARCHITECTURE §5, kube-rs `examples/crd_apply.rs`): server-side apply with
 //! field manager `kubectl-myops` (conflicts are reported with the other manager's name
@@ -16,25 +17,18 @@ use kube::api::{Patch, PatchParams};
 
 use futures::StreamExt;
 
-use crate::authz::{AccessRequest, Gate, GateError};
-use crate::changelog::{self, Entry, Operation};
-use crate::cluster::{ApiError, Cluster, TypeIndex};
+use super::mutation::Intent;
+use super::session::Session;
+use super::GuardError;
+use crate::authz::AccessRequest;
+use crate::changelog::Operation;
+use crate::cluster::ApiError;
+use crate::config::Verb;
 use crate::crds::LoadedCrd;
 use crate::exit::ExitStatus;
 
 /// Applies in flight at once (large CRDs take the server a while to validate).
 const PARALLEL_APPLIES: usize = 4;
-
-/// Where and as whom CRD changes are journaled (ARCHITECTURE §7).
-#[derive(Debug, Clone)]
-pub struct Journal {
-    /// `$MYOPS_HOME`.
-    pub home: std::path::PathBuf,
-    /// plugin.yaml `name`.
-    pub plugin: String,
-    /// The user the server sees (SelfSubjectReview).
-    pub user: String,
-}
 
 /// The field manager of every server-side apply this tool makes.
 pub const FIELD_MANAGER: &str = "kubectl-myops";
@@ -42,9 +36,9 @@ pub const FIELD_MANAGER: &str = "kubectl-myops";
 /// Why one CRD could not be registered.
 #[derive(Debug, thiserror::Error)]
 pub enum ApplyError {
-    /// The caller may not create/patch CRDs.
+    /// The caller may not create/patch CRDs, or the journal cannot be written (nothing sent).
     #[error(transparent)]
-    Gate(#[from] GateError),
+    Guard(#[from] GuardError),
     /// The server refused the apply (invalid schema, field conflict with another manager, …).
     #[error("{file}:{line}: {name}: {source}")]
     Rejected {
@@ -76,9 +70,6 @@ pub enum ApplyError {
         /// The condition's reason and message.
         reason: String,
     },
-    /// The change log could not be written (the cluster change may have happened).
-    #[error(transparent)]
-    Journal(#[from] changelog::ChangelogError),
     /// The CRD did not become ready in time.
     #[error(
         "CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions"
@@ -97,12 +88,12 @@ impl ApplyError {
     /// 3 denied, 5 field conflict, 2 schema rejected, 1 otherwise.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            ApplyError::Gate(e) => e.exit_status(),
+            ApplyError::Guard(e) => e.exit_status(),
             ApplyError::Rejected { source, .. } | ApplyError::Wait { source, .. } => {
                 source.exit_status()
             }
             ApplyError::NamesRejected { .. } => ExitStatus::Conflict,
-            ApplyError::NotReady { .. } | ApplyError::Journal(_) => ExitStatus::Failure,
+            ApplyError::NotReady { .. } => ExitStatus::Failure,
         }
     }
 }
@@ -129,24 +120,23 @@ pub fn crd_type() -> crate::cluster::ResolvedType {
     }
 }
 
-/// Applies CRDs to one cluster, journaling every attempt.
+/// Applies CRDs to one cluster, journaling every attempt write-ahead.
 pub struct Applier<'a> {
-    cluster: &'a Cluster,
+    session: &'a Session<'a>,
     api: Api<CustomResourceDefinition>,
     params: PatchParams,
     timeout: Duration,
-    journal: Journal,
 }
 
 impl<'a> Applier<'a> {
-    /// An applier; `force` takes over fields owned by other managers (`--force-conflicts`);
-    /// `timeout` bounds each wait; every apply and prune is appended to `journal`'s change log.
-    pub fn new(cluster: &'a Cluster, force: bool, timeout: Duration, journal: Journal) -> Applier<'a> {
+    /// An applier on a session opened in `Mode::Mutate`; `force` takes over fields owned by
+    /// other managers (`--force-conflicts`); `timeout` bounds each wait.
+    pub fn new(session: &'a Session<'a>, force: bool, timeout: Duration) -> Applier<'a> {
         let mut params = PatchParams::apply(FIELD_MANAGER);
         if force {
             params = params.force();
         }
-        Applier { cluster, api: Api::all(cluster.client.clone()), params, timeout, journal }
+        Applier { session, api: Api::all(session.client().clone()), params, timeout }
     }
 
     /// Applies `crds` (at most four in flight) and returns each result in input order.
@@ -157,24 +147,22 @@ impl<'a> Applier<'a> {
             .await
     }
 
-    /// The gate for registering CRDs: SelfSubjectAccessReviews for `create` and `patch` on
-    /// customresourcedefinitions.apiextensions.k8s.io (server-side apply needs both).
+    /// The gate for registering CRDs: the plugin.yaml boundary (verb `patch` on
+    /// customresourcedefinitions at scope `cluster`), then SelfSubjectAccessReviews for
+    /// `create` and `patch` (server-side apply needs both).
     ///
     /// # Errors
-    /// [`GateError`] (exit 3) naming the user when either is denied.
-    pub async fn check_access(&self) -> Result<(), GateError> {
-        let gate = Gate::new(self.cluster);
-        for verb in ["create", "patch"] {
-            gate.check(&AccessRequest {
-                verb: verb.into(),
-                group: "apiextensions.k8s.io".into(),
-                resource: "customresourcedefinitions".into(),
-                subresource: None,
-                namespace: None,
-                name: None,
-            })
-            .await?;
-        }
+    /// [`GuardError`] (exit 3) naming the user when either is denied.
+    pub async fn check_access(&self) -> Result<(), GuardError> {
+        let ask = |verb: &str| AccessRequest {
+            verb: verb.into(),
+            group: "apiextensions.k8s.io".into(),
+            resource: "customresourcedefinitions".into(),
+            subresource: None,
+            namespace: None,
+            name: None,
+        };
+        self.session.authorize(Verb::Patch, &crd_type(), false, &[ask("create"), ask("patch")]).await?;
         Ok(())
     }
 
@@ -186,22 +174,19 @@ impl<'a> Applier<'a> {
     /// [`ApplyError::Rejected`] with the file and the server's message (a field conflict names
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
     pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
-        let started = Instant::now();
-        let before = self.api.get_opt(&crd.name).await.ok().flatten();
-        let sent = Instant::now();
-        let result = self.api.patch(&crd.name, &self.params, &Patch::Apply(&crd.body)).await;
-        let (after_rv, outcome) = match &result {
-            Ok(o) => (o.metadata.resource_version.clone(), "success".to_string()),
-            Err(e) => (None, ApiError::from_kube_ref(e)),
-        };
+        let before = self.session.call("the read of the CRD", self.api.get_opt(&crd.name)).await.ok().flatten();
         let from = serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
-        self.journal(Operation::CrdApply, &crd.name, before.as_ref(), Some(from), after_rv, outcome, started)?;
-        result.map_err(|e| ApplyError::Rejected {
-            file: crd.file.display().to_string(),
-            line: crd.line,
-            name: crd.name.clone(),
-            source: ApiError::from_kube(e, &self.cluster.server),
-        })?;
+        let intent = self.intent(Operation::CrdApply, &crd.name, before.as_ref(), Some(from)).await;
+        let sent = Instant::now();
+        let patch = Patch::Apply(&crd.body);
+        let request = self.api.patch(&crd.name, &self.params, &patch);
+        match self.session.journaled(intent, "the server-side apply", request, |o| o.metadata.resource_version.clone()).await {
+            Ok(_) => {}
+            Err(GuardError::Api(source)) => {
+                return Err(ApplyError::Rejected { file: crd.file.display().to_string(), line: crd.line, name: crd.name.clone(), source });
+            }
+            Err(e) => return Err(e.into()),
+        }
         self.wait_established(&crd.name, sent).await?;
         Ok(sent)
     }
@@ -213,73 +198,45 @@ impl<'a> Applier<'a> {
     /// # Errors
     /// [`ApplyError::Rejected`] when the read or delete fails (a 403 is exit 3).
     pub async fn prune(&self, name: &str) -> Result<bool, ApplyError> {
-        let rejected = |e| ApplyError::Rejected {
-            file: "-".into(),
-            line: 0,
-            name: name.into(),
-            source: ApiError::from_kube(e, &self.cluster.server),
-        };
-        let started = Instant::now();
-        let Some(crd) = self.api.get_opt(name).await.map_err(rejected)? else {
+        let rejected = |source| ApplyError::Rejected { file: "-".into(), line: 0, name: name.into(), source };
+        let Some(crd) = self.session.call("the read of the CRD", self.api.get_opt(name)).await.map_err(rejected)? else {
             return Ok(false);
         };
         let ours = crd.metadata.managed_fields.iter().flatten().any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
         if !ours {
             return Ok(false);
         }
-        let result = self.api.delete(name, &Default::default()).await;
-        let outcome = match &result {
-            Ok(_) => "success".to_string(),
-            Err(e) => ApiError::from_kube_ref(e),
-        };
-        self.journal(Operation::CrdPrune, name, Some(&crd), None, None, outcome, started)?;
-        result.map_err(rejected)?;
-        Ok(true)
+        let intent = self.intent(Operation::CrdPrune, name, Some(&crd), None).await;
+        let dp = Default::default();
+        let request = self.api.delete(name, &dp);
+        match self.session.journaled(intent, "the delete of the CRD", request, |_| None).await {
+            Ok(_) => Ok(true),
+            Err(GuardError::Api(source)) => Err(rejected(source)),
+            Err(e) => Err(e.into()),
+        }
     }
 
-    /// Appends one change-log entry for a CRD apply or prune.
-    #[allow(clippy::too_many_arguments)]
-    fn journal(
-        &self,
-        operation: Operation,
-        name: &str,
-        before: Option<&CustomResourceDefinition>,
-        patch: Option<serde_json::Value>,
-        resource_version_after: Option<String>,
-        result: String,
-        started: Instant,
-    ) -> Result<(), ApplyError> {
-        let entry = Entry {
-            id: changelog::new_id(),
-            timestamp: changelog::now_rfc3339(),
-            plugin: self.journal.plugin.clone(),
-            user: self.journal.user.clone(),
-            context: self.cluster.context.clone(),
-            server: self.cluster.server.clone(),
-            api_version: "apiextensions.k8s.io/v1".into(),
-            kind: "CustomResourceDefinition".into(),
-            namespace: None,
-            name: name.into(),
-            uid: before.and_then(|b| b.metadata.uid.clone()),
-            operation,
-            patch_type: (operation == Operation::CrdApply).then(|| "apply".to_string()),
-            patch,
-            dry_run: false,
-            before: before.and_then(|b| serde_json::to_value(b).ok()).map(changelog::redact),
-            resource_version_after,
-            result,
-            duration_seconds: started.elapsed().as_secs_f64(),
-        };
-        changelog::append(&self.journal.home, &entry).map_err(ApplyError::Journal)
+    /// The intent record of a CRD apply or prune.
+    async fn intent(&self, operation: Operation, name: &str, before: Option<&CustomResourceDefinition>, patch: Option<serde_json::Value>) -> crate::changelog::Entry {
+        self.session
+            .intent(Intent {
+                operation,
+                api_version: "apiextensions.k8s.io/v1",
+                kind: "CustomResourceDefinition",
+                namespace: None,
+                name,
+                patch_type: (operation == Operation::CrdApply).then_some("apply"),
+                patch,
+                dry_run: false,
+                before: before.and_then(|b| serde_json::to_value(b).ok()),
+            })
+            .await
     }
 
     /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`.
     async fn wait_established(&self, name: &str, started: Instant) -> Result<(), ApplyError> {
         loop {
-            let crd = self.api.get(name).await.map_err(|e| ApplyError::Wait {
-                name: name.into(),
-                source: ApiError::from_kube(e, &self.cluster.server),
-            })?;
+            let crd = self.session.call("the read of the CRD", self.api.get(name)).await.map_err(|source| ApplyError::Wait { name: name.into(), source })?;
             let conds = crd.status.and_then(|s| s.conditions).unwrap_or_default();
             let is_true = |t: &str| conds.iter().any(|c| c.type_ == t && c.status == "True");
             let (established, names) = (is_true("Established"), is_true("NamesAccepted"));
@@ -317,13 +274,7 @@ impl<'a> Applier<'a> {
     pub async fn wait_discoverable(&self, crds: &[&LoadedCrd]) -> Result<(), ApplyError> {
         let started = Instant::now();
         loop {
-            let index =
-                TypeIndex::fetch(&self.cluster.client)
-                    .await
-                    .map_err(|e| ApplyError::Wait {
-                        name: "discovery".into(),
-                        source: ApiError::from_kube(e, &self.cluster.server),
-                    })?;
+            let index = self.session.fetch_index().await.map_err(|source| ApplyError::Wait { name: "discovery".into(), source })?;
             let missing = crds.iter().find(|c| {
                 !index.types().iter().any(|t| {
                     t.api.group == c.group

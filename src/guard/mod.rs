@@ -1,0 +1,88 @@
+//! The guarded path: the one layer below `verbs/` through which every command reaches the
+//! cluster (ARCHITECTURE §4, §7; issue 9). A verb cannot forget a guarantee because it has
+//! no other way to send a request:
+//!
+//! - [`target`]: `TYPE [NAME…]` / `TYPE/NAME…` parsed, names checked so the request sent is
+//!   the one reviewed (pure);
+//! - [`Session`]: one per invocation. Opening it proves the change log writable for a
+//!   mutating command (before anything is sent), builds the client with the session id
+//!   (`Kubectl-Session`, User-Agent) and bounded credential plugins, and — when impersonation
+//!   is in effect — verifies with a SelfSubjectReview that the server applied it;
+//!   it resolves TYPE through aggregated discovery, checks the plugin.yaml boundary and asks a
+//!   SelfSubjectAccessReview, handing out a [`Grant`] that every later request needs;
+//! - [`deadline`]: every request bounded (discovery and reviews by kubectl's 32 s default,
+//!   each call by `--request-timeout`);
+//! - [`identity`]: requested vs observed identity (pure);
+//! - [`mutation`]: write-ahead journaling — an intent record fsynced before the request, the
+//!   complete outcome record after it — for patches, rollbacks, CRD applies and prunes;
+//! - [`crd_apply`] and [`crd_batch`]: CRD registration on the same path, and the one batch
+//!   function (plan → check access → apply → wait → record) of `crds sync` and `crds watch`.
+//!
+//! `cli`, `settings`, `config`, `cluster`, `authz`, `changelog` and `output` are below this
+//! layer; `verbs` and `crds` are above it and never import each other's files.
+
+pub mod crd_apply;
+pub mod crd_batch;
+pub mod deadline;
+pub mod identity;
+pub mod mutation;
+pub mod session;
+pub mod target;
+
+pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
+pub use crd_batch::{Event, run_batch};
+pub use deadline::Deadlines;
+pub use identity::{IdentityError, Observed};
+pub use mutation::{ObjectRef, PatchRequest};
+pub use session::{Grant, Mode, Session};
+pub use target::{Target, check_names, parse_target};
+
+use crate::authz::GateError;
+use crate::changelog::ChangelogError;
+use crate::cluster::{ApiError, ClusterError, ResolveError};
+use crate::exit::ExitStatus;
+
+/// Why the guarded path refused or failed, each variant with its documented exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum GuardError {
+    /// Bad arguments (target syntax, a patch the server or the local computation rejects).
+    #[error("{0}")]
+    Usage(String),
+    /// No usable kubeconfig/client.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// TYPE did not resolve.
+    #[error(transparent)]
+    Resolve(#[from] ResolveError),
+    /// Refused by plugin.yaml or RBAC, or the review could not be made.
+    #[error(transparent)]
+    Gate(#[from] GateError),
+    /// A request failed or timed out.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// Impersonation was asked for but not applied by the server.
+    #[error(transparent)]
+    Identity(#[from] IdentityError),
+    /// The change log cannot be written, so the mutation was refused before any request.
+    #[error("{0}; nothing was sent to the cluster")]
+    Journal(#[source] ChangelogError),
+    /// The request was sent, but its outcome could not be journaled (the intent is there and
+    /// reads as "outcome unknown").
+    #[error("the change was sent but its outcome could not be journaled: {0}; check the object, the change log shows the attempt as outcome unknown")]
+    Unjournaled(#[source] ChangelogError),
+}
+
+impl GuardError {
+    /// The documented exit code (ARCHITECTURE §2).
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            GuardError::Usage(_) => ExitStatus::Usage,
+            GuardError::Cluster(e) => e.exit_status(),
+            GuardError::Resolve(e) => e.exit_status(),
+            GuardError::Gate(e) => e.exit_status(),
+            GuardError::Api(e) => e.exit_status(),
+            GuardError::Identity(_) => ExitStatus::Denied,
+            GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! Journal-first mutations (ARCHITECTURE §7 as amended by issue 9).
+//!
+//! Every mutating request goes through [`Session::journaled`]: an intent record (everything
+//! known before the request, `result: "pending"`) is appended and fsynced, *then* the request
+//! is sent — a future that is never polled sends nothing, so a failed intent means nothing was
+//! sent — and the complete outcome record is appended after it. A refusal before any request
+//! (plugin.yaml, RBAC) is one complete record.
+
+use std::future::Future;
+use std::time::Instant;
+
+use kube::Api;
+use kube::api::{DynamicObject, Patch, PatchParams};
+use serde_json::Value;
+
+use super::session::{Grant, Session};
+use super::GuardError;
+use crate::authz::{AccessRequest, GateError};
+use crate::changelog::{self, Entry, Operation};
+use crate::cli::{DryRun, PatchType};
+use crate::cluster::{ApiError, ResolvedType};
+use crate::config::Verb;
+
+/// One object a mutation acts on, its type resolved.
+#[derive(Debug, Clone)]
+pub struct ObjectRef {
+    /// Its resource type.
+    pub t: ResolvedType,
+    /// Its namespace (`None` when cluster-scoped).
+    pub namespace: Option<String>,
+    /// Its name.
+    pub name: String,
+}
+
+impl ObjectRef {
+    /// `deployment.apps/web` — kubectl's name for messages and `-o name`.
+    pub fn display(&self) -> String {
+        format!("{}/{}", self.t.name_prefix(), self.name)
+    }
+
+    /// The SelfSubjectAccessReview question for `verb` on this object.
+    pub fn access(&self, verb: &str, subresource: Option<&str>) -> AccessRequest {
+        AccessRequest {
+            verb: verb.into(),
+            group: self.t.api.group.clone(),
+            resource: self.t.api.plural.clone(),
+            subresource: subresource.map(str::to_string),
+            namespace: self.namespace.clone(),
+            name: Some(self.name.clone()),
+        }
+    }
+}
+
+/// A patch to send: what `patch` and `rollback` ask for.
+#[derive(Debug, Clone)]
+pub struct PatchRequest<'a> {
+    /// What the journal calls it (`patch` or `rollback`).
+    pub operation: Operation,
+    /// strategic, merge or json.
+    pub patch_type: PatchType,
+    /// The patch body (validated by the caller).
+    pub body: &'a Value,
+    /// none, server or client.
+    pub dry_run: DryRun,
+    /// `status` or `scale`, if any.
+    pub subresource: Option<&'a str>,
+    /// The field manager.
+    pub field_manager: &'a str,
+}
+
+impl PatchRequest<'_> {
+    /// What the journal records for this patch on `obj`, before its request.
+    pub fn intent<'b>(&'b self, obj: &'b ObjectRef, before: Option<&Value>) -> Intent<'b> {
+        Intent {
+            operation: self.operation,
+            api_version: &obj.t.api.api_version,
+            kind: &obj.t.api.kind,
+            namespace: obj.namespace.as_deref(),
+            name: &obj.name,
+            patch_type: Some(type_name(self.patch_type)),
+            patch: Some(self.body.clone()),
+            dry_run: self.dry_run != DryRun::None,
+            before: before.cloned(),
+        }
+    }
+}
+
+/// `kubectl patch`'s wire name of a patch type.
+pub fn type_name(t: PatchType) -> &'static str {
+    match t {
+        PatchType::Strategic => "strategic",
+        PatchType::Merge => "merge",
+        PatchType::Json => "json",
+    }
+}
+
+/// What a journal record says about the object and the change, before the request.
+pub struct Intent<'a> {
+    /// What is attempted.
+    pub operation: Operation,
+    /// `apiVersion` of the object.
+    pub api_version: &'a str,
+    /// `kind` of the object.
+    pub kind: &'a str,
+    /// Namespace, if namespaced.
+    pub namespace: Option<&'a str>,
+    /// Object name.
+    pub name: &'a str,
+    /// `apply`, `merge`, `json`, `strategic`, if a patch is sent.
+    pub patch_type: Option<&'a str>,
+    /// The body sent (redacted before it is written).
+    pub patch: Option<Value>,
+    /// A dry run.
+    pub dry_run: bool,
+    /// The object before (redacted before it is written).
+    pub before: Option<Value>,
+}
+
+fn with_kind(mut v: Value, kind: &str) -> Value {
+    if let Some(o) = v.as_object_mut() {
+        o.entry("kind").or_insert_with(|| Value::String(kind.into()));
+    }
+    v
+}
+
+fn rv_of(v: &Value) -> Option<String> {
+    v.pointer("/metadata/resourceVersion").and_then(Value::as_str).map(str::to_string)
+}
+
+impl Session<'_> {
+    /// The object `name` of TYPE in `namespace` (default: the session's), resolved.
+    ///
+    /// # Errors
+    /// Unknown TYPE (2), a name that cannot be one URL segment (2), discovery failures (1).
+    pub async fn object(&self, type_name: &str, name: &str, namespace: Option<String>) -> Result<ObjectRef, GuardError> {
+        super::check_names(&[name.to_string()]).map_err(GuardError::Usage)?;
+        let t = self.resolve(type_name).await?;
+        let namespace = t.namespaced.then(|| namespace.unwrap_or_else(|| self.namespace().to_string()));
+        Ok(ObjectRef { t, namespace, name: name.to_string() })
+    }
+
+    fn api(&self, obj: &ObjectRef) -> Api<DynamicObject> {
+        match &obj.namespace {
+            Some(ns) => Api::namespaced_with(self.client().clone(), ns, &obj.t.api),
+            None => Api::all_with(self.client().clone(), &obj.t.api),
+        }
+    }
+
+    /// The record of an attempt before its request (pure apart from the clock and the user):
+    /// `result: "pending"`, this session's id, redacted patch and before-state.
+    pub async fn intent(&self, i: Intent<'_>) -> Entry {
+        Entry {
+            id: changelog::new_id(),
+            session: self.id().to_string(),
+            timestamp: changelog::now_rfc3339(),
+            plugin: self.settings().plugin.name.clone(),
+            user: self.user().await,
+            context: self.context().map(str::to_string),
+            server: self.server().to_string(),
+            api_version: i.api_version.to_string(),
+            kind: i.kind.to_string(),
+            namespace: i.namespace.map(str::to_string),
+            name: i.name.to_string(),
+            uid: i.before.as_ref().and_then(|o| o.pointer("/metadata/uid")).and_then(Value::as_str).map(str::to_string),
+            operation: i.operation,
+            patch_type: i.patch_type.map(str::to_string),
+            patch: i.patch.map(|p| changelog::redact_patch(i.kind, p)),
+            dry_run: i.dry_run,
+            before: i.before.map(|b| changelog::redact(with_kind(b, i.kind))),
+            resource_version_after: None,
+            result: changelog::PENDING.to_string(),
+            duration_seconds: 0.0,
+        }
+    }
+
+    /// Write-ahead: appends `intent` (fsynced), then sends `request` under the call deadline,
+    /// then appends the complete outcome record (`rv_after` reads the resourceVersion from the
+    /// answer). `request` is not polled — nothing is sent — when the intent cannot be written.
+    ///
+    /// # Errors
+    /// [`GuardError::Journal`] (nothing sent), the request's [`ApiError`] (journaled), or
+    /// [`GuardError::Unjournaled`] when the outcome could not be written after the request.
+    pub async fn journaled<T, F>(&self, intent: Entry, what: &str, request: F, rv_after: impl Fn(&T) -> Option<String>) -> Result<T, GuardError>
+    where
+        F: Future<Output = Result<T, kube::Error>>,
+    {
+        let journal = self.journal().ok_or_else(|| {
+            GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
+        })?;
+        let started = Instant::now();
+        journal.append(&intent).map_err(GuardError::Journal)?;
+        let result = self.call(what, request).await;
+        let (outcome, rv) = match &result {
+            Ok(v) => ("success".to_string(), rv_after(v)),
+            Err(e) => (outcome_text(e), None),
+        };
+        journal
+            .append(&intent.with_outcome(outcome, rv, started.elapsed().as_secs_f64()))
+            .map_err(GuardError::Unjournaled)?;
+        Ok(result?)
+    }
+
+    /// Appends one complete record for an attempt that sends no mutating request: refused
+    /// before it (plugin.yaml, RBAC, a review that could not be made) or computed locally
+    /// (`--dry-run=client`).
+    ///
+    /// # Errors
+    /// [`GuardError::Journal`].
+    pub fn journal_complete(&self, intent: Entry, result: String) -> Result<(), GuardError> {
+        let journal = self.journal().ok_or_else(|| GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into()))?;
+        journal.append(&intent.with_outcome(result, None, 0.0)).map_err(GuardError::Journal)
+    }
+
+    /// Authorizes `verb` (with `subresource`) on `obj` for a mutation: the boundary for the
+    /// plugin verb `patch`, then the SelfSubjectAccessReview. A refusal is journaled as one
+    /// complete record (`denied`, or the review's error) for the attempt described by `intent`.
+    ///
+    /// # Errors
+    /// The refusal ([`GateError`], exit 3; a review that cannot be made, exit 1), or
+    /// [`GuardError::Journal`].
+    pub async fn authorize_change(&self, obj: &ObjectRef, subresource: Option<&str>, intent: Intent<'_>) -> Result<Grant, GuardError> {
+        match self.authorize(Verb::Patch, &obj.t, false, &[obj.access("patch", subresource)]).await {
+            Ok(g) => Ok(Grant { namespace: obj.namespace.clone(), ..g }),
+            Err(e) => {
+                let result = match &e {
+                    GuardError::Gate(GateError::Review(_)) => e.to_string(),
+                    GuardError::Gate(_) => "denied".to_string(),
+                    other => other.to_string(),
+                };
+                let entry = self.intent(intent).await;
+                self.journal_complete(entry, result)?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads the object (its before-state) under the call deadline. `Ok(None)` when reading
+    /// is forbidden (a patch may go on without it); a missing object is [`ApiError`] 404.
+    ///
+    /// # Errors
+    /// The API error of the read, except 403.
+    pub async fn read(&self, _grant: &Grant, obj: &ObjectRef) -> Result<Option<Value>, ApiError> {
+        match self.call("the read of the object", self.api(obj).get(&obj.name)).await {
+            Ok(o) => Ok(serde_json::to_value(o).ok()),
+            Err(ApiError::Server { code: 403, .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Sends a patch, journaled write-ahead (or, for `--dry-run=client`, computes it locally
+    /// from `before` and journals that), and returns the object after it.
+    ///
+    /// # Errors
+    /// [`GuardError::Usage`] for a patch the server or the local computation rejects (a
+    /// strategic merge on a custom resource gets the advice to use `--type merge`; a failed
+    /// JSON patch names the failing operation), API errors with their exit codes, journal errors.
+    pub async fn patch(&self, grant: &Grant, obj: &ObjectRef, req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, GuardError> {
+        let _ = grant;
+        let intent = self.intent(req.intent(obj, before)).await;
+        if req.dry_run == DryRun::Client {
+            let after = client_side(req, before);
+            let result = match &after {
+                Ok(_) => "success".to_string(),
+                Err(e) => e.to_string(),
+            };
+            self.journal_complete(intent, result)?;
+            return after;
+        }
+        let mut pp = PatchParams { field_manager: Some(req.field_manager.to_string()), ..Default::default() };
+        pp.dry_run = req.dry_run == DryRun::Server;
+        let api = self.api(obj);
+        let json_ops = match req.patch_type {
+            PatchType::Json => Some(serde_json::from_value::<json_patch::Patch>(req.body.clone()).map_err(|e| GuardError::Usage(e.to_string()))?),
+            _ => None,
+        };
+        let patch: Patch<&Value> = match (req.patch_type, json_ops) {
+            (PatchType::Json, Some(ops)) => Patch::Json(ops),
+            (PatchType::Merge, _) => Patch::Merge(req.body),
+            _ => Patch::Strategic(req.body),
+        };
+        let send = async {
+            match req.subresource {
+                Some(sr) => api.patch_subresource(sr, &obj.name, &pp, &patch).await,
+                None => api.patch(&obj.name, &pp, &patch).await,
+            }
+        };
+        match self.journaled(intent, "the patch", send, |o: &DynamicObject| o.metadata.resource_version.clone()).await {
+            Ok(o) => Ok(serde_json::to_value(o).unwrap_or(Value::Null)),
+            Err(GuardError::Api(e)) => Err(explain_rejection(e, obj, req, before)),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// The error as the one-line `result` of a record (the Status message when the server answered).
+fn outcome_text(e: &ApiError) -> String {
+    match e {
+        ApiError::Server { code, reason, message } => format!("{reason} ({code}): {message}"),
+        other => other.to_string(),
+    }
+}
+
+/// `--dry-run=client`: the patch applied locally to the before-state (pure).
+fn client_side(req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, GuardError> {
+    let mut doc = before.cloned().ok_or_else(|| {
+        GuardError::Usage("--dry-run=client needs to read the object first, and reading it is forbidden; use --dry-run=server".into())
+    })?;
+    match req.patch_type {
+        PatchType::Merge => json_patch::merge(&mut doc, req.body),
+        PatchType::Json => {
+            let ops: json_patch::Patch = serde_json::from_value(req.body.clone()).map_err(|e| GuardError::Usage(e.to_string()))?;
+            json_patch::patch(&mut doc, &ops).map_err(|e| GuardError::Usage(format!("the JSON patch does not apply: {e}")))?;
+        }
+        PatchType::Strategic => {
+            return Err(GuardError::Usage("a strategic merge patch needs the server's schema; use --dry-run=server (or --type merge)".into()));
+        }
+    }
+    Ok(doc)
+}
+
+/// Turns a server rejection into advice where the server's words do not help.
+fn explain_rejection(e: ApiError, obj: &ObjectRef, req: &PatchRequest<'_>, before: Option<&Value>) -> GuardError {
+    match e {
+        ApiError::Server { code: 415, .. } if req.patch_type == PatchType::Strategic => GuardError::Usage(format!(
+            "{} does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json",
+            obj.t.group_resource()
+        )),
+        // The server says only "rejected … due to an error in our request" for a failed JSON
+        // patch; applying it to the before-state locally names the operation that failed.
+        ApiError::Server { code: 422, message, .. } if req.patch_type == PatchType::Json => {
+            let local = before.zip(serde_json::from_value::<json_patch::Patch>(req.body.clone()).ok()).and_then(|(b, ops)| {
+                let mut doc = b.clone();
+                json_patch::patch(&mut doc, &ops).err()
+            });
+            GuardError::Usage(match local {
+                Some(e) => format!("the JSON patch does not apply to {}: {e}", obj.display()),
+                None => format!("the server rejected the JSON patch for {}: {message}", obj.display()),
+            })
+        }
+        other => GuardError::Api(other),
+    }
+}
+
+/// The resourceVersion of an object as JSON (for callers journaling their own requests).
+pub fn resource_version(v: &Value) -> Option<String> {
+    rv_of(v)
+}
