@@ -111,11 +111,11 @@ pub enum Command {
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     Version,
     /// Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell).
-    #[command(after_help = crate::completions::HELP)]
+    #[command(after_help = COMPLETION_HELP)]
     Completion {
         /// The shell.
         #[arg(value_enum)]
-        shell: crate::completions::Shell,
+        shell: Shell,
     },
 }
 
@@ -474,3 +474,58 @@ pub struct MatrixArgs {
     #[arg(long)]
     pub no_headers: bool,
 }
+
+/// The shells `completion` generates scripts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Shell {
+    /// bash (needs the bash-completion package).
+    Bash,
+    /// zsh.
+    Zsh,
+    /// fish.
+    Fish,
+    /// PowerShell.
+    Powershell,
+}
+
+impl Shell {
+    /// The clap_complete generator for this shell.
+    pub fn generator(self) -> clap_complete::Shell {
+        match self {
+            Shell::Bash => clap_complete::Shell::Bash,
+            Shell::Zsh => clap_complete::Shell::Zsh,
+            Shell::Fish => clap_complete::Shell::Fish,
+            Shell::Powershell => clap_complete::Shell::PowerShell,
+        }
+    }
+
+    /// Every shell, in the order of the `completion` argument.
+    pub fn all() -> [Shell; 4] {
+        [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Powershell]
+    }
+
+    /// The conventional file name of the script (`kubectl-myops.bash`, `_kubectl-myops`,
+    /// `kubectl-myops.fish`, `_kubectl-myops.ps1`), as kept in `completions/`.
+    pub fn file_name(self) -> String {
+        use clap_complete::Generator;
+        self.generator().file_name(BIN)
+    }
+}
+
+/// The command the scripts complete.
+pub const BIN: &str = "kubectl-myops";
+
+/// Help for `completion`: where each script goes, and the kubectl helper.
+pub const COMPLETION_HELP: &str = "Loading the script:
+  bash        source <(kubectl-myops completion bash)      # e.g. in ~/.bashrc
+  zsh         kubectl-myops completion zsh > \"${fpath[1]}/_kubectl-myops\"
+  fish        kubectl-myops completion fish > ~/.config/fish/completions/kubectl-myops.fish
+  powershell  kubectl-myops completion powershell | Out-String | Invoke-Expression
+
+These complete `kubectl-myops …`. For `kubectl myops …`, kubectl's own completion (`kubectl
+completion bash`, …) runs `kubectl_complete-myops` from PATH, which completes subcommands,
+flags, -o values, contexts, namespaces, resource types and object names (asking the cluster
+for at most 1s, env MYOPS_COMPLETION_TIMEOUT). krew links only kubectl-myops; link the helper
+next to it once (again after `kubectl krew upgrade myops`):
+  d=\"${KREW_ROOT:-$HOME/.krew}/bin\"
+  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"";

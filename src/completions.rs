@@ -26,7 +26,7 @@ pub mod words;
 use std::io::Write;
 use std::time::Duration;
 
-use clap::{CommandFactory, Parser, ValueEnum};
+use clap::{CommandFactory, Parser};
 
 use crate::cli::Cli;
 use crate::output::{OutputError, Printer};
@@ -53,59 +53,7 @@ pub mod directive {
 /// How long the helper waits for the cluster before answering with what it knows.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
 
-/// The shells `completion` generates scripts for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Shell {
-    /// bash (needs the bash-completion package).
-    Bash,
-    /// zsh.
-    Zsh,
-    /// fish.
-    Fish,
-    /// PowerShell.
-    Powershell,
-}
-
-impl Shell {
-    fn generator(self) -> clap_complete::Shell {
-        match self {
-            Shell::Bash => clap_complete::Shell::Bash,
-            Shell::Zsh => clap_complete::Shell::Zsh,
-            Shell::Fish => clap_complete::Shell::Fish,
-            Shell::Powershell => clap_complete::Shell::PowerShell,
-        }
-    }
-
-    /// Every shell, in the order of the `completion` argument.
-    pub fn all() -> [Shell; 4] {
-        [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::Powershell]
-    }
-
-    /// The conventional file name of the script (`kubectl-myops.bash`, `_kubectl-myops`,
-    /// `kubectl-myops.fish`, `_kubectl-myops.ps1`), as kept in `completions/`.
-    pub fn file_name(self) -> String {
-        use clap_complete::Generator;
-        self.generator().file_name(BIN)
-    }
-}
-
-/// The command the scripts complete.
-pub const BIN: &str = "kubectl-myops";
-
-/// Help for `completion`: where each script goes, and the kubectl helper.
-pub const HELP: &str = "Loading the script:
-  bash        source <(kubectl-myops completion bash)      # e.g. in ~/.bashrc
-  zsh         kubectl-myops completion zsh > \"${fpath[1]}/_kubectl-myops\"
-  fish        kubectl-myops completion fish > ~/.config/fish/completions/kubectl-myops.fish
-  powershell  kubectl-myops completion powershell | Out-String | Invoke-Expression
-
-These complete `kubectl-myops …`. For `kubectl myops …`, kubectl's own completion (`kubectl
-completion bash`, …) runs `kubectl_complete-myops` from PATH, which completes subcommands,
-flags, -o values, contexts, namespaces, resource types and object names (asking the cluster
-for at most 1s, env MYOPS_COMPLETION_TIMEOUT). krew links only kubectl-myops; link the helper
-next to it once (again after `kubectl krew upgrade myops`):
-  d=\"${KREW_ROOT:-$HOME/.krew}/bin\"
-  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"";
+pub use crate::cli::{BIN, COMPLETION_HELP as HELP, Shell};
 
 /// The completion script for `shell`, generated from the clap definitions.
 pub fn script(shell: Shell) -> String {

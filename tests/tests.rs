@@ -15,6 +15,10 @@ mod config;
 mod crds;
 #[path = "it/get.rs"]
 mod get;
+#[path = "it/guard.rs"]
+mod guard;
+#[path = "it/layering.rs"]
+mod layering;
 #[path = "it/metrics.rs"]
 mod metrics;
 #[path = "it/patch.rs"]
@@ -25,5 +29,7 @@ mod packaging;
 mod prometheus;
 #[path = "it/push_tls.rs"]
 mod push_tls;
+#[path = "it/standin.rs"]
+mod standin;
 #[path = "it/watch.rs"]
 mod watch;

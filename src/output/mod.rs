@@ -1,5 +1,6 @@
 //! Where commands print: a small printer value over stdout/stderr (so tests and the
-//! binary share one path), and the object encoders (JSON with kubectl's 4-space indent, YAML).
+//! binary share one path), the object encoders (JSON with kubectl's 4-space indent, YAML), and
+//! the one table layout ([`table`]).
 
 use std::io::Write;
 

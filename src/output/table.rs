@@ -35,7 +35,7 @@
 ///
 /// # Examples
 /// ```
-/// use kubectl_myops::output::table::align;
+/// use myops::output::table::align;
 /// let lines = vec![
 ///     vec!["NAME".to_string(), "AGE".to_string()],
 ///     vec!["web".to_string(), "5m".to_string()],
@@ -69,7 +69,7 @@ pub fn align(lines: &[Vec<String>]) -> String {
 ///
 /// # Examples
 /// ```
-/// use kubectl_myops::output::table::OwnTable;
+/// use myops::output::table::OwnTable;
 /// let mut t = OwnTable::new(["Verb", "Count"]);
 /// t.row(["get", "2"]).row(["patch", "10"]);
 /// assert_eq!(t.render(false), "VERB    COUNT\nget     2\npatch   10\n");
@@ -91,7 +91,10 @@ impl OwnTable {
         S: Into<String>,
     {
         OwnTable {
-            headers: headers.into_iter().map(|h| h.into().to_uppercase()).collect(),
+            headers: headers
+                .into_iter()
+                .map(|h| h.into().to_uppercase())
+                .collect(),
             rows: Vec::new(),
         }
     }
@@ -103,7 +106,11 @@ impl OwnTable {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut r: Vec<String> = cells.into_iter().take(self.headers.len()).map(Into::into).collect();
+        let mut r: Vec<String> = cells
+            .into_iter()
+            .take(self.headers.len())
+            .map(Into::into)
+            .collect();
         r.resize(self.headers.len(), String::new());
         self.rows.push(r);
         self
@@ -142,31 +149,49 @@ mod tests {
     use super::*;
 
     fn lines(rows: &[&[&str]]) -> Vec<Vec<String>> {
-        rows.iter().map(|r| r.iter().map(|c| c.to_string()).collect()).collect()
+        rows.iter()
+            .map(|r| r.iter().map(|c| c.to_string()).collect())
+            .collect()
     }
 
     #[test]
     fn columns_are_as_wide_as_their_widest_cell_plus_three_spaces_and_lines_are_trimmed() {
-        let out = align(&lines(&[&["NAME", "SCHEDULE", "AGE"], &["weekly-long-name", "0 2 * * *", "5m"], &["a", "", "2d"]]));
-        assert_eq!(out, "NAME               SCHEDULE    AGE\nweekly-long-name   0 2 * * *   5m\na                               2d\n");
+        let out = align(&lines(&[
+            &["NAME", "SCHEDULE", "AGE"],
+            &["weekly-long-name", "0 2 * * *", "5m"],
+            &["a", "", "2d"],
+        ]));
+        assert_eq!(
+            out,
+            "NAME               SCHEDULE    AGE\nweekly-long-name   0 2 * * *   5m\na                              2d\n"
+        );
     }
 
     #[test]
     fn narrow_and_empty_columns_have_no_minimum_width_beyond_one() {
         // kubectl's minwidth 6 would print "ID    X"; we keep the layout printed so far.
-        assert_eq!(align(&lines(&[&["ID", "X"], &["1", "y"]])), "ID   X\n1    y\n");
+        assert_eq!(
+            align(&lines(&[&["ID", "X"], &["1", "y"]])),
+            "ID   X\n1    y\n"
+        );
         assert_eq!(align(&lines(&[&["", "B"], &["", "c"]])), "    B\n    c\n");
     }
 
     #[test]
     fn wide_characters_count_two_columns() {
-        assert_eq!(align(&lines(&[&["名前", "X"], &["ab", "y"]])), "名前   X\nab     y\n");
+        assert_eq!(
+            align(&lines(&[&["名前", "X"], &["ab", "y"]])),
+            "名前   X\nab     y\n"
+        );
     }
 
     #[test]
     fn short_lines_get_blank_cells_and_newlines_span_lines() {
         assert_eq!(align(&lines(&[&["A", "B", "C"], &["x"]])), "A   B   C\nx\n");
-        assert_eq!(align(&lines(&[&["A", "B"], &["one\ntwo", "z"]])), "A     B\none   z\ntwo\n");
+        assert_eq!(
+            align(&lines(&[&["A", "B"], &["one\ntwo", "z"]])),
+            "A     B\none   z\ntwo\n"
+        );
     }
 
     #[test]
@@ -180,7 +205,13 @@ mod tests {
     fn rows_are_padded_or_cut_to_the_header() {
         let mut t = OwnTable::new(["Id", "Result"]);
         t.row(["1"]).row(["2", "ok", "surplus"]);
-        assert_eq!(t.rows(), [vec!["1".to_string(), String::new()], vec!["2".to_string(), "ok".to_string()]]);
+        assert_eq!(
+            t.rows(),
+            [
+                vec!["1".to_string(), String::new()],
+                vec!["2".to_string(), "ok".to_string()]
+            ]
+        );
         assert_eq!(t.render(false), "ID   RESULT\n1\n2    ok\n");
         assert!(!t.is_empty());
     }
@@ -188,16 +219,31 @@ mod tests {
     #[test]
     fn renders_like_a_server_table_with_the_same_cells() {
         use crate::cluster::table::{Table, TableOptions, render};
-        let rows = [["a-very-long-id", "2026-11-30T08:00:00Z", "", "patch (dry run)"], ["2", "t", "admin", "名前"]];
+        let rows = [
+            [
+                "a-very-long-id",
+                "2026-11-30T08:00:00Z",
+                "",
+                "patch (dry run)",
+            ],
+            ["2", "t", "admin", "名前"],
+        ];
         let mut own = OwnTable::new(["Id", "Time", "User", "Operation"]);
         for r in &rows {
             own.row(*r);
         }
-        let columns = ["Id", "Time", "User", "Operation"].map(|n| serde_json::json!({"name": n, "type": "string"}));
+        let columns = ["Id", "Time", "User", "Operation"]
+            .map(|n| serde_json::json!({"name": n, "type": "string"}));
         let cells = rows.map(|r| serde_json::json!({"cells": r}));
-        let server: Table = serde_json::from_value(serde_json::json!({"columnDefinitions": columns, "rows": cells})).unwrap();
+        let server: Table = serde_json::from_value(
+            serde_json::json!({"columnDefinitions": columns, "rows": cells}),
+        )
+        .unwrap();
         assert_eq!(own.render(false), render(&server, TableOptions::default()));
-        let no_headers = TableOptions { no_headers: true, ..TableOptions::default() };
+        let no_headers = TableOptions {
+            no_headers: true,
+            ..TableOptions::default()
+        };
         assert_eq!(own.render(true), render(&server, no_headers));
         assert_eq!(
             own.render(false),
