@@ -32,7 +32,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s n -l namesp
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -69,7 +69,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s n -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -103,7 +103,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s n 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -125,7 +125,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -143,7 +143,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -165,7 +165,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -182,7 +182,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -202,7 +202,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -224,7 +224,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -244,7 +244,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -263,7 +263,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -284,7 +284,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -307,7 +307,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -324,7 +324,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -341,7 +341,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -363,7 +363,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -383,7 +383,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -400,7 +400,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -420,7 +420,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -441,7 +441,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -460,7 +460,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -482,7 +482,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
@@ -499,7 +499,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as -d 'User to impersonate' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as-group -d 'Group to impersonate (repeatable)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l request-timeout -d 'Time to wait for one server request, e.g. `5s`, `500ms` (0 = no limit)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F

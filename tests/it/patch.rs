@@ -8,9 +8,25 @@ fn json_of(args: &[&str]) -> Value {
     serde_json::from_str(&kubectl(args)).unwrap()
 }
 
-fn journal(m: &Myops) -> Vec<Value> {
+/// Every change-log line, in order.
+fn journal_lines(m: &Myops) -> Vec<Value> {
     let text = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap_or_default();
     text.lines().map(|l| serde_json::from_str(l).expect("every change-log line is valid JSON")).collect()
+}
+
+/// The last record of every id, in first-seen order: one per attempt (write-ahead pairs an
+/// intent `pending` record with its complete outcome record).
+fn journal(m: &Myops) -> Vec<Value> {
+    let mut order: Vec<String> = Vec::new();
+    let mut last = std::collections::HashMap::new();
+    for e in journal_lines(m) {
+        let id = e["id"].as_str().expect("every record has an id").to_string();
+        if !last.contains_key(&id) {
+            order.push(id.clone());
+        }
+        last.insert(id, e);
+    }
+    order.into_iter().map(|id| last.remove(&id).unwrap()).collect()
 }
 
 fn deployment(ns: &Namespace, name: &str) {
@@ -195,6 +211,7 @@ fn fifty_concurrent_patches_write_exactly_fifty_valid_lines() {
     let ok = codes.iter().filter(|c| **c == 0).count();
     let entries = journal(&m);
     assert_eq!(entries.len(), 50);
+    assert_eq!(journal_lines(&m).len(), 100, "an intent and an outcome record per patch");
     assert_eq!(entries.iter().filter(|e| e["result"] == "success").count(), ok);
     let annotations = json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"])["metadata"]["annotations"].as_object().unwrap().len();
     assert!(annotations >= ok, "{annotations} annotations for {ok} successful patches");
