@@ -147,7 +147,15 @@ async fn observe(
         duration_seconds: started.elapsed().as_secs_f64(),
     };
     let s = settings;
-    for w in metrics::finish(&s.home, &s.plugin.name, &obs, &s.plugin.metrics, s.push_target.as_ref()).await {
+    for w in metrics::finish(
+        &s.home,
+        &s.plugin.name,
+        &obs,
+        &s.plugin.metrics,
+        s.push_target.as_ref(),
+    )
+    .await
+    {
         p.err_line(&w);
     }
     status

@@ -100,8 +100,18 @@ impl Entry {
     }
 
     /// The outcome record for this intent (pure): the same id and fields plus the result.
-    pub fn with_outcome(&self, result: String, resource_version_after: Option<String>, duration_seconds: f64) -> Entry {
-        Entry { result, resource_version_after, duration_seconds, ..self.clone() }
+    pub fn with_outcome(
+        &self,
+        result: String,
+        resource_version_after: Option<String>,
+        duration_seconds: f64,
+    ) -> Entry {
+        Entry {
+            result,
+            resource_version_after,
+            duration_seconds,
+            ..self.clone()
+        }
     }
 }
 
@@ -125,7 +135,10 @@ pub fn latest(entries: Vec<Entry>) -> Vec<Entry> {
         }
         last.insert(e.id.clone(), e);
     }
-    order.into_iter().filter_map(|id| last.remove(&id)).collect()
+    order
+        .into_iter()
+        .filter_map(|id| last.remove(&id))
+        .collect()
 }
 
 /// Why the change log could not be written.
@@ -164,9 +177,12 @@ pub fn new_id() -> String {
 pub fn new_session_id() -> String {
     use std::io::Read;
     let mut b = [0u8; 16];
-    let random = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b)).is_ok();
+    let random = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut b))
+        .is_ok();
     if !random {
-        let t = jiff::Timestamp::now().as_nanosecond() as u128 ^ ((std::process::id() as u128) << 64);
+        let t =
+            jiff::Timestamp::now().as_nanosecond() as u128 ^ ((std::process::id() as u128) << 64);
         b = t.to_be_bytes();
     }
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -206,7 +222,11 @@ pub fn redact_patch(kind: &str, patch: Value) -> Value {
         Value::Array(ops) => Value::Array(
             ops.into_iter()
                 .map(|mut op| {
-                    let path = op.get("path").and_then(Value::as_str).unwrap_or("").to_string();
+                    let path = op
+                        .get("path")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_string();
                     if (path.starts_with("/data") || path.starts_with("/stringData"))
                         && let Some(v) = op.get_mut("value")
                     {
@@ -267,14 +287,22 @@ impl Journal {
     /// not ours); the caller refuses the mutation and sends nothing.
     pub fn open(home: &Path) -> Result<Journal, ChangelogError> {
         let path = path(home);
-        let err = |source| ChangelogError { path: path.clone(), source };
+        let err = |source| ChangelogError {
+            path: path.clone(),
+            source,
+        };
         if home.exists() && !home.is_dir() {
-            return Err(err(std::io::Error::other(format!("MYOPS_HOME {} is not a directory", home.display()))));
+            return Err(err(std::io::Error::other(format!(
+                "MYOPS_HOME {} is not a directory",
+                home.display()
+            ))));
         }
         fsutil::ensure_private_dir(home).map_err(err)?;
         let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
         open_log(&path).map_err(err)?;
-        Ok(Journal { home: home.to_path_buf() })
+        Ok(Journal {
+            home: home.to_path_buf(),
+        })
     }
 
     /// The log file.
@@ -360,7 +388,10 @@ mod tests {
     fn secret_patches_are_redacted_in_every_patch_form() {
         let merge = serde_json::json!({"data": {"password": "aHVudGVyMg=="}, "metadata": {"labels": {"a": "b"}}});
         let r = redact_patch("Secret", merge);
-        assert_eq!(r, serde_json::json!({"data": {"password": "<redacted>"}, "metadata": {"labels": {"a": "b"}}}));
+        assert_eq!(
+            r,
+            serde_json::json!({"data": {"password": "<redacted>"}, "metadata": {"labels": {"a": "b"}}})
+        );
         let ops = serde_json::json!([{"op": "replace", "path": "/data/password", "value": "aHVudGVyMg=="},
             {"op": "add", "path": "/metadata/labels/x", "value": "y"}]);
         let r = redact_patch("Secret", ops);
@@ -398,17 +429,28 @@ mod tests {
         assert_eq!(v["resourceVersionAfter"], "42");
         assert!(v["timestamp"].as_str().unwrap().ends_with('Z'));
         let ids: std::collections::HashSet<&str> = entries.iter().map(|e| e.id.as_str()).collect();
-        assert_eq!(ids.len(), 200, "ids are unique across threads of one process");
+        assert_eq!(
+            ids.len(),
+            200,
+            "ids are unique across threads of one process"
+        );
     }
 
     #[test]
     fn an_intent_without_an_outcome_reads_as_outcome_unknown_and_the_outcome_record_stands_alone() {
-        let intent = Entry { result: PENDING.into(), resource_version_after: None, ..entry("a") };
+        let intent = Entry {
+            result: PENDING.into(),
+            resource_version_after: None,
+            ..entry("a")
+        };
         let other = entry("b");
         let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
         let l = latest(vec![intent.clone(), other.clone(), done.clone()]);
         assert_eq!(l.len(), 2);
-        assert_eq!(l[0], done, "the outcome replaces its intent, in first-seen order");
+        assert_eq!(
+            l[0], done,
+            "the outcome replaces its intent, in first-seen order"
+        );
         assert_eq!(l[0].name, "a");
         assert!(!l[0].outcome_unknown());
         let l = latest(vec![intent.clone(), other]);
@@ -421,7 +463,13 @@ mod tests {
         let home = d.path().join("home");
         std::fs::write(&home, "x").unwrap();
         let e = Journal::open(&home).unwrap_err().to_string();
-        assert!(e.starts_with(&format!("cannot write the change log {}/changelog.jsonl", home.display())), "{e}");
+        assert!(
+            e.starts_with(&format!(
+                "cannot write the change log {}/changelog.jsonl",
+                home.display()
+            )),
+            "{e}"
+        );
         assert!(e.contains("is not a directory"), "{e}");
     }
 

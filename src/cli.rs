@@ -304,7 +304,8 @@ pub enum CrdsCommand {
     List(CrdsListArgs),
 }
 
-const WATCH_HELP: &str = "Files: *.yaml and *.yml, one or more apiextensions.k8s.io/v1 CRDs each. A new or changed
+const WATCH_HELP: &str =
+    "Files: *.yaml and *.yml, one or more apiextensions.k8s.io/v1 CRDs each. A new or changed
 file is applied with server-side apply (field manager kubectl-myops) and usable by `get` as
 soon as it is reported registered. A bad file is reported and skipped; the others stay.
 
@@ -416,7 +417,8 @@ pub enum AuthCommand {
     Matrix(MatrixArgs),
 }
 
-const CAN_I_HELP: &str = "VERB is an RBAC verb (get, list, watch, create, update, patch, delete, …). TYPE resolves
+const CAN_I_HELP: &str =
+    "VERB is an RBAC verb (get, list, watch, create, update, patch, delete, …). TYPE resolves
 like `get` (an unknown TYPE is exit 2). The answer is RBAC's alone, as kubectl's; when RBAC
 says yes but plugin.yaml would refuse the plugin verb behind it (get for get/list/watch, patch
 for patch), the line says `yes (outside plugin.yaml: …)`. A cluster-scoped TYPE is asked at
@@ -432,7 +434,8 @@ Examples:
   # The scale subresource, anywhere; exit code only
   kubectl myops auth can-i patch deployments --subresource scale -A -q";
 
-const MATRIX_HELP: &str = "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
+const MATRIX_HELP: &str =
+    "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
 server does not serve the type. Columns: get, list, watch for the plugin verb get; patch for
 patch; BOUNDARY is `ok` or why plugin.yaml refuses the row.
 

@@ -8,7 +8,11 @@ use json_patch::PatchOperation;
 use serde_json::Value;
 
 /// Paths (JSON pointers) that are bookkeeping, not content.
-const IGNORED: &[&str] = &["/metadata/resourceVersion", "/metadata/managedFields", "/metadata/generation"];
+const IGNORED: &[&str] = &[
+    "/metadata/resourceVersion",
+    "/metadata/managedFields",
+    "/metadata/generation",
+];
 
 /// The RFC 6902 operations that turn `before` into `after`, bookkeeping left out.
 pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
@@ -17,7 +21,9 @@ pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
         .into_iter()
         .filter(|op| {
             let p = path_of(op);
-            !IGNORED.iter().any(|i| p == *i || p.starts_with(&format!("{i}/")))
+            !IGNORED
+                .iter()
+                .any(|i| p == *i || p.starts_with(&format!("{i}/")))
         })
         .collect()
 }
@@ -40,12 +46,24 @@ pub fn render(before: &Value, after: &Value) -> Vec<String> {
         .iter()
         .map(|op| match op {
             PatchOperation::Replace(o) => {
-                let old = before.pointer(o.path.as_str()).map(short).unwrap_or_default();
-                format!("{}: {old} → {}", dotted(o.path.as_str(), before), short(&o.value))
+                let old = before
+                    .pointer(o.path.as_str())
+                    .map(short)
+                    .unwrap_or_default();
+                format!(
+                    "{}: {old} → {}",
+                    dotted(o.path.as_str(), before),
+                    short(&o.value)
+                )
             }
-            PatchOperation::Add(o) => format!("+ {}: {}", dotted(o.path.as_str(), after), short(&o.value)),
+            PatchOperation::Add(o) => {
+                format!("+ {}: {}", dotted(o.path.as_str(), after), short(&o.value))
+            }
             PatchOperation::Remove(o) => {
-                let old = before.pointer(o.path.as_str()).map(short).unwrap_or_default();
+                let old = before
+                    .pointer(o.path.as_str())
+                    .map(short)
+                    .unwrap_or_default();
                 format!("- {} (was {old})", dotted(o.path.as_str(), before))
             }
             other => other.to_string(),
@@ -78,7 +96,11 @@ pub fn dotted(pointer: &str, doc: &Value) -> String {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 80 { format!("{}…", s.chars().take(79).collect::<String>()) } else { s }
+    if s.chars().count() > 80 {
+        format!("{}…", s.chars().take(79).collect::<String>())
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
@@ -109,6 +131,9 @@ mod tests {
     #[test]
     fn escaped_pointer_tokens_are_unescaped() {
         let doc = json!({"metadata": {"annotations": {"example.com/owner": "a"}}});
-        assert_eq!(dotted("/metadata/annotations/example.com~1owner", &doc), "metadata.annotations.example.com/owner");
+        assert_eq!(
+            dotted("/metadata/annotations/example.com~1owner", &doc),
+            "metadata.annotations.example.com/owner"
+        );
     }
 }

@@ -92,7 +92,8 @@ impl Env {
             myops_home: var("MYOPS_HOME").map(PathBuf::from),
             myops_config: var("MYOPS_CONFIG").map(PathBuf::from),
             myops_pushgateway: var("MYOPS_PUSHGATEWAY").and_then(|v| v.into_string().ok()),
-            myops_pushgateway_token: var("MYOPS_PUSHGATEWAY_TOKEN").and_then(|v| v.into_string().ok()),
+            myops_pushgateway_token: var("MYOPS_PUSHGATEWAY_TOKEN")
+                .and_then(|v| v.into_string().ok()),
             kubeconfig: var("KUBECONFIG").and_then(|v| v.into_string().ok()),
             exe: std::env::current_exe().ok(),
         }
@@ -245,10 +246,17 @@ fn push_target(
         }
     };
     let read = |path: &PathBuf| {
-        std::fs::read(path).map_err(|source| SettingsError::PasswordFile { path: path.clone(), source })
+        std::fs::read(path).map_err(|source| SettingsError::PasswordFile {
+            path: path.clone(),
+            source,
+        })
     };
     let bearer_token = match pg.and_then(|p| p.bearer_token_file.as_ref()) {
-        Some(f) => Some(String::from_utf8_lossy(&read(f)?).trim_end_matches(['\n', '\r']).to_string()),
+        Some(f) => Some(
+            String::from_utf8_lossy(&read(f)?)
+                .trim_end_matches(['\n', '\r'])
+                .to_string(),
+        ),
         None => env_token.map(str::to_string),
     };
     let ca_pem = pg.and_then(|p| p.ca_file.as_ref()).map(read).transpose()?;
@@ -277,7 +285,10 @@ mod tests {
     #[test]
     fn pushgateway_flag_beats_env_beats_plugin_yaml() {
         let mut plugin = config::builtin();
-        assert!(push_target(&plugin, None, None, None).unwrap().is_none(), "no URL anywhere: local only");
+        assert!(
+            push_target(&plugin, None, None, None).unwrap().is_none(),
+            "no URL anywhere: local only"
+        );
         plugin.pushgateway = Some(crate::config::PushgatewayConfig {
             url: "http://127.0.0.1:9091".into(),
             job: "kubectl-myops".into(),
@@ -324,15 +335,25 @@ mod tests {
             bearer_token_file: None,
             ca_file: None,
         });
-        let t = push_target(&plugin, None, None, Some("t0ken-from-env")).unwrap().unwrap();
+        let t = push_target(&plugin, None, None, Some("t0ken-from-env"))
+            .unwrap()
+            .unwrap();
         assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-env"));
-        assert!(!format!("{t:?}").contains("t0ken"), "Debug must not show the token");
+        assert!(
+            !format!("{t:?}").contains("t0ken"),
+            "Debug must not show the token"
+        );
         let pg = plugin.pushgateway.as_mut().unwrap();
         pg.bearer_token_file = Some(dir.path().join("token"));
         pg.ca_file = Some(dir.path().join("ca.pem"));
-        let t = push_target(&plugin, None, None, Some("t0ken-from-env")).unwrap().unwrap();
+        let t = push_target(&plugin, None, None, Some("t0ken-from-env"))
+            .unwrap()
+            .unwrap();
         assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-file"));
-        assert_eq!(t.ca_pem.as_deref(), Some(&b"-----BEGIN CERTIFICATE-----\n"[..]));
+        assert_eq!(
+            t.ca_pem.as_deref(),
+            Some(&b"-----BEGIN CERTIFICATE-----\n"[..])
+        );
         plugin.pushgateway.as_mut().unwrap().ca_file = Some(dir.path().join("missing.pem"));
         let e = push_target(&plugin, None, None, None).unwrap_err();
         assert!(e.to_string().contains("missing.pem"), "{e}");

@@ -63,7 +63,9 @@ pub enum ClusterError {
     },
     /// A kubeconfig file is unreadable or invalid. The message is the parser's first line
     /// only: kube's parse errors quote the file's lines, which hold tokens.
-    #[error("kubeconfig {path}: {message}; fix the file or point --kubeconfig/KUBECONFIG elsewhere")]
+    #[error(
+        "kubeconfig {path}: {message}; fix the file or point --kubeconfig/KUBECONFIG elsewhere"
+    )]
     KubeconfigFile {
         /// The file.
         path: String,
@@ -82,10 +84,14 @@ pub enum ClusterError {
         name: String,
     },
     /// `-n` is not a valid namespace name.
-    #[error("invalid namespace {0:?}: a namespace is a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63 characters)")]
+    #[error(
+        "invalid namespace {0:?}: a namespace is a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63 characters)"
+    )]
     Namespace(String),
     /// `--as-group` or `--as-uid` without `--as` (kubectl refuses this too).
-    #[error("--as-group and --as-uid need --as: impersonating groups without a user is not allowed")]
+    #[error(
+        "--as-group and --as-uid need --as: impersonating groups without a user is not allowed"
+    )]
     GroupsWithoutUser,
     /// `--server` is not a URL.
     #[error("--server {0:?} is not a valid URL; use e.g. https://127.0.0.1:6443")]
@@ -114,7 +120,9 @@ fn safe_message(e: &dyn std::fmt::Display) -> String {
 pub fn valid_namespace(ns: &str) -> bool {
     !ns.is_empty()
         && ns.len() <= 63
-        && ns.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && ns
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
         && !ns.starts_with('-')
         && !ns.ends_with('-')
 }
@@ -172,7 +180,11 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
 /// # Errors
 /// [`ClusterError`] when no configuration is found or it is invalid, or when building the
 /// client (an exec credential plugin) takes longer than `deadline`.
-pub async fn connect(opts: &KubeOptions, session: &str, deadline: std::time::Duration) -> Result<Cluster, ClusterError> {
+pub async fn connect(
+    opts: &KubeOptions,
+    session: &str,
+    deadline: std::time::Duration,
+) -> Result<Cluster, ClusterError> {
     if opts.as_user.is_none() && (!opts.as_groups.is_empty() || opts.as_uid.is_some()) {
         return Err(ClusterError::GroupsWithoutUser);
     }
@@ -184,12 +196,27 @@ pub async fn connect(opts: &KubeOptions, session: &str, deadline: std::time::Dur
     let kubeconfig = load_kubeconfig(opts)?;
     if let Some(kc) = &kubeconfig {
         let missing = |kind: &'static str, name: &Option<String>, names: Vec<&String>| match name {
-            Some(n) if !names.contains(&n) => Err(ClusterError::NoSuchEntry { kind, name: n.clone() }),
+            Some(n) if !names.contains(&n) => Err(ClusterError::NoSuchEntry {
+                kind,
+                name: n.clone(),
+            }),
             _ => Ok(()),
         };
-        missing("context", &opts.context, kc.contexts.iter().map(|c| &c.name).collect())?;
-        missing("cluster", &opts.cluster, kc.clusters.iter().map(|c| &c.name).collect())?;
-        missing("auth info", &opts.user, kc.auth_infos.iter().map(|c| &c.name).collect())?;
+        missing(
+            "context",
+            &opts.context,
+            kc.contexts.iter().map(|c| &c.name).collect(),
+        )?;
+        missing(
+            "cluster",
+            &opts.cluster,
+            kc.clusters.iter().map(|c| &c.name).collect(),
+        )?;
+        missing(
+            "auth info",
+            &opts.user,
+            kc.auth_infos.iter().map(|c| &c.name).collect(),
+        )?;
     }
     let options = KubeConfigOptions {
         context: opts.context.clone(),
@@ -226,7 +253,11 @@ pub async fn connect(opts: &KubeOptions, session: &str, deadline: std::time::Dur
                         .collect()
                 };
                 return Err(ClusterError::NoKubeconfig {
-                    looked: if looked.is_empty() { "nowhere: HOME is not set".into() } else { looked.join(":") },
+                    looked: if looked.is_empty() {
+                        "nowhere: HOME is not set".into()
+                    } else {
+                        looked.join(":")
+                    },
                 });
             };
             let uri = server
@@ -271,18 +302,33 @@ pub async fn connect(opts: &KubeOptions, session: &str, deadline: std::time::Dur
     }
     // kube-rs sends no User-Agent; name ourselves so audit logs can tell our requests apart,
     // and carry the session id there too: the audit log records the User-Agent, not headers.
-    let session = http::HeaderValue::from_str(session).map_err(|_| ClusterError::Server(format!("session id {session:?}")))?;
-    let agent = format!("{} session/{}", concat!("kubectl-myops/", env!("CARGO_PKG_VERSION")), session.to_str().unwrap_or(""));
+    let session = http::HeaderValue::from_str(session)
+        .map_err(|_| ClusterError::Server(format!("session id {session:?}")))?;
+    let agent = format!(
+        "{} session/{}",
+        concat!("kubectl-myops/", env!("CARGO_PKG_VERSION")),
+        session.to_str().unwrap_or("")
+    );
     config.headers.push((
         http::header::USER_AGENT,
         http::HeaderValue::from_str(&agent).map_err(|_| ClusterError::Server(agent.clone()))?,
     ));
-    config.headers.push((http::HeaderName::from_static("kubectl-session"), session));
-    let impersonation = config.auth_info.impersonate.clone().map(|user| Impersonation {
-        user,
-        groups: config.auth_info.impersonate_groups.clone().unwrap_or_default(),
-        uid: config.auth_info.impersonate_uid.clone(),
-    });
+    config
+        .headers
+        .push((http::HeaderName::from_static("kubectl-session"), session));
+    let impersonation = config
+        .auth_info
+        .impersonate
+        .clone()
+        .map(|user| Impersonation {
+            user,
+            groups: config
+                .auth_info
+                .impersonate_groups
+                .clone()
+                .unwrap_or_default(),
+            uid: config.auth_info.impersonate_uid.clone(),
+        });
     let namespace = config.default_namespace.clone();
     let server = config
         .cluster_url
@@ -340,7 +386,11 @@ mod tests {
             ..Default::default()
         };
         let e = load_kubeconfig(&opts).unwrap_err();
-        assert!(e.to_string().starts_with("kubeconfig /nonexistent/kc: No such file"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("kubeconfig /nonexistent/kc: No such file"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -349,7 +399,10 @@ mod tests {
         let bad = dir.path().join("kc");
         let text = KUBECONFIG_A.replace("user: {token: t}", "user: {token: ['s3cr3t-t0ken'}");
         std::fs::write(&bad, text).unwrap();
-        let opts = KubeOptions { kubeconfig: Some(bad.clone()), ..Default::default() };
+        let opts = KubeOptions {
+            kubeconfig: Some(bad.clone()),
+            ..Default::default()
+        };
         let e = load_kubeconfig(&opts).unwrap_err().to_string();
         assert!(!e.contains("s3cr3t"), "{e}");
         assert_eq!(e.lines().count(), 1, "{e}");
@@ -361,22 +414,51 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let a = dir.path().join("a");
         std::fs::write(&a, KUBECONFIG_A).unwrap();
-        let base = KubeOptions { kubeconfig: Some(a), ..Default::default() };
+        let base = KubeOptions {
+            kubeconfig: Some(a),
+            ..Default::default()
+        };
         let with = |f: fn(&mut KubeOptions)| {
             let mut o = base.clone();
             f(&mut o);
             o
         };
-        let e = connect_test(&with(|o| o.user = Some("nope".into()))).await.err().unwrap();
-        assert_eq!(e.to_string(), "auth info \"nope\" does not exist in the kubeconfig; see `kubectl config view`");
-        let e = connect_test(&with(|o| o.context = Some("nope".into()))).await.err().unwrap();
-        assert!(matches!(e, ClusterError::NoSuchEntry { kind: "context", .. }), "{e}");
-        let e = connect_test(&with(|o| o.namespace = Some("Bad NS".into()))).await.err().unwrap();
+        let e = connect_test(&with(|o| o.user = Some("nope".into())))
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(
+            e.to_string(),
+            "auth info \"nope\" does not exist in the kubeconfig; see `kubectl config view`"
+        );
+        let e = connect_test(&with(|o| o.context = Some("nope".into())))
+            .await
+            .err()
+            .unwrap();
+        assert!(
+            matches!(
+                e,
+                ClusterError::NoSuchEntry {
+                    kind: "context",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        let e = connect_test(&with(|o| o.namespace = Some("Bad NS".into())))
+            .await
+            .err()
+            .unwrap();
         assert!(matches!(e, ClusterError::Namespace(_)), "{e}");
-        let e = connect_test(&with(|o| o.as_groups = vec!["system:masters".into()])).await.err().unwrap();
+        let e = connect_test(&with(|o| o.as_groups = vec!["system:masters".into()]))
+            .await
+            .err()
+            .unwrap();
         assert!(matches!(e, ClusterError::GroupsWithoutUser), "{e}");
         // `-n ""` is as if not given: the context's namespace.
-        let c = connect_test(&with(|o| o.namespace = Some(String::new()))).await.unwrap();
+        let c = connect_test(&with(|o| o.namespace = Some(String::new())))
+            .await
+            .unwrap();
         assert_eq!(c.namespace, "team-a");
     }
 

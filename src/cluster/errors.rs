@@ -16,7 +16,9 @@ pub enum ApiError {
         message: String,
     },
     /// No answer: connection refused, TLS failure, timeout.
-    #[error("cannot reach the API server {server}: {detail}; check that the cluster is running and --context/--server point at it")]
+    #[error(
+        "cannot reach the API server {server}: {detail}; check that the cluster is running and --context/--server point at it"
+    )]
     Transport {
         /// The API server URL.
         server: String,
@@ -75,13 +77,31 @@ impl ApiError {
                     .details
                     .iter()
                     .flat_map(|d| d.causes.iter())
-                    .map(|c| if c.field.is_empty() { c.message.clone() } else { format!("{}: {}", c.field, c.message) })
+                    .map(|c| {
+                        if c.field.is_empty() {
+                            c.message.clone()
+                        } else {
+                            format!("{}: {}", c.field, c.message)
+                        }
+                    })
                     .filter(|m| !m.is_empty() && !s.message.contains(m.as_str()))
                     .collect();
-                let message = if causes.is_empty() { s.message.clone() } else { format!("{} ({})", s.message, causes.join("; ")) };
-                ApiError::Server { code: s.code, reason, message }
+                let message = if causes.is_empty() {
+                    s.message.clone()
+                } else {
+                    format!("{} ({})", s.message, causes.join("; "))
+                };
+                ApiError::Server {
+                    code: s.code,
+                    reason,
+                    message,
+                }
             }
-            other => ApiError::Transport { server: server.to_string(), detail: causes(&other), source: Box::new(other) },
+            other => ApiError::Transport {
+                server: server.to_string(),
+                detail: causes(&other),
+                source: Box::new(other),
+            },
         }
     }
 

@@ -99,7 +99,7 @@ fn changelog_ids(s: &Settings) -> Vec<Candidate> {
     let Ok((entries, _)) = crate::changelog::read_all(&s.home) else {
         return Vec::new();
     };
-    entries
+    crate::changelog::latest(entries)
         .iter()
         .rev()
         .map(|e| {
@@ -183,7 +183,12 @@ async fn types(s: &Settings, verb: Option<Verb>, all_namespaces: bool) -> Option
 
 /// The grant to list `t` (in `namespace`): the boundary for `get` and for `verb`, then a
 /// SelfSubjectAccessReview — so no list request goes out that the verbs would not send.
-async fn may_list(session: &Session<'_>, t: &ResolvedType, namespace: Option<&str>, verb: Verb) -> Option<Grant> {
+async fn may_list(
+    session: &Session<'_>,
+    t: &ResolvedType,
+    namespace: Option<&str>,
+    verb: Verb,
+) -> Option<Grant> {
     session.boundary(verb, t, false).ok()?;
     let req = AccessRequest {
         verb: "list".into(),
@@ -193,12 +198,22 @@ async fn may_list(session: &Session<'_>, t: &ResolvedType, namespace: Option<&st
         namespace: namespace.map(str::to_string),
         name: None,
     };
-    session.authorize(Verb::Get, t, namespace.is_none() && t.namespaced, &[req]).await.ok()
+    session
+        .authorize(Verb::Get, t, namespace.is_none() && t.namespaced, &[req])
+        .await
+        .ok()
 }
 
-async fn list_names(session: &Session<'_>, grant: &Grant, t: &ResolvedType, namespace: Option<&str>) -> Vec<Candidate> {
+async fn list_names(
+    session: &Session<'_>,
+    grant: &Grant,
+    t: &ResolvedType,
+    namespace: Option<&str>,
+) -> Vec<Candidate> {
     let url = DynamicObject::url_path(&t.api, namespace);
-    let Ok(req) = kube::core::Request::new(url).list_metadata(&ListParams::default().limit(MAX_NAMES)) else {
+    let Ok(req) =
+        kube::core::Request::new(url).list_metadata(&ListParams::default().limit(MAX_NAMES))
+    else {
         return Vec::new();
     };
     let Ok(list) = session.send::<Value>(grant, req).await else {
@@ -238,7 +253,12 @@ async fn namespaces(s: &Settings) -> Vec<Candidate> {
         && let Ok(t) = session.resolve("namespaces").await
         && let Some(grant) = may_list(&session, &t, None, Verb::Get).await
     {
-        set.extend(list_names(&session, &grant, &t, None).await.into_iter().map(|c| c.value));
+        set.extend(
+            list_names(&session, &grant, &t, None)
+                .await
+                .into_iter()
+                .map(|c| c.value),
+        );
     }
     set.into_iter().map(|n| Candidate::new(n, None)).collect()
 }

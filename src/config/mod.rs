@@ -185,7 +185,10 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     // `plural` or `plural.group`: dot-separated lowercase RFC 1123 labels.
     let bad_resource = |r: &String| {
         r.split('.').any(|part| {
-            part.is_empty() || !part.chars().all(label) || part.starts_with('-') || part.ends_with('-')
+            part.is_empty()
+                || !part.chars().all(label)
+                || part.starts_with('-')
+                || part.ends_with('-')
         })
     };
     if c.name.is_empty() {

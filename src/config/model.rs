@@ -185,7 +185,11 @@ pub mod duration_string {
     /// A message naming the accepted forms for anything else (a negative value, an unknown
     /// unit, a value too large for a duration).
     pub fn parse_go(text: &str) -> Result<Duration, String> {
-        let bad = || format!("invalid duration {text:?}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s");
+        let bad = || {
+            format!(
+                "invalid duration {text:?}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s"
+            )
+        };
         let t = text.trim();
         if let Ok(secs) = t.parse::<u64>() {
             return Ok(Duration::from_secs(secs));
@@ -200,10 +204,14 @@ pub mod duration_string {
         let mut total = 0f64;
         let mut rest = t;
         while !rest.is_empty() {
-            let num_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(bad)?;
+            let num_len = rest
+                .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+                .ok_or_else(bad)?;
             let (num, after) = rest.split_at(num_len);
             let value: f64 = num.parse().map_err(|_| bad())?;
-            let unit_len = after.find(|c: char| c.is_ascii_digit() || c == '.').unwrap_or(after.len());
+            let unit_len = after
+                .find(|c: char| c.is_ascii_digit() || c == '.')
+                .unwrap_or(after.len());
             let (unit, next) = after.split_at(unit_len);
             let scale = match unit {
                 "ns" => 1e-9,
@@ -269,7 +277,15 @@ mod tests {
         assert_eq!(parse_go("1.5h"), Ok(Duration::from_secs(5400)));
         assert_eq!(parse_go("250ms"), Ok(Duration::from_millis(250)));
         assert_eq!(parse_go("1h2m3s4ms"), Ok(Duration::from_millis(3_723_004)));
-        for bad in ["", "-1s", "5x", "s", "1e3s", "1..5s", "9999999999999999999999h"] {
+        for bad in [
+            "",
+            "-1s",
+            "5x",
+            "s",
+            "1e3s",
+            "1..5s",
+            "9999999999999999999999h",
+        ] {
             assert!(parse_go(bad).is_err(), "{bad:?} must be refused");
         }
     }

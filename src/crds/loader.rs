@@ -79,7 +79,9 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// The sentence to show, with the mode and the `chmod` that fixes it.
 pub fn check_dir_mode(dir: &Path) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
-    let Ok(meta) = std::fs::metadata(dir) else { return Ok(()) };
+    let Ok(meta) = std::fs::metadata(dir) else {
+        return Ok(());
+    };
     let mode = meta.permissions().mode() & 0o777;
     if mode & 0o022 != 0 {
         return Err(format!(
@@ -117,14 +119,19 @@ pub fn load_dir(dir: &Path) -> std::io::Result<Vec<FileLoad>> {
 /// [`LoadError`] naming the mode and the `chmod` that fixes it.
 pub fn check_file_mode(path: &Path) -> Result<(), LoadError> {
     use std::os::unix::fs::PermissionsExt;
-    let Ok(meta) = std::fs::metadata(path) else { return Ok(()) };
+    let Ok(meta) = std::fs::metadata(path) else {
+        return Ok(());
+    };
     let mode = meta.permissions().mode() & 0o777;
     if mode & 0o002 != 0 {
         return Err(LoadError {
             file: path.to_path_buf(),
             line: 1,
             column: 1,
-            message: format!("refusing a world-writable file (mode {mode:o}); run `chmod o-w {}`", path.display()),
+            message: format!(
+                "refusing a world-writable file (mode {mode:o}); run `chmod o-w {}`",
+                path.display()
+            ),
         });
     }
     Ok(())
@@ -314,11 +321,13 @@ mod tests {
         for mode in [0o775, 0o757, 0o777] {
             std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(mode)).unwrap();
             let e = check_dir_mode(d.path()).unwrap_err();
-            assert!(e.contains(&format!("mode {mode:o}")) && e.to_string().contains("chmod go-w"), "{e}");
+            assert!(
+                e.contains(&format!("mode {mode:o}")) && e.to_string().contains("chmod go-w"),
+                "{e}"
+            );
         }
         assert!(check_dir_mode(&d.path().join("missing")).is_ok());
     }
-
 
     const CRD: &str = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: backupjobs.example.com\n  creationTimestamp: null\nspec:\n  group: example.com\n  scope: Namespaced\n  names: {plural: backupjobs, singular: backupjob, kind: BackupJob}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: {type: object}}\nstatus:\n  acceptedNames: {kind: ''}\n";
 

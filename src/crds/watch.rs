@@ -41,7 +41,13 @@ pub fn scan(dir: &Path) -> std::io::Result<Snapshot> {
     for f in files {
         if let Err(e) = crate::crds::loader::check_file_mode(&f) {
             // Hash the mode into the fingerprint so a `chmod go-w` alone triggers a reload.
-            snap.insert(f, FileSnapshot { hash: 0x0bad_0b0d, parsed: Err(e) });
+            snap.insert(
+                f,
+                FileSnapshot {
+                    hash: 0x0bad_0b0d,
+                    parsed: Err(e),
+                },
+            );
             continue;
         }
         let (hash, parsed) = match std::fs::read(&f) {
@@ -127,7 +133,12 @@ impl WatchState {
     /// `--prune` deletes the CRD and every custom resource of it.)
     pub fn plan(&mut self, snap: &Snapshot) -> Vec<Action> {
         let mut actions = Vec::new();
-        let gone: Vec<PathBuf> = self.seen.keys().filter(|f| !snap.contains_key(*f)).cloned().collect();
+        let gone: Vec<PathBuf> = self
+            .seen
+            .keys()
+            .filter(|f| !snap.contains_key(*f))
+            .cloned()
+            .collect();
         let mut freed: BTreeMap<String, PathBuf> = BTreeMap::new();
         for f in gone {
             self.seen.remove(&f);
@@ -137,8 +148,11 @@ impl WatchState {
                 freed.insert(name, f.clone());
             }
         }
-        let changed: Vec<PathBuf> =
-            snap.iter().filter(|(f, fs)| self.seen.get(*f) != Some(&fs.hash)).map(|(f, _)| f.clone()).collect();
+        let changed: Vec<PathBuf> = snap
+            .iter()
+            .filter(|(f, fs)| self.seen.get(*f) != Some(&fs.hash))
+            .map(|(f, _)| f.clone())
+            .collect();
         for file in &changed {
             self.plan_file(file, snap, &mut actions, &mut freed);
         }
@@ -147,7 +161,9 @@ impl WatchState {
         let retry: Vec<PathBuf> = self
             .duplicates
             .iter()
-            .filter(|(f, names)| !changed.contains(f) && names.iter().any(|n| freed.contains_key(n)))
+            .filter(|(f, names)| {
+                !changed.contains(f) && names.iter().any(|n| freed.contains_key(n))
+            })
             .map(|(f, _)| f.clone())
             .collect();
         for file in &retry {
@@ -163,7 +179,13 @@ impl WatchState {
     }
 
     /// Plans one changed (or retried) file of `snap`.
-    fn plan_file(&mut self, file: &PathBuf, snap: &Snapshot, actions: &mut Vec<Action>, freed: &mut BTreeMap<String, PathBuf>) {
+    fn plan_file(
+        &mut self,
+        file: &PathBuf,
+        snap: &Snapshot,
+        actions: &mut Vec<Action>,
+        freed: &mut BTreeMap<String, PathBuf>,
+    ) {
         let Some(fs) = snap.get(file) else { return };
         self.seen.insert(file.clone(), fs.hash);
         let crds = match &fs.parsed {
@@ -184,8 +206,15 @@ impl WatchState {
         for c in crds {
             match self.owners.get(&c.name) {
                 Some(owner) if owner != file && snap.contains_key(owner) => {
-                    self.duplicates.entry(file.clone()).or_default().insert(c.name.clone());
-                    actions.push(Action::Duplicate { file: file.clone(), name: c.name.clone(), owner: owner.clone() });
+                    self.duplicates
+                        .entry(file.clone())
+                        .or_default()
+                        .insert(c.name.clone());
+                    actions.push(Action::Duplicate {
+                        file: file.clone(),
+                        name: c.name.clone(),
+                        owner: owner.clone(),
+                    });
                 }
                 _ => {
                     self.owners.insert(c.name.clone(), file.clone());
@@ -314,7 +343,12 @@ mod tests {
     fn removing_one_of_two_duplicate_files_touches_no_other_crd() {
         let mut st = WatchState::default();
         let (a, b, d) = (crd_text("as"), crd_text("bs"), crd_text("ds"));
-        st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b), ("d1.yaml", &d), ("d2.yaml", &d)]));
+        st.plan(&snap(&[
+            ("a.yaml", &a),
+            ("b.yaml", &b),
+            ("d1.yaml", &d),
+            ("d2.yaml", &d),
+        ]));
         let acts = st.plan(&snap(&[("a.yaml", &a), ("b.yaml", &b), ("d2.yaml", &d)]));
         assert_eq!(summary(&acts), ["apply ds.example.com"]);
         assert_eq!(st.owners().len(), 3);
@@ -325,8 +359,14 @@ mod tests {
         let mut st = WatchState::default();
         let a = crd_text("as");
         st.plan(&snap(&[("a.yaml", &a)]));
-        assert_eq!(summary(&st.plan(&snap(&[("renamed.yaml", &a)]))), ["apply as.example.com"]);
-        assert_eq!(st.owners().get("as.example.com"), Some(&PathBuf::from("renamed.yaml")));
+        assert_eq!(
+            summary(&st.plan(&snap(&[("renamed.yaml", &a)]))),
+            ["apply as.example.com"]
+        );
+        assert_eq!(
+            st.owners().get("as.example.com"),
+            Some(&PathBuf::from("renamed.yaml"))
+        );
     }
 
     #[test]

@@ -17,9 +17,9 @@ use kube::api::{Patch, PatchParams};
 
 use futures::StreamExt;
 
+use super::GuardError;
 use super::mutation::Intent;
 use super::session::Session;
-use super::GuardError;
 use crate::authz::AccessRequest;
 use crate::changelog::Operation;
 use crate::cluster::ApiError;
@@ -63,7 +63,9 @@ pub enum ApplyError {
     },
     /// The server refused the CRD's names (`NamesAccepted=False`), e.g. a kind or short name
     /// another CRD already uses.
-    #[error("CRD {name} was applied but its names are not accepted ({reason}); rename it or remove the other CRD")]
+    #[error(
+        "CRD {name} was applied but its names are not accepted ({reason}); rename it or remove the other CRD"
+    )]
     NamesRejected {
         /// CRD name.
         name: String,
@@ -136,15 +138,26 @@ impl<'a> Applier<'a> {
         if force {
             params = params.force();
         }
-        Applier { session, api: Api::all(session.client().clone()), params, timeout }
+        Applier {
+            session,
+            api: Api::all(session.client().clone()),
+            params,
+            timeout,
+        }
     }
 
     /// Applies `crds` (at most four in flight) and returns each result in input order.
-    pub async fn apply_many<'c>(&self, crds: &[&'c LoadedCrd]) -> Vec<(&'c LoadedCrd, Result<Instant, ApplyError>)> {
-        futures::stream::iter(crds.iter().map(|c| async move { (*c, self.apply(c).await) }))
-            .buffered(PARALLEL_APPLIES)
-            .collect()
-            .await
+    pub async fn apply_many<'c>(
+        &self,
+        crds: &[&'c LoadedCrd],
+    ) -> Vec<(&'c LoadedCrd, Result<Instant, ApplyError>)> {
+        futures::stream::iter(
+            crds.iter()
+                .map(|c| async move { (*c, self.apply(c).await) }),
+        )
+        .buffered(PARALLEL_APPLIES)
+        .collect()
+        .await
     }
 
     /// The gate for registering CRDs: the plugin.yaml boundary (verb `patch` on
@@ -162,7 +175,14 @@ impl<'a> Applier<'a> {
             namespace: None,
             name: None,
         };
-        self.session.authorize(Verb::Patch, &crd_type(), false, &[ask("create"), ask("patch")]).await?;
+        self.session
+            .authorize(
+                Verb::Patch,
+                &crd_type(),
+                false,
+                &[ask("create"), ask("patch")],
+            )
+            .await?;
         Ok(())
     }
 
@@ -174,16 +194,35 @@ impl<'a> Applier<'a> {
     /// [`ApplyError::Rejected`] with the file and the server's message (a field conflict names
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
     pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
-        let before = self.session.call("the read of the CRD", self.api.get_opt(&crd.name)).await.ok().flatten();
-        let from = serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
-        let intent = self.intent(Operation::CrdApply, &crd.name, before.as_ref(), Some(from)).await;
+        let before = self
+            .session
+            .call("the read of the CRD", self.api.get_opt(&crd.name))
+            .await
+            .ok()
+            .flatten();
+        let from =
+            serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
+        let intent = self
+            .intent(Operation::CrdApply, &crd.name, before.as_ref(), Some(from))
+            .await;
         let sent = Instant::now();
         let patch = Patch::Apply(&crd.body);
         let request = self.api.patch(&crd.name, &self.params, &patch);
-        match self.session.journaled(intent, "the server-side apply", request, |o| o.metadata.resource_version.clone()).await {
+        match self
+            .session
+            .journaled(intent, "the server-side apply", request, |o| {
+                o.metadata.resource_version.clone()
+            })
+            .await
+        {
             Ok(_) => {}
             Err(GuardError::Api(source)) => {
-                return Err(ApplyError::Rejected { file: crd.file.display().to_string(), line: crd.line, name: crd.name.clone(), source });
+                return Err(ApplyError::Rejected {
+                    file: crd.file.display().to_string(),
+                    line: crd.line,
+                    name: crd.name.clone(),
+                    source,
+                });
             }
             Err(e) => return Err(e.into()),
         }
@@ -198,18 +237,39 @@ impl<'a> Applier<'a> {
     /// # Errors
     /// [`ApplyError::Rejected`] when the read or delete fails (a 403 is exit 3).
     pub async fn prune(&self, name: &str) -> Result<bool, ApplyError> {
-        let rejected = |source| ApplyError::Rejected { file: "-".into(), line: 0, name: name.into(), source };
-        let Some(crd) = self.session.call("the read of the CRD", self.api.get_opt(name)).await.map_err(rejected)? else {
+        let rejected = |source| ApplyError::Rejected {
+            file: "-".into(),
+            line: 0,
+            name: name.into(),
+            source,
+        };
+        let Some(crd) = self
+            .session
+            .call("the read of the CRD", self.api.get_opt(name))
+            .await
+            .map_err(rejected)?
+        else {
             return Ok(false);
         };
-        let ours = crd.metadata.managed_fields.iter().flatten().any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
+        let ours = crd
+            .metadata
+            .managed_fields
+            .iter()
+            .flatten()
+            .any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
         if !ours {
             return Ok(false);
         }
-        let intent = self.intent(Operation::CrdPrune, name, Some(&crd), None).await;
+        let intent = self
+            .intent(Operation::CrdPrune, name, Some(&crd), None)
+            .await;
         let dp = Default::default();
         let request = self.api.delete(name, &dp);
-        match self.session.journaled(intent, "the delete of the CRD", request, |_| None).await {
+        match self
+            .session
+            .journaled(intent, "the delete of the CRD", request, |_| None)
+            .await
+        {
             Ok(_) => Ok(true),
             Err(GuardError::Api(source)) => Err(rejected(source)),
             Err(e) => Err(e.into()),
@@ -217,7 +277,13 @@ impl<'a> Applier<'a> {
     }
 
     /// The intent record of a CRD apply or prune.
-    async fn intent(&self, operation: Operation, name: &str, before: Option<&CustomResourceDefinition>, patch: Option<serde_json::Value>) -> crate::changelog::Entry {
+    async fn intent(
+        &self,
+        operation: Operation,
+        name: &str,
+        before: Option<&CustomResourceDefinition>,
+        patch: Option<serde_json::Value>,
+    ) -> crate::changelog::Entry {
         self.session
             .intent(Intent {
                 operation,
@@ -236,7 +302,14 @@ impl<'a> Applier<'a> {
     /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`.
     async fn wait_established(&self, name: &str, started: Instant) -> Result<(), ApplyError> {
         loop {
-            let crd = self.session.call("the read of the CRD", self.api.get(name)).await.map_err(|source| ApplyError::Wait { name: name.into(), source })?;
+            let crd = self
+                .session
+                .call("the read of the CRD", self.api.get(name))
+                .await
+                .map_err(|source| ApplyError::Wait {
+                    name: name.into(),
+                    source,
+                })?;
             let conds = crd.status.and_then(|s| s.conditions).unwrap_or_default();
             let is_true = |t: &str| conds.iter().any(|c| c.type_ == t && c.status == "True");
             let (established, names) = (is_true("Established"), is_true("NamesAccepted"));
@@ -244,10 +317,17 @@ impl<'a> Applier<'a> {
                 return Ok(());
             }
             // NamesAccepted=False is the server's decision (a name clash), not a delay: say so now.
-            if let Some(c) = conds.iter().find(|c| c.type_ == "NamesAccepted" && c.status == "False") {
+            if let Some(c) = conds
+                .iter()
+                .find(|c| c.type_ == "NamesAccepted" && c.status == "False")
+            {
                 return Err(ApplyError::NamesRejected {
                     name: name.into(),
-                    reason: format!("{}: {}", c.reason.as_deref().unwrap_or("NamesNotAccepted"), c.message.as_deref().unwrap_or("")),
+                    reason: format!(
+                        "{}: {}",
+                        c.reason.as_deref().unwrap_or("NamesNotAccepted"),
+                        c.message.as_deref().unwrap_or("")
+                    ),
                 });
             }
             if started.elapsed() > self.timeout {
@@ -274,7 +354,14 @@ impl<'a> Applier<'a> {
     pub async fn wait_discoverable(&self, crds: &[&LoadedCrd]) -> Result<(), ApplyError> {
         let started = Instant::now();
         loop {
-            let index = self.session.fetch_index().await.map_err(|source| ApplyError::Wait { name: "discovery".into(), source })?;
+            let index = self
+                .session
+                .fetch_index()
+                .await
+                .map_err(|source| ApplyError::Wait {
+                    name: "discovery".into(),
+                    source,
+                })?;
             let missing = crds.iter().find(|c| {
                 !index.types().iter().any(|t| {
                     t.api.group == c.group

@@ -61,7 +61,10 @@ pub enum Event {
 impl Event {
     /// Whether the event is a failure (for `crds sync`'s exit code).
     pub fn is_failure(&self) -> bool {
-        !matches!(self, Event::Unregistered { .. } | Event::Registered { .. } | Event::Warning(_))
+        !matches!(
+            self,
+            Event::Unregistered { .. } | Event::Registered { .. } | Event::Warning(_)
+        )
     }
 }
 
@@ -69,14 +72,37 @@ impl Event {
 /// journaled), wait until Established and served, record the registry and the
 /// `crd_loads_total`/`crd_load_duration_seconds` observations (pushed when configured).
 /// `event` is when the first file event of the batch happened (now, for `crds sync`).
-pub async fn run_batch(applier: &Applier<'_>, settings: &Settings, state: &mut WatchState, dir: &Path, event: Option<Instant>) -> Vec<Event> {
+pub async fn run_batch(
+    applier: &Applier<'_>,
+    settings: &Settings,
+    state: &mut WatchState,
+    dir: &Path,
+    event: Option<Instant>,
+) -> Vec<Event> {
     let started = event.unwrap_or_else(Instant::now);
     let mut events = Vec::new();
     let mut loads: Vec<(Status, f64)> = Vec::new();
-    carry_out(applier, settings, state, dir, started, &mut events, &mut loads).await;
+    carry_out(
+        applier,
+        settings,
+        state,
+        dir,
+        started,
+        &mut events,
+        &mut loads,
+    )
+    .await;
     if !loads.is_empty() {
         let s = settings;
-        for w in metrics::finish_crd_loads(&s.home, &s.plugin.name, &loads, &s.plugin.metrics, s.push_target.as_ref()).await {
+        for w in metrics::finish_crd_loads(
+            &s.home,
+            &s.plugin.name,
+            &loads,
+            &s.plugin.metrics,
+            s.push_target.as_ref(),
+        )
+        .await
+        {
             events.push(Event::Warning(w));
         }
     }
@@ -105,7 +131,10 @@ async fn carry_out(
     let snap = match scan(dir) {
         Ok(s) => s,
         Err(e) => {
-            events.push(Event::ScanFailed(format!("cannot read {}: {e}", dir.display())));
+            events.push(Event::ScanFailed(format!(
+                "cannot read {}: {e}",
+                dir.display()
+            )));
             return;
         }
     };
@@ -123,7 +152,10 @@ async fn carry_out(
                     file,
                     line: 1,
                     column: 1,
-                    message: format!("CRD {name} is already defined by {}; remove one of the two", owner.display()),
+                    message: format!(
+                        "CRD {name} is already defined by {}; remove one of the two",
+                        owner.display()
+                    ),
                 }));
             }
             Action::Apply(c) => to_apply.push(*c),
@@ -144,7 +176,10 @@ async fn carry_out(
     if let Err(e) = applier.check_access().await {
         let error = ApplyError::from(e);
         loads.extend(to_apply.iter().map(|_| (status_of(&error), secs())));
-        events.push(Event::Refusal { crds: to_apply, error });
+        events.push(Event::Refusal {
+            crds: to_apply,
+            error,
+        });
         return;
     }
     let refs: Vec<&LoadedCrd> = to_apply.iter().collect();
@@ -154,7 +189,10 @@ async fn carry_out(
             Ok(sent) => applied.push((c, sent.saturating_duration_since(started))),
             Err(error) => {
                 loads.push((status_of(&error), secs()));
-                events.push(Event::Failed { crd: c.clone(), error });
+                events.push(Event::Failed {
+                    crd: c.clone(),
+                    error,
+                });
             }
         }
     }
@@ -171,8 +209,16 @@ async fn carry_out(
         events.push(Event::Warning(e.to_string()));
     }
     let total = started.elapsed();
-    loads.extend(applied.iter().map(|_| (Status::Success, total.as_secs_f64())));
+    loads.extend(
+        applied
+            .iter()
+            .map(|_| (Status::Success, total.as_secs_f64())),
+    );
     for (c, watcher) in applied {
-        events.push(Event::Registered { crd: c.clone(), watcher, total });
+        events.push(Event::Registered {
+            crd: c.clone(),
+            watcher,
+            total,
+        });
     }
 }

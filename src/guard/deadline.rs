@@ -28,7 +28,11 @@ impl Deadlines {
     /// `--request-timeout` bounds everything when given; [`DEFAULT`] otherwise.
     pub fn new(request_timeout: Option<Duration>) -> Deadlines {
         let d = request_timeout.filter(|d| !d.is_zero()).unwrap_or(DEFAULT);
-        Deadlines { discovery: d, review: d, call: d }
+        Deadlines {
+            discovery: d,
+            review: d,
+            call: d,
+        }
     }
 }
 
@@ -37,13 +41,22 @@ impl Deadlines {
 ///
 /// # Errors
 /// The request's own error, or the timeout.
-pub async fn bounded<T, F>(server: &str, what: &str, deadline: Duration, fut: F) -> Result<T, ApiError>
+pub async fn bounded<T, F>(
+    server: &str,
+    what: &str,
+    deadline: Duration,
+    fut: F,
+) -> Result<T, ApiError>
 where
     F: Future<Output = Result<T, kube::Error>>,
 {
     match tokio::time::timeout(deadline, fut).await {
         Ok(r) => r.map_err(|e| ApiError::from_kube(e, server)),
-        Err(_) => Err(ApiError::Timeout { server: server.to_string(), what: what.to_string(), after: deadline }),
+        Err(_) => Err(ApiError::Timeout {
+            server: server.to_string(),
+            what: what.to_string(),
+            after: deadline,
+        }),
     }
 }
 
@@ -54,15 +67,32 @@ mod tests {
     #[test]
     fn request_timeout_bounds_everything_and_zero_means_the_default() {
         assert_eq!(Deadlines::new(None).discovery, Duration::from_secs(32));
-        assert_eq!(Deadlines::new(Some(Duration::ZERO)).review, Duration::from_secs(32));
+        assert_eq!(
+            Deadlines::new(Some(Duration::ZERO)).review,
+            Duration::from_secs(32)
+        );
         let d = Deadlines::new(Some(Duration::from_secs(2)));
-        assert_eq!((d.discovery, d.review, d.call), (Duration::from_secs(2), Duration::from_secs(2), Duration::from_secs(2)));
+        assert_eq!(
+            (d.discovery, d.review, d.call),
+            (
+                Duration::from_secs(2),
+                Duration::from_secs(2),
+                Duration::from_secs(2)
+            )
+        );
     }
 
     #[tokio::test]
     async fn a_future_that_never_finishes_is_a_timeout_naming_what_was_asked() {
         let never = std::future::pending::<Result<(), kube::Error>>();
-        let e = bounded("https://127.0.0.1:1", "the discovery request", Duration::from_millis(20), never).await.unwrap_err();
+        let e = bounded(
+            "https://127.0.0.1:1",
+            "the discovery request",
+            Duration::from_millis(20),
+            never,
+        )
+        .await
+        .unwrap_err();
         assert_eq!(
             e.to_string(),
             "the API server https://127.0.0.1:1 did not answer the discovery request within 20ms; check that it is up and reachable, or raise --request-timeout"

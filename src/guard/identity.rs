@@ -50,7 +50,10 @@ fn describe(user: &str, groups: &[String], uid: Option<&str>) -> String {
 pub fn verify(requested: &Impersonation, observed: &Observed) -> Result<(), IdentityError> {
     let same = observed.user == requested.user
         && requested.groups.iter().all(|g| observed.groups.contains(g))
-        && requested.uid.as_ref().is_none_or(|u| observed.uid.as_ref() == Some(u));
+        && requested
+            .uid
+            .as_ref()
+            .is_none_or(|u| observed.uid.as_ref() == Some(u));
     if same {
         return Ok(());
     }
@@ -65,27 +68,68 @@ mod tests {
     use super::*;
 
     fn imp(user: &str, groups: &[&str], uid: Option<&str>) -> Impersonation {
-        Impersonation { user: user.into(), groups: groups.iter().map(|g| g.to_string()).collect(), uid: uid.map(str::to_string) }
+        Impersonation {
+            user: user.into(),
+            groups: groups.iter().map(|g| g.to_string()).collect(),
+            uid: uid.map(str::to_string),
+        }
     }
 
     fn seen(user: &str, groups: &[&str], uid: Option<&str>) -> Observed {
-        Observed { user: user.into(), groups: groups.iter().map(|g| g.to_string()).collect(), uid: uid.map(str::to_string) }
+        Observed {
+            user: user.into(),
+            groups: groups.iter().map(|g| g.to_string()).collect(),
+            uid: uid.map(str::to_string),
+        }
     }
 
     #[test]
     fn the_requested_identity_passes_with_the_groups_the_server_adds() {
-        assert!(verify(&imp("joe", &["dev"], None), &seen("joe", &["dev", "system:authenticated"], None)).is_ok());
-        assert!(verify(&imp("joe", &[], Some("42")), &seen("joe", &["system:authenticated"], Some("42"))).is_ok());
+        assert!(
+            verify(
+                &imp("joe", &["dev"], None),
+                &seen("joe", &["dev", "system:authenticated"], None)
+            )
+            .is_ok()
+        );
+        assert!(
+            verify(
+                &imp("joe", &[], Some("42")),
+                &seen("joe", &["system:authenticated"], Some("42"))
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn a_proxy_that_dropped_impersonation_is_named_with_both_identities() {
-        let e = verify(&imp("joe", &["dev"], None), &seen("admin", &["system:masters", "system:authenticated"], None)).unwrap_err();
+        let e = verify(
+            &imp("joe", &["dev"], None),
+            &seen("admin", &["system:masters", "system:authenticated"], None),
+        )
+        .unwrap_err();
         assert_eq!(e.requested, "user \"joe\" in groups \"dev\"");
-        assert_eq!(e.observed, "user \"admin\" in groups \"system:masters\", \"system:authenticated\"");
-        assert!(e.to_string().starts_with("impersonation was not applied: asked to act as user \"joe\""), "{e}");
+        assert_eq!(
+            e.observed,
+            "user \"admin\" in groups \"system:masters\", \"system:authenticated\""
+        );
+        assert!(
+            e.to_string()
+                .starts_with("impersonation was not applied: asked to act as user \"joe\""),
+            "{e}"
+        );
         assert!(e.to_string().contains("Impersonate-*"), "{e}");
-        assert!(verify(&imp("joe", &["dev"], None), &seen("joe", &["system:authenticated"], None)).is_err(), "a dropped group");
-        assert!(verify(&imp("joe", &[], Some("42")), &seen("joe", &[], None)).is_err(), "a dropped uid");
+        assert!(
+            verify(
+                &imp("joe", &["dev"], None),
+                &seen("joe", &["system:authenticated"], None)
+            )
+            .is_err(),
+            "a dropped group"
+        );
+        assert!(
+            verify(&imp("joe", &[], Some("42")), &seen("joe", &[], None)).is_err(),
+            "a dropped uid"
+        );
     }
 }

@@ -68,7 +68,9 @@ pub enum GuardError {
     Journal(#[source] ChangelogError),
     /// The request was sent, but its outcome could not be journaled (the intent is there and
     /// reads as "outcome unknown").
-    #[error("the change was sent but its outcome could not be journaled: {0}; check the object, the change log shows the attempt as outcome unknown")]
+    #[error(
+        "the change was sent but its outcome could not be journaled: {0}; check the object, the change log shows the attempt as outcome unknown"
+    )]
     Unjournaled(#[source] ChangelogError),
 }
 

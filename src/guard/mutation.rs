@@ -13,8 +13,8 @@ use kube::Api;
 use kube::api::{DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
-use super::session::{Grant, Session};
 use super::GuardError;
+use super::session::{Grant, Session};
 use crate::authz::{AccessRequest, GateError};
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType};
@@ -118,13 +118,16 @@ pub struct Intent<'a> {
 
 fn with_kind(mut v: Value, kind: &str) -> Value {
     if let Some(o) = v.as_object_mut() {
-        o.entry("kind").or_insert_with(|| Value::String(kind.into()));
+        o.entry("kind")
+            .or_insert_with(|| Value::String(kind.into()));
     }
     v
 }
 
 fn rv_of(v: &Value) -> Option<String> {
-    v.pointer("/metadata/resourceVersion").and_then(Value::as_str).map(str::to_string)
+    v.pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 impl Session<'_> {
@@ -132,11 +135,22 @@ impl Session<'_> {
     ///
     /// # Errors
     /// Unknown TYPE (2), a name that cannot be one URL segment (2), discovery failures (1).
-    pub async fn object(&self, type_name: &str, name: &str, namespace: Option<String>) -> Result<ObjectRef, GuardError> {
+    pub async fn object(
+        &self,
+        type_name: &str,
+        name: &str,
+        namespace: Option<String>,
+    ) -> Result<ObjectRef, GuardError> {
         super::check_names(&[name.to_string()]).map_err(GuardError::Usage)?;
         let t = self.resolve(type_name).await?;
-        let namespace = t.namespaced.then(|| namespace.unwrap_or_else(|| self.namespace().to_string()));
-        Ok(ObjectRef { t, namespace, name: name.to_string() })
+        let namespace = t
+            .namespaced
+            .then(|| namespace.unwrap_or_else(|| self.namespace().to_string()));
+        Ok(ObjectRef {
+            t,
+            namespace,
+            name: name.to_string(),
+        })
     }
 
     fn api(&self, obj: &ObjectRef) -> Api<DynamicObject> {
@@ -161,7 +175,12 @@ impl Session<'_> {
             kind: i.kind.to_string(),
             namespace: i.namespace.map(str::to_string),
             name: i.name.to_string(),
-            uid: i.before.as_ref().and_then(|o| o.pointer("/metadata/uid")).and_then(Value::as_str).map(str::to_string),
+            uid: i
+                .before
+                .as_ref()
+                .and_then(|o| o.pointer("/metadata/uid"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
             operation: i.operation,
             patch_type: i.patch_type.map(str::to_string),
             patch: i.patch.map(|p| changelog::redact_patch(i.kind, p)),
@@ -180,7 +199,13 @@ impl Session<'_> {
     /// # Errors
     /// [`GuardError::Journal`] (nothing sent), the request's [`ApiError`] (journaled), or
     /// [`GuardError::Unjournaled`] when the outcome could not be written after the request.
-    pub async fn journaled<T, F>(&self, intent: Entry, what: &str, request: F, rv_after: impl Fn(&T) -> Option<String>) -> Result<T, GuardError>
+    pub async fn journaled<T, F>(
+        &self,
+        intent: Entry,
+        what: &str,
+        request: F,
+        rv_after: impl Fn(&T) -> Option<String>,
+    ) -> Result<T, GuardError>
     where
         F: Future<Output = Result<T, kube::Error>>,
     {
@@ -207,8 +232,12 @@ impl Session<'_> {
     /// # Errors
     /// [`GuardError::Journal`].
     pub fn journal_complete(&self, intent: Entry, result: String) -> Result<(), GuardError> {
-        let journal = self.journal().ok_or_else(|| GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into()))?;
-        journal.append(&intent.with_outcome(result, None, 0.0)).map_err(GuardError::Journal)
+        let journal = self.journal().ok_or_else(|| {
+            GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
+        })?;
+        journal
+            .append(&intent.with_outcome(result, None, 0.0))
+            .map_err(GuardError::Journal)
     }
 
     /// Authorizes `verb` (with `subresource`) on `obj` for a mutation: the boundary for the
@@ -218,9 +247,25 @@ impl Session<'_> {
     /// # Errors
     /// The refusal ([`GateError`], exit 3; a review that cannot be made, exit 1), or
     /// [`GuardError::Journal`].
-    pub async fn authorize_change(&self, obj: &ObjectRef, subresource: Option<&str>, intent: Intent<'_>) -> Result<Grant, GuardError> {
-        match self.authorize(Verb::Patch, &obj.t, false, &[obj.access("patch", subresource)]).await {
-            Ok(g) => Ok(Grant { namespace: obj.namespace.clone(), ..g }),
+    pub async fn authorize_change(
+        &self,
+        obj: &ObjectRef,
+        subresource: Option<&str>,
+        intent: Intent<'_>,
+    ) -> Result<Grant, GuardError> {
+        match self
+            .authorize(
+                Verb::Patch,
+                &obj.t,
+                false,
+                &[obj.access("patch", subresource)],
+            )
+            .await
+        {
+            Ok(g) => Ok(Grant {
+                namespace: obj.namespace.clone(),
+                ..g
+            }),
             Err(e) => {
                 let result = match &e {
                     GuardError::Gate(GateError::Review(_)) => e.to_string(),
@@ -240,7 +285,10 @@ impl Session<'_> {
     /// # Errors
     /// The API error of the read, except 403.
     pub async fn read(&self, _grant: &Grant, obj: &ObjectRef) -> Result<Option<Value>, ApiError> {
-        match self.call("the read of the object", self.api(obj).get(&obj.name)).await {
+        match self
+            .call("the read of the object", self.api(obj).get(&obj.name))
+            .await
+        {
             Ok(o) => Ok(serde_json::to_value(o).ok()),
             Err(ApiError::Server { code: 403, .. }) => Ok(None),
             Err(e) => Err(e),
@@ -254,7 +302,13 @@ impl Session<'_> {
     /// [`GuardError::Usage`] for a patch the server or the local computation rejects (a
     /// strategic merge on a custom resource gets the advice to use `--type merge`; a failed
     /// JSON patch names the failing operation), API errors with their exit codes, journal errors.
-    pub async fn patch(&self, grant: &Grant, obj: &ObjectRef, req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, GuardError> {
+    pub async fn patch(
+        &self,
+        grant: &Grant,
+        obj: &ObjectRef,
+        req: &PatchRequest<'_>,
+        before: Option<&Value>,
+    ) -> Result<Value, GuardError> {
         let _ = grant;
         let intent = self.intent(req.intent(obj, before)).await;
         if req.dry_run == DryRun::Client {
@@ -266,11 +320,17 @@ impl Session<'_> {
             self.journal_complete(intent, result)?;
             return after;
         }
-        let mut pp = PatchParams { field_manager: Some(req.field_manager.to_string()), ..Default::default() };
+        let mut pp = PatchParams {
+            field_manager: Some(req.field_manager.to_string()),
+            ..Default::default()
+        };
         pp.dry_run = req.dry_run == DryRun::Server;
         let api = self.api(obj);
         let json_ops = match req.patch_type {
-            PatchType::Json => Some(serde_json::from_value::<json_patch::Patch>(req.body.clone()).map_err(|e| GuardError::Usage(e.to_string()))?),
+            PatchType::Json => Some(
+                serde_json::from_value::<json_patch::Patch>(req.body.clone())
+                    .map_err(|e| GuardError::Usage(e.to_string()))?,
+            ),
             _ => None,
         };
         let patch: Patch<&Value> = match (req.patch_type, json_ops) {
@@ -284,7 +344,12 @@ impl Session<'_> {
                 None => api.patch(&obj.name, &pp, &patch).await,
             }
         };
-        match self.journaled(intent, "the patch", send, |o: &DynamicObject| o.metadata.resource_version.clone()).await {
+        match self
+            .journaled(intent, "the patch", send, |o: &DynamicObject| {
+                o.metadata.resource_version.clone()
+            })
+            .await
+        {
             Ok(o) => Ok(serde_json::to_value(o).unwrap_or(Value::Null)),
             Err(GuardError::Api(e)) => Err(explain_rejection(e, obj, req, before)),
             Err(e) => Err(e),
@@ -295,7 +360,11 @@ impl Session<'_> {
 /// The error as the one-line `result` of a record (the Status message when the server answered).
 fn outcome_text(e: &ApiError) -> String {
     match e {
-        ApiError::Server { code, reason, message } => format!("{reason} ({code}): {message}"),
+        ApiError::Server {
+            code,
+            reason,
+            message,
+        } => format!("{reason} ({code}): {message}"),
         other => other.to_string(),
     }
 }
@@ -308,8 +377,10 @@ fn client_side(req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, 
     match req.patch_type {
         PatchType::Merge => json_patch::merge(&mut doc, req.body),
         PatchType::Json => {
-            let ops: json_patch::Patch = serde_json::from_value(req.body.clone()).map_err(|e| GuardError::Usage(e.to_string()))?;
-            json_patch::patch(&mut doc, &ops).map_err(|e| GuardError::Usage(format!("the JSON patch does not apply: {e}")))?;
+            let ops: json_patch::Patch = serde_json::from_value(req.body.clone())
+                .map_err(|e| GuardError::Usage(e.to_string()))?;
+            json_patch::patch(&mut doc, &ops)
+                .map_err(|e| GuardError::Usage(format!("the JSON patch does not apply: {e}")))?;
         }
         PatchType::Strategic => {
             return Err(GuardError::Usage("a strategic merge patch needs the server's schema; use --dry-run=server (or --type merge)".into()));
@@ -319,22 +390,36 @@ fn client_side(req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, 
 }
 
 /// Turns a server rejection into advice where the server's words do not help.
-fn explain_rejection(e: ApiError, obj: &ObjectRef, req: &PatchRequest<'_>, before: Option<&Value>) -> GuardError {
+fn explain_rejection(
+    e: ApiError,
+    obj: &ObjectRef,
+    req: &PatchRequest<'_>,
+    before: Option<&Value>,
+) -> GuardError {
     match e {
-        ApiError::Server { code: 415, .. } if req.patch_type == PatchType::Strategic => GuardError::Usage(format!(
-            "{} does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json",
-            obj.t.group_resource()
-        )),
+        ApiError::Server { code: 415, .. } if req.patch_type == PatchType::Strategic => {
+            GuardError::Usage(format!(
+                "{} does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json",
+                obj.t.group_resource()
+            ))
+        }
         // The server says only "rejected … due to an error in our request" for a failed JSON
         // patch; applying it to the before-state locally names the operation that failed.
-        ApiError::Server { code: 422, message, .. } if req.patch_type == PatchType::Json => {
-            let local = before.zip(serde_json::from_value::<json_patch::Patch>(req.body.clone()).ok()).and_then(|(b, ops)| {
-                let mut doc = b.clone();
-                json_patch::patch(&mut doc, &ops).err()
-            });
+        ApiError::Server {
+            code: 422, message, ..
+        } if req.patch_type == PatchType::Json => {
+            let local = before
+                .zip(serde_json::from_value::<json_patch::Patch>(req.body.clone()).ok())
+                .and_then(|(b, ops)| {
+                    let mut doc = b.clone();
+                    json_patch::patch(&mut doc, &ops).err()
+                });
             GuardError::Usage(match local {
                 Some(e) => format!("the JSON patch does not apply to {}: {e}", obj.display()),
-                None => format!("the server rejected the JSON patch for {}: {message}", obj.display()),
+                None => format!(
+                    "the server rejected the JSON patch for {}: {message}",
+                    obj.display()
+                ),
             })
         }
         other => GuardError::Api(other),

@@ -76,7 +76,11 @@ impl<'s> Session<'s> {
     /// cannot be written; [`GuardError::Cluster`] for configuration problems;
     /// [`GuardError::Identity`] (exit 3) when impersonation was not applied; a failed or
     /// timed-out SelfSubjectReview is exit 1.
-    pub async fn open(settings: &'s Settings, p: &mut Printer<'_>, mode: Mode) -> Result<Session<'s>, GuardError> {
+    pub async fn open(
+        settings: &'s Settings,
+        p: &mut Printer<'_>,
+        mode: Mode,
+    ) -> Result<Session<'s>, GuardError> {
         let journal = match mode {
             Mode::Mutate => Some(Journal::open(&settings.home).map_err(GuardError::Journal)?),
             Mode::Read => None,
@@ -180,9 +184,7 @@ impl<'s> Session<'s> {
     /// # Errors
     /// The discovery request's error or timeout.
     pub async fn index(&self) -> Result<&TypeIndex, ApiError> {
-        self.index
-            .get_or_try_init(|| self.fetch_index())
-            .await
+        self.index.get_or_try_init(|| self.fetch_index()).await
     }
 
     /// Fetches aggregated discovery anew (for waits that need a fresh view, e.g. until a new
@@ -191,7 +193,13 @@ impl<'s> Session<'s> {
     /// # Errors
     /// The discovery request's error or timeout.
     pub async fn fetch_index(&self) -> Result<TypeIndex, ApiError> {
-        bounded(&self.cluster.server, "the discovery request", self.deadlines.discovery, TypeIndex::fetch(&self.cluster.client)).await
+        bounded(
+            &self.cluster.server,
+            "the discovery request",
+            self.deadlines.discovery,
+            TypeIndex::fetch(&self.cluster.client),
+        )
+        .await
     }
 
     /// Resolves TYPE as kubectl does.
@@ -214,8 +222,19 @@ impl<'s> Session<'s> {
     ///
     /// # Errors
     /// [`GateError`] naming the plugin.yaml key to change.
-    pub fn boundary(&self, verb: Verb, t: &ResolvedType, all_namespaces: bool) -> Result<(), GateError> {
-        check_boundary(&self.settings.plugin, &self.registered, verb, t, all_namespaces)
+    pub fn boundary(
+        &self,
+        verb: Verb,
+        t: &ResolvedType,
+        all_namespaces: bool,
+    ) -> Result<(), GateError> {
+        check_boundary(
+            &self.settings.plugin,
+            &self.registered,
+            verb,
+            t,
+            all_namespaces,
+        )
     }
 
     /// The namespace a request on `t` uses: the session's for namespaced types, none for
@@ -231,7 +250,13 @@ impl<'s> Session<'s> {
     /// # Errors
     /// [`GateError`] (exit 3) for a refusal, naming the user the server sees; exit 1 when a
     /// review cannot be made.
-    pub async fn authorize(&self, verb: Verb, t: &ResolvedType, all_namespaces: bool, requests: &[AccessRequest]) -> Result<Grant, GuardError> {
+    pub async fn authorize(
+        &self,
+        verb: Verb,
+        t: &ResolvedType,
+        all_namespaces: bool,
+        requests: &[AccessRequest],
+    ) -> Result<Grant, GuardError> {
         self.boundary(verb, t, all_namespaces)?;
         for req in requests {
             if let Err(reason) = self.decide(req).await? {
@@ -248,7 +273,10 @@ impl<'s> Session<'s> {
                 .into());
             }
         }
-        Ok(Grant { t: t.clone(), namespace: self.namespace_for(t, all_namespaces) })
+        Ok(Grant {
+            t: t.clone(),
+            namespace: self.namespace_for(t, all_namespaces),
+        })
     }
 
     /// The RBAC decision for `req` without the boundary and without failing on "no"
@@ -274,7 +302,10 @@ impl<'s> Session<'s> {
         let d = if status.allowed && status.denied != Some(true) {
             Ok(())
         } else {
-            let reason = status.reason.filter(|r| !r.is_empty()).or(status.evaluation_error.filter(|r| !r.is_empty()));
+            let reason = status
+                .reason
+                .filter(|r| !r.is_empty())
+                .or(status.evaluation_error.filter(|r| !r.is_empty()));
             Err(reason.unwrap_or_else(|| "no RBAC rule allows it".to_string()))
         };
         if let Ok(mut c) = self.reviews.lock() {
@@ -315,7 +346,11 @@ impl<'s> Session<'s> {
     pub async fn user(&self) -> String {
         match self.review_identity().await {
             Ok(Some(o)) if !o.user.is_empty() => o.user,
-            _ => self.cluster.configured_user.clone().unwrap_or_else(|| "unknown".to_string()),
+            _ => self
+                .cluster
+                .configured_user
+                .clone()
+                .unwrap_or_else(|| "unknown".to_string()),
         }
     }
 
@@ -324,7 +359,12 @@ impl<'s> Session<'s> {
     ///
     /// # Errors
     /// The request's error or [`ApiError::Timeout`].
-    pub async fn send<T: DeserializeOwned>(&self, _grant: &Grant, req: http::Request<Vec<u8>>) -> Result<T, ApiError> {
-        self.call("the request", self.cluster.client.request::<T>(req)).await
+    pub async fn send<T: DeserializeOwned>(
+        &self,
+        _grant: &Grant,
+        req: http::Request<Vec<u8>>,
+    ) -> Result<T, ApiError> {
+        self.call("the request", self.cluster.client.request::<T>(req))
+            .await
     }
 }

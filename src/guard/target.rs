@@ -73,14 +73,16 @@ pub fn check_names(names: &[String]) -> Result<(), String> {
         let bad = n.is_empty()
             || n == "."
             || n == ".."
-            || n.chars().any(|c| matches!(c, '/' | '%' | '?' | '#') || c.is_whitespace() || c.is_control());
+            || n.chars()
+                .any(|c| matches!(c, '/' | '%' | '?' | '#') || c.is_whitespace() || c.is_control());
         if bad {
-            return Err(format!("invalid object name {n:?}: a name may not be empty, \".\" or \"..\", nor contain '/', '%', '?', '#' or spaces"));
+            return Err(format!(
+                "invalid object name {n:?}: a name may not be empty, \".\" or \"..\", nor contain '/', '%', '?', '#' or spaces"
+            ));
         }
     }
     Ok(())
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -150,7 +152,10 @@ mod tests {
         for bad in ["?", "web-1?x", "a#b", "..", ".", "a%2F", "a b", ""] {
             let e = parse_target(&s(&["pods", bad])).unwrap_err();
             assert!(e.starts_with("invalid object name"), "{bad:?}: {e}");
-            assert!(parse_target(&s(&[&format!("pod/{bad}")])).is_err(), "{bad:?}");
+            assert!(
+                parse_target(&s(&[&format!("pod/{bad}")])).is_err(),
+                "{bad:?}"
+            );
         }
         assert!(parse_target(&s(&["clusterroles", "system:basic-user", "a.b-c_d@e"])).is_ok());
     }

@@ -92,7 +92,10 @@ impl fmt::Debug for PushTarget {
                     .as_ref()
                     .map(|(user, _)| (user, "<redacted>")),
             )
-            .field("bearer_token", &self.bearer_token.as_ref().map(|_| "<redacted>"))
+            .field(
+                "bearer_token",
+                &self.bearer_token.as_ref().map(|_| "<redacted>"),
+            )
             .field("ca_pem", &self.ca_pem.as_ref().map(Vec::len))
             .finish()
     }
@@ -201,18 +204,23 @@ pub async fn push(target: &PushTarget, body: String) -> Result<(), PushError> {
 }
 
 async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
-    let mut builder = reqwest::Client::builder().connect_timeout(target.timeout).timeout(target.timeout);
+    let mut builder = reqwest::Client::builder()
+        .connect_timeout(target.timeout)
+        .timeout(target.timeout);
     if let Some(pem) = &target.ca_pem {
-        for cert in reqwest::Certificate::from_pem_bundle(pem).map_err(|source| PushError::Client { reason: root_cause(&source), source })? {
+        for cert in
+            reqwest::Certificate::from_pem_bundle(pem).map_err(|source| PushError::Client {
+                reason: root_cause(&source),
+                source,
+            })?
+        {
             builder = builder.add_root_certificate(cert);
         }
     }
-    let client = builder
-        .build()
-        .map_err(|source| PushError::Client {
-            reason: root_cause(&source),
-            source,
-        })?;
+    let client = builder.build().map_err(|source| PushError::Client {
+        reason: root_cause(&source),
+        source,
+    })?;
     let mut request = client
         .put(&target.url)
         .header(reqwest::header::CONTENT_TYPE, prometheus::TEXT_FORMAT)

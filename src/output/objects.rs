@@ -47,7 +47,8 @@ pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
 
 fn with_kind(mut v: Value, kind: &str) -> Value {
     if let Some(o) = v.as_object_mut() {
-        o.entry("kind").or_insert_with(|| Value::String(kind.into()));
+        o.entry("kind")
+            .or_insert_with(|| Value::String(kind.into()));
     }
     v
 }
@@ -84,29 +85,40 @@ pub fn print_result(
     diff: bool,
     output: Option<ObjectFormat>,
 ) -> Result<(), OutputError> {
-    let rv = |o: Option<&Value>| o.and_then(|o| o.pointer("/metadata/resourceVersion")).cloned();
+    let rv = |o: Option<&Value>| {
+        o.and_then(|o| o.pointer("/metadata/resourceVersion"))
+            .cloned()
+    };
     let changed = match before {
-        Some(b) => !crate::diff::operations(b, after).is_empty() || (dry_run == DryRun::None && rv(Some(b)) != rv(Some(after))),
+        Some(b) => {
+            !crate::diff::operations(b, after).is_empty()
+                || (dry_run == DryRun::None && rv(Some(b)) != rv(Some(after)))
+        }
         None => true,
     };
     match output {
         Some(ObjectFormat::Json) => p.out(&to_json(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Yaml) => p.out(&to_yaml(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Name) => p.out(&format!("{display}\n"))?,
-        None => p.out(&format!("{}\n", result_line(display, verb, changed, dry_run)))?,
+        None => p.out(&format!(
+            "{}\n",
+            result_line(display, verb, changed, dry_run)
+        ))?,
     }
     if (diff || dry_run != DryRun::None)
         && let Some(b) = before
     {
         let kind = t.api.kind.as_str();
-        let (b, a) = (crate::changelog::redact(with_kind(b.clone(), kind)), crate::changelog::redact(with_kind(after.clone(), kind)));
+        let (b, a) = (
+            crate::changelog::redact(with_kind(b.clone(), kind)),
+            crate::changelog::redact(with_kind(after.clone(), kind)),
+        );
         for line in crate::diff::render(&b, &a) {
             p.out(&format!("  {line}\n"))?;
         }
     }
     Ok(())
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -143,8 +155,17 @@ mod tests {
 
     #[test]
     fn result_lines_match_kubectl() {
-        assert_eq!(result_line("deployment.apps/web", "patched", true, DryRun::None), "deployment.apps/web patched");
-        assert_eq!(result_line("pod/a", "patched", false, DryRun::None), "pod/a patched (no change)");
-        assert_eq!(result_line("pod/a", "patched", true, DryRun::Server), "pod/a patched (server dry run)");
+        assert_eq!(
+            result_line("deployment.apps/web", "patched", true, DryRun::None),
+            "deployment.apps/web patched"
+        );
+        assert_eq!(
+            result_line("pod/a", "patched", false, DryRun::None),
+            "pod/a patched (no change)"
+        );
+        assert_eq!(
+            result_line("pod/a", "patched", true, DryRun::Server),
+            "pod/a patched (server dry run)"
+        );
     }
 }

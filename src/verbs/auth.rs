@@ -168,7 +168,10 @@ async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitSt
     };
     let decision = session.decide(&req).await?;
     let outside = match (&decision, plugin_verb(&a.verb)) {
-        (Ok(()), Some(v)) => session.boundary(v, &t, a.all_namespaces).err().map(|e| boundary_reason(&e)),
+        (Ok(()), Some(v)) => session
+            .boundary(v, &t, a.all_namespaces)
+            .err()
+            .map(|e| boundary_reason(&e)),
         _ => None,
     };
     if !a.quiet {

@@ -26,7 +26,10 @@ pub fn matches_object(e: &Entry, filter: &str) -> bool {
         Some((a, name)) => {
             let kind = e.kind.to_lowercase();
             let a = a.to_lowercase();
-            name == e.name && (a == kind || a.strip_suffix('s') == Some(kind.as_str()) || e.namespace.as_deref() == Some(a.as_str()))
+            name == e.name
+                && (a == kind
+                    || a.strip_suffix('s') == Some(kind.as_str())
+                    || e.namespace.as_deref() == Some(a.as_str()))
         }
     }
 }
@@ -39,9 +42,15 @@ pub fn since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, VerbEr
     if let Ok(t) = text.parse::<jiff::Timestamp>() {
         return Ok(t);
     }
-    let d = duration_string::parse(text).map_err(|_| VerbError::Usage(format!("--since {text:?}: use a duration such as 1h or 30m, or an RFC 3339 time")))?;
-    let span = jiff::SignedDuration::try_from(d).map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))?;
-    now.checked_sub(span).map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))
+    let d = duration_string::parse(text).map_err(|_| {
+        VerbError::Usage(format!(
+            "--since {text:?}: use a duration such as 1h or 30m, or an RFC 3339 time"
+        ))
+    })?;
+    let span = jiff::SignedDuration::try_from(d)
+        .map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))?;
+    now.checked_sub(span)
+        .map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))
 }
 
 /// Runs a `changelog` subcommand.
@@ -49,21 +58,37 @@ pub fn since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, VerbEr
 /// # Errors
 /// [`VerbError::Io`] when the log cannot be read; [`VerbError::Usage`] for a bad filter;
 /// an unknown id is not found (exit 4).
-pub async fn run(s: &Settings, cmd: &ChangelogCommand, p: &mut Printer<'_>) -> Result<(), VerbError> {
+pub async fn run(
+    s: &Settings,
+    cmd: &ChangelogCommand,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let (entries, bad) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
     if bad > 0 {
-        p.err_line(&format!("warning: {bad} line(s) of {} are not valid entries and were skipped", changelog::path(&s.home).display()));
+        p.err_line(&format!(
+            "warning: {bad} line(s) of {} are not valid entries and were skipped",
+            changelog::path(&s.home).display()
+        ));
     }
     match cmd {
         ChangelogCommand::Show { id } => {
-            let e = changelog::latest(entries).into_iter().find(|e| &e.id == id).ok_or_else(|| crate::verbs::RollbackError::NoEntry(id.clone()))?;
+            let e = changelog::latest(entries)
+                .into_iter()
+                .find(|e| &e.id == id)
+                .ok_or_else(|| crate::verbs::RollbackError::NoEntry(id.clone()))?;
             p.out(&to_json(&e)?)?;
             if e.outcome_unknown() {
                 p.err_line(&no_outcome_warning(&e));
             }
         }
-        ChangelogCommand::List { since: since_arg, object } => {
-            let cutoff = since_arg.as_deref().map(|t| since(t, jiff::Timestamp::now())).transpose()?;
+        ChangelogCommand::List {
+            since: since_arg,
+            object,
+        } => {
+            let cutoff = since_arg
+                .as_deref()
+                .map(|t| since(t, jiff::Timestamp::now()))
+                .transpose()?;
             let t = list_table(entries, cutoff, object.as_deref());
             if t.is_empty() {
                 p.err_line("No change-log entries.");
@@ -78,16 +103,37 @@ pub async fn run(s: &Settings, cmd: &ChangelogCommand, p: &mut Printer<'_>) -> R
 /// The `changelog list` table (pure): the last record of every id ([`changelog::latest`]),
 /// those that started at or after `cutoff` and match the `--object` filter, in log order.
 /// RESULT is the record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome.
-pub fn list_table(records: Vec<Entry>, cutoff: Option<jiff::Timestamp>, object: Option<&str>) -> OwnTable {
+pub fn list_table(
+    records: Vec<Entry>,
+    cutoff: Option<jiff::Timestamp>,
+    object: Option<&str>,
+) -> OwnTable {
     let mut t = OwnTable::new(["Id", "Time", "User", "Operation", "Object", "Result"]);
     for e in changelog::latest(records)
         .iter()
-        .filter(|e| cutoff.is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c)))
+        .filter(|e| {
+            cutoff.is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c))
+        })
         .filter(|e| object.is_none_or(|o| matches_object(e, o)))
     {
-        let op = if e.dry_run { format!("{} (dry run)", op_name(e)) } else { op_name(e) };
-        let result = if e.outcome_unknown() { OUTCOME_UNKNOWN.to_string() } else { e.result.clone() };
-        t.row([e.id.clone(), e.timestamp.clone(), e.user.clone(), op, object_of(e), result]);
+        let op = if e.dry_run {
+            format!("{} (dry run)", op_name(e))
+        } else {
+            op_name(e)
+        };
+        let result = if e.outcome_unknown() {
+            OUTCOME_UNKNOWN.to_string()
+        } else {
+            e.result.clone()
+        };
+        t.row([
+            e.id.clone(),
+            e.timestamp.clone(),
+            e.user.clone(),
+            op,
+            object_of(e),
+            result,
+        ]);
     }
     t
 }
@@ -102,7 +148,10 @@ pub fn no_outcome_warning(e: &Entry) -> String {
 }
 
 fn op_name(e: &Entry) -> String {
-    serde_json::to_value(e.operation).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+    serde_json::to_value(e.operation)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -139,7 +188,13 @@ mod tests {
     fn object_filters_accept_name_kind_and_namespace_forms() {
         let e = entry("Pod", Some("shop"), "web-1");
         assert_eq!(object_of(&e), "pod/shop/web-1");
-        for f in ["web-1", "pod/web-1", "pods/web-1", "Pod/web-1", "shop/web-1"] {
+        for f in [
+            "web-1",
+            "pod/web-1",
+            "pods/web-1",
+            "Pod/web-1",
+            "shop/web-1",
+        ] {
             assert!(matches_object(&e, f), "{f}");
         }
         for f in ["web-2", "deployment/web-1", "other/web-1"] {
@@ -149,8 +204,15 @@ mod tests {
 
     #[test]
     fn list_collapses_an_intent_and_its_outcome_to_one_row() {
-        let intent = Entry { result: changelog::PENDING.into(), ..entry("Pod", Some("shop"), "web-1") };
-        let other = Entry { id: "2".into(), dry_run: true, ..entry("Deployment", None, "api") };
+        let intent = Entry {
+            result: changelog::PENDING.into(),
+            ..entry("Pod", Some("shop"), "web-1")
+        };
+        let other = Entry {
+            id: "2".into(),
+            dry_run: true,
+            ..entry("Deployment", None, "api")
+        };
         let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
         let t = list_table(vec![intent, other, done], None, None);
         assert_eq!(
@@ -163,8 +225,15 @@ mod tests {
 
     #[test]
     fn an_intent_without_an_outcome_lists_as_outcome_unknown() {
-        let intent = Entry { result: changelog::PENDING.into(), ..entry("Pod", Some("shop"), "web-1") };
-        let denied = Entry { id: "2".into(), result: "denied".into(), ..entry("Pod", Some("shop"), "web-2") };
+        let intent = Entry {
+            result: changelog::PENDING.into(),
+            ..entry("Pod", Some("shop"), "web-1")
+        };
+        let denied = Entry {
+            id: "2".into(),
+            result: "denied".into(),
+            ..entry("Pod", Some("shop"), "web-2")
+        };
         let t = list_table(vec![intent.clone(), denied], None, Some("web-1"));
         assert_eq!(
             t.render(true),
@@ -181,14 +250,22 @@ mod tests {
         let e = entry("Pod", None, "a");
         let later: jiff::Timestamp = "2026-11-30T09:00:00Z".parse().unwrap();
         assert!(list_table(vec![e.clone()], Some(later), None).is_empty());
-        assert!(!list_table(vec![e], Some("2026-11-30T08:00:00Z".parse().unwrap()), None).is_empty());
+        assert!(
+            !list_table(vec![e], Some("2026-11-30T08:00:00Z".parse().unwrap()), None).is_empty()
+        );
     }
 
     #[test]
     fn since_takes_a_duration_or_a_timestamp() {
         let now: jiff::Timestamp = "2026-11-30T10:00:00Z".parse().unwrap();
-        assert_eq!(since("1h", now).unwrap().to_string(), "2026-11-30T09:00:00Z");
-        assert_eq!(since("2026-11-30T08:00:00Z", now).unwrap().to_string(), "2026-11-30T08:00:00Z");
+        assert_eq!(
+            since("1h", now).unwrap().to_string(),
+            "2026-11-30T09:00:00Z"
+        );
+        assert_eq!(
+            since("2026-11-30T08:00:00Z", now).unwrap().to_string(),
+            "2026-11-30T08:00:00Z"
+        );
         assert!(since("yesterday", now).is_err());
     }
 }

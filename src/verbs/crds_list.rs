@@ -47,7 +47,13 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
     let mut seen = std::collections::BTreeSet::new();
     for (file, r) in files {
         match r {
-            Err(e) => out.push(Row { file: file.clone(), name: format!("<invalid: {e}>"), versions: "-".into(), established: "-".into(), managed: "-".into() }),
+            Err(e) => out.push(Row {
+                file: file.clone(),
+                name: format!("<invalid: {e}>"),
+                versions: "-".into(),
+                established: "-".into(),
+                managed: "-".into(),
+            }),
             Ok(crds) => {
                 for (name, versions) in crds {
                     seen.insert(name.clone());
@@ -57,7 +63,10 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
                         name: name.clone(),
                         versions: versions.clone(),
                         established: on.map(|c| c.1.clone()).unwrap_or_else(|| "-".into()),
-                        managed: on.map(|c| if c.2 { "yes" } else { "no" }).unwrap_or("-").into(),
+                        managed: on
+                            .map(|c| if c.2 { "yes" } else { "no" })
+                            .unwrap_or("-")
+                            .into(),
                     });
                 }
             }
@@ -65,7 +74,13 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
     }
     for (name, (versions, established, ours)) in cluster {
         if *ours && !seen.contains(name) {
-            out.push(Row { file: "-".into(), name: name.clone(), versions: versions.clone(), established: established.clone(), managed: "yes".into() });
+            out.push(Row {
+                file: "-".into(),
+                name: name.clone(),
+                versions: versions.clone(),
+                established: established.clone(),
+                managed: "yes".into(),
+            });
         }
     }
     out
@@ -78,19 +93,42 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
 pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let dir = s.crd_dir(args.dir.as_deref());
     if args.dir.is_some() && !dir.is_dir() {
-        let what = if dir.exists() { "is not a directory" } else { "does not exist" };
-        return Err(VerbError::Usage(format!("CRD directory {} {what}", dir.display())));
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(VerbError::Usage(format!(
+            "CRD directory {} {what}",
+            dir.display()
+        )));
     }
     let files: Vec<FileCrds> = match load_dir(&dir) {
         Ok(f) => f
             .into_iter()
             .map(|(path, r)| {
-                let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                (name, r.map(|crds| crds.into_iter().map(|c| (c.name, c.versions.join(","))).collect()).map_err(|e| format!("{}:{}", e.line, e.column)))
+                let name = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                (
+                    name,
+                    r.map(|crds| {
+                        crds.into_iter()
+                            .map(|c| (c.name, c.versions.join(",")))
+                            .collect()
+                    })
+                    .map_err(|e| format!("{}:{}", e.line, e.column)),
+                )
             })
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(VerbError::Io(format!("cannot read CRD directory {}: {e}", dir.display()))),
+        Err(e) => {
+            return Err(VerbError::Io(format!(
+                "cannot read CRD directory {}: {e}",
+                dir.display()
+            )));
+        }
     };
     let session = Session::open(s, p, Mode::Read).await?;
     let crd = crd_type();
@@ -103,16 +141,23 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
         name: None,
     };
     let grant = session.authorize(Verb::Get, &crd, false, &[ask]).await?;
-    let request = kube::core::Request::new("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
-        .list(&ListParams::default())
-        .map_err(|e| VerbError::Usage(format!("cannot build the list request: {e}")))?;
+    let request =
+        kube::core::Request::new("/apis/apiextensions.k8s.io/v1/customresourcedefinitions")
+            .list(&ListParams::default())
+            .map_err(|e| VerbError::Usage(format!("cannot build the list request: {e}")))?;
     let list: ObjectList<CustomResourceDefinition> = session.send(&grant, request).await?;
     let on_cluster: ClusterCrds = list
         .items
         .into_iter()
         .map(|c| {
             let name = c.metadata.name.clone().unwrap_or_default();
-            let versions: Vec<String> = c.spec.versions.iter().filter(|v| v.served).map(|v| v.name.clone()).collect();
+            let versions: Vec<String> = c
+                .spec
+                .versions
+                .iter()
+                .filter(|v| v.served)
+                .map(|v| v.name.clone())
+                .collect();
             let established = c
                 .status
                 .as_ref()
@@ -120,13 +165,21 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
                 .and_then(|cs| cs.iter().find(|x| x.type_ == "Established"))
                 .map(|x| x.status.clone())
                 .unwrap_or_else(|| "Unknown".into());
-            let ours = c.metadata.managed_fields.iter().flatten().any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
+            let ours = c
+                .metadata
+                .managed_fields
+                .iter()
+                .flatten()
+                .any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
             (name, (versions.join(","), established, ours))
         })
         .collect();
     let rows = rows(&files, &on_cluster);
     if rows.is_empty() {
-        p.err_line(&format!("No CRDs in {} and none managed by kubectl-myops on the cluster.", dir.display()));
+        p.err_line(&format!(
+            "No CRDs in {} and none managed by kubectl-myops on the cluster.",
+            dir.display()
+        ));
         return Ok(());
     }
     let mut t = OwnTable::new(["File", "Name", "Versions", "Established", "Managed"]);
@@ -144,7 +197,10 @@ mod tests {
     #[test]
     fn rows_pair_files_with_the_cluster_and_add_orphans_we_manage() {
         let files = vec![
-            ("a.yaml".to_string(), Ok(vec![("as.x.io".to_string(), "v1".to_string())])),
+            (
+                "a.yaml".to_string(),
+                Ok(vec![("as.x.io".to_string(), "v1".to_string())]),
+            ),
             ("bad.yaml".to_string(), Err("3:1".to_string())),
         ];
         let mut cluster = ClusterCrds::new();
@@ -152,7 +208,22 @@ mod tests {
         cluster.insert("old.x.io".into(), ("v1".into(), "True".into(), true));
         cluster.insert("theirs.x.io".into(), ("v1".into(), "True".into(), false));
         let r = rows(&files, &cluster);
-        let flat: Vec<String> = r.iter().map(|r| format!("{} {} {} {} {}", r.file, r.name, r.versions, r.established, r.managed)).collect();
-        assert_eq!(flat, ["a.yaml as.x.io v1 True yes", "bad.yaml <invalid: 3:1> - - -", "- old.x.io v1 True yes"]);
+        let flat: Vec<String> = r
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {} {} {} {}",
+                    r.file, r.name, r.versions, r.established, r.managed
+                )
+            })
+            .collect();
+        assert_eq!(
+            flat,
+            [
+                "a.yaml as.x.io v1 True yes",
+                "bad.yaml <invalid: 3:1> - - -",
+                "- old.x.io v1 True yes"
+            ]
+        );
     }
 }

@@ -27,16 +27,30 @@ use crate::verbs::VerbError;
 /// [`VerbError::Apply`] when a CRD is refused — each after every other CRD was applied and
 /// reported; a change log that cannot be written (1) before anything is sent.
 pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let timeout = duration_string::parse(&args.timeout).map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    let timeout = duration_string::parse(&args.timeout)
+        .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
     crate::authz::check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = s.crd_dir(args.dir.as_deref());
     if !dir.is_dir() {
-        let what = if dir.exists() { "is not a directory" } else { "does not exist" };
-        return Err(VerbError::Usage(format!("CRD directory {} {what}; create it or pass DIR", dir.display())));
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(VerbError::Usage(format!(
+            "CRD directory {} {what}; create it or pass DIR",
+            dir.display()
+        )));
     }
     check_dir_mode(&dir).map_err(VerbError::Usage)?;
-    if crate::crds::loader::crd_files(&dir).map(|f| f.is_empty()).unwrap_or(false) {
-        p.err_line(&format!("no CRD files (*.yaml, *.yml) in {}", dir.display()));
+    if crate::crds::loader::crd_files(&dir)
+        .map(|f| f.is_empty())
+        .unwrap_or(false)
+    {
+        p.err_line(&format!(
+            "no CRD files (*.yaml, *.yml) in {}",
+            dir.display()
+        ));
         return Ok(());
     }
     let session = Session::open(s, p, Mode::Mutate).await?;
@@ -66,10 +80,16 @@ fn report(events: Vec<Event>, p: &mut Printer<'_>) -> Result<(), VerbError> {
             Event::Refused(m) => fail(p, VerbError::Usage(m), &mut failed),
             Event::ScanFailed(m) => fail(p, VerbError::Io(m), &mut failed),
             Event::Refusal { error, .. } => fail(p, flatten(error), &mut failed),
-            Event::Failed { error, .. } | Event::NotDiscoverable(error) => fail(p, flatten(error), &mut failed),
+            Event::Failed { error, .. } | Event::NotDiscoverable(error) => {
+                fail(p, flatten(error), &mut failed)
+            }
             Event::Registered { crd, .. } => {
                 if registered.insert(crd.name.clone()) {
-                    p.out(&format!("customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n", crd.name, crd.versions.join(", ")))?;
+                    p.out(&format!(
+                        "customresourcedefinition.apiextensions.k8s.io/{} registered ({})\n",
+                        crd.name,
+                        crd.versions.join(", ")
+                    ))?;
                 }
             }
             Event::Warning(w) => p.err_line(&w),
@@ -87,6 +107,6 @@ fn report(events: Vec<Event>, p: &mut Printer<'_>) -> Result<(), VerbError> {
 fn flatten(e: ApplyError) -> VerbError {
     match e {
         ApplyError::Guard(g) => g.into(),
-        other => VerbError::Apply(other),
+        other => other.into(),
     }
 }

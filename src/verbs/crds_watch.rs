@@ -34,7 +34,14 @@ struct Log {
 }
 
 impl Log {
-    fn emit(&self, p: &mut Printer<'_>, level: &str, event: &str, text: &str, fields: serde_json::Value) {
+    fn emit(
+        &self,
+        p: &mut Printer<'_>,
+        level: &str,
+        event: &str,
+        text: &str,
+        fields: serde_json::Value,
+    ) {
         if level == "debug" && self.verbose == 0 {
             return;
         }
@@ -65,18 +72,28 @@ impl Log {
 /// Usage errors (exit 2) for a bad directory or timeout; a failure to start watching (exit 1).
 /// Per-file and per-CRD problems are logged, never returned.
 pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let timeout = duration_string::parse(&args.timeout).map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    let timeout = duration_string::parse(&args.timeout)
+        .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
     check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = absolute(&s.crd_dir(args.dir.as_deref()));
     check_dir_mode(&dir).map_err(VerbError::Usage)?;
     if dir.exists() && !dir.is_dir() {
-        return Err(VerbError::Usage(format!("{} is not a directory; pass the directory that holds the CRD files", dir.display())));
+        return Err(VerbError::Usage(format!(
+            "{} is not a directory; pass the directory that holds the CRD files",
+            dir.display()
+        )));
     }
     let parent = dir.parent().filter(|p| p.is_dir()).ok_or_else(|| {
-        VerbError::Usage(format!("cannot watch {}: its parent directory does not exist; create it first", dir.display()))
+        VerbError::Usage(format!(
+            "cannot watch {}: its parent directory does not exist; create it first",
+            dir.display()
+        ))
     })?;
     let session = Session::open(s, p, Mode::Mutate).await?;
-    let log = Log { json: args.log_format == LogFormat::Json, verbose: s.verbose };
+    let log = Log {
+        json: args.log_format == LogFormat::Json,
+        verbose: s.verbose,
+    };
     let mut w = Worker {
         settings: s,
         applier: Applier::new(&session, args.force_conflicts, timeout),
@@ -95,14 +112,28 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     debouncer
         .watch(parent, RecursiveMode::NonRecursive)
         .map_err(|e| VerbError::Io(format!("cannot watch {}: {e}", parent.display())))?;
-    let mut watching_dir = dir.is_dir() && debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
-    let mut term = signal(SignalKind::terminate()).map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
-    let mut int = signal(SignalKind::interrupt()).map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
+    let mut watching_dir =
+        dir.is_dir() && debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
+    let mut int = signal(SignalKind::interrupt())
+        .map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
     // A closed terminal (SIGHUP) stops the watcher like SIGTERM, between batches.
-    let mut hup = signal(SignalKind::hangup()).map_err(|e| VerbError::Io(format!("cannot handle SIGHUP: {e}")))?;
+    let mut hup = signal(SignalKind::hangup())
+        .map_err(|e| VerbError::Io(format!("cannot handle SIGHUP: {e}")))?;
 
-    let note = if dir.is_dir() { "" } else { " (it does not exist yet; waiting for it)" };
-    w.log.emit(p, "info", "watching", &format!("watching {}{note}", dir.display()), json!({"dir": dir}));
+    let note = if dir.is_dir() {
+        ""
+    } else {
+        " (it does not exist yet; waiting for it)"
+    };
+    w.log.emit(
+        p,
+        "info",
+        "watching",
+        &format!("watching {}{note}", dir.display()),
+        json!({"dir": dir}),
+    );
     w.batch(p, None).await;
     loop {
         tokio::select! {
@@ -142,7 +173,13 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     }
     if !w.pending_prune.is_empty() {
         let names: Vec<&String> = w.pending_prune.keys().collect();
-        w.log.emit(p, "info", "prune-cancelled", &format!("not pruned (stopped first): {names:?}"), json!({"crds": names}));
+        w.log.emit(
+            p,
+            "info",
+            "prune-cancelled",
+            &format!("not pruned (stopped first): {names:?}"),
+            json!({"crds": names}),
+        );
     }
     w.log.emit(p, "info", "stopped", "stopped", json!({}));
     Ok(())
@@ -167,22 +204,49 @@ struct Worker<'a> {
 impl Worker<'_> {
     /// When the next pending prune is due.
     fn next_prune(&self) -> Instant {
-        self.pending_prune.values().min().copied().unwrap_or_else(|| Instant::now() + PRUNE_GRACE)
+        self.pending_prune
+            .values()
+            .min()
+            .copied()
+            .unwrap_or_else(|| Instant::now() + PRUNE_GRACE)
     }
 
     /// Prunes the CRDs whose grace period is over and that no file defines again.
     async fn prune_due(&mut self, p: &mut Printer<'_>) {
         let now = Instant::now();
-        let due: Vec<String> = self.pending_prune.iter().filter(|(_, t)| **t <= now).map(|(n, _)| n.clone()).collect();
+        let due: Vec<String> = self
+            .pending_prune
+            .iter()
+            .filter(|(_, t)| **t <= now)
+            .map(|(n, _)| n.clone())
+            .collect();
         for name in due {
             self.pending_prune.remove(&name);
             if self.state.owners().contains_key(&name) {
                 continue;
             }
             match self.applier.prune(&name).await {
-                Ok(true) => self.log.emit(p, "info", "pruned", &format!("pruned {name} from the cluster"), json!({"crd": name})),
-                Ok(false) => self.log.emit(p, "info", "not-pruned", &format!("left {name} on the cluster: not applied by kubectl-myops"), json!({"crd": name})),
-                Err(e) => self.log.emit(p, "error", "prune-failed", &e.to_string(), json!({"crd": name})),
+                Ok(true) => self.log.emit(
+                    p,
+                    "info",
+                    "pruned",
+                    &format!("pruned {name} from the cluster"),
+                    json!({"crd": name}),
+                ),
+                Ok(false) => self.log.emit(
+                    p,
+                    "info",
+                    "not-pruned",
+                    &format!("left {name} on the cluster: not applied by kubectl-myops"),
+                    json!({"crd": name}),
+                ),
+                Err(e) => self.log.emit(
+                    p,
+                    "error",
+                    "prune-failed",
+                    &e.to_string(),
+                    json!({"crd": name}),
+                ),
             }
         }
     }
@@ -191,7 +255,14 @@ impl Worker<'_> {
     /// record and push `crd_*` metrics), then one log line per event. `event` is when the
     /// first file event of the batch happened (for the watcher's share of the latency).
     async fn batch(&mut self, p: &mut Printer<'_>, event: Option<Instant>) {
-        let events = run_batch(&self.applier, self.settings, &mut self.state, &self.dir, event).await;
+        let events = run_batch(
+            &self.applier,
+            self.settings,
+            &mut self.state,
+            &self.dir,
+            event,
+        )
+        .await;
         for e in events {
             self.report(p, e);
         }
@@ -200,10 +271,28 @@ impl Worker<'_> {
     /// Logs one event of a batch (and schedules prunes for unregistered CRDs).
     fn report(&mut self, p: &mut Printer<'_>, e: Event) {
         match e {
-            Event::Refused(m) => self.log.emit(p, "error", "refused", &format!("{m}; nothing in it is applied until that is fixed"), json!({})),
+            Event::Refused(m) => self.log.emit(
+                p,
+                "error",
+                "refused",
+                &format!("{m}; nothing in it is applied until that is fixed"),
+                json!({}),
+            ),
             Event::ScanFailed(m) => self.log.emit(p, "error", "scan-error", &m, json!({})),
-            Event::Invalid(e) => self.log.emit(p, "error", "invalid", &e.to_string(), json!({"file": e.file, "line": e.line, "column": e.column})),
-            Event::Duplicate(e) => self.log.emit(p, "error", "duplicate", &e.to_string(), json!({"file": e.file})),
+            Event::Invalid(e) => self.log.emit(
+                p,
+                "error",
+                "invalid",
+                &e.to_string(),
+                json!({"file": e.file, "line": e.line, "column": e.column}),
+            ),
+            Event::Duplicate(e) => self.log.emit(
+                p,
+                "error",
+                "duplicate",
+                &e.to_string(),
+                json!({"file": e.file}),
+            ),
             Event::Unregistered { name, file } => {
                 self.log.emit(
                     p,
@@ -221,23 +310,47 @@ impl Worker<'_> {
                     json!({"crd": name, "file": file}),
                 );
                 if self.prune {
-                    self.pending_prune.insert(name, Instant::now() + PRUNE_GRACE);
+                    self.pending_prune
+                        .insert(name, Instant::now() + PRUNE_GRACE);
                 }
             }
             Event::Refusal { crds, error } => {
                 for c in &crds {
-                    self.log.emit(p, "error", "denied", &format!("{}: {error}", c.name), json!({"crd": c.name, "file": c.file}));
+                    self.log.emit(
+                        p,
+                        "error",
+                        "denied",
+                        &format!("{}: {error}", c.name),
+                        json!({"crd": c.name, "file": c.file}),
+                    );
                 }
             }
-            Event::Failed { crd, error } => self.log.emit(p, "error", "apply-failed", &error.to_string(), json!({"crd": crd.name, "file": crd.file})),
-            Event::NotDiscoverable(e) => self.log.emit(p, "error", "not-ready", &e.to_string(), json!({})),
-            Event::Registered { crd, watcher, total } => {
+            Event::Failed { crd, error } => self.log.emit(
+                p,
+                "error",
+                "apply-failed",
+                &error.to_string(),
+                json!({"crd": crd.name, "file": crd.file}),
+            ),
+            Event::NotDiscoverable(e) => {
+                self.log
+                    .emit(p, "error", "not-ready", &e.to_string(), json!({}))
+            }
+            Event::Registered {
+                crd,
+                watcher,
+                total,
+            } => {
                 self.pending_prune.remove(&crd.name);
                 self.log.emit(
                     p,
                     "debug",
                     "applied",
-                    &format!("applied {} (event → apply sent: {}ms)", crd.name, watcher.as_millis()),
+                    &format!(
+                        "applied {} (event → apply sent: {}ms)",
+                        crd.name,
+                        watcher.as_millis()
+                    ),
                     json!({"crd": crd.name, "watcherMs": watcher.as_secs_f64() * 1000.0}),
                 );
                 self.log.emit(
@@ -254,5 +367,11 @@ impl Worker<'_> {
 }
 
 fn absolute(p: &Path) -> PathBuf {
-    if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().map(|d| d.join(p)).unwrap_or_else(|_| p.to_path_buf()) }
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    }
 }

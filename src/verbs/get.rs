@@ -28,7 +28,8 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
     };
     if args.all_namespaces && !target.names.is_empty() {
         return Outcome::early(VerbError::Usage(
-            "a resource cannot be retrieved by name across all namespaces; drop -A or the names".into(),
+            "a resource cannot be retrieved by name across all namespaces; drop -A or the names"
+                .into(),
         ));
     }
     if let Err(e) = crate::authz::check_verb(&s.plugin, Verb::Get) {
@@ -46,14 +47,29 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
     Outcome::on(t.group_resource(), result)
 }
 
-async fn fetch_and_print(session: &Session<'_>, t: &ResolvedType, names: &[String], args: &GetArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
+async fn fetch_and_print(
+    session: &Session<'_>,
+    t: &ResolvedType,
+    names: &[String],
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let verbose = session.settings().verbose;
     let trace = |p: &mut Printer<'_>, line: String| {
         if verbose > 0 {
             p.err_line(&format!("I {line}"));
         }
     };
-    trace(p, format!("{} resolved to {}/{} (namespaced: {})", args.args[0], t.group_resource(), t.api.version, t.namespaced));
+    trace(
+        p,
+        format!(
+            "{} resolved to {}/{} (namespaced: {})",
+            args.args[0],
+            t.group_resource(),
+            t.api.version,
+            t.namespaced
+        ),
+    );
     let namespace = session.namespace_for(t, args.all_namespaces);
     let ask = |verb: &str, name: Option<&String>| AccessRequest {
         verb: verb.into(),
@@ -63,20 +79,34 @@ async fn fetch_and_print(session: &Session<'_>, t: &ResolvedType, names: &[Strin
         namespace: namespace.clone(),
         name: name.cloned(),
     };
-    let requests: Vec<AccessRequest> = if names.is_empty() { vec![ask("list", None)] } else { names.iter().map(|n| ask("get", Some(n))).collect() };
-    let grant = session.authorize(Verb::Get, t, args.all_namespaces, &requests).await?;
+    let requests: Vec<AccessRequest> = if names.is_empty() {
+        vec![ask("list", None)]
+    } else {
+        names.iter().map(|n| ask("get", Some(n))).collect()
+    };
+    let grant = session
+        .authorize(Verb::Get, t, args.all_namespaces, &requests)
+        .await?;
     for r in &requests {
-        trace(p, format!("SelfSubjectAccessReview: {} {}{} allowed", r.verb, t.group_resource(), r.name.as_ref().map(|n| format!("/{n}")).unwrap_or_default()));
+        trace(
+            p,
+            format!(
+                "SelfSubjectAccessReview: {} {}{} allowed",
+                r.verb,
+                t.group_resource(),
+                r.name.as_ref().map(|n| format!("/{n}")).unwrap_or_default()
+            ),
+        );
     }
     let target_names = names;
     let url = DynamicObject::url_path(&t.api, namespace.as_deref());
     trace(p, format!("GET {}{url}", session.server()));
-    let mut lp = ListParams::default();
-    lp.label_selector = args.selector.clone();
-    lp.field_selector = args.field_selector.clone();
-    if args.chunk_size > 0 {
-        lp.limit = Some(args.chunk_size);
-    }
+    let lp = ListParams {
+        label_selector: args.selector.clone(),
+        field_selector: args.field_selector.clone(),
+        limit: (args.chunk_size > 0).then_some(args.chunk_size),
+        ..ListParams::default()
+    };
     let fetch = Fetch {
         session,
         grant: &grant,
@@ -268,4 +298,3 @@ impl Fetch<'_> {
         Ok(with_type_meta(v, self.t))
     }
 }
-

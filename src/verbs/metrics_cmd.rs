@@ -42,15 +42,25 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
             }
             metrics::push(target, metrics::encode(&st, &s.plugin.metrics))
                 .await
-                .map_err(|e| VerbError::Io(format!("push to {} failed: {e}", metrics::redact_url(&target.url))))?;
+                .map_err(|e| {
+                    VerbError::Io(format!(
+                        "push to {} failed: {e}",
+                        metrics::redact_url(&target.url)
+                    ))
+                })?;
             p.out(&format!("pushed to {}\n", metrics::redact_url(&target.url)))?;
         }
         MetricsCommand::Reset { yes } => {
             if !yes {
                 if !std::io::stdin().is_terminal() {
-                    return Err(VerbError::Usage("metrics reset deletes the local totals; pass --yes to confirm".into()));
+                    return Err(VerbError::Usage(
+                        "metrics reset deletes the local totals; pass --yes to confirm".into(),
+                    ));
                 }
-                p.err_line(&format!("Delete the metric totals in {}? [y/N]", s.home.display()));
+                p.err_line(&format!(
+                    "Delete the metric totals in {}? [y/N]",
+                    s.home.display()
+                ));
                 let mut answer = String::new();
                 let _ = std::io::stdin().read_line(&mut answer);
                 if !matches!(answer.trim(), "y" | "Y" | "yes") {
@@ -72,21 +82,46 @@ pub fn as_json(st: &State) -> serde_json::Value {
         .iter()
         .map(|(k, t)| json!({"plugin": k.plugin, "verb": k.verb, "resource": k.resource, "status": k.status.as_str(), "count": t.count, "sumSeconds": t.sum_seconds}))
         .collect();
-    let loads: Vec<_> =
-        st.crd_loads.iter().map(|(k, n)| json!({"plugin": k.plugin, "result": k.result.as_str(), "count": n})).collect();
+    let loads: Vec<_> = st
+        .crd_loads
+        .iter()
+        .map(|(k, n)| json!({"plugin": k.plugin, "result": k.result.as_str(), "count": n}))
+        .collect();
     json!({"ops": ops, "crdLoads": loads})
 }
 
 /// The totals as a table (pure): one row per series, mean duration in seconds.
 pub fn as_table(st: &State) -> OwnTable {
-    let mean = |t: &metrics::OpTotals| if t.count == 0 { 0.0 } else { t.sum_seconds / t.count as f64 };
+    let mean = |t: &metrics::OpTotals| {
+        if t.count == 0 {
+            0.0
+        } else {
+            t.sum_seconds / t.count as f64
+        }
+    };
     let mut table = OwnTable::new(["Verb", "Resource", "Status", "Count", "Mean-Seconds"]);
     for (k, t) in &st.ops {
-        table.row([k.verb.clone(), k.resource.clone(), k.status.as_str().to_string(), t.count.to_string(), format!("{:.3}", mean(t))]);
+        table.row([
+            k.verb.clone(),
+            k.resource.clone(),
+            k.status.as_str().to_string(),
+            t.count.to_string(),
+            format!("{:.3}", mean(t)),
+        ]);
     }
     for (k, n) in &st.crd_loads {
-        let m = st.crd_load_durations.get(&k.plugin).map(mean).unwrap_or(0.0);
-        table.row(["crd-load".to_string(), "customresourcedefinitions".to_string(), k.result.as_str().to_string(), n.to_string(), format!("{m:.3}")]);
+        let m = st
+            .crd_load_durations
+            .get(&k.plugin)
+            .map(mean)
+            .unwrap_or(0.0);
+        table.row([
+            "crd-load".to_string(),
+            "customresourcedefinitions".to_string(),
+            k.result.as_str().to_string(),
+            n.to_string(),
+            format!("{m:.3}"),
+        ]);
     }
     table
 }
@@ -99,13 +134,25 @@ mod tests {
     #[test]
     fn table_and_json_show_the_recorded_totals() {
         let home = tempfile::tempdir().unwrap();
-        for (status, d) in [(Status::Success, 0.25), (Status::Success, 0.75), (Status::Denied, 0.5)] {
-            let obs = Observation { verb: "get".into(), resource: "pods".into(), status, duration_seconds: d };
+        for (status, d) in [
+            (Status::Success, 0.25),
+            (Status::Success, 0.75),
+            (Status::Denied, 0.5),
+        ] {
+            let obs = Observation {
+                verb: "get".into(),
+                resource: "pods".into(),
+                status,
+                duration_seconds: d,
+            };
             metrics::record(home.path(), "myops", &obs).unwrap();
         }
         let st = metrics::load(home.path()).unwrap();
         let out = as_table(&st).render(false);
-        assert_eq!(out, "VERB   RESOURCE   STATUS    COUNT   MEAN-SECONDS\nget    pods       success   2       0.500\nget    pods       denied    1       0.500\n");
+        assert_eq!(
+            out,
+            "VERB   RESOURCE   STATUS    COUNT   MEAN-SECONDS\nget    pods       success   2       0.500\nget    pods       denied    1       0.500\n"
+        );
         let v = as_json(&st);
         assert_eq!(v["ops"][0]["count"], 2);
         assert_eq!(v["ops"][0]["sumSeconds"], 1.0);

@@ -42,12 +42,18 @@ pub struct Outcome {
 impl Outcome {
     /// A command that failed before it knew its resource.
     pub fn early(e: impl Into<VerbError>) -> Outcome {
-        Outcome { resource: None, result: Err(e.into()) }
+        Outcome {
+            resource: None,
+            result: Err(e.into()),
+        }
     }
 
     /// A command on `resource` that ended with `result`.
     pub fn on(resource: String, result: Result<(), VerbError>) -> Outcome {
-        Outcome { resource: Some(resource), result }
+        Outcome {
+            resource: Some(resource),
+            result,
+        }
     }
 }
 
@@ -66,7 +72,9 @@ pub enum RollbackError {
         why: String,
     },
     /// Someone changed the object since the entry.
-    #[error("{object} changed since entry {id} (resourceVersion {then} → {now}), last by {writer}; re-check it, then use --force to restore anyway")]
+    #[error(
+        "{object} changed since entry {id} (resourceVersion {then} → {now}), last by {writer}; re-check it, then use --force to restore anyway"
+    )]
     Changed {
         /// The object.
         object: String,
@@ -81,7 +89,9 @@ pub enum RollbackError {
     },
     /// The entry has no outcome record and the object's touched fields no longer hold their
     /// before-state: the change may have been made (or someone else changed them).
-    #[error("entry {id} has no outcome record (outcome unknown) and {object} no longer holds its before-state in the fields the change touched; check the object, then use --force to restore them")]
+    #[error(
+        "entry {id} has no outcome record (outcome unknown) and {object} no longer holds its before-state in the fields the change touched; check the object, then use --force to restore them"
+    )]
     OutcomeUnknown {
         /// The object.
         object: String,
@@ -96,7 +106,9 @@ impl RollbackError {
         match self {
             RollbackError::NoEntry(_) => ExitStatus::NotFound,
             RollbackError::NotRestorable { .. } => ExitStatus::Usage,
-            RollbackError::Changed { .. } | RollbackError::OutcomeUnknown { .. } => ExitStatus::Conflict,
+            RollbackError::Changed { .. } | RollbackError::OutcomeUnknown { .. } => {
+                ExitStatus::Conflict
+            }
         }
     }
 }
@@ -115,7 +127,7 @@ pub enum VerbError {
     Resolve(#[from] ResolveError),
     /// Refused by plugin.yaml or RBAC.
     #[error(transparent)]
-    Gate(#[from] GateError),
+    Gate(Box<GateError>),
     /// The API request failed.
     #[error(transparent)]
     Api(#[from] ApiError),
@@ -130,13 +142,13 @@ pub enum VerbError {
     CrdFiles(Vec<LoadError>),
     /// A CRD could not be registered (already reported per CRD on stderr for `crds sync`).
     #[error(transparent)]
-    Apply(#[from] ApplyError),
+    Apply(Box<ApplyError>),
     /// A rollback refused before any request.
     #[error(transparent)]
-    Rollback(#[from] RollbackError),
+    Rollback(Box<RollbackError>),
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
-    Guard(GuardError),
+    Guard(Box<GuardError>),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -177,9 +189,29 @@ impl From<GuardError> for VerbError {
             GuardError::Usage(m) => VerbError::Usage(m),
             GuardError::Cluster(e) => VerbError::Cluster(e),
             GuardError::Resolve(e) => VerbError::Resolve(e),
-            GuardError::Gate(e) => VerbError::Gate(e),
+            GuardError::Gate(e) => VerbError::Gate(Box::new(e)),
             GuardError::Api(e) => VerbError::Api(e),
-            other => VerbError::Guard(other),
+            other => VerbError::Guard(Box::new(other)),
         }
+    }
+}
+
+// The large errors are boxed (clippy `result_large_err`: every `Result<_, VerbError>` moves
+// the error by value); these keep `?` working on the unboxed values.
+impl From<GateError> for VerbError {
+    fn from(e: GateError) -> VerbError {
+        VerbError::Gate(Box::new(e))
+    }
+}
+
+impl From<ApplyError> for VerbError {
+    fn from(e: ApplyError) -> VerbError {
+        VerbError::Apply(Box::new(e))
+    }
+}
+
+impl From<RollbackError> for VerbError {
+    fn from(e: RollbackError) -> VerbError {
+        VerbError::Rollback(Box::new(e))
     }
 }

@@ -33,13 +33,28 @@ pub fn parse_patch(text: &str, origin: &str, patch_type: PatchType) -> Result<Va
             Ok(_) | Err(_) => {
                 // Text that looks like JSON gets the JSON parser's location; anything else YAML's.
                 let (line, column, msg) = if text.trim_start().starts_with(['{', '[']) {
-                    (json_err.line() as u64, json_err.column() as u64, json_err.to_string())
+                    (
+                        json_err.line() as u64,
+                        json_err.column() as u64,
+                        json_err.to_string(),
+                    )
                 } else {
                     let e = serde_saphyr::from_str::<Value>(text).err();
-                    let loc = e.as_ref().and_then(|e| e.location()).map(|l| (l.line(), l.column())).unwrap_or((1, 1));
-                    (loc.0, loc.1, e.map(|e| e.to_string().lines().next().unwrap_or("").to_string()).unwrap_or_default())
+                    let loc = e
+                        .as_ref()
+                        .and_then(|e| e.location())
+                        .map(|l| (l.line(), l.column()))
+                        .unwrap_or((1, 1));
+                    (
+                        loc.0,
+                        loc.1,
+                        e.map(|e| e.to_string().lines().next().unwrap_or("").to_string())
+                            .unwrap_or_default(),
+                    )
                 };
-                return Err(VerbError::Usage(format!("{origin}:{line}:{column}: the patch is neither valid JSON nor YAML: {msg}")));
+                return Err(VerbError::Usage(format!(
+                    "{origin}:{line}:{column}: the patch is neither valid JSON nor YAML: {msg}"
+                )));
             }
         },
     };
@@ -50,10 +65,16 @@ pub fn parse_patch(text: &str, origin: &str, patch_type: PatchType) -> Result<Va
             })?;
         }
         (PatchType::Json, _) => {
-            return Err(VerbError::Usage(format!("{origin}: a JSON patch (--type json) is a list of operations, e.g. [{{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}}]")));
+            return Err(VerbError::Usage(format!(
+                "{origin}: a JSON patch (--type json) is a list of operations, e.g. [{{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}}]"
+            )));
         }
         (_, Value::Object(_)) => {}
-        _ => return Err(VerbError::Usage(format!("{origin}: a merge or strategic patch is an object, e.g. {{\"spec\":{{\"replicas\":3}}}}"))),
+        _ => {
+            return Err(VerbError::Usage(format!(
+                "{origin}: a merge or strategic patch is an object, e.g. {{\"spec\":{{\"replicas\":3}}}}"
+            )));
+        }
     }
     Ok(value)
 }
@@ -77,7 +98,10 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    let obj = match session.object(&target.type_name, &target.names[0], None).await {
+    let obj = match session
+        .object(&target.type_name, &target.names[0], None)
+        .await
+    {
         Ok(o) => o,
         Err(e) => return Outcome::early(e),
     };
@@ -90,26 +114,42 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
 fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
     let target = parse_target(&args.args).map_err(VerbError::Usage)?;
     if target.names.len() != 1 {
-        return Err(VerbError::Usage("patch needs exactly one object: TYPE NAME or TYPE/NAME".into()));
+        return Err(VerbError::Usage(
+            "patch needs exactly one object: TYPE NAME or TYPE/NAME".into(),
+        ));
     }
     let (text, origin) = match (&args.patch, &args.patch_file) {
         (Some(t), None) => (t.clone(), "--patch".to_string()),
         (None, Some(f)) => (
-            std::fs::read_to_string(f).map_err(|e| VerbError::Usage(format!("cannot read --patch-file {}: {e}", f.display())))?,
+            std::fs::read_to_string(f).map_err(|e| {
+                VerbError::Usage(format!("cannot read --patch-file {}: {e}", f.display()))
+            })?,
             f.display().to_string(),
         ),
-        _ => return Err(VerbError::Usage("give the patch with -p/--patch or --patch-file (one of them)".into())),
+        _ => {
+            return Err(VerbError::Usage(
+                "give the patch with -p/--patch or --patch-file (one of them)".into(),
+            ));
+        }
     };
     if let Some(sr) = &args.subresource
         && !matches!(sr.as_str(), "status" | "scale")
     {
-        return Err(VerbError::Usage(format!("--subresource {sr:?}: patch supports status and scale")));
+        return Err(VerbError::Usage(format!(
+            "--subresource {sr:?}: patch supports status and scale"
+        )));
     }
     let body = parse_patch(&text, &origin, args.patch_type)?;
     Ok((target, body))
 }
 
-async fn patch_object(session: &Session<'_>, obj: &ObjectRef, args: &PatchArgs, body: &Value, p: &mut Printer<'_>) -> Result<(), VerbError> {
+async fn patch_object(
+    session: &Session<'_>,
+    obj: &ObjectRef,
+    args: &PatchArgs,
+    body: &Value,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let req = PatchRequest {
         operation: Operation::Patch,
         patch_type: args.patch_type,
@@ -118,7 +158,9 @@ async fn patch_object(session: &Session<'_>, obj: &ObjectRef, args: &PatchArgs, 
         subresource: args.subresource.as_deref(),
         field_manager: &args.field_manager,
     };
-    let grant = session.authorize_change(obj, args.subresource.as_deref(), req.intent(obj, None)).await?;
+    let grant = session
+        .authorize_change(obj, args.subresource.as_deref(), req.intent(obj, None))
+        .await?;
     let before = match session.read(&grant, obj).await {
         Ok(b) => b,
         Err(e) => {
@@ -129,7 +171,17 @@ async fn patch_object(session: &Session<'_>, obj: &ObjectRef, args: &PatchArgs, 
         }
     };
     let after = session.patch(&grant, obj, &req, before.as_ref()).await?;
-    print_result(p, &obj.t, &obj.display(), "patched", before.as_ref(), &after, args.dry_run, args.diff, args.output)?;
+    print_result(
+        p,
+        &obj.t,
+        &obj.display(),
+        "patched",
+        before.as_ref(),
+        &after,
+        args.dry_run,
+        args.diff,
+        args.output,
+    )?;
     Ok(())
 }
 
@@ -139,17 +191,40 @@ mod tests {
 
     #[test]
     fn patches_parse_from_json_or_yaml_and_bad_text_has_a_location() {
-        assert_eq!(parse_patch(r#"{"spec":{"replicas":3}}"#, "-p", PatchType::Merge).unwrap()["spec"]["replicas"], 3);
-        assert_eq!(parse_patch("spec:\n  replicas: 3\n", "-p", PatchType::Strategic).unwrap()["spec"]["replicas"], 3);
-        let e = parse_patch("{\"spec\": {\"replicas\": }}", "-p", PatchType::Merge).unwrap_err().to_string();
-        assert!(e.starts_with("-p:1:23: the patch is neither valid JSON nor YAML"), "{e}");
-        let e = parse_patch("spec:\n  replicas: [3\n", "p.yaml", PatchType::Merge).unwrap_err().to_string();
+        assert_eq!(
+            parse_patch(r#"{"spec":{"replicas":3}}"#, "-p", PatchType::Merge).unwrap()["spec"]["replicas"],
+            3
+        );
+        assert_eq!(
+            parse_patch("spec:\n  replicas: 3\n", "-p", PatchType::Strategic).unwrap()["spec"]["replicas"],
+            3
+        );
+        let e = parse_patch("{\"spec\": {\"replicas\": }}", "-p", PatchType::Merge)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("-p:1:23: the patch is neither valid JSON nor YAML"),
+            "{e}"
+        );
+        let e = parse_patch("spec:\n  replicas: [3\n", "p.yaml", PatchType::Merge)
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("p.yaml:"), "{e}");
-        let e = parse_patch(r#"{"spec":{}}"#, "-p", PatchType::Json).unwrap_err().to_string();
+        let e = parse_patch(r#"{"spec":{}}"#, "-p", PatchType::Json)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("a JSON patch (--type json) is a list"), "{e}");
-        let e = parse_patch(r#"[{"op":"frobnicate","path":"/a"}]"#, "-p", PatchType::Json).unwrap_err().to_string();
+        let e = parse_patch(
+            r#"[{"op":"frobnicate","path":"/a"}]"#,
+            "-p",
+            PatchType::Json,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("not a JSON patch"), "{e}");
-        let e = parse_patch("[1, 2]", "-p", PatchType::Merge).unwrap_err().to_string();
+        let e = parse_patch("[1, 2]", "-p", PatchType::Merge)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("is an object"), "{e}");
     }
 }

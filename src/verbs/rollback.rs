@@ -27,7 +27,11 @@ pub fn touched_paths(patch_type: &str, patch: &Value) -> Vec<String> {
         match v {
             Value::Object(m) if !m.is_empty() && !m.keys().any(|k| k.starts_with('$')) => {
                 for (k, child) in m {
-                    walk(&format!("{prefix}/{}", k.replace('~', "~0").replace('/', "~1")), child, out);
+                    walk(
+                        &format!("{prefix}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        child,
+                        out,
+                    );
                 }
             }
             _ if !prefix.is_empty() => out.push(prefix.to_string()),
@@ -58,7 +62,9 @@ pub fn touched_paths(patch_type: &str, patch: &Value) -> Vec<String> {
 fn restorable(path: &str, secret: bool) -> bool {
     let top = path.split('/').nth(1).unwrap_or("");
     match top {
-        "metadata" => path.starts_with("/metadata/labels") || path.starts_with("/metadata/annotations"),
+        "metadata" => {
+            path.starts_with("/metadata/labels") || path.starts_with("/metadata/annotations")
+        }
         "status" | "apiVersion" | "kind" | "" => false,
         "data" | "stringData" => !secret,
         _ => true,
@@ -69,7 +75,13 @@ fn restorable(path: &str, secret: bool) -> bool {
 /// each field the change touched, the operation that puts back its value from `before`
 /// (`add`/`replace`, or `remove` when it did not exist). Fields the change did not touch —
 /// including what others changed since — are left alone.
-pub fn rollback_ops(current: &Value, before: &Value, touched: &[String], rv_after: Option<&str>, force: bool) -> Vec<Value> {
+pub fn rollback_ops(
+    current: &Value,
+    before: &Value,
+    touched: &[String],
+    rv_after: Option<&str>,
+    force: bool,
+) -> Vec<Value> {
     let mut ops: Vec<Value> = Vec::new();
     if !force && let Some(rv) = rv_after {
         ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": rv}));
@@ -85,17 +97,29 @@ pub fn rollback_ops(current: &Value, before: &Value, touched: &[String], rv_afte
     };
     for path in touched.iter().filter(|p| restorable(p, secret)) {
         match (before.pointer(path), doc.pointer(path).cloned()) {
-            (Some(b), Some(c)) if *b != c => apply(&mut doc, json!({"op": "replace", "path": path, "value": b}), &mut ops),
+            (Some(b), Some(c)) if *b != c => apply(
+                &mut doc,
+                json!({"op": "replace", "path": path, "value": b}),
+                &mut ops,
+            ),
             (Some(b), None) => {
                 // Create missing parent objects first (e.g. metadata.labels on an object without labels).
                 let parts: Vec<&str> = path.split('/').collect();
                 for i in 2..parts.len() {
                     let parent = parts[..i].join("/");
                     if doc.pointer(&parent).is_none() {
-                        apply(&mut doc, json!({"op": "add", "path": parent, "value": {}}), &mut ops);
+                        apply(
+                            &mut doc,
+                            json!({"op": "add", "path": parent, "value": {}}),
+                            &mut ops,
+                        );
                     }
                 }
-                apply(&mut doc, json!({"op": "add", "path": path, "value": b}), &mut ops);
+                apply(
+                    &mut doc,
+                    json!({"op": "add", "path": path, "value": b}),
+                    &mut ops,
+                );
             }
             (None, Some(_)) => apply(&mut doc, json!({"op": "remove", "path": path}), &mut ops),
             _ => {}
@@ -110,14 +134,24 @@ pub fn rollback_ops(current: &Value, before: &Value, touched: &[String], rv_afte
 /// then it says so rather than guess.
 pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
     let since = &since[..since.len().min(19)];
-    let time = |m: &Value| m.get("time").and_then(Value::as_str).unwrap_or("").to_string();
+    let time = |m: &Value| {
+        m.get("time")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     object
         .pointer("/metadata/managedFields")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
         .filter(|m| time(m)[..time(m).len().min(19)] >= *since)
-        .max_by_key(|m| (time(m), m.get("manager").and_then(Value::as_str) != Some(ours)))
+        .max_by_key(|m| {
+            (
+                time(m),
+                m.get("manager").and_then(Value::as_str) != Some(ours),
+            )
+        })
         .map(|m| {
             format!(
                 "{} ({}) at {}",
@@ -126,14 +160,20 @@ pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
                 time(m)
             )
         })
-        .unwrap_or_else(|| "a writer that managedFields does not record (such as a scale subresource update)".into())
+        .unwrap_or_else(|| {
+            "a writer that managedFields does not record (such as a scale subresource update)"
+                .into()
+        })
 }
 
 /// Whether every restorable field the change touched still holds its before value in
 /// `current` (pure): then the change is not (or no longer) in effect.
 pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool {
     let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
-    touched.iter().filter(|p| restorable(p, secret)).all(|p| current.pointer(p) == before.pointer(p))
+    touched
+        .iter()
+        .filter(|p| restorable(p, secret))
+        .all(|p| current.pointer(p) == before.pointer(p))
 }
 
 /// Runs `rollback` through the guarded path (journal proven writable first, boundary and
@@ -156,7 +196,10 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
         Some((group, version)) => format!("{}.{version}.{group}", entry.kind),
         None => entry.kind.clone(),
     };
-    let obj = match session.object(&type_name, &entry.name, entry.namespace.clone()).await {
+    let obj = match session
+        .object(&type_name, &entry.name, entry.namespace.clone())
+        .await
+    {
         Ok(o) => o,
         Err(e) => return Outcome::early(e),
     };
@@ -167,10 +210,19 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
 /// The last record of entry `id`, if it can be rolled back at all (pure apart from reading the log).
 fn find_entry(s: &Settings, id: &str) -> Result<Entry, VerbError> {
     let (entries, _) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
-    let entry = changelog::latest(entries).into_iter().find(|e| e.id == id).ok_or_else(|| RollbackError::NoEntry(id.to_string()))?;
-    let refuse = |why: &str| RollbackError::NotRestorable { id: entry.id.clone(), why: why.into() };
+    let entry = changelog::latest(entries)
+        .into_iter()
+        .find(|e| e.id == id)
+        .ok_or_else(|| RollbackError::NoEntry(id.to_string()))?;
+    let refuse = |why: &str| RollbackError::NotRestorable {
+        id: entry.id.clone(),
+        why: why.into(),
+    };
     if !matches!(entry.operation, Operation::Patch | Operation::Rollback) {
-        return Err(refuse("only patch and rollback entries can be rolled back (re-sync the CRD file instead)").into());
+        return Err(refuse(
+            "only patch and rollback entries can be rolled back (re-sync the CRD file instead)",
+        )
+        .into());
     }
     if entry.dry_run || !(entry.result == "success" || entry.outcome_unknown()) {
         return Err(refuse("it changed nothing (a dry run or a failed attempt)").into());
@@ -181,14 +233,27 @@ fn find_entry(s: &Settings, id: &str) -> Result<Entry, VerbError> {
     Ok(entry)
 }
 
-async fn roll_back(session: &Session<'_>, obj: &ObjectRef, entry: &Entry, args: &RollbackArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
+async fn roll_back(
+    session: &Session<'_>,
+    obj: &ObjectRef,
+    entry: &Entry,
+    args: &RollbackArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let before = entry.before.clone().unwrap_or(Value::Null);
-    let touched = touched_paths(entry.patch_type.as_deref().unwrap_or(""), entry.patch.as_ref().unwrap_or(&Value::Null));
+    let touched = touched_paths(
+        entry.patch_type.as_deref().unwrap_or(""),
+        entry.patch.as_ref().unwrap_or(&Value::Null),
+    );
     let changed = |current: &Value, writer_since: &str| RollbackError::Changed {
         object: obj.display(),
         id: entry.id.clone(),
         then: entry.resource_version_after.clone().unwrap_or_default(),
-        now: current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("?").to_string(),
+        now: current
+            .pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("?")
+            .to_string(),
         writer: last_writer(current, writer_since, &args.field_manager),
     };
     // The request is built before it is authorized, so a refusal journals exactly it.
@@ -201,11 +266,16 @@ async fn roll_back(session: &Session<'_>, obj: &ObjectRef, entry: &Entry, args: 
         subresource: None,
         field_manager: &args.field_manager,
     };
-    let grant = session.authorize_change(obj, None, req.intent(obj, None)).await?;
+    let grant = session
+        .authorize_change(obj, None, req.intent(obj, None))
+        .await?;
     let current = session
         .read(&grant, obj)
         .await?
-        .ok_or_else(|| RollbackError::NotRestorable { id: entry.id.clone(), why: "the object cannot be read now (forbidden)".into() })?;
+        .ok_or_else(|| RollbackError::NotRestorable {
+            id: entry.id.clone(),
+            why: "the object cannot be read now (forbidden)".into(),
+        })?;
     // An intent without an outcome: the request may or may not have been applied. The live
     // object decides; nothing is restored on a guess.
     let mut rv_test = entry.resource_version_after.as_deref();
@@ -215,11 +285,18 @@ async fn roll_back(session: &Session<'_>, obj: &ObjectRef, entry: &Entry, args: 
             return Ok(());
         }
         if !args.force {
-            return Err(RollbackError::OutcomeUnknown { object: obj.display(), id: entry.id.clone() }.into());
+            return Err(RollbackError::OutcomeUnknown {
+                object: obj.display(),
+                id: entry.id.clone(),
+            }
+            .into());
         }
         rv_test = None;
     } else {
-        let rv_now = current.pointer("/metadata/resourceVersion").and_then(Value::as_str).unwrap_or("");
+        let rv_now = current
+            .pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         if !args.force && Some(rv_now) != rv_test {
             return Err(changed(&current, &entry.timestamp).into());
         }
@@ -233,14 +310,25 @@ async fn roll_back(session: &Session<'_>, obj: &ObjectRef, entry: &Entry, args: 
     req.body = &body;
     match session.patch(&grant, obj, &req, Some(&current)).await {
         Ok(after) => {
-            print_result(p, &obj.t, &obj.display(), &format!("rolled back ({})", entry.id), Some(&current), &after, args.dry_run, true, None)?;
+            print_result(
+                p,
+                &obj.t,
+                &obj.display(),
+                &format!("rolled back ({})", entry.id),
+                Some(&current),
+                &after,
+                args.dry_run,
+                true,
+                None,
+            )?;
             Ok(())
         }
         Err(e) => {
             // A failed resourceVersion test means someone wrote between our read and the patch.
             if rv_test.is_some()
                 && let Ok(Some(now)) = session.read(&grant, obj).await
-                && now.pointer("/metadata/resourceVersion") != current.pointer("/metadata/resourceVersion")
+                && now.pointer("/metadata/resourceVersion")
+                    != current.pointer("/metadata/resourceVersion")
             {
                 return Err(changed(&now, &entry.timestamp).into());
             }
@@ -256,7 +344,14 @@ mod tests {
     #[test]
     fn touched_paths_come_from_the_journaled_patch() {
         let merge = json!({"spec": {"replicas": 4, "template": {"spec": {"containers": [{"name": "web", "image": "x"}]}}}, "metadata": {"labels": {"a~b/c": "1"}}});
-        assert_eq!(touched_paths("merge", &merge), ["/metadata/labels/a~0b~1c", "/spec/replicas", "/spec/template/spec/containers"]);
+        assert_eq!(
+            touched_paths("merge", &merge),
+            [
+                "/metadata/labels/a~0b~1c",
+                "/spec/replicas",
+                "/spec/template/spec/containers"
+            ]
+        );
         let sm = json!({"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "a"}], "containers": [{"name": "a", "image": "y"}]}}}});
         assert_eq!(touched_paths("strategic", &sm), ["/spec/template/spec"]);
         let ops = json!([{"op": "test", "path": "/spec/replicas", "value": 1}, {"op": "move", "from": "/spec/a", "path": "/spec/b"}]);
@@ -270,24 +365,57 @@ mod tests {
         // The change set replicas 4, paused true and a label; someone else later added an annotation.
         let current = json!({"kind": "Deployment", "metadata": {"name": "web", "resourceVersion": "12", "labels": {"tier": "x"}, "annotations": {"owner": "b"}},
             "spec": {"replicas": 4, "paused": true}, "status": {"replicas": 4}});
-        let touched = touched_paths("merge", &json!({"spec": {"replicas": 4, "paused": true}, "metadata": {"labels": {"tier": "x"}}}));
+        let touched = touched_paths(
+            "merge",
+            &json!({"spec": {"replicas": 4, "paused": true}, "metadata": {"labels": {"tier": "x"}}}),
+        );
         let ops = rollback_ops(&current, &before, &touched, Some("11"), false);
-        assert_eq!(ops[0], json!({"op": "test", "path": "/metadata/resourceVersion", "value": "11"}));
+        assert_eq!(
+            ops[0],
+            json!({"op": "test", "path": "/metadata/resourceVersion", "value": "11"})
+        );
         let mut restored = current.clone();
-        json_patch::patch(&mut restored, &serde_json::from_value::<json_patch::Patch>(Value::Array(ops[1..].to_vec())).unwrap()).unwrap();
+        json_patch::patch(
+            &mut restored,
+            &serde_json::from_value::<json_patch::Patch>(Value::Array(ops[1..].to_vec())).unwrap(),
+        )
+        .unwrap();
         assert_eq!(restored["spec"], before["spec"]);
         assert_eq!(restored["metadata"]["labels"], json!({}));
-        assert_eq!(restored["metadata"]["annotations"], json!({"owner": "b"}), "others' changes stay");
-        assert_eq!(restored["status"], current["status"], "status is not rolled back");
-        assert!(rollback_ops(&current, &before, &touched, Some("11"), true).iter().all(|o| o["op"] != "test"));
+        assert_eq!(
+            restored["metadata"]["annotations"],
+            json!({"owner": "b"}),
+            "others' changes stay"
+        );
+        assert_eq!(
+            restored["status"], current["status"],
+            "status is not rolled back"
+        );
+        assert!(
+            rollback_ops(&current, &before, &touched, Some("11"), true)
+                .iter()
+                .all(|o| o["op"] != "test")
+        );
     }
 
     #[test]
     fn a_label_added_to_an_object_without_labels_creates_the_map() {
         let before = json!({"kind": "ConfigMap", "metadata": {"labels": {"a": "1"}}});
         let current = json!({"kind": "ConfigMap", "metadata": {}});
-        let ops = rollback_ops(&current, &before, &["/metadata/labels/a".to_string()], None, true);
-        assert_eq!(ops, vec![json!({"op": "add", "path": "/metadata/labels", "value": {}}), json!({"op": "add", "path": "/metadata/labels/a", "value": "1"})]);
+        let ops = rollback_ops(
+            &current,
+            &before,
+            &["/metadata/labels/a".to_string()],
+            None,
+            true,
+        );
+        assert_eq!(
+            ops,
+            vec![
+                json!({"op": "add", "path": "/metadata/labels", "value": {}}),
+                json!({"op": "add", "path": "/metadata/labels/a", "value": "1"})
+            ]
+        );
     }
 
     #[test]
@@ -296,7 +424,10 @@ mod tests {
         let current = json!({"kind": "Secret", "metadata": {"labels": {"a": "2"}}, "data": {"k": "c2VjcmV0"}});
         let touched = vec!["/data/k".to_string(), "/metadata/labels/a".to_string()];
         let ops = rollback_ops(&current, &before, &touched, None, true);
-        assert_eq!(ops, vec![json!({"op": "replace", "path": "/metadata/labels/a", "value": "1"})]);
+        assert_eq!(
+            ops,
+            vec![json!({"op": "replace", "path": "/metadata/labels/a", "value": "1"})]
+        );
     }
 
     #[test]
@@ -304,7 +435,13 @@ mod tests {
         let o = json!({"metadata": {"managedFields": [
             {"manager": "kubectl-myops", "operation": "Update", "time": "2026-11-30T08:00:00Z"},
             {"manager": "kubectl-edit", "operation": "Update", "time": "2026-11-30T09:00:00Z"}]}});
-        assert_eq!(last_writer(&o, "2026-11-30T07:00:00.123Z", "kubectl-myops"), "kubectl-edit (Update) at 2026-11-30T09:00:00Z");
-        assert!(last_writer(&o, "2026-11-30T09:30:00Z", "kubectl-myops").starts_with("a writer that managedFields does not record"));
+        assert_eq!(
+            last_writer(&o, "2026-11-30T07:00:00.123Z", "kubectl-myops"),
+            "kubectl-edit (Update) at 2026-11-30T09:00:00Z"
+        );
+        assert!(
+            last_writer(&o, "2026-11-30T09:30:00Z", "kubectl-myops")
+                .starts_with("a writer that managedFields does not record")
+        );
     }
 }
