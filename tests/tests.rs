@@ -21,10 +21,10 @@ mod guard;
 mod layering;
 #[path = "it/metrics.rs"]
 mod metrics;
-#[path = "it/patch.rs"]
-mod patch;
 #[path = "it/packaging.rs"]
 mod packaging;
+#[path = "it/patch.rs"]
+mod patch;
 #[path = "it/prometheus.rs"]
 mod prometheus;
 #[path = "it/push_tls.rs"]

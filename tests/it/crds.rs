@@ -186,13 +186,32 @@ fn a_bad_file_is_reported_with_its_location_and_the_good_files_still_register() 
 #[test]
 fn crds_sync_outside_the_boundary_is_exit_3_before_any_request() {
     // verbs without patch: registering a CRD (a server-side apply) is outside the boundary.
-    let m = Myops::new("name: myops\nverbs: [get]\nresources: [pods, customresourcedefinitions]\nscopes: [namespace, cluster]\n");
-    let r = m.run(&["crds", "sync", root().join("crds").to_str().unwrap(), "--server", "https://127.0.0.1:9"]);
+    let m = Myops::new(
+        "name: myops\nverbs: [get]\nresources: [pods, customresourcedefinitions]\nscopes: [namespace, cluster]\n",
+    );
+    let r = m.run(&[
+        "crds",
+        "sync",
+        root().join("crds").to_str().unwrap(),
+        "--server",
+        "https://127.0.0.1:9",
+    ]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("verb \"patch\" is not in `verbs`"), "{r:?}");
+    assert!(
+        r.stderr.contains("verb \"patch\" is not in `verbs`"),
+        "{r:?}"
+    );
     // scope namespace only: CRDs are cluster-scoped.
-    let m = Myops::new("name: myops\nverbs: [get, patch]\nresources: [customresourcedefinitions]\nscopes: [namespace]\n");
-    let r = m.run(&["crds", "sync", root().join("crds").to_str().unwrap(), "--server", "https://127.0.0.1:9"]);
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [customresourcedefinitions]\nscopes: [namespace]\n",
+    );
+    let r = m.run(&[
+        "crds",
+        "sync",
+        root().join("crds").to_str().unwrap(),
+        "--server",
+        "https://127.0.0.1:9",
+    ]);
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("needs scope \"cluster\""), "{r:?}");
 }
@@ -202,7 +221,11 @@ fn crds_sync_of_a_missing_or_world_writable_directory_is_exit_2() {
     use std::os::unix::fs::PermissionsExt;
     let ns = Namespace::new("sync-dirs");
     let m = Myops::standard(&ns.0);
-    let r = m.run(&["crds", "sync", m.dir.path().join("missing").to_str().unwrap()]);
+    let r = m.run(&[
+        "crds",
+        "sync",
+        m.dir.path().join("missing").to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 2, "{r:?}");
     let dir = m.dir.path().join("open");
     std::fs::create_dir(&dir).unwrap();

@@ -306,3 +306,43 @@ impl Drop for Pushgateway {
         let _ = self.child.wait();
     }
 }
+
+/// Where the audit log ends now; [`audit_since`] then sees only what was written after it.
+pub fn audit_mark() -> u64 {
+    std::fs::metadata(&cluster().audit_log)
+        .map(|m| m.len())
+        .unwrap_or(0)
+}
+
+/// Every audit event written after `mark` (any user, any user agent).
+pub fn audit_since(mark: u64) -> Vec<serde_json::Value> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(&cluster().audit_log).expect("audit log readable");
+    f.seek(SeekFrom::Start(mark)).unwrap();
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes).unwrap();
+    text_of(&bytes)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .collect()
+}
+
+impl Myops {
+    /// The binary under test with this environment, for tests that spawn it themselves
+    /// (many at once, or with a deadline).
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"));
+        c.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdin(Stdio::null());
+        c
+    }
+}
+
+/// The real kubectl with another kubeconfig (a stand-in's), or as admin for a step whose
+/// failure the caller handles itself (cleanup); never panics.
+pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
+    kubectl_raw(kubeconfig, args)
+}

@@ -22,8 +22,15 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
 /// `src/verbs/get.rs` → `verbs::get`, `src/guard/mod.rs` → `guard`, `src/lib.rs` → `crate`.
 fn module_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap().with_extension("");
-    let parts: Vec<String> = rel.iter().map(|c| c.to_string_lossy().into_owned()).collect();
-    let parts: Vec<&str> = parts.iter().map(String::as_str).filter(|p| *p != "mod").collect();
+    let parts: Vec<String> = rel
+        .iter()
+        .map(|c| c.to_string_lossy().into_owned())
+        .collect();
+    let parts: Vec<&str> = parts
+        .iter()
+        .map(String::as_str)
+        .filter(|p| *p != "mod")
+        .collect();
     match parts.as_slice() {
         ["lib"] | ["main"] => "crate".into(),
         _ => parts.join("::"),
@@ -37,7 +44,10 @@ fn code(text: &str) -> String {
         Some(i) => &text[..i],
         None => text,
     };
-    text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every `crate::a::b` path named in `text` (identifier segments only).
@@ -49,7 +59,9 @@ fn crate_paths(text: &str) -> Vec<Vec<String>> {
         let mut segs = Vec::new();
         let mut cur = rest;
         loop {
-            let end = cur.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(cur.len());
+            let end = cur
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(cur.len());
             if end == 0 {
                 break;
             }
@@ -68,7 +80,10 @@ fn graph() -> (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, String>) {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
-    let modules: BTreeMap<String, PathBuf> = files.iter().map(|f| (module_of(&src, f), f.clone())).collect();
+    let modules: BTreeMap<String, PathBuf> = files
+        .iter()
+        .map(|f| (module_of(&src, f), f.clone()))
+        .collect();
     let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut texts = BTreeMap::new();
     for (m, f) in &modules {
@@ -76,7 +91,10 @@ fn graph() -> (BTreeMap<String, BTreeSet<String>>, BTreeMap<String, String>) {
         let code = code(&text);
         for path in crate_paths(&code) {
             // The longest prefix that is a module file.
-            let target = (1..=path.len()).rev().map(|n| path[..n].join("::")).find(|p| modules.contains_key(p));
+            let target = (1..=path.len())
+                .rev()
+                .map(|n| path[..n].join("::"))
+                .find(|p| modules.contains_key(p));
             if let Some(t) = target
                 && t != *m
             {
@@ -95,7 +113,11 @@ fn no_verb_file_imports_another_verb_file() {
     let bad: Vec<String> = edges
         .iter()
         .filter(|(m, _)| m.starts_with("verbs::"))
-        .flat_map(|(m, to)| to.iter().filter(|t| t.starts_with("verbs::")).map(move |t| format!("{m} → {t}")))
+        .flat_map(|(m, to)| {
+            to.iter()
+                .filter(|t| t.starts_with("verbs::"))
+                .map(move |t| format!("{m} → {t}"))
+        })
         .collect();
     assert!(bad.is_empty(), "verb files import each other: {bad:?}");
 }
@@ -103,7 +125,12 @@ fn no_verb_file_imports_another_verb_file() {
 /// The first import cycle in `edges`, as a path that starts and ends at one module.
 fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
     // Depth-first search with colours (1 on the stack, 2 done).
-    fn visit(n: &str, edges: &BTreeMap<String, BTreeSet<String>>, state: &mut BTreeMap<String, u8>, stack: &mut Vec<String>) -> Option<Vec<String>> {
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
         state.insert(n.to_string(), 1);
         stack.push(n.to_string());
         for t in edges.get(n).into_iter().flatten() {
@@ -127,7 +154,13 @@ fn find_cycle(edges: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
         None
     }
     let mut state = BTreeMap::new();
-    edges.keys().find_map(|n| if state.get(n.as_str()).copied().unwrap_or(0) == 0 { visit(n, edges, &mut state, &mut Vec::new()) } else { None })
+    edges.keys().find_map(|n| {
+        if state.get(n.as_str()).copied().unwrap_or(0) == 0 {
+            visit(n, edges, &mut state, &mut Vec::new())
+        } else {
+            None
+        }
+    })
 }
 
 #[test]
@@ -140,8 +173,18 @@ fn the_cycle_finder_finds_the_nine_file_cycle_shape_of_issue_9() {
         }
         m
     };
-    let cyclic = e(&[("cli", "completions"), ("completions", "verbs::changelog_cmd"), ("verbs::changelog_cmd", "verbs"), ("verbs", "verbs::rollback"), ("verbs::rollback", "verbs"), ("app", "cli")]);
-    assert_eq!(find_cycle(&cyclic).unwrap().join(" → "), "verbs → verbs::rollback → verbs");
+    let cyclic = e(&[
+        ("cli", "completions"),
+        ("completions", "verbs::changelog_cmd"),
+        ("verbs::changelog_cmd", "verbs"),
+        ("verbs", "verbs::rollback"),
+        ("verbs::rollback", "verbs"),
+        ("app", "cli"),
+    ]);
+    assert_eq!(
+        find_cycle(&cyclic).unwrap().join(" → "),
+        "verbs → verbs::rollback → verbs"
+    );
     assert_eq!(find_cycle(&e(&[("a", "b"), ("b", "c"), ("a", "c")])), None);
 }
 
@@ -153,7 +196,14 @@ fn src_has_no_import_cycle() {
     }
     // The bottom of the stack imports nothing that a command is built from.
     for low in ["cli", "settings", "config", "exit"] {
-        let up: Vec<&String> = edges[low].iter().filter(|t| ["verbs", "guard", "app", "completions", "crds"].iter().any(|h| t.starts_with(h))).collect();
+        let up: Vec<&String> = edges[low]
+            .iter()
+            .filter(|t| {
+                ["verbs", "guard", "app", "completions", "crds"]
+                    .iter()
+                    .any(|h| t.starts_with(h))
+            })
+            .collect();
         assert!(up.is_empty(), "{low} imports a higher layer: {up:?}");
     }
 }
@@ -162,9 +212,24 @@ fn src_has_no_import_cycle() {
 fn verbs_reach_the_cluster_only_through_the_guarded_path() {
     let (edges, texts) = graph();
     for (m, code) in texts.iter().filter(|(m, _)| m.starts_with("verbs")) {
-        for forbidden in ["kube::Client", "kube::Api", "use kube::{", "connect(", ".client()", "Journal::open", "Api::<", "Api<"] {
-            assert!(!code.contains(forbidden), "{m} uses {forbidden:?}: reach the cluster through crate::guard");
+        for forbidden in [
+            "kube::Client",
+            "kube::Api",
+            "use kube::{",
+            "connect(",
+            ".client()",
+            "Journal::open",
+            "Api::<",
+            "Api<",
+        ] {
+            assert!(
+                !code.contains(forbidden),
+                "{m} uses {forbidden:?}: reach the cluster through crate::guard"
+            );
         }
-        assert!(!edges[m].contains("cluster::client"), "{m} imports cluster::client");
+        assert!(
+            !edges[m].contains("cluster::client"),
+            "{m} imports cluster::client"
+        );
     }
 }

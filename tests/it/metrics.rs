@@ -74,7 +74,6 @@ fn three_gets_and_one_denial_show_cumulative_totals_in_the_pushgateway() {
     );
 }
 
-
 #[test]
 fn a_stopped_pushgateway_warns_once_keeps_exit_0_and_the_next_push_carries_every_run() {
     let ns = Namespace::new("gw-down");
@@ -163,9 +162,20 @@ fn metrics_show_push_and_reset_work_on_the_local_totals() {
     assert_eq!(v["ops"][0]["count"], 2, "{v}");
     assert_eq!(v["ops"][0]["resource"], "pods");
     let r = m.run(&["metrics", "push"]);
-    assert_eq!((r.code, r.stdout.starts_with("pushed to http://127.0.0.1:")), (0, true), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.starts_with("pushed to http://127.0.0.1:")),
+        (0, true),
+        "{r:?}"
+    );
     let text = scrape(&cluster().pushgateway);
-    assert_eq!(sample(&text, "ops_total", &[&format!("job=\"{}\"", ns.0), "status=\"success\""]), Some(2.0));
+    assert_eq!(
+        sample(
+            &text,
+            "ops_total",
+            &[&format!("job=\"{}\"", ns.0), "status=\"success\""]
+        ),
+        Some(2.0)
+    );
     let r = m.run(&["metrics", "reset"]);
     assert_eq!(r.code, 2, "no terminal to ask and no --yes: {r:?}");
     let r = m.run(&["metrics", "reset", "--yes"]);
