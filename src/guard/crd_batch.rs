@@ -92,7 +92,9 @@ pub async fn run_batch(
         &mut loads,
     )
     .await;
-    if !loads.is_empty() {
+    // Pushed after every batch, even one with nothing to count: a push that timed out
+    // earlier is re-sent with the totals kept on disk (the Pushgateway holds only the last PUT).
+    {
         let s = settings;
         for w in metrics::finish_crd_loads(
             &s.home,

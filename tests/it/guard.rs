@@ -172,11 +172,14 @@ fn patch_refuses_before_sending_when_the_journal_is_not_writable() {
     for bad in [&file_home, &dir_home] {
         m.set_env("MYOPS_HOME", &bad.display().to_string());
         let r = run(&m, &patch_args(&ns, "cfg", "v2"));
-        assert_refused_for_the_journal(&r, &bad.join("changelog.jsonl"));
         assert_eq!(value_of(&ns, "cfg"), "v1", "the ConfigMap changed: {r:?}");
+        let sent = mutations_since(mark, "configmaps", Some(&ns.0), "cfg");
+        assert!(
+            sent.is_empty(),
+            "a mutation reached the server: {sent:?}\n{r:?}"
+        );
+        assert_refused_for_the_journal(&r, &bad.join("changelog.jsonl"));
     }
-    let sent = mutations_since(mark, "configmaps", Some(&ns.0), "cfg");
-    assert!(sent.is_empty(), "a mutation reached the server: {sent:?}");
 
     // The audit query can see the patch when the log is writable.
     let good = home(&m);
@@ -219,14 +222,17 @@ fn rollback_refuses_before_sending_when_the_journal_is_not_writable() {
     m.set_env("MYOPS_HOME", &copy.display().to_string());
     let mark = audit_mark();
     let r = m.run(&["rollback", &id]);
-    assert_refused_for_the_journal(&r, &copy.join("changelog.jsonl"));
     assert_eq!(
         value_of(&ns, "cfg"),
         "v2",
         "the rollback was applied: {r:?}"
     );
     let sent = mutations_since(mark, "configmaps", Some(&ns.0), "cfg");
-    assert!(sent.is_empty(), "a mutation reached the server: {sent:?}");
+    assert!(
+        sent.is_empty(),
+        "a mutation reached the server: {sent:?}\n{r:?}"
+    );
+    assert_refused_for_the_journal(&r, &copy.join("changelog.jsonl"));
 }
 
 #[test]
@@ -248,22 +254,31 @@ fn crds_sync_refuses_before_sending_when_the_journal_is_not_writable() {
         ),
     )
     .unwrap();
-    let bad = m.dir.path().join("home-is-a-file");
-    std::fs::write(&bad, "not a directory\n").unwrap();
-    m.set_env("MYOPS_HOME", &bad.display().to_string());
-    let mark = audit_mark();
-    let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
-    let on_cluster = kubectl(&["get", "crd", &name, "--ignore-not-found", "-o", "name"]);
-    if !on_cluster.is_empty() {
-        let _ = kubectl_at(
-            &cluster().kubeconfig,
-            &["delete", "crd", &name, "--wait=false"],
+    // (a) MYOPS_HOME is a regular file; (b) the log is a directory, while the CRD registry
+    // beside it can be written.
+    let file_home = m.dir.path().join("home-is-a-file");
+    std::fs::write(&file_home, "not a directory\n").unwrap();
+    let dir_home = m.dir.path().join("log-is-a-directory");
+    std::fs::create_dir_all(dir_home.join("changelog.jsonl")).unwrap();
+    for bad in [&file_home, &dir_home] {
+        m.set_env("MYOPS_HOME", &bad.display().to_string());
+        let mark = audit_mark();
+        let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
+        let on_cluster = kubectl(&["get", "crd", &name, "--ignore-not-found", "-o", "name"]);
+        if !on_cluster.is_empty() {
+            let _ = kubectl_at(
+                &cluster().kubeconfig,
+                &["delete", "crd", &name, "--wait=true"],
+            );
+        }
+        assert_eq!(on_cluster, "", "the CRD was created: {r:?}");
+        let sent = mutations_since(mark, "customresourcedefinitions", None, &name);
+        assert!(
+            sent.is_empty(),
+            "a mutation reached the server: {sent:?}\n{r:?}"
         );
+        assert_refused_for_the_journal(&r, &bad.join("changelog.jsonl"));
     }
-    assert_refused_for_the_journal(&r, &bad.join("changelog.jsonl"));
-    assert_eq!(on_cluster, "", "the CRD was created: {r:?}");
-    let sent = mutations_since(mark, "customresourcedefinitions", None, &name);
-    assert!(sent.is_empty(), "a mutation reached the server: {sent:?}");
 }
 
 #[test]
@@ -710,7 +725,7 @@ fn rollback_is_counted_as_rollback_in_metrics() {
             .iter()
             .filter(|o| o["verb"] == verb)
             .map(|o| o["count"].as_f64().unwrap_or(0.0))
-            .sum()
+            .fold(0.0, |a, b| a + b)
     };
     assert_eq!((count("patch"), count("rollback")), (1.0, 1.0), "{v:#}");
 }
