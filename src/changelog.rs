@@ -211,6 +211,16 @@ pub fn redact(mut object: Value) -> Value {
     object
 }
 
+/// [`redact`] for an object of `kind` that may lack its `kind` field (objects read through
+/// a typed or dynamic API often do): the field is set first, so a Secret is always recognised.
+pub fn redact_as(kind: &str, mut object: Value) -> Value {
+    if let Some(o) = object.as_object_mut() {
+        o.entry("kind")
+            .or_insert_with(|| Value::String(kind.into()));
+    }
+    redact(object)
+}
+
 /// Redacts a patch body aimed at a Secret: `data`/`stringData` values of a merge or
 /// strategic patch, and the `value` of JSON-patch operations under `/data` or `/stringData`.
 /// Patches for other kinds are returned unchanged.

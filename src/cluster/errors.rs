@@ -105,15 +105,6 @@ impl ApiError {
         }
     }
 
-    /// The error as the one-line `result` of a change-log entry (the Status message when the
-    /// server answered).
-    pub fn from_kube_ref(err: &kube::Error) -> String {
-        match err {
-            kube::Error::Api(s) => format!("{} ({}): {}", s.reason, s.code, s.message),
-            other => other.to_string(),
-        }
-    }
-
     /// The HTTP status code when the server answered.
     pub fn code(&self) -> Option<u16> {
         match self {

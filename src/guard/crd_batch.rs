@@ -58,16 +58,6 @@ pub enum Event {
     Warning(String),
 }
 
-impl Event {
-    /// Whether the event is a failure (for `crds sync`'s exit code).
-    pub fn is_failure(&self) -> bool {
-        !matches!(
-            self,
-            Event::Unregistered { .. } | Event::Registered { .. } | Event::Warning(_)
-        )
-    }
-}
-
 /// Runs one batch: rescan `dir`, plan against `state`, check access, apply (write-ahead
 /// journaled), wait until Established and served, record the registry and the
 /// `crd_loads_total`/`crd_load_duration_seconds` observations (pushed when configured).

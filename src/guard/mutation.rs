@@ -116,20 +116,6 @@ pub struct Intent<'a> {
     pub before: Option<Value>,
 }
 
-fn with_kind(mut v: Value, kind: &str) -> Value {
-    if let Some(o) = v.as_object_mut() {
-        o.entry("kind")
-            .or_insert_with(|| Value::String(kind.into()));
-    }
-    v
-}
-
-fn rv_of(v: &Value) -> Option<String> {
-    v.pointer("/metadata/resourceVersion")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-}
-
 impl Session<'_> {
     /// The object `name` of TYPE in `namespace` (default: the session's), resolved.
     ///
@@ -185,7 +171,7 @@ impl Session<'_> {
             patch_type: i.patch_type.map(str::to_string),
             patch: i.patch.map(|p| changelog::redact_patch(i.kind, p)),
             dry_run: i.dry_run,
-            before: i.before.map(|b| changelog::redact(with_kind(b, i.kind))),
+            before: i.before.map(|b| changelog::redact_as(i.kind, b)),
             resource_version_after: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,
@@ -209,9 +195,7 @@ impl Session<'_> {
     where
         F: Future<Output = Result<T, kube::Error>>,
     {
-        let journal = self.journal().ok_or_else(|| {
-            GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
-        })?;
+        let journal = self.journal()?;
         let started = Instant::now();
         journal.append(&intent).map_err(GuardError::Journal)?;
         let result = self.call(what, request).await;
@@ -232,10 +216,7 @@ impl Session<'_> {
     /// # Errors
     /// [`GuardError::Journal`].
     pub fn journal_complete(&self, intent: Entry, result: String) -> Result<(), GuardError> {
-        let journal = self.journal().ok_or_else(|| {
-            GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
-        })?;
-        journal
+        self.journal()?
             .append(&intent.with_outcome(result, None, 0.0))
             .map_err(GuardError::Journal)
     }
@@ -262,10 +243,7 @@ impl Session<'_> {
             )
             .await
         {
-            Ok(g) => Ok(Grant {
-                namespace: obj.namespace.clone(),
-                ..g
-            }),
+            Ok(g) => Ok(g),
             Err(e) => {
                 let result = match &e {
                     GuardError::Gate(GateError::Review(_)) => e.to_string(),
@@ -424,9 +402,4 @@ fn explain_rejection(
         }
         other => GuardError::Api(other),
     }
-}
-
-/// The resourceVersion of an object as JSON (for callers journaling their own requests).
-pub fn resource_version(v: &Value) -> Option<String> {
-    rv_of(v)
 }

@@ -23,9 +23,9 @@ use kube::{Api, Client};
 use serde::de::DeserializeOwned;
 use tokio::sync::OnceCell;
 
+use super::GuardError;
 use super::deadline::{Deadlines, bounded};
 use super::identity::{Observed, verify};
-use super::{GuardError, Target};
 use crate::authz::{AccessRequest, GateError, check_boundary};
 use crate::changelog::{self, Journal};
 use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect};
@@ -45,13 +45,11 @@ pub enum Mode {
 }
 
 /// Proof that the plugin.yaml boundary and the SelfSubjectAccessReview(s) allowed a request
-/// shape; [`Session::send`] and the mutations take one. Only [`Session::authorize`] makes it.
+/// shape; [`Session::send`] and the mutations take one. Only [`Session::authorize`] makes it
+/// (its field is private), so a request cannot be sent without passing the gate first.
 #[derive(Debug)]
 pub struct Grant {
-    /// The resource type allowed.
-    pub t: ResolvedType,
-    /// The namespace allowed (`None`: cluster-scoped or all namespaces).
-    pub namespace: Option<String>,
+    _private: (),
 }
 
 /// One invocation's connection, identity, type index, review cache, deadlines and journal.
@@ -145,19 +143,20 @@ impl<'s> Session<'s> {
         self.cluster.context.as_deref()
     }
 
-    /// The deadlines in force.
-    pub fn deadlines(&self) -> Deadlines {
-        self.deadlines
-    }
-
     /// CRD names registered by `crds sync|watch` (part of the plugin.yaml boundary).
     pub fn registered(&self) -> &[String] {
         &self.registered
     }
 
-    /// The journal, present in [`Mode::Mutate`].
-    pub(crate) fn journal(&self) -> Option<&Journal> {
-        self.journal.as_ref()
+    /// The journal of a session opened in [`Mode::Mutate`].
+    ///
+    /// # Errors
+    /// [`GuardError::Usage`] for a session opened in [`Mode::Read`] (a programming error:
+    /// every mutating command opens its session in `Mode::Mutate`).
+    pub(crate) fn journal(&self) -> Result<&Journal, GuardError> {
+        self.journal.as_ref().ok_or_else(|| {
+            GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
+        })
     }
 
     /// The client, for the guarded layer's own requests (crates `guard` and `crds`); verbs
@@ -208,14 +207,6 @@ impl<'s> Session<'s> {
     /// Discovery failures (1) and unknown or ambiguous TYPE (2).
     pub async fn resolve(&self, type_name: &str) -> Result<ResolvedType, GuardError> {
         Ok(self.index().await?.resolve(type_name)?.clone())
-    }
-
-    /// Parses `TYPE [NAME…]` / `TYPE/NAME…`.
-    ///
-    /// # Errors
-    /// [`GuardError::Usage`] with kubectl's wording.
-    pub fn target(&self, args: &[String]) -> Result<Target, GuardError> {
-        super::parse_target(args).map_err(GuardError::Usage)
     }
 
     /// The plugin.yaml boundary (pure; registered CRDs included).
@@ -273,10 +264,7 @@ impl<'s> Session<'s> {
                 .into());
             }
         }
-        Ok(Grant {
-            t: t.clone(),
-            namespace: self.namespace_for(t, all_namespaces),
-        })
+        Ok(Grant { _private: () })
     }
 
     /// The RBAC decision for `req` without the boundary and without failing on "no"

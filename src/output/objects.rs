@@ -45,14 +45,6 @@ pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
     Value::Object(m)
 }
 
-fn with_kind(mut v: Value, kind: &str) -> Value {
-    if let Some(o) = v.as_object_mut() {
-        o.entry("kind")
-            .or_insert_with(|| Value::String(kind.into()));
-    }
-    v
-}
-
 /// The one-line result, as kubectl prints it.
 pub fn result_line(display: &str, verb: &str, changed: bool, dry_run: DryRun) -> String {
     let mut line = format!("{display} {verb}");
@@ -110,8 +102,8 @@ pub fn print_result(
     {
         let kind = t.api.kind.as_str();
         let (b, a) = (
-            crate::changelog::redact(with_kind(b.clone(), kind)),
-            crate::changelog::redact(with_kind(after.clone(), kind)),
+            crate::changelog::redact_as(kind, b.clone()),
+            crate::changelog::redact_as(kind, after.clone()),
         );
         for line in crate::diff::render(&b, &a) {
             p.out(&format!("  {line}\n"))?;

@@ -11,7 +11,7 @@ use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
-use crate::guard::{Grant, Mode, Session};
+use crate::guard::{Grant, Mode, Session, Target};
 use crate::output::objects::{list_of, no_resources, with_type_meta};
 use crate::output::{Printer, to_json, to_yaml};
 use crate::settings::Settings;
@@ -43,17 +43,18 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(t) => t,
         Err(e) => return Outcome::early(e),
     };
-    let result = fetch_and_print(&session, &t, &target.names, args, p).await;
+    let result = fetch_and_print(&session, &t, &target, args, p).await;
     Outcome::on(t.group_resource(), result)
 }
 
 async fn fetch_and_print(
     session: &Session<'_>,
     t: &ResolvedType,
-    names: &[String],
+    target: &Target,
     args: &GetArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
+    let names = &target.names;
     let verbose = session.settings().verbose;
     let trace = |p: &mut Printer<'_>, line: String| {
         if verbose > 0 {
@@ -64,7 +65,7 @@ async fn fetch_and_print(
         p,
         format!(
             "{} resolved to {}/{} (namespaced: {})",
-            args.args[0],
+            target.type_name,
             t.group_resource(),
             t.api.version,
             t.namespaced
@@ -98,7 +99,6 @@ async fn fetch_and_print(
             ),
         );
     }
-    let target_names = names;
     let url = DynamicObject::url_path(&t.api, namespace.as_deref());
     trace(p, format!("GET {}{url}", session.server()));
     let lp = ListParams {
@@ -118,10 +118,10 @@ async fn fetch_and_print(
     match args.output {
         OutputFormat::Table | OutputFormat::Wide => {
             let mut all = Table::default();
-            if target_names.is_empty() {
+            if names.is_empty() {
                 all = fetch.table_list().await?;
             } else {
-                for n in target_names {
+                for n in names {
                     match fetch.table_one(n).await {
                         Ok(tb) => {
                             if all.column_definitions.is_empty() {
@@ -135,7 +135,7 @@ async fn fetch_and_print(
                 }
             }
             if all.rows.is_empty() {
-                if target_names.is_empty() && !args.ignore_not_found {
+                if names.is_empty() && !args.ignore_not_found {
                     p.err_line(&no_resources(namespace.as_deref()));
                 }
             } else {
@@ -150,10 +150,10 @@ async fn fetch_and_print(
         }
         OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Name => {
             let mut items = Vec::new();
-            if target_names.is_empty() {
+            if names.is_empty() {
                 items = fetch.objects().await?;
             } else {
-                for n in target_names {
+                for n in names {
                     match fetch.object(n).await {
                         Ok(o) => items.push(o),
                         Err(e) if e.code() == Some(404) => missing.push(e),
@@ -171,9 +171,9 @@ async fn fetch_and_print(
                     p.out(&format!("{prefix}/{name}\n"))?;
                 }
             } else {
-                let doc = if target_names.len() == 1 && items.len() == 1 {
+                let doc = if names.len() == 1 && items.len() == 1 {
                     items.remove(0)
-                } else if !target_names.is_empty() && items.is_empty() {
+                } else if !names.is_empty() && items.is_empty() {
                     Value::Null
                 } else {
                     list_of(items)
