@@ -33,3 +33,7 @@ mod push_tls;
 mod standin;
 #[path = "it/watch.rs"]
 mod watch;
+#[path = "it/hostile.rs"]
+mod hostile;
+#[path = "it/hostile_secrets.rs"]
+mod hostile_secrets;
