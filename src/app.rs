@@ -18,7 +18,19 @@ pub fn main() -> u8 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let _ = e.print();
+            // Usage errors echo the offending argument: print them through the same
+            // scrub/escape/cap as every other stderr line (a `--token=…` typo must not echo
+            // the token, an escape sequence must not reach the terminal).
+            if e.use_stderr() {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(
+                    err,
+                    "{}",
+                    crate::output::for_terminal(&e.render().to_string())
+                );
+            } else {
+                let _ = e.print();
+            }
             // clap: 0 for --help/--version, 2 for usage errors (our contract's 2 as well).
             return if e.use_stderr() {
                 ExitStatus::Usage.code()

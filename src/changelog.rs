@@ -13,9 +13,20 @@
 //!
 //! Entries are built by pure functions ([`Entry`], [`redact`], [`latest`]); [`Journal`] is the
 //! only writer. Secret `data`/`stringData` values are replaced before anything is written: a
-//! credential never reaches the log.
+//! credential never reaches the log — which is also why a rollback can never put a Secret's
+//! values back (`rollback` refuses such an entry rather than pretend, see
+//! [`secret_data_keys`]).
+//!
+//! Integrity (issue 10): the log is a 0600 regular file in a 0700 MYOPS_HOME (an existing
+//! log that others may read is tightened to 0600 when it is opened; a home that others may
+//! enter earns a warning, [`home_warning`]); every append starts on a fresh line, so a line
+//! torn by a crash mid-append never swallows the next record; and reading never fails on a
+//! bad line: [`parse`] splits the bytes on `\n` and judges every line on its own — not UTF-8,
+//! not JSON, torn, the wrong shape — counting and skipping the bad ones ([`InvalidLine`]).
+//! Anything at the log's path that is not a regular file (a directory, a FIFO, a socket, a
+//! dangling symbolic link) is refused before it is opened, so nothing ever blocks on it.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -141,17 +152,52 @@ pub fn latest(entries: Vec<Entry>) -> Vec<Entry> {
         .collect()
 }
 
-/// Why the change log could not be written.
+/// Why the change log could not be written or read. Each reads as one sentence naming the
+/// path, the cause and what to do; writing and reading failures say which they are (a
+/// read error is never reported as "cannot write").
 #[derive(Debug, thiserror::Error)]
-#[error(
-    "cannot write the change log {path}: {source}; check MYOPS_HOME's permissions and free space"
-)]
-pub struct ChangelogError {
-    /// The log file.
-    pub path: PathBuf,
-    /// The I/O error.
-    #[source]
-    pub source: std::io::Error,
+pub enum ChangelogError {
+    /// Appending (or proving that records can be appended) failed; the mutation is refused.
+    #[error("cannot write the change log {path}: {why}")]
+    Write {
+        /// The log file.
+        path: PathBuf,
+        /// The cause and what to do.
+        why: String,
+    },
+    /// Reading the log failed as a whole (single bad lines never do: see [`parse`]).
+    #[error("cannot read the change log {path}: {why}")]
+    Read {
+        /// The log file.
+        path: PathBuf,
+        /// The cause and what to do.
+        why: String,
+    },
+}
+
+impl ChangelogError {
+    /// A write failure from an I/O error, with the usual advice.
+    fn write(path: &Path, e: &std::io::Error) -> ChangelogError {
+        ChangelogError::Write {
+            path: path.to_path_buf(),
+            why: format!("{e}; check MYOPS_HOME's owner, permissions and free space"),
+        }
+    }
+
+    /// A read failure from an I/O error, with the usual advice.
+    fn read(path: &Path, e: &std::io::Error) -> ChangelogError {
+        ChangelogError::Read {
+            path: path.to_path_buf(),
+            why: format!("{e}; check the file's owner and permissions"),
+        }
+    }
+
+    /// The log file the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ChangelogError::Write { path, .. } | ChangelogError::Read { path, .. } => path,
+        }
+    }
 }
 
 /// The log file under `home`.
@@ -258,25 +304,324 @@ pub fn redact_patch(kind: &str, patch: Value) -> Value {
     }
 }
 
-/// Reads every entry; lines that do not parse are skipped and counted (a torn last line
-/// after a crash must not hide the rest).
+/// One line of the log that is not a valid entry: where it is and why, never its content
+/// (a line may hold anything, including a secret someone pasted into the file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InvalidLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// Why it was skipped, one short phrase (`not UTF-8 …`, `not JSON …`, `torn: …`,
+    /// `not a change-log entry: …`), followed by the line's length in bytes.
+    pub reason: String,
+}
+
+/// The longest id a valid entry may have (ours are about 25 characters); longer ones, or
+/// ids with spaces or control characters, come from an edited file, not from this tool.
+const MAX_ID_LEN: usize = 128;
+
+/// Splits the log's bytes into entries and invalid lines (pure; fuzzed; never panics).
+///
+/// Lines are separated by `\n` and judged one by one: a line that is not UTF-8, not JSON
+/// (NUL bytes included), torn (the JSON ends early — a crash mid-append), of the wrong shape
+/// (a missing field, a wrong type) or with an id that is empty, longer than 128 characters
+/// or not printable ASCII is an [`InvalidLine`]; blank lines are ignored. A last line without
+/// its newline is accepted when it is a complete entry (a hand-edited file) and otherwise
+/// reported as torn. No reason quotes the line's content.
+pub fn parse(bytes: &[u8]) -> (Vec<Entry>, Vec<InvalidLine>) {
+    let mut entries = Vec::new();
+    let mut invalid = Vec::new();
+    let ends_with_newline = bytes.last() == Some(&b'\n');
+    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
+    let count = lines.len();
+    for (i, raw) in lines.into_iter().enumerate() {
+        let last = i + 1 == count;
+        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match parse_line(raw) {
+            Ok(e) => entries.push(e),
+            Err(why) => {
+                let why = if last && !ends_with_newline {
+                    format!(
+                        "torn: the last line ends without a newline and is not a complete entry ({why})"
+                    )
+                } else {
+                    why
+                };
+                invalid.push(InvalidLine {
+                    line: i + 1,
+                    reason: format!("{why}; {} bytes", raw.len()),
+                });
+            }
+        }
+    }
+    (entries, invalid)
+}
+
+/// One line as an entry, or why it is not one (never quoting the line).
+fn parse_line(raw: &[u8]) -> Result<Entry, String> {
+    let text = std::str::from_utf8(raw)
+        .map_err(|e| format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1))?;
+    let entry: Entry = serde_json::from_str(text).map_err(|e| {
+        use serde_json::error::Category;
+        let column = e.column();
+        match e.classify() {
+            Category::Eof => format!("torn: the JSON ends early at column {column}"),
+            Category::Syntax | Category::Io => {
+                format!("not JSON (syntax error at column {column})")
+            }
+            Category::Data => {
+                // serde names a missing or duplicate field by our own (static) field name;
+                // every other data error may quote the line's value, so it is not repeated.
+                let message = e.to_string();
+                let field = ["missing field `", "duplicate field `"]
+                    .iter()
+                    .find_map(|prefix| {
+                        let rest = message.strip_prefix(prefix)?;
+                        let name = &rest[..rest.find('`')?];
+                        Some(format!("{prefix}{name}`"))
+                    });
+                match field {
+                    Some(f) => format!("not a change-log entry: {f}"),
+                    None => format!(
+                        "not a change-log entry: a field has the wrong type or value (at column {column})"
+                    ),
+                }
+            }
+        }
+    })?;
+    if entry.id.is_empty()
+        || entry.id.len() > MAX_ID_LEN
+        || !entry.id.bytes().all(|b| b.is_ascii_graphic())
+    {
+        return Err(
+            "not a change-log entry: the id is empty, longer than 128 characters or not printable"
+                .into(),
+        );
+    }
+    Ok(entry)
+}
+
+/// `text` as it may be echoed in a message (pure): control characters and other
+/// non-printing characters escaped (`\u{1b}`), and at most `max` characters kept, with `…`
+/// and the full length when it was longer. For ids and other user input that ends up on
+/// stderr.
+pub fn display_capped(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (n, c) in text.chars().enumerate() {
+        if n == max {
+            out.push_str(&format!("… ({} characters)", text.chars().count()));
+            break;
+        }
+        if c.is_control() || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}') {
+            out.extend(c.escape_unicode());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the records of one id disagree about what they record (pure): an intent and its
+/// outcome share the object, operation, time and session, so records of one id that name
+/// different ones come from an edited or copied log — the id is ambiguous.
+pub fn ambiguous(records: &[&Entry]) -> bool {
+    let key = |e: &Entry| {
+        (
+            e.session.clone(),
+            e.timestamp.clone(),
+            e.api_version.clone(),
+            e.kind.clone(),
+            e.namespace.clone(),
+            e.name.clone(),
+            e.operation,
+        )
+    };
+    records.windows(2).any(|w| key(w[0]) != key(w[1]))
+}
+
+/// The keys of a Secret's `data`/`stringData` a journaled patch touched (pure), from its
+/// touched JSON pointers (`/data/password`, `/stringData/token`, or the whole `/data`): `None`
+/// when the entry is not about a Secret or touched no Secret content. `Some` with an empty
+/// list means the whole map was replaced. The `last-applied-configuration` annotation of a
+/// Secret (it holds the values too, and is redacted) counts as Secret content.
+///
+/// The change log never stores Secret values ([`redact`]), so such a change cannot be
+/// rolled back from it; the decision and its reasons are in the README's change-log section.
+pub fn secret_data_keys(kind: &str, touched: &[String]) -> Option<Vec<String>> {
+    if kind != "Secret" {
+        return None;
+    }
+    let mut keys = Vec::new();
+    let mut any = false;
+    for p in touched {
+        let unescape = |t: &str| t.replace("~1", "/").replace("~0", "~");
+        let mut parts = p.split('/').skip(1);
+        match (parts.next(), parts.next()) {
+            (Some("data" | "stringData"), Some(key)) => {
+                any = true;
+                let key = unescape(key);
+                if !keys.contains(&key) {
+                    keys.push(key);
+                }
+            }
+            // The whole map, or the whole object (a JSON-patch path "" or "/").
+            (Some("data" | "stringData"), None) | (None, _) | (Some(""), None) => any = true,
+            (Some("metadata"), Some("annotations")) => {
+                let rest: Vec<&str> = parts.collect();
+                if rest.is_empty() || rest[0] == "kubectl.kubernetes.io~1last-applied-configuration"
+                {
+                    any = true;
+                }
+            }
+            (Some("metadata"), None) => any = true,
+            _ => {}
+        }
+    }
+    any.then_some(keys)
+}
+
+/// The warning for a MYOPS_HOME that others may enter (group or world permission bits set):
+/// the change log in it holds full before-states of objects. `None` when the home is private,
+/// does not exist or is not a directory (that is an error of its own). Like ssh, which warns about (and refuses) key files others can read.
+pub fn home_warning(home: &Path) -> Option<String> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(home).ok().filter(|m| m.is_dir())?;
+        let mode = meta.permissions().mode() & 0o777;
+        (mode & 0o077 != 0).then(|| {
+            format!(
+                "warning: MYOPS_HOME {} is open to other users (mode {mode:04o}) and its change log holds full before-states of objects; run `chmod 700 {}`",
+                home.display(),
+                home.display()
+            )
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = home;
+        None
+    }
+}
+
+/// What a non-regular file is, for messages ("a directory", "a FIFO (named pipe)", …).
+fn kind_of(meta: &std::fs::Metadata) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+    }
+    if meta.is_dir() {
+        "a directory"
+    } else if meta.is_symlink() {
+        "a symbolic link"
+    } else if meta.is_file() {
+        "a regular file"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// Why `home` cannot hold the change log, if it cannot (it exists but is not a directory,
+/// or is a symbolic link to nothing); `None` when it is a directory or does not exist yet.
+fn home_problem(home: &Path) -> Option<String> {
+    match std::fs::metadata(home) {
+        Ok(m) if m.is_dir() => None,
+        Ok(m) => Some(format!(
+            "MYOPS_HOME {} is not a directory (it is {}); set MYOPS_HOME to a directory",
+            home.display(),
+            kind_of(&m)
+        )),
+        Err(_) => match std::fs::symlink_metadata(home) {
+            Ok(m) if m.is_symlink() => Some(format!(
+                "MYOPS_HOME {} is a symbolic link to {}, which does not exist; create that directory or set MYOPS_HOME to a directory",
+                home.display(),
+                std::fs::read_link(home)
+                    .map(|t| t.display().to_string())
+                    .unwrap_or_else(|_| "nothing".into())
+            )),
+            _ => None,
+        },
+    }
+}
+
+/// Why the log's path cannot be used as the log (it exists but is not a regular file after
+/// following symbolic links, or is a link to nothing); `None` when it is a regular file or
+/// does not exist. Checked before opening, so a FIFO is never opened (that would block).
+fn log_problem(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => None,
+        Ok(m) => Some(format!(
+            "it is {}, not a regular file; move it away and a new log is started",
+            kind_of(&m)
+        )),
+        Err(_) => std::fs::symlink_metadata(path)
+            .is_ok_and(|m| m.is_symlink())
+            .then(|| "it is a symbolic link to a file that does not exist; remove the link and a new log is started".to_string()),
+    }
+}
+
+/// Reads every entry; lines that are not valid entries are skipped and returned with their
+/// line numbers and reasons ([`parse`]). A missing log is an empty one. Takes the writers'
+/// lock shared when its file exists, so a record being appended is not mistaken for a torn
+/// one; reading never creates anything.
 ///
 /// # Errors
-/// [`ChangelogError`] when the file exists but cannot be read.
-pub fn read_all(home: &Path) -> Result<(Vec<Entry>, usize), ChangelogError> {
+/// [`ChangelogError::Read`] when MYOPS_HOME is not a directory, the log is not a regular
+/// file, or it cannot be opened or read as a whole.
+pub fn read_all(home: &Path) -> Result<(Vec<Entry>, Vec<InvalidLine>), ChangelogError> {
     let path = path(home);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(source) => return Err(ChangelogError { path, source }),
+    let fail = |why: String| ChangelogError::Read {
+        path: path.clone(),
+        why,
     };
-    let mut bad = 0;
-    let entries = text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .filter_map(|l| serde_json::from_str::<Entry>(l).map_err(|_| bad += 1).ok())
-        .collect();
-    Ok((entries, bad))
+    if let Some(why) = home_problem(home) {
+        return Err(fail(why));
+    }
+    if let Some(why) = log_problem(&path) {
+        return Err(fail(why));
+    }
+    // Best effort, and only on a regular lock file: opening a FIFO for reading would block.
+    let lock = home.join("changelog.lock");
+    let _lock = std::fs::metadata(&lock)
+        .is_ok_and(|m| m.is_file())
+        .then(|| std::fs::File::open(&lock).ok())
+        .flatten()
+        .filter(|f| f.lock_shared().is_ok());
+    let mut f = match std::fs::File::open(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
+        Err(e) => return Err(ChangelogError::read(&path, &e)),
+    };
+    // The path was a regular file when checked; make sure the file opened still is one.
+    match f.metadata() {
+        Ok(m) if m.is_file() => {}
+        Ok(m) => {
+            return Err(fail(format!(
+                "it is {}, not a regular file; move it away and a new log is started",
+                kind_of(&m)
+            )));
+        }
+        Err(e) => return Err(ChangelogError::read(&path, &e)),
+    }
+    let mut bytes = Vec::new();
+    f.read_to_end(&mut bytes)
+        .map_err(|e| ChangelogError::read(&path, &e))?;
+    Ok(parse(&bytes))
 }
 
 /// The change log of one `MYOPS_HOME`, proven writable: obtained only through
@@ -285,33 +630,32 @@ pub fn read_all(home: &Path) -> Result<(Vec<Entry>, usize), ChangelogError> {
 #[derive(Debug, Clone)]
 pub struct Journal {
     home: PathBuf,
+    warning: Option<String>,
 }
 
 impl Journal {
-    /// Creates `home` (0700) and the log file (0600) if missing, opens the log for appending
-    /// and takes its lock once: the proof, before any mutating request, that records can be
-    /// written.
+    /// Creates `home` (0700, with missing parents) and the log file (0600) if missing,
+    /// tightens an existing log that others may read to 0600 (it holds full before-states),
+    /// opens the log for appending and takes its lock once: the proof, before any mutating
+    /// request, that records can be written.
     ///
     /// # Errors
-    /// [`ChangelogError`] naming the path and the cause (MYOPS_HOME is a file, read-only,
-    /// not ours); the caller refuses the mutation and sends nothing.
+    /// [`ChangelogError::Write`] naming the path and the cause — MYOPS_HOME is not a
+    /// directory or a link to nothing, the log is a directory, a FIFO or another non-regular
+    /// file (never opened, so nothing blocks), or the file system refuses — and what to do;
+    /// the caller refuses the mutation and sends nothing.
     pub fn open(home: &Path) -> Result<Journal, ChangelogError> {
         let path = path(home);
-        let err = |source| ChangelogError {
-            path: path.clone(),
-            source,
-        };
-        if home.exists() && !home.is_dir() {
-            return Err(err(std::io::Error::other(format!(
-                "MYOPS_HOME {} is not a directory",
-                home.display()
-            ))));
+        if let Some(why) = home_problem(home) {
+            return Err(ChangelogError::Write { path, why });
         }
-        fsutil::ensure_private_dir(home).map_err(err)?;
-        let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
-        open_log(&path).map_err(err)?;
+        fsutil::ensure_private_dir(home).map_err(|e| ChangelogError::write(&path, &e))?;
+        let _lock = fsutil::lock_exclusive(&home.join("changelog.lock"))
+            .map_err(|e| ChangelogError::write(&path, &e))?;
+        open_log(&path)?;
         Ok(Journal {
             home: home.to_path_buf(),
+            warning: home_warning(home),
         })
     }
 
@@ -320,38 +664,101 @@ impl Journal {
         path(&self.home)
     }
 
+    /// The `warning:` line for a MYOPS_HOME open to other users ([`home_warning`]), found
+    /// when the journal was opened; the caller prints it once.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning.as_deref()
+    }
+
     /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
+    /// The line starts on a fresh line: when the log does not end with a newline (a record
+    /// torn by a crash), one is written first, so the torn line stays one invalid line and
+    /// this record stays readable.
     ///
     /// # Errors
-    /// [`ChangelogError`] when the lock, write or fsync fails. For an intent record the
-    /// caller must then not send the request.
+    /// [`ChangelogError::Write`] when the lock, write or fsync fails. For an intent record
+    /// the caller must then not send the request.
     pub fn append(&self, entry: &Entry) -> Result<(), ChangelogError> {
         append(&self.home, entry)
     }
 }
 
-/// Opens the log for appending, creating it with mode 0600.
-fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+/// Opens the log for reading and appending, creating it with mode 0600; refuses a path that
+/// is not a regular file before opening it, and tightens a log that others may access to
+/// 0600.
+fn open_log(path: &Path) -> Result<std::fs::File, ChangelogError> {
+    if let Some(why) = log_problem(path) {
+        return Err(ChangelogError::Write {
+            path: path.to_path_buf(),
+            why,
+        });
+    }
     let mut o = std::fs::OpenOptions::new();
-    o.create(true).append(true);
+    o.read(true).create(true).append(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
-    o.open(path)
+    let f = o.open(path).map_err(|e| ChangelogError::write(path, &e))?;
+    let meta = f.metadata().map_err(|e| ChangelogError::write(path, &e))?;
+    if !meta.is_file() {
+        return Err(ChangelogError::Write {
+            path: path.to_path_buf(),
+            why: format!(
+                "it is {}, not a regular file; move it away and a new log is started",
+                kind_of(&meta)
+            ),
+        });
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if meta.permissions().mode() & 0o077 != 0 {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))
+                .map_err(|e| ChangelogError::write(path, &e))?;
+        }
+    }
+    Ok(f)
 }
 
-/// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
+/// The bytes to append for `line` to a log whose last byte is `last` (pure): a newline first
+/// when the log is not empty and does not end with one.
+fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
+    line.push(b'\n');
+    if last.is_some_and(|b| b != b'\n') {
+        line.insert(0, b'\n');
+    }
+    line
+}
+
+/// Appends `entry`, every string passed through [`crate::redact::scrub_json`], as one line
+/// (starting on a fresh line) under an exclusive lock and fsyncs it before returning.
 fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
     let path = path(home);
-    let err = |source| ChangelogError {
-        path: path.clone(),
-        source,
+    // The process-wide safety net: every string of the record (a server message quoting a
+    // Secret, a URL with userinfo, a registered token) is scrubbed before it is stored.
+    let mut record = serde_json::to_value(entry)
+        .map_err(|e| ChangelogError::write(&path, &std::io::Error::other(e)))?;
+    crate::redact::scrub_json(&mut record);
+    let line = serde_json::to_vec(&record)
+        .map_err(|e| ChangelogError::write(&path, &std::io::Error::other(e)))?;
+    let _lock = fsutil::lock_exclusive(&home.join("changelog.lock"))
+        .map_err(|e| ChangelogError::write(&path, &e))?;
+    let mut f = open_log(&path)?;
+    let len = f
+        .metadata()
+        .map_err(|e| ChangelogError::write(&path, &e))?
+        .len();
+    let last = if len == 0 {
+        None
+    } else {
+        let mut b = [0u8; 1];
+        #[cfg(unix)]
+        std::os::unix::fs::FileExt::read_exact_at(&f, &mut b, len - 1)
+            .map_err(|e| ChangelogError::write(&path, &e))?;
+        Some(b[0])
     };
-    let mut line = serde_json::to_vec(entry).map_err(|e| err(std::io::Error::other(e)))?;
-    line.push(b'\n');
-    let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(err)?;
-    let mut f = open_log(&path).map_err(err)?;
-    f.write_all(&line).map_err(err)?;
-    f.sync_all().map_err(err)
+    f.write_all(&framed(line, last))
+        .map_err(|e| ChangelogError::write(&path, &e))?;
+    f.sync_all().map_err(|e| ChangelogError::write(&path, &e))
 }
 
 #[cfg(test)]
@@ -473,14 +880,14 @@ mod tests {
         let home = d.path().join("home");
         std::fs::write(&home, "x").unwrap();
         let e = Journal::open(&home).unwrap_err().to_string();
-        assert!(
-            e.starts_with(&format!(
-                "cannot write the change log {}/changelog.jsonl",
+        assert_eq!(
+            e,
+            format!(
+                "cannot write the change log {}/changelog.jsonl: MYOPS_HOME {} is not a directory (it is a regular file); set MYOPS_HOME to a directory",
+                home.display(),
                 home.display()
-            )),
-            "{e}"
+            )
         );
-        assert!(e.contains("is not a directory"), "{e}");
     }
 
     #[test]
@@ -491,5 +898,265 @@ mod tests {
         j.append(&entry("a")).unwrap();
         let mode = std::fs::metadata(j.path()).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600);
+        let home_mode = std::fs::metadata(d.path().join("h"))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(home_mode, 0o700);
+        assert_eq!(j.warning(), None);
+    }
+
+    #[test]
+    fn an_existing_world_readable_log_is_tightened_to_0600_on_open() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let log = path(d.path());
+        std::fs::write(&log, "").unwrap();
+        std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+        Journal::open(d.path()).unwrap();
+        let mode = std::fs::metadata(&log).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+
+    #[test]
+    fn a_home_open_to_others_is_warned_about_once_with_the_fix() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("h");
+        std::fs::create_dir(&home).unwrap();
+        std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let j = Journal::open(&home).unwrap();
+        assert_eq!(
+            j.warning().unwrap(),
+            format!(
+                "warning: MYOPS_HOME {} is open to other users (mode 0755) and its change log holds full before-states of objects; run `chmod 700 {}`",
+                home.display(),
+                home.display()
+            )
+        );
+    }
+
+    #[test]
+    fn a_torn_last_line_does_not_swallow_the_next_append() {
+        let d = tempfile::tempdir().unwrap();
+        let j = Journal::open(d.path()).unwrap();
+        j.append(&entry("first")).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(j.path())
+            .unwrap();
+        f.write_all(br#"{"id":"torn-1","session":"s","timest"#)
+            .unwrap();
+        drop(f);
+        j.append(&entry("after-the-crash")).unwrap();
+        let (entries, invalid) = read_all(d.path()).unwrap();
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["first", "after-the-crash"]);
+        assert_eq!(invalid.len(), 1);
+        assert_eq!(invalid[0].line, 2);
+        assert!(
+            invalid[0].reason.starts_with("torn: the JSON ends early"),
+            "{invalid:?}"
+        );
+    }
+
+    #[test]
+    fn framed_starts_a_fresh_line_only_when_needed() {
+        assert_eq!(framed(b"{}".to_vec(), None), b"{}\n");
+        assert_eq!(framed(b"{}".to_vec(), Some(b'\n')), b"{}\n");
+        assert_eq!(framed(b"{}".to_vec(), Some(b'x')), b"\n{}\n");
+    }
+
+    #[test]
+    fn parse_counts_each_bad_line_by_number_and_reason_without_quoting_it() {
+        let good = serde_json::to_string(&entry("good")).unwrap();
+        let secret = "c4n4ryS3cr3t";
+        let mut bytes = Vec::new();
+        bytes.extend_from_slice(good.as_bytes());
+        bytes.extend_from_slice(b"\n\n"); // 1 good, 2 blank
+        bytes.extend_from_slice(format!("not json {secret}\n").as_bytes()); // 3
+        bytes.extend_from_slice(b"{\"id\":\"x\xff\"}\n"); // 4 not UTF-8
+        bytes.extend_from_slice(format!("{{\"id\":\"{secret}\0\"}}\n").as_bytes()); // 5 NUL
+        bytes.extend_from_slice(format!("{{\"id\":\"{secret}\"}}\n").as_bytes()); // 6 shape
+        let wrong_op = good.replace("\"crd-apply\"", &format!("\"{secret}\""));
+        bytes.extend_from_slice(format!("{wrong_op}\n").as_bytes()); // 7 wrong value
+        let bad_id = good.replacen(
+            &format!("\"id\":\"{}\"", entry_id(&good)),
+            "\"id\":\"a\\u001b[31m\"",
+            1,
+        );
+        bytes.extend_from_slice(format!("{bad_id}\n").as_bytes()); // 8 id not printable
+        bytes.extend_from_slice(format!("[1,2]\n{good}\r\n").as_bytes()); // 9 array, 10 CRLF ok
+        bytes.extend_from_slice(&good.as_bytes()[..20]); // 11 torn, no newline
+        let (entries, invalid) = parse(&bytes);
+        assert_eq!(entries.len(), 2);
+        let lines: Vec<usize> = invalid.iter().map(|i| i.line).collect();
+        assert_eq!(lines, [3, 4, 5, 6, 7, 8, 9, 11]);
+        let reasons: Vec<&str> = invalid.iter().map(|i| i.reason.as_str()).collect();
+        assert_eq!(reasons[0], "not JSON (syntax error at column 2); 21 bytes");
+        assert!(
+            reasons[1].starts_with("not UTF-8 (invalid byte at column 9)"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[2].starts_with("not JSON (syntax error"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[3].starts_with("not a change-log entry: missing field `"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[4].starts_with("not a change-log entry: a field has the wrong type or value"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[5].contains("the id is empty, longer than 128"),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons[7].starts_with("torn: the last line ends without a newline"),
+            "{reasons:?}"
+        );
+        for r in &reasons {
+            assert!(!r.contains(secret), "{r}");
+        }
+        // A complete last entry without its newline (a hand-edited file) is accepted.
+        assert_eq!(parse(good.as_bytes()).0.len(), 1);
+        assert_eq!(parse(b""), (Vec::new(), Vec::new()));
+    }
+
+    fn entry_id(line: &str) -> String {
+        serde_json::from_str::<Value>(line).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    #[test]
+    fn parse_never_panics_on_arbitrary_bytes() {
+        let good = serde_json::to_vec(&entry("g")).unwrap();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for round in 0..2000 {
+            let mut b = good.clone();
+            for _ in 0..(round % 7 + 1) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let at = (seed as usize) % (b.len() + 1);
+                match seed % 3 {
+                    0 if at < b.len() => b[at] = (seed >> 8) as u8,
+                    1 => b.insert(at, (seed >> 16) as u8),
+                    _ => b.truncate(at),
+                }
+            }
+            let (e, i) = parse(&b);
+            assert!(e.len() + i.len() <= 1 + b.iter().filter(|x| **x == b'\n').count());
+        }
+        let deep = "[".repeat(100_000);
+        assert_eq!(parse(deep.as_bytes()).1.len(), 1);
+    }
+
+    #[test]
+    fn a_read_failure_is_a_read_error_and_a_fifo_is_never_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("file");
+        std::fs::write(&home, "x").unwrap();
+        let e = read_all(&home).unwrap_err().to_string();
+        assert!(e.starts_with("cannot read the change log"), "{e}");
+        assert!(!e.contains("free space"), "{e}");
+
+        let fifo_home = d.path().join("fifo-home");
+        std::fs::create_dir(&fifo_home).unwrap();
+        let ok = std::process::Command::new("mkfifo")
+            .arg(path(&fifo_home))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "mkfifo works");
+        let e = read_all(&fifo_home).unwrap_err().to_string();
+        assert!(
+            e.contains("it is a FIFO (named pipe), not a regular file"),
+            "{e}"
+        );
+        let e = Journal::open(&fifo_home).unwrap_err().to_string();
+        assert!(e.starts_with("cannot write the change log"), "{e}");
+        assert!(e.contains("a FIFO (named pipe)"), "{e}");
+
+        let link_home = d.path().join("dangling");
+        std::os::unix::fs::symlink(d.path().join("nowhere"), &link_home).unwrap();
+        let e = Journal::open(&link_home).unwrap_err().to_string();
+        assert!(e.contains("is a symbolic link to"), "{e}");
+        assert!(e.contains("which does not exist"), "{e}");
+        assert!(!d.path().join("nowhere").exists(), "nothing was created");
+    }
+
+    #[test]
+    fn a_missing_log_reads_as_empty_and_creates_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("not-yet");
+        assert_eq!(read_all(&home).unwrap(), (Vec::new(), Vec::new()));
+        assert!(!home.exists());
+    }
+
+    #[test]
+    fn secret_data_keys_name_what_a_rollback_cannot_restore() {
+        let t = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            secret_data_keys(
+                "Secret",
+                &t(&["/data/b", "/metadata/labels/x", "/stringData/a~1b"])
+            ),
+            Some(t(&["b", "a/b"]))
+        );
+        assert_eq!(secret_data_keys("Secret", &t(&["/data"])), Some(Vec::new()));
+        assert_eq!(secret_data_keys("Secret", &t(&[""])), Some(Vec::new()));
+        assert_eq!(
+            secret_data_keys(
+                "Secret",
+                &t(&["/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration"])
+            ),
+            Some(Vec::new())
+        );
+        assert_eq!(
+            secret_data_keys("Secret", &t(&["/metadata/labels/x"])),
+            None
+        );
+        assert_eq!(secret_data_keys("ConfigMap", &t(&["/data/b"])), None);
+    }
+
+    #[test]
+    fn display_capped_escapes_and_caps() {
+        assert_eq!(display_capped("abc", 10), "abc");
+        assert_eq!(display_capped("a\u{1b}[31mb", 10), "a\\u{1b}[31mb");
+        assert_eq!(display_capped(&"x".repeat(100), 3), "xxx… (100 characters)");
+    }
+
+    #[test]
+    fn records_of_one_id_that_name_different_objects_are_ambiguous() {
+        let a = entry("a");
+        let done = a.with_outcome("success".into(), None, 0.1);
+        assert!(!ambiguous(&[&a, &done]));
+        let other = Entry {
+            id: a.id.clone(),
+            ..entry("b")
+        };
+        assert!(ambiguous(&[&a, &other]));
+    }
+
+    #[test]
+    fn append_scrubs_registered_secrets_from_every_field() {
+        crate::redact::remember("tok-7f3a9c-never-stored");
+        let d = tempfile::tempdir().unwrap();
+        let j = Journal::open(d.path()).unwrap();
+        let e = Entry {
+            result: "Invalid (422): value tok-7f3a9c-never-stored rejected".into(),
+            ..entry("a")
+        };
+        j.append(&e).unwrap();
+        let text = std::fs::read_to_string(j.path()).unwrap();
+        assert!(!text.contains("tok-7f3a9c"), "{text}");
+        assert!(text.contains("value *** rejected"), "{text}");
     }
 }

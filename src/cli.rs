@@ -31,7 +31,7 @@ pub struct Cli {
 #[derive(Debug, Args, Clone, Default)]
 pub struct GlobalArgs {
     /// Path to the kubeconfig file (overrides KUBECONFIG).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
     pub kubeconfig: Option<PathBuf>,
     /// The kubeconfig context to use.
     #[arg(long, global = true)]
@@ -68,11 +68,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true)]
     pub insecure_skip_tls_verify: bool,
     /// Path to a CA certificate file for the API server.
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
     pub certificate_authority: Option<PathBuf>,
     /// plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml,
     /// next to the executable, built-in).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
     pub config: Option<PathBuf>,
     /// Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY).
     #[arg(long, global = true, value_name = "URL")]
@@ -80,6 +80,51 @@ pub struct GlobalArgs {
     /// More detail on stderr (repeatable).
     #[arg(short = 'v', long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
+}
+
+/// A path flag that may be given as an empty string, which [`crate::settings::Settings::resolve`]
+/// then treats as not given, as kubectl does (`--kubeconfig ''`); clap's own `PathBuf` parser
+/// refuses empty values.
+fn path_or_empty() -> impl clap::builder::TypedValueParser<Value = PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::OsStringValueParser::new().map(PathBuf::from)
+}
+
+/// The default `--field-manager` of `patch` and `rollback`.
+pub const DEFAULT_FIELD_MANAGER: &str = "kubectl-myops";
+
+/// Parses `--field-manager`: empty means [`DEFAULT_FIELD_MANAGER`] (an empty flag is no flag,
+/// as elsewhere); otherwise the API server's rule ([`crate::validate::check_field_manager`]:
+/// at most 128 bytes, printable) is checked before any request (issue 10, class 6: a
+/// 200-character field manager used to fail only at the server, after the object was read).
+/// The error is built here, not by clap, so the value is echoed escaped and capped.
+#[derive(Debug, Clone, Copy)]
+pub struct FieldManagerParser;
+
+impl clap::builder::TypedValueParser for FieldManagerParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        let fail = |msg: String| {
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n"))
+                .with_cmd(cmd)
+        };
+        let Some(v) = value.to_str() else {
+            return Err(fail(
+                "--field-manager is not valid UTF-8; the API server accepts printable text of at most 128 bytes".into(),
+            ));
+        };
+        if v.is_empty() {
+            return Ok(DEFAULT_FIELD_MANAGER.to_string());
+        }
+        crate::validate::check_field_manager(v).map_err(fail)?;
+        Ok(v.to_string())
+    }
 }
 
 /// The commands.
@@ -188,8 +233,8 @@ pub struct PatchArgs {
     /// Patch a subresource (status or scale).
     #[arg(long)]
     pub subresource: Option<String>,
-    /// Field manager recorded by the server.
-    #[arg(long, default_value = "kubectl-myops")]
+    /// Field manager recorded by the server (at most 128 bytes, printable; empty = the default).
+    #[arg(long, default_value = DEFAULT_FIELD_MANAGER, value_parser = FieldManagerParser)]
     pub field_manager: String,
     /// Show the change by field path (always on with --dry-run).
     #[arg(long)]
@@ -221,8 +266,8 @@ pub struct RollbackArgs {
     /// Dry run: none (default), server, or client; shows the diff.
     #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "server", require_equals = true)]
     pub dry_run: DryRun,
-    /// Field manager recorded by the server.
-    #[arg(long, default_value = "kubectl-myops")]
+    /// Field manager recorded by the server (at most 128 bytes, printable; empty = the default).
+    #[arg(long, default_value = DEFAULT_FIELD_MANAGER, value_parser = FieldManagerParser)]
     pub field_manager: String,
 }
 
@@ -237,6 +282,9 @@ pub enum ChangelogCommand {
         /// Only entries for this object: NAME, TYPE/NAME or NAMESPACE/NAME (kind or plural, any case).
         #[arg(long)]
         object: Option<String>,
+        /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
+        #[arg(long, conflicts_with_all = ["since", "object"])]
+        invalid: bool,
     },
     /// One entry, as pretty JSON.
     Show {

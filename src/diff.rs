@@ -3,6 +3,11 @@
 //!
 //! Server bookkeeping (`metadata.resourceVersion`, `managedFields`, `generation`) is left
 //! out: it changes on every write and says nothing about the change itself.
+//!
+//! A Secret's values are never shown, but their changes are ([`render_for`]): the diff is
+//! computed on the real objects and the values are hidden when rendered. Diffing two
+//! redacted copies instead would show `<redacted>` = `<redacted>` — a changed password
+//! reported as no change (issue 10).
 
 use json_patch::PatchOperation;
 use serde_json::Value;
@@ -42,9 +47,54 @@ fn path_of(op: &PatchOperation) -> &str {
 /// One line per changed field: `spec.replicas: 2 → 3`, `+ metadata.labels.tier: "web"`,
 /// `- spec.paused (was true)`. Empty when nothing but bookkeeping changed.
 pub fn render(before: &Value, after: &Value) -> Vec<String> {
+    render_ops(before, after, |_| false)
+}
+
+/// [`render`] for an object of `kind`: for a Secret, the values of `data`, `stringData` and
+/// the `last-applied-configuration` annotation are hidden (`data.password: changed (value
+/// hidden)`, `+ data.token (value hidden)`), while which keys changed still shows. Other
+/// kinds render as [`render`].
+pub fn render_for(kind: &str, before: &Value, after: &Value) -> Vec<String> {
+    let secret = kind == "Secret"
+        || before.get("kind").and_then(Value::as_str) == Some("Secret")
+        || after.get("kind").and_then(Value::as_str) == Some("Secret");
+    if secret {
+        render_ops(before, after, secret_content)
+    } else {
+        render(before, after)
+    }
+}
+
+/// Whether a pointer into a Secret reaches (or contains) a value the change log and the
+/// output never show.
+fn secret_content(path: &str) -> bool {
+    path.is_empty()
+        || path == "/data"
+        || path.starts_with("/data/")
+        || path == "/stringData"
+        || path.starts_with("/stringData/")
+        || path == "/metadata"
+        || path == "/metadata/annotations"
+        || path
+            .starts_with("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration")
+}
+
+fn render_ops(before: &Value, after: &Value, hidden: impl Fn(&str) -> bool) -> Vec<String> {
     operations(before, after)
         .iter()
         .map(|op| match op {
+            PatchOperation::Replace(o) if hidden(o.path.as_str()) => {
+                format!(
+                    "{}: changed (value hidden)",
+                    dotted(o.path.as_str(), before)
+                )
+            }
+            PatchOperation::Add(o) if hidden(o.path.as_str()) => {
+                format!("+ {} (value hidden)", dotted(o.path.as_str(), after))
+            }
+            PatchOperation::Remove(o) if hidden(o.path.as_str()) => {
+                format!("- {} (value hidden)", dotted(o.path.as_str(), before))
+            }
             PatchOperation::Replace(o) => {
                 let old = before
                     .pointer(o.path.as_str())
@@ -65,6 +115,10 @@ pub fn render(before: &Value, after: &Value) -> Vec<String> {
                     .map(short)
                     .unwrap_or_default();
                 format!("- {} (was {old})", dotted(o.path.as_str(), before))
+            }
+            // diff() emits only add, remove and replace; a move or copy would carry no value.
+            other if hidden(path_of(other)) => {
+                format!("{} changed (value hidden)", dotted(path_of(other), before))
             }
             other => other.to_string(),
         })
@@ -126,6 +180,41 @@ mod tests {
             ]
         );
         assert!(render(&before, &before).is_empty());
+    }
+
+    #[test]
+    fn a_changed_secret_value_shows_as_changed_without_its_value() {
+        let before = json!({"kind": "Secret", "metadata": {"labels": {"a": "1"}},
+            "data": {"password": "b2xkLXB3", "gone": "eA=="}});
+        let after = json!({"kind": "Secret", "metadata": {"labels": {"a": "2"}},
+            "data": {"password": "bmV3LXB3", "token": "dG9r"}});
+        let mut lines = render_for("Secret", &before, &after);
+        lines.sort();
+        assert_eq!(
+            lines,
+            [
+                "+ data.token (value hidden)",
+                "- data.gone (value hidden)",
+                "data.password: changed (value hidden)",
+                "metadata.labels.a: \"1\" → \"2\"",
+            ]
+        );
+        let added = render_for("Secret", &json!({"kind": "Secret"}), &after);
+        assert!(
+            added
+                .iter()
+                .all(|l| !l.contains("bmV3") && !l.contains("dG9r")),
+            "{added:?}"
+        );
+        let cm = json!({"kind": "ConfigMap", "data": {"k": "v"}});
+        assert_eq!(
+            render_for(
+                "ConfigMap",
+                &cm,
+                &json!({"kind": "ConfigMap", "data": {"k": "w"}})
+            ),
+            ["data.k: \"v\" → \"w\""]
+        );
     }
 
     #[test]

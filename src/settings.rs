@@ -106,9 +106,12 @@ pub enum SettingsError {
     /// plugin.yaml is missing, unreadable or invalid.
     #[error(transparent)]
     Config(#[from] ConfigError),
-    /// `--request-timeout` is not a duration.
+    /// `--request-timeout` is not a duration, or is longer than a Go client can express.
     #[error("--request-timeout: {0}")]
     RequestTimeout(String),
+    /// `-n/--namespace` is not a DNS label (a usage error before any request).
+    #[error("{0}")]
+    Namespace(String),
     /// The Pushgateway password file could not be read.
     #[error(
         "cannot read the Pushgateway password file {path}: {source}; fix pushgateway.basicAuth.passwordFile in plugin.yaml"
@@ -125,10 +128,21 @@ pub enum SettingsError {
 impl Settings {
     /// Resolves settings from the global flags and the captured environment.
     ///
+    /// A kubectl connection flag given as an empty string (`--token ''`, `--user ''`,
+    /// `--context ''`, `-s ''`, `--as ''`, `-n ''`, `--kubeconfig ''`, …) is treated as not
+    /// given, as kubectl does (client-go clientcmd: an empty override is no override); our own
+    /// `--config ''` and `--pushgateway ''` too. `--as-group ''` is an (empty) group, as in
+    /// kubectl.
+    ///
     /// # Errors
     /// [`SettingsError`] when plugin.yaml is invalid, `--request-timeout` is malformed or
-    /// the Pushgateway password file is unreadable; all are usage errors (exit 2).
+    /// too long, `-n` is not a DNS label, or the Pushgateway password file is unreadable; all
+    /// are usage errors (exit 2).
     pub fn resolve(g: &GlobalArgs, env: &Env) -> Result<Settings, SettingsError> {
+        let g = &without_empty_overrides(g);
+        if let Some(ns) = &g.namespace {
+            crate::validate::check_namespace(ns).map_err(SettingsError::Namespace)?;
+        }
         let user_home = env.home.clone();
         let source = config::locate(
             g.config.as_deref(),
@@ -144,10 +158,7 @@ impl Settings {
             .unwrap_or_else(|| PathBuf::from(".kube/myops"));
         let request_timeout = match &g.request_timeout {
             None => None,
-            Some(t) => {
-                let d = duration_string::parse_go(t).map_err(SettingsError::RequestTimeout)?;
-                (!d.is_zero()).then_some(d)
-            }
+            Some(t) => request_timeout(t)?,
         };
         let kube = KubeOptions {
             kubeconfig: g.kubeconfig.clone(),
@@ -193,6 +204,57 @@ impl Settings {
     }
 }
 
+/// The longest `--request-timeout`: Go's `time.Duration` maximum (2⁶³−1 ns, about 292
+/// years), the longest timeout kubectl can be given; a longer one would overflow the
+/// deadline arithmetic.
+pub const MAX_REQUEST_TIMEOUT: Duration = Duration::from_nanos(i64::MAX as u64);
+
+/// Parses `--request-timeout` (seconds or a Go duration; 0 = the defaults, `None`).
+///
+/// # Errors
+/// [`SettingsError::RequestTimeout`] for text that is not a duration (the parser echoes it
+/// escaped and capped) or a duration over [`MAX_REQUEST_TIMEOUT`].
+pub fn request_timeout(t: &str) -> Result<Option<Duration>, SettingsError> {
+    let d = duration_string::parse_go(t).map_err(SettingsError::RequestTimeout)?;
+    if d > MAX_REQUEST_TIMEOUT {
+        return Err(SettingsError::RequestTimeout(format!(
+            "{} is longer than {}, the longest duration Go's time.Duration (and so kubectl) can express; use 0 for the defaults",
+            crate::echo::quoted(t),
+            duration_string::format(MAX_REQUEST_TIMEOUT)
+        )));
+    }
+    Ok((!d.is_zero()).then_some(d))
+}
+
+/// `g` with every single-valued override that is an empty string set to `None`: kubectl
+/// treats `--token ''` (and `--user`, `--cluster`, `--context`, `--server`, `--as`,
+/// `--as-uid`, `--namespace`, `--kubeconfig`, `--certificate-authority`,
+/// `--request-timeout`) as not given, so the kubeconfig's value applies (checked against
+/// kubectl 1.36 with `-v8`). `--as-group` is a list in kubectl too and keeps its empty
+/// entries.
+pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
+    let s = |v: &Option<String>| v.clone().filter(|x| !x.is_empty());
+    let p = |v: &Option<PathBuf>| v.clone().filter(|x| !x.as_os_str().is_empty());
+    GlobalArgs {
+        kubeconfig: p(&g.kubeconfig),
+        context: s(&g.context),
+        cluster: s(&g.cluster),
+        user: s(&g.user),
+        namespace: s(&g.namespace),
+        as_user: s(&g.as_user),
+        as_group: g.as_group.clone(),
+        as_uid: s(&g.as_uid),
+        request_timeout: s(&g.request_timeout),
+        server: s(&g.server),
+        token: s(&g.token),
+        insecure_skip_tls_verify: g.insecure_skip_tls_verify,
+        certificate_authority: p(&g.certificate_authority),
+        config: p(&g.config),
+        pushgateway: s(&g.pushgateway),
+        verbose: g.verbose,
+    }
+}
+
 /// Splits `$KUBECONFIG` on `:` (kubectl's list separator on Unix), dropping empty entries.
 pub fn split_kubeconfig(value: Option<&str>) -> Vec<PathBuf> {
     value
@@ -233,22 +295,25 @@ fn push_target(
     let basic_auth = match pg.and_then(|p| p.basic_auth.as_ref()) {
         None => None,
         Some(b) => {
-            let pw = std::fs::read_to_string(&b.password_file).map_err(|source| {
+            // A regular file of at most 64 KiB: a FIFO or device here must not hang every command.
+            let pw = crate::fsutil::read_regular(&b.password_file, 64 * 1024).map_err(|e| {
                 SettingsError::PasswordFile {
                     path: b.password_file.clone(),
-                    source,
+                    source: e.into(),
                 }
             })?;
             Some((
                 b.username.clone(),
-                pw.trim_end_matches(['\n', '\r']).to_string(),
+                String::from_utf8_lossy(&pw)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string(),
             ))
         }
     };
     let read = |path: &PathBuf| {
-        std::fs::read(path).map_err(|source| SettingsError::PasswordFile {
+        crate::fsutil::read_regular(path, 1024 * 1024).map_err(|e| SettingsError::PasswordFile {
             path: path.clone(),
-            source,
+            source: e.into(),
         })
     };
     let bearer_token = match pg.and_then(|p| p.bearer_token_file.as_ref()) {
@@ -272,6 +337,75 @@ fn push_target(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn empty_connection_flags_are_treated_as_not_given_like_kubectl() {
+        let g = GlobalArgs {
+            token: Some(String::new()),
+            user: Some(String::new()),
+            cluster: Some(String::new()),
+            context: Some(String::new()),
+            server: Some(String::new()),
+            as_user: Some(String::new()),
+            as_uid: Some(String::new()),
+            namespace: Some(String::new()),
+            request_timeout: Some(String::new()),
+            pushgateway: Some(String::new()),
+            kubeconfig: Some(PathBuf::new()),
+            certificate_authority: Some(PathBuf::new()),
+            config: Some(PathBuf::new()),
+            as_group: vec![String::new()],
+            ..GlobalArgs::default()
+        };
+        let c = without_empty_overrides(&g);
+        assert_eq!(
+            (c.token, c.user, c.cluster, c.context, c.server),
+            (None, None, None, None, None)
+        );
+        assert_eq!((c.as_user, c.as_uid, c.namespace), (None, None, None));
+        assert_eq!((c.request_timeout, c.pushgateway), (None, None));
+        assert_eq!(
+            (c.kubeconfig, c.certificate_authority, c.config),
+            (None, None, None)
+        );
+        assert_eq!(
+            c.as_group,
+            vec![String::new()],
+            "kubectl keeps an empty group"
+        );
+        let kept = without_empty_overrides(&GlobalArgs {
+            token: Some("t".into()),
+            namespace: Some("shop".into()),
+            ..GlobalArgs::default()
+        });
+        assert_eq!(
+            (kept.token.as_deref(), kept.namespace.as_deref()),
+            (Some("t"), Some("shop"))
+        );
+    }
+
+    #[test]
+    fn request_timeouts_beyond_go_s_duration_are_refused_instead_of_panicking() {
+        assert_eq!(request_timeout("0").unwrap(), None);
+        assert_eq!(request_timeout("5s").unwrap(), Some(Duration::from_secs(5)));
+        for bad in ["9223372036854775807", "300000000h", "18446744073709551615"] {
+            let e = request_timeout(bad).unwrap_err().to_string();
+            assert!(
+                e.contains("longest duration Go's time.Duration"),
+                "{bad}: {e}"
+            );
+        }
+        assert!(
+            request_timeout("9223372036").unwrap().is_some(),
+            "292 years is fine"
+        );
+        let e = request_timeout(&"9".repeat(100_000))
+            .unwrap_err()
+            .to_string();
+        assert!(e.len() < 400, "{e}");
+        let e = request_timeout("5\u{1b}[2J").unwrap_err().to_string();
+        assert!(!e.contains('\u{1b}'), "{e}");
+    }
 
     #[test]
     fn kubeconfig_list_splits_on_colon_and_drops_empty_entries() {

@@ -13,10 +13,24 @@ mod completion;
 mod config;
 #[path = "it/crds.rs"]
 mod crds;
+#[path = "it/fuzz_corpus.rs"]
+mod fuzz_corpus;
 #[path = "it/get.rs"]
 mod get;
 #[path = "it/guard.rs"]
 mod guard;
+#[path = "it/hostile.rs"]
+mod hostile;
+#[path = "it/hostile_files.rs"]
+mod hostile_files;
+#[path = "it/hostile_flags.rs"]
+mod hostile_flags;
+#[path = "it/hostile_journal.rs"]
+mod hostile_journal;
+#[path = "it/hostile_metrics.rs"]
+mod hostile_metrics;
+#[path = "it/hostile_secrets.rs"]
+mod hostile_secrets;
 #[path = "it/layering.rs"]
 mod layering;
 #[path = "it/metrics.rs"]
@@ -33,7 +47,3 @@ mod push_tls;
 mod standin;
 #[path = "it/watch.rs"]
 mod watch;
-#[path = "it/hostile.rs"]
-mod hostile;
-#[path = "it/hostile_secrets.rs"]
-mod hostile_secrets;

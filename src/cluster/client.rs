@@ -101,6 +101,20 @@ pub enum ClusterError {
         "cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig"
     )]
     Client(#[source] kube::Error),
+    /// The kubeconfig user's exec credential plugin failed. Its output is never shown: a
+    /// plugin that prints a credential and then fails (or prints it truncated) would
+    /// otherwise put the token on the terminal (kube-rs quotes the whole process output);
+    /// kubectl likewise names only the executable and the exit code
+    /// (client-go `plugin/pkg/client/auth/exec/exec.go`).
+    #[error(
+        "the credential plugin {program:?} of the kubeconfig user {problem}; its output is not shown because it may hold a credential: run the plugin by hand to see why"
+    )]
+    CredentialPlugin {
+        /// The plugin's executable as the kubeconfig names it (no arguments: they may hold secrets).
+        program: String,
+        /// What went wrong, e.g. `exited with status 1`.
+        problem: String,
+    },
     /// Building the client did not finish in time: the kubeconfig user's exec credential
     /// plugin (run while the client is built) did not answer.
     #[error(
@@ -110,10 +124,23 @@ pub enum ClusterError {
     CredentialTimeout(std::time::Duration),
 }
 
-/// The first line of an error message, without any quoted source snippet.
+/// The first line of an error message, without any quoted source snippet, and with the
+/// value serde quotes in "invalid type: string \"…\"" masked: a token written where a map
+/// belongs (`user: <token>`) must not come back in the message.
 fn safe_message(e: &dyn std::fmt::Display) -> String {
     let text = e.to_string();
-    text.lines().next().unwrap_or("").trim().to_string()
+    let first = text.lines().next().unwrap_or("").trim();
+    let mut out = String::new();
+    let mut rest = first;
+    while let Some(at) = rest.find("string \"") {
+        let open = at + "string \"".len();
+        out.push_str(&rest[..open]);
+        let close = rest[open..].find('"').map_or(rest.len(), |c| open + c);
+        out.push('…');
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Whether `ns` is a valid namespace name (an RFC 1123 label, as Kubernetes validates it).
@@ -131,9 +158,43 @@ impl ClusterError {
     /// Exit status: configuration problems are usage errors (2), client construction is a failure (1).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            ClusterError::Client(_) | ClusterError::CredentialTimeout(_) => ExitStatus::Failure,
+            ClusterError::Client(_)
+            | ClusterError::CredentialTimeout(_)
+            | ClusterError::CredentialPlugin { .. } => ExitStatus::Failure,
             _ => ExitStatus::Usage,
         }
+    }
+}
+
+/// Parses one kubeconfig document set from `text` (pure; `origin` names it in the error).
+/// Relative file paths inside are left as written (the loader makes them absolute).
+///
+/// # Errors
+/// [`ClusterError::KubeconfigFile`] with the parser's first line only: kube's parse errors
+/// quote the file's lines, which hold tokens.
+pub fn parse_kubeconfig(text: &str, origin: &str) -> Result<Kubeconfig, ClusterError> {
+    Kubeconfig::from_yaml(text).map_err(|e| ClusterError::KubeconfigFile {
+        path: origin.to_string(),
+        message: safe_message(&e),
+    })
+}
+
+/// Refuses a kubeconfig that is not a regular file after resolving links (a FIFO would
+/// block the read forever) or is larger than 16 MiB (no real kubeconfig comes close).
+fn check_kubeconfig_file(path: &std::path::Path) -> Result<(), ClusterError> {
+    const MAX: u64 = 16 * 1024 * 1024;
+    let problem = match std::fs::metadata(path) {
+        Err(e) => Some(e.to_string()),
+        Ok(m) if !m.is_file() => Some("not a regular file".to_string()),
+        Ok(m) if m.len() > MAX => Some(format!("{} bytes, over the {MAX}-byte limit", m.len())),
+        Ok(_) => None,
+    };
+    match problem {
+        Some(message) => Err(ClusterError::KubeconfigFile {
+            path: path.display().to_string(),
+            message,
+        }),
+        None => Ok(()),
     }
 }
 
@@ -146,6 +207,7 @@ impl ClusterError {
 /// [`ClusterError::Kubeconfig`] for an unreadable or invalid file.
 pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, ClusterError> {
     let read = |path: &PathBuf| {
+        check_kubeconfig_file(path)?;
         Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
             path: path.display().to_string(),
             message: match e {
@@ -279,6 +341,14 @@ pub async fn connect(
         config.auth_info.token = Some(token.clone().into());
         config.auth_info.token_file = None;
     }
+    // client-go trims the token file's whitespace; kube-rs sends it as read, so a file
+    // ending in a newline (as `echo` writes it) fails as "invalid bearer token". Read it
+    // once here (a short-lived CLI needs no rotation) the way kubectl does.
+    if config.auth_info.token.is_none()
+        && let Some(f) = config.auth_info.token_file.take()
+    {
+        config.auth_info.token = Some(read_token_file(&f)?.into());
+    }
     if opts.insecure_skip_tls_verify {
         config.accept_invalid_certs = true;
     }
@@ -330,19 +400,23 @@ pub async fn connect(
             uid: config.auth_info.impersonate_uid.clone(),
         });
     let namespace = config.default_namespace.clone();
-    let server = config
-        .cluster_url
-        .to_string()
-        .trim_end_matches('/')
-        .to_string();
+    remember_credentials(&config);
+    let server =
+        crate::redact::url_without_userinfo(config.cluster_url.to_string().trim_end_matches('/'));
     let configured_user = opts.as_user.clone().or(kube_user);
     // kube-rs runs an exec credential plugin synchronously while it builds the client: run
     // that on the blocking pool so a plugin that never answers cannot outlive the deadline
     // (the process exits without waiting for it: app::main shuts the runtime down in the
     // background).
+    let program = config
+        .auth_info
+        .exec
+        .as_ref()
+        .and_then(|e| e.command.clone())
+        .unwrap_or_default();
     let build = tokio::task::spawn_blocking(move || Client::try_from(config));
     let client = match tokio::time::timeout(deadline, build).await {
-        Ok(Ok(built)) => built.map_err(ClusterError::Client)?,
+        Ok(Ok(built)) => built.map_err(|e| client_error(e, &program))?,
         Ok(Err(join)) => return Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),
         Err(_) => return Err(ClusterError::CredentialTimeout(deadline)),
     };
@@ -354,6 +428,91 @@ pub async fn connect(
         configured_user,
         impersonation,
     })
+}
+
+/// The kubeconfig user's `tokenFile`, whitespace-trimmed as client-go does
+/// (`transport/token_source.go`): a regular file of at most 64 KiB.
+///
+/// # Errors
+/// [`ClusterError::KubeconfigFile`] naming the token file (never its content) when it is
+/// missing, not a regular file, too large or not UTF-8.
+fn read_token_file(path: &str) -> Result<String, ClusterError> {
+    const MAX: u64 = 64 * 1024;
+    let err = |message: String| ClusterError::KubeconfigFile {
+        path: format!("tokenFile {path}"),
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| err(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(err("not a regular file".into()));
+    }
+    if meta.len() > MAX {
+        return Err(err(format!(
+            "{} bytes, over the {MAX}-byte limit",
+            meta.len()
+        )));
+    }
+    let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
+    let text = String::from_utf8(bytes).map_err(|_| err("not UTF-8 text".into()))?;
+    Ok(text.trim().to_string())
+}
+
+/// Registers every credential `config` holds with [`crate::redact::remember`], so no message
+/// or record can carry one: the bearer token (flag, kubeconfig or token file), the basic-auth
+/// password, the client key, and a password in the server URL.
+fn remember_credentials(config: &Config) {
+    use secrecy::ExposeSecret;
+    let a = &config.auth_info;
+    if let Some(t) = &a.token {
+        crate::redact::remember(t.expose_secret());
+    }
+    if let Some(p) = &a.password {
+        crate::redact::remember(p.expose_secret());
+    }
+    if let Some(k) = &a.client_key_data {
+        crate::redact::remember(k.expose_secret());
+    }
+    if let Some(pw) = config.cluster_url.authority().and_then(|a| {
+        let userinfo = a.as_str().rsplit_once('@')?.0;
+        Some(
+            userinfo
+                .split_once(':')
+                .map_or(userinfo, |(_, p)| p)
+                .to_string(),
+        )
+    }) {
+        crate::redact::remember(&pw);
+    }
+}
+
+/// Maps a kube client-construction error to ours. An exec credential plugin's failure never
+/// carries its output or arguments ([`ClusterError::CredentialPlugin`]); anything else keeps
+/// kube's first line only.
+fn client_error(e: kube::Error, program: &str) -> ClusterError {
+    use kube::client::AuthError;
+    let plugin = |problem: String| ClusterError::CredentialPlugin {
+        program: program.to_string(),
+        problem,
+    };
+    match e {
+        kube::Error::Auth(AuthError::AuthExecRun { out, .. }) => plugin(match out.status.code() {
+            Some(code) => format!("exited with status {code}"),
+            None => "was killed by a signal".into(),
+        }),
+        kube::Error::Auth(AuthError::AuthExecParse(_)) => {
+            plugin("printed something that is not an ExecCredential".into())
+        }
+        kube::Error::Auth(AuthError::AuthExecStart(io)) => {
+            plugin(format!("could not be started ({io})"))
+        }
+        kube::Error::Auth(AuthError::ExecPluginFailed) => {
+            plugin("printed an ExecCredential without a status".into())
+        }
+        kube::Error::Auth(AuthError::AuthExec(_) | AuthError::AuthExecSerialize(_)) => {
+            plugin("did not give a usable credential".into())
+        }
+        other => ClusterError::Client(other),
+    }
 }
 
 #[cfg(test)]

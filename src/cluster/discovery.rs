@@ -59,16 +59,19 @@ pub struct TypeIndex {
     types: Vec<ResolvedType>,
 }
 
-/// Why TYPE did not resolve to exactly one resource.
+/// Why TYPE did not resolve to exactly one resource. The TYPE is echoed as typed but escaped
+/// and capped ([`crate::echo::quoted`]): raw terminal escape sequences in TYPE must never
+/// reach the terminal (issue 10, class 7).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No served resource matches.
     #[error(
-        "the server doesn't have a resource type \"{0}\"; list the served types with `kubectl api-resources`"
+        "the server doesn't have a resource type {}; list the served types with `kubectl api-resources`",
+        crate::echo::quoted(.0)
     )]
     Unknown(String),
     /// Several resources match (e.g. a short name used by two groups).
-    #[error("resource type \"{input}\" is ambiguous: it matches {}; use plural.group", candidates.join(", "))]
+    #[error("resource type {} is ambiguous: it matches {}; use plural.group", crate::echo::quoted(input), candidates.join(", "))]
     Ambiguous {
         /// What the user typed.
         input: String,
@@ -328,6 +331,18 @@ mod tests {
             i.resolve("pods/status").unwrap_err(),
             ResolveError::Unknown("pods/status".into())
         );
+    }
+
+    #[test]
+    fn an_unknown_type_with_escape_sequences_is_echoed_escaped_and_capped() {
+        let i = index();
+        let e = i.resolve("po\u{1b}[31mds").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "the server doesn't have a resource type \"po\\u{1b}[31mds\"; list the served types with `kubectl api-resources`"
+        );
+        let e = i.resolve(&"t".repeat(100_000)).unwrap_err().to_string();
+        assert!(e.contains("(100000 characters)") && e.len() < 300, "{e}");
     }
 
     #[test]

@@ -11,7 +11,10 @@
 //!   found with a second, lenient parse of the same text that records spans ([`Spanned`]), so
 //!   flow and block style both point at the offending value.
 //! - Text that is not UTF-8 ([`not_utf8`]) is placed just after the last valid character.
-//! - Every message has its control characters escaped ([`one_line`]), so an error is one line.
+//! - Every message has its control characters escaped ([`one_line`]), so an error is one line,
+//!   and every piece of the user's text in it (a key, a value, a verb) is escaped and capped by
+//!   [`crate::echo`], then the whole message is capped at [`MAX_MESSAGE_CHARS`]: a 5 MB value is
+//!   never echoed whole (issue 10, class 7).
 
 use std::path::Path;
 use std::string::FromUtf8Error;
@@ -21,6 +24,11 @@ use serde::de::IgnoredAny;
 use serde_saphyr::{Error as YamlError, Location, MessageFormatter, Spanned};
 
 use super::{ConfigError, MetricFamily, Verb, yaml_options};
+use crate::echo;
+
+/// Longest message, in characters, after the pieces quoted from the file were capped: a last
+/// guard for text a library formats on its own (serde's `Unexpected`, a scanner message).
+pub(super) const MAX_MESSAGE_CHARS: usize = 400;
 
 /// [`ConfigError::Parse`] for what serde-saphyr rejected in `text` (from `origin`).
 pub(super) fn yaml_error(err: &YamlError, text: &str, origin: &Path) -> ConfigError {
@@ -74,6 +82,7 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
     }
     let (mut line, mut column) = line_column(at);
     let key = key_before(text, line, column);
+    let key = key.map(|k| echo::bare(&k));
     let for_key = key
         .as_ref()
         .map_or(String::new(), |k| format!(" for `{k}`"));
@@ -81,7 +90,8 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
         YamlError::SerdeUnknownField {
             field, expected, ..
         } => format!(
-            "unknown key `{field}`: remove it or fix its spelling (allowed here: {})",
+            "unknown key `{}`: remove it or fix its spelling (allowed here: {})",
+            echo::bare(field),
             expected.join(", ")
         ),
         YamlError::SerdeUnknownVariant {
@@ -97,13 +107,14 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
                 "value"
             };
             format!(
-                "unknown {what} `{variant}`: use one of {}",
+                "unknown {what} `{}`: use one of {}",
+                echo::bare(variant),
                 expected.join(", ")
             )
         }
         YamlError::DuplicateMappingKey { key, .. } => format!(
             "duplicate key `{}`: a key may appear only once in a mapping; keep one of them",
-            key.as_deref().unwrap_or("?")
+            key.as_deref().map_or_else(|| "?".to_string(), echo::bare)
         ),
         YamlError::Unexpected {
             expected: "mapping start",
@@ -127,14 +138,20 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
             expected,
             ..
         } => {
-            format!("wrong type{for_key}: expected {expected}, found {unexpected}")
+            format!(
+                "wrong type{for_key}: expected {expected}, found {}",
+                echo::bare(unexpected)
+            )
         }
         YamlError::SerdeInvalidValue {
             unexpected,
             expected,
             ..
         } => {
-            format!("invalid value{for_key}: expected {expected}, found {unexpected}")
+            format!(
+                "invalid value{for_key}: expected {expected}, found {}",
+                echo::bare(unexpected)
+            )
         }
         YamlError::SerdeMissingField { field, .. } => format!(
             "missing required key `{field}`: add it (`kubectl myops config schema` lists all keys)"
@@ -240,10 +257,15 @@ fn end_position(text: &str) -> (u64, u64) {
     (line, column)
 }
 
-/// Escapes control characters so a message stays on one line.
+/// Escapes control characters so a message stays on one line, and cuts it after
+/// [`MAX_MESSAGE_CHARS`] characters.
 fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
+    let mut out = String::with_capacity(s.len().min(MAX_MESSAGE_CHARS * 2));
+    for (i, c) in s.chars().enumerate() {
+        if i == MAX_MESSAGE_CHARS {
+            out.push_str(&format!("… ({} characters)", s.chars().count()));
+            break;
+        }
         if c.is_control() {
             out.extend(c.escape_debug());
         } else {

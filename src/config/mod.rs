@@ -5,6 +5,11 @@
 //!   a second `verbs:` silently replacing the first would change the plugin's boundary unseen.
 //! - Every error names `file:line:column`, so a user can jump to the mistake; serde-saphyr's own
 //!   messages are reworded into "what is wrong: what to do".
+//! - The file is read only if it is a regular file of at most [`MAX_BYTES`] that only its owner
+//!   can write ([`load`]): a FIFO must not hang the tool, and a boundary anyone can change is no
+//!   boundary (issue 10, classes 3 and 4).
+//! - Every value echoed in an error is escaped and capped ([`crate::echo`]), so a 5 MB `name:`
+//!   or an escape sequence in a value never reaches the terminal whole (issue 10, class 7).
 //! - Rules the types cannot express (non-empty lists, a label-safe name, the URL scheme, timeout
 //!   bounds) are checked after parsing. Their locations come from a second, lenient pass over the
 //!   same text that records spans ([`serde_saphyr::Spanned`]), so flow and block style both point
@@ -18,13 +23,14 @@ mod diagnose;
 pub mod model;
 mod paths;
 
-use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_saphyr::DuplicateKeyPolicy;
 
+use crate::echo;
 use crate::exit::ExitStatus;
+use crate::fsutil::{self, Unreadable};
 use diagnose::Field;
 
 pub use model::*;
@@ -36,6 +42,19 @@ const BUILTIN_TEXT: &str = include_str!("../../plugin.yaml");
 /// The message for a file with no content (only blanks, comments or `---`).
 const EMPTY_MESSAGE: &str = "plugin.yaml is empty: it must define name, verbs, resources, scopes";
 
+/// Largest plugin.yaml read, in bytes (1 MiB). A real one is well under 1 KiB; the cap only
+/// keeps a wrong path (a log, a disk image) or a hostile file from being read whole.
+pub const MAX_BYTES: u64 = 1024 * 1024;
+
+/// Longest `name`, in characters: the name is the `plugin` label on every metric and is held
+/// to an RFC 1123 DNS label, like Kubernetes label values (at most 63 characters,
+/// apimachinery `validation.IsDNS1123Label`).
+pub const MAX_NAME_CHARS: usize = 63;
+
+/// Longest entry of `resources`, in characters: `plural.group` is a DNS subdomain (at most
+/// 253 characters, apimachinery `validation.IsDNS1123Subdomain`).
+pub const MAX_RESOURCE_CHARS: usize = 253;
+
 /// Longest accepted `pushgateway.timeout`: a push must never hold up a command for long (§6).
 const MAX_PUSH_TIMEOUT: Duration = Duration::from_secs(60);
 
@@ -43,21 +62,33 @@ const MAX_PUSH_TIMEOUT: Duration = Duration::from_secs(60);
 ///
 /// `Display` is one line: `<file>:<line>:<column>: <message>` for [`ConfigError::Parse`] and
 /// [`ConfigError::Invalid`] (line 1, column 1 when no better place is known), and
-/// `<file>: <message>` for [`ConfigError::Read`]. The message says what to do.
+/// `<file>: <message>` for [`ConfigError::Read`] and [`ConfigError::Writable`]. The message says
+/// what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    /// The file could not be read (missing, a directory, no permission).
-    #[error(
-        "{}: cannot read plugin.yaml: {source}; fix the path (--config or $MYOPS_CONFIG) or the \
-         file's permissions",
-        path.display()
-    )]
+    /// The file could not be read: missing, a dangling link, not a regular file (a directory, a
+    /// FIFO, a device), larger than [`MAX_BYTES`], no permission.
+    #[error("{}: cannot read plugin.yaml: {source}", path.display())]
     Read {
         /// The file that was asked for.
         path: PathBuf,
-        /// The I/O error.
+        /// What is wrong with it and what to do.
         #[source]
-        source: io::Error,
+        source: Unreadable,
+    },
+    /// The file is group- or world-writable: anyone in that group (or anyone) could widen the
+    /// plugin's boundary, so it is refused as the CRD directory is and as ssh refuses such key
+    /// files (issue 10, class 4).
+    #[error(
+        "{}: refusing plugin.yaml: it is group- or world-writable (mode {mode:o}), so others could change what this plugin may do as you; run `chmod go-w {}`",
+        path.display(),
+        path.display()
+    )]
+    Writable {
+        /// The file (as found; the mode is that of the file a link resolves to).
+        path: PathBuf,
+        /// Its permission bits.
+        mode: u32,
     },
     /// The text is not a well-formed plugin.yaml: YAML syntax, an unknown key, a wrong type, a
     /// duplicate key, an unknown verb/scope/metric, an empty file or text that is not UTF-8.
@@ -126,16 +157,29 @@ pub fn parse(text: &str, origin: &Path) -> Result<PluginConfig, ConfigError> {
     Ok(config)
 }
 
-/// Reads and parses plugin.yaml at `path`.
+/// Reads and parses plugin.yaml at `path`, wherever it was found (every source of
+/// [`locate`] comes through here).
+///
+/// Read with [`fsutil::read_regular_with_mode`]: only a regular file (after resolving links) of
+/// at most [`MAX_BYTES`], never blocking on a FIFO or device.
 ///
 /// # Errors
-/// [`ConfigError::Read`] when the file cannot be read; [`ConfigError::Parse`] when it is not
-/// UTF-8 (located at the first bad byte); otherwise as [`parse`].
+/// [`ConfigError::Read`] when the file cannot be read or is not a regular file of at most
+/// [`MAX_BYTES`]; [`ConfigError::Writable`] when it is group- or world-writable;
+/// [`ConfigError::Parse`] when it is not UTF-8 (located at the first bad byte); otherwise as
+/// [`parse`].
 pub fn load(path: &Path) -> Result<PluginConfig, ConfigError> {
-    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let (bytes, mode) =
+        fsutil::read_regular_with_mode(path, MAX_BYTES).map_err(|e| ConfigError::Read {
+            path: path.to_path_buf(),
+            source: e.problem,
+        })?;
+    if mode & 0o022 != 0 {
+        return Err(ConfigError::Writable {
+            path: path.to_path_buf(),
+            mode,
+        });
+    }
     match String::from_utf8(bytes) {
         Ok(text) => parse(&text, path),
         Err(e) => Err(diagnose::not_utf8(&e, path)),
@@ -199,8 +243,15 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     }
     if !c.name.chars().all(label) {
         let msg = format!(
-            "`name` {:?} is not a valid label value: use only a-z, 0-9 and '-'",
-            c.name
+            "`name` {} is not a valid label value: use only a-z, 0-9 and '-'",
+            echo::quoted(&c.name)
+        );
+        return Some((Field::Name, msg));
+    }
+    let name_chars = c.name.chars().count();
+    if name_chars > MAX_NAME_CHARS {
+        let msg = format!(
+            "`name` is {name_chars} characters long: use at most {MAX_NAME_CHARS} (an RFC 1123 label, like a Kubernetes label value)"
         );
         return Some((Field::Name, msg));
     }
@@ -217,9 +268,21 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     }
     if let Some(i) = c.resources.iter().position(bad_resource) {
         let msg = format!(
-            "resource {:?} must be a plural or plural.group of lowercase letters, digits and '-', \
+            "resource {} must be a plural or plural.group of lowercase letters, digits and '-', \
              e.g. deployments or widgets.example.com",
-            c.resources[i]
+            echo::quoted(&c.resources[i])
+        );
+        return Some((Field::Resource(i), msg));
+    }
+    if let Some(i) = c
+        .resources
+        .iter()
+        .position(|r| r.chars().count() > MAX_RESOURCE_CHARS)
+    {
+        let msg = format!(
+            "resource {} is {} characters long: use at most {MAX_RESOURCE_CHARS} (a DNS subdomain)",
+            echo::quoted(&c.resources[i]),
+            c.resources[i].chars().count()
         );
         return Some((Field::Resource(i), msg));
     }
@@ -236,10 +299,23 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         .or_else(|| pg.url.strip_prefix("https://"));
     if host.is_none_or(str::is_empty) {
         let msg = format!(
-            "pushgateway.url {:?} must start with http:// or https://, e.g. http://127.0.0.1:9091",
-            pg.url
+            "pushgateway.url {} must start with http:// or https://, e.g. http://127.0.0.1:9091",
+            echo::quoted(&without_userinfo(&pg.url))
         );
         return Some((Field::Url, msg));
+    }
+    if pg.url.chars().any(|c| c.is_control() || c.is_whitespace()) {
+        let msg = format!(
+            "pushgateway.url {} must not contain spaces or control characters",
+            echo::quoted(&without_userinfo(&pg.url))
+        );
+        return Some((Field::Url, msg));
+    }
+    if host.is_some_and(has_userinfo) {
+        // Never echoed: the userinfo may hold a password (ARCHITECTURE §3: never inline).
+        let msg = "pushgateway.url must not hold a user name or password (`user:password@`): \
+                   remove it and set pushgateway.basicAuth with a passwordFile";
+        return Some((Field::Url, msg.into()));
     }
     // An empty `instance` is allowed (it is sent as `instance@base64/=`); the job is required.
     if pg.job.is_empty() {
@@ -256,6 +332,27 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         return Some((Field::Timeout, msg));
     }
     None
+}
+
+/// True when the authority of a URL (`rest` is the text after `scheme://`) has a userinfo
+/// part (`user[:password]@`, RFC 3986 §3.2.1).
+fn has_userinfo(rest: &str) -> bool {
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    authority.contains('@')
+}
+
+/// `url` with the userinfo of its authority removed, for echoing a URL that is wrong for
+/// another reason (pure text: the URL may not parse).
+fn without_userinfo(url: &str) -> String {
+    let Some(start) = url.find("://").map(|i| i + 3) else {
+        return url.to_string();
+    };
+    let rest = &url[start..];
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    match rest[..end].rfind('@') {
+        Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
+        None => url.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -290,7 +387,9 @@ mod tests {
                 message,
                 ..
             } => ("invalid", line, column, message),
-            ConfigError::Read { .. } => unreachable!("parse never reads"),
+            ConfigError::Read { .. } | ConfigError::Writable { .. } => {
+                unreachable!("parse never reads")
+            }
         };
         assert_eq!(shown, format!("p.yaml:{line}:{column}: {message}"));
         (kind, line, column, message)
@@ -376,6 +475,156 @@ mod tests {
             p.display()
         );
         assert_eq!(load(&p).unwrap_err().to_string(), want);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn group_or_world_writable_plugin_yaml_is_refused_naming_mode_and_chmod() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("plugin.yaml");
+        std::fs::write(&p, BASE).unwrap();
+        let link = dir.path().join("link.yaml");
+        std::os::unix::fs::symlink(&p, &link).unwrap();
+        for mode in [0o600, 0o644, 0o400] {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+            assert_eq!(load(&p).unwrap().name, "myops");
+        }
+        for mode in [0o664, 0o646, 0o666, 0o620] {
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+            for file in [&p, &link] {
+                let e = load(file).unwrap_err();
+                assert!(matches!(e, ConfigError::Writable { .. }));
+                assert_eq!(e.exit_status(), ExitStatus::Usage);
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "{}: refusing plugin.yaml: it is group- or world-writable (mode {mode:o}), so others could change what this plugin may do as you; run `chmod go-w {}`",
+                        file.display(),
+                        file.display()
+                    )
+                );
+            }
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_oversize_plugin_yaml_is_a_read_error_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.yaml");
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .unwrap()
+                .success()
+        );
+        assert_eq!(
+            load(&fifo).unwrap_err().to_string(),
+            format!(
+                "{}: cannot read plugin.yaml: it is a FIFO (named pipe), not a regular file; replace it with a regular file",
+                fifo.display()
+            )
+        );
+        let big = dir.path().join("big.yaml");
+        std::fs::write(&big, format!("name: {}\n", "n".repeat(5 * 1024 * 1024))).unwrap();
+        let shown = load(&big).unwrap_err().to_string();
+        assert!(
+            shown.contains("it is too large: 5242887 bytes, over the 1048576-byte limit"),
+            "{shown}"
+        );
+        assert!(shown.len() < 400, "{shown}");
+    }
+
+    #[test]
+    fn a_huge_name_is_echoed_capped_and_escaped() {
+        let long = format!("N{}", "n".repeat(900_000));
+        let (_, line, column, m) = fail(&BASE.replace("myops", &long));
+        assert_eq!((line, column), (1, 7));
+        assert_eq!(
+            m,
+            format!(
+                "`name` \"N{}…\" (900001 characters) is not a valid label value: use only a-z, 0-9 and '-'",
+                "n".repeat(63)
+            )
+        );
+        let (_, _, _, m) = fail(&BASE.replace("myops", &"n".repeat(64)));
+        assert_eq!(
+            m,
+            "`name` is 64 characters long: use at most 63 (an RFC 1123 label, like a Kubernetes label value)"
+        );
+        let (_, _, _, m) = fail(&BASE.replace("myops", "\"my\\e[2Jops\""));
+        assert_eq!(
+            m,
+            "`name` \"my\\u{1b}[2Jops\" is not a valid label value: use only a-z, 0-9 and '-'"
+        );
+    }
+
+    #[test]
+    fn a_password_in_the_pushgateway_url_is_refused_and_never_echoed() {
+        for url in [
+            "http://bot:s3cretPW@pg:9091",
+            "https://s3cretPW@pg",
+            "http://bot:s3cretPW@pg/x?y@z",
+        ] {
+            let (kind, line, column, m) = fail(&PG.replace("http://x", url));
+            assert_eq!((kind, line, column), ("invalid", 6, 8));
+            assert!(m.starts_with("pushgateway.url must not hold a user name or password"));
+            assert!(!m.contains("s3cretPW"), "{m}");
+        }
+        let (_, _, _, m) = fail(&PG.replace("http://x", "ftp://bot:s3cretPW@pg"));
+        assert!(
+            m.starts_with("pushgateway.url \"ftp://pg\" must start with http://"),
+            "{m}"
+        );
+        assert_eq!(without_userinfo("http://a:b@h:1/p@q"), "http://h:1/p@q");
+        assert_eq!(without_userinfo("no scheme@x"), "no scheme@x");
+        assert!(parse(&PG.replace("http://x", "http://pg/path@v1"), Path::new("p")).is_ok());
+    }
+
+    #[test]
+    fn yaml_bombs_and_deep_nesting_stop_at_the_first_value_of_the_wrong_type() {
+        // The strict model stops reading at the first alias into a list that should be text:
+        // an exponential expansion is never built.
+        let levels: String = (b'b'..=b'i')
+            .map(|c| {
+                let prev = (c - 1) as char;
+                let c = c as char;
+                format!("{c}: &{c} [{}]\n", vec![format!("*{prev}"); 9].join(","))
+            })
+            .collect();
+        let laughs = format!("name: x\nverbs: [get]\nresources: &a [lol,lol,lol]\n{levels}");
+        let start = std::time::Instant::now();
+        let (_, line, _, m) = fail(&laughs);
+        assert_eq!(
+            (line, m.as_str()),
+            (
+                4,
+                "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway)"
+            )
+        );
+        let bomb = format!("{levels}name: *i\n").replace("*a", "[lol]");
+        let (_, _, _, m) = fail(&bomb);
+        assert!(m.starts_with("unknown key `b`"), "{m}");
+        let deep = format!(
+            "name: x\nverbs: {}{}\n",
+            "[".repeat(10_000),
+            "]".repeat(10_000)
+        );
+        let (_, _, _, m) = fail(&deep);
+        assert!(
+            m.starts_with("unknown verb")
+                || m.contains("wrong type")
+                || m.starts_with("invalid YAML"),
+            "{m}"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        let (_, _, _, m) = fail(&PG.replace("http://x", "\"http://x\\e[2J y\""));
+        assert_eq!(
+            m,
+            "pushgateway.url \"http://x\\u{1b}[2J y\" must not contain spaces or control characters"
+        );
     }
 
     #[test]

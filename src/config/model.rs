@@ -167,11 +167,15 @@ pub mod duration_string {
         match num.trim().parse::<f64>() {
             Ok(v) if v.is_finite() && v >= 0.0 => {
                 Duration::try_from_secs_f64(v * mult).map_err(|_| {
-                    format!("duration {text:?} is too large: use at most a few seconds, e.g. 1s")
+                    format!(
+                        "duration {} is too large: use at most a few seconds, e.g. 1s",
+                        crate::echo::quoted(text)
+                    )
                 })
             }
             _ => Err(format!(
-                "invalid duration {text:?}: use a number with ms, s, m or h, e.g. 1s or 500ms"
+                "invalid duration {}: use a number with ms, s, m or h, e.g. 1s or 500ms",
+                crate::echo::quoted(text)
             )),
         }
     }
@@ -187,7 +191,8 @@ pub mod duration_string {
     pub fn parse_go(text: &str) -> Result<Duration, String> {
         let bad = || {
             format!(
-                "invalid duration {text:?}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s"
+                "invalid duration {}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s",
+                crate::echo::quoted(text)
             )
         };
         let t = text.trim();

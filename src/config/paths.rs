@@ -66,6 +66,11 @@ impl fmt::Display for ConfigSource {
 /// Then `<home>/.kube/plugins/myops/plugin.yaml` if it exists; then `plugin.yaml` in the
 /// directory of `exe` after resolving symlinks with [`std::fs::canonicalize`] (the path as
 /// given when it cannot be resolved) if it exists; else [`ConfigSource::Builtin`].
+///
+/// "Exists" means there is a directory entry of that name ([`present`]): a dangling symbolic
+/// link, a FIFO or a directory named plugin.yaml is chosen, and [`load_source`] reports it,
+/// instead of being skipped for the next file in the order — or for the built-in default,
+/// whose boundary is wider than most users' own file.
 pub fn locate(
     flag: Option<&Path>,
     env: Option<&Path>,
@@ -78,17 +83,23 @@ pub fn locate(
     if let Some(p) = env {
         return ConfigSource::Env(p.to_path_buf());
     }
-    if let Some(user) = home.map(|h| h.join(USER_FILE)).filter(|p| p.exists()) {
+    if let Some(user) = home.map(|h| h.join(USER_FILE)).filter(|p| present(p)) {
         return ConfigSource::UserFile(user);
     }
     let beside_exe = exe.and_then(|e| {
         let real = std::fs::canonicalize(e).unwrap_or_else(|_| e.to_path_buf());
         real.parent().map(|dir| dir.join("plugin.yaml"))
     });
-    match beside_exe.filter(|p| p.exists()) {
+    match beside_exe.filter(|p| present(p)) {
         Some(p) => ConfigSource::NextToExecutable(p),
         None => ConfigSource::Builtin,
     }
+}
+
+/// True when `p` names a directory entry of any kind, a dangling symbolic link included
+/// (`lstat` succeeds), unlike [`Path::exists`], which follows links.
+fn present(p: &Path) -> bool {
+    std::fs::symlink_metadata(p).is_ok()
 }
 
 /// Loads the plugin.yaml of `src`; [`ConfigSource::Builtin`] gives [`builtin`].
@@ -140,9 +151,12 @@ mod tests {
         assert!(matches!(err, ConfigError::Read { .. }));
         assert_eq!(err.exit_status(), ExitStatus::Usage);
         let shown = err.to_string();
-        assert!(
-            shown.starts_with(&format!("{}: cannot read plugin.yaml: ", env.display())),
-            "{shown}"
+        assert_eq!(
+            shown,
+            format!(
+                "{}: cannot read plugin.yaml: it does not exist; create it or fix the path",
+                env.display()
+            )
         );
         assert!(!shown.contains('\n'));
     }
@@ -183,6 +197,26 @@ mod tests {
         assert_eq!(
             locate(None, None, None, Some(&link)),
             ConfigSource::NextToExecutable(want)
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_user_file_is_reported_not_skipped_for_a_wider_default() {
+        let t = tempfile::tempdir().unwrap();
+        let home = t.path().join("home");
+        let user = home.join(USER_FILE);
+        fs::create_dir_all(user.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(t.path().join("gone.yaml"), &user).unwrap();
+        let src = locate(None, None, Some(&home), None);
+        assert_eq!(src, ConfigSource::UserFile(user.clone()));
+        let shown = load_source(&src).unwrap_err().to_string();
+        assert!(
+            shown.starts_with(&format!(
+                "{}: cannot read plugin.yaml: it is a dangling symbolic link to ",
+                user.display()
+            )),
+            "{shown}"
         );
     }
 

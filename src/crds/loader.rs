@@ -5,11 +5,38 @@
 //! Server-set fields (`status`, `metadata.resourceVersion`, `uid`, `creationTimestamp`,
 //! `generation`, `managedFields`) are stripped: manifests copied from a cluster carry them
 //! and they conflict under server-side apply (ARCHITECTURE §9).
+//!
+//! Hostile directories (issue 10, class 3): every `.yaml`/`.yml` entry is listed whatever it
+//! is, and only a regular file (after resolving links) of at most [`MAX_FILE_BYTES`] is read,
+//! through [`crate::fsutil::read_regular_with_mode`], which never blocks on a FIFO or device.
+//! Anything else — a FIFO, a socket, a device, a directory named `x.yaml`, a dangling or
+//! looping link, an unreadable or oversize file — is a [`LoadError`] for that file, reported
+//! like a syntax error, and the other files still load. [`parse_crds`] is pure and total
+//! (fuzzed): any text gives CRDs or a located error, never a panic, and every value it quotes
+//! back is escaped and capped ([`crate::echo`]).
 
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use serde_saphyr::Spanned;
+
+use crate::echo;
+use crate::fsutil::{self, Unreadable};
+
+/// Largest CRD file read, in bytes (16 MiB). One CRD object must fit in a single etcd request
+/// (`--max-request-bytes`, 1.5 MiB by default), so even a bundle of many large CRDs (the
+/// biggest in `../shared/corpus/crds` is 0.7 MB) stays far below; the cap keeps a wrong or
+/// hostile file from being read, and parsed, whole.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Longest `metadata.name` accepted, in characters: a CRD's name is a DNS subdomain (at most
+/// 253 characters; apimachinery `validation.IsDNS1123Subdomain`, checked again by the API
+/// server's CRD validation). A longer one is refused here, before any request.
+pub const MAX_NAME_CHARS: usize = 253;
+
+/// Longest message of a YAML error, in characters: the scanner's own text may quote the
+/// document, and a document is whatever the file holds.
+const MAX_YAML_MESSAGE_CHARS: usize = 200;
 
 /// One CRD document, validated and stripped, ready to apply.
 #[derive(Debug, Clone, PartialEq)]
@@ -50,7 +77,10 @@ pub struct LoadError {
     pub message: String,
 }
 
-/// Lists `.yaml`/`.yml` files of `dir` (not recursive, sorted, hidden files skipped).
+/// Lists the `.yaml`/`.yml` entries of `dir` (not recursive, sorted, hidden names skipped),
+/// whatever they are: regular files, links (dangling ones too), FIFOs, sockets, devices and
+/// directories named `x.yaml` are all listed, so that reading each one reports what it is
+/// instead of skipping it silently. Nothing is opened here.
 ///
 /// # Errors
 /// The I/O error of reading the directory.
@@ -58,8 +88,6 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(Result::ok)
         .map(|e| e.path())
-        // Files, and symlinks even when dangling (they are then reported, not skipped).
-        .filter(|p| p.is_file() || (p.is_symlink() && !p.is_dir()))
         .filter(|p| {
             !p.file_name()
                 .and_then(|n| n.to_str())
@@ -73,7 +101,8 @@ pub fn crd_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 
 /// Refuses a directory that is group- or world-writable, as ssh refuses such key files:
 /// anyone who can write there could register cluster-wide API types as this user. A missing
-/// directory passes (the callers say what is missing).
+/// directory passes (the callers say what is missing). The sticky bit does not help: it only
+/// stops others from removing or renaming *existing* entries, not from adding new files.
 ///
 /// # Errors
 /// The sentence to show, with the mode and the `chmod` that fixes it.
@@ -83,9 +112,9 @@ pub fn check_dir_mode(dir: &Path) -> Result<(), String> {
         return Ok(());
     };
     let mode = meta.permissions().mode() & 0o777;
-    if mode & 0o022 != 0 {
+    if meta.is_dir() && mode & 0o022 != 0 {
         return Err(format!(
-            "refusing to watch {}: it is group- or world-writable (mode {mode:o}), so others could register cluster-wide types as you; run `chmod go-w {}`",
+            "refusing the CRD directory {}: it is group- or world-writable (mode {mode:o}), so others could register cluster-wide types as you; run `chmod go-w {}`",
             dir.display(),
             dir.display()
         ));
@@ -96,64 +125,105 @@ pub fn check_dir_mode(dir: &Path) -> Result<(), String> {
 /// One file of a CRD directory and what loading it gave.
 pub type FileLoad = (PathBuf, Result<Vec<LoadedCrd>, LoadError>);
 
-/// Loads every CRD file of `dir`: one result per file, in name order.
+/// Loads every CRD file of `dir`: one result per file, in name order. A file removed between
+/// listing and reading is left out (it is simply gone); every other problem is its result.
 ///
 /// # Errors
 /// The I/O error of reading the directory; file problems are per-file results.
 pub fn load_dir(dir: &Path) -> std::io::Result<Vec<FileLoad>> {
     Ok(crd_files(dir)?
         .into_iter()
-        .map(|f| {
-            let r = load_file(&f);
-            (f, r)
+        .filter_map(|f| match read_file(&f) {
+            Ok(None) => None,
+            Ok(Some(bytes)) => {
+                let r = parse_bytes(&bytes, &f);
+                Some((f, r))
+            }
+            Err(e) => Some((f, Err(e))),
         })
         .collect())
 }
 
-/// Refuses a world-writable file (mode `o+w`): whoever can write it can register cluster-wide
-/// API types as the user running this tool. (The directory check is stricter, group or world,
-/// as the issue asks; files are held to world-writable only so a group-shared umask of 002
-/// does not refuse every file a team writes.)
+/// Reads one CRD file's bytes: only a regular file (after resolving links) of at most
+/// [`MAX_FILE_BYTES`], and not world-writable (mode `o+w`: whoever can write it can register
+/// cluster-wide API types as the user running this tool; the directory check is stricter,
+/// group or world, and files are held to world-writable only so a group-shared umask of 002
+/// does not refuse every file a team writes). The mode is that of the file actually read.
+/// `Ok(None)` when nothing is there any more (removed after it was listed; a dangling link is
+/// an error, not "gone").
 ///
 /// # Errors
-/// [`LoadError`] naming the mode and the `chmod` that fixes it.
-pub fn check_file_mode(path: &Path) -> Result<(), LoadError> {
-    use std::os::unix::fs::PermissionsExt;
-    let Ok(meta) = std::fs::metadata(path) else {
-        return Ok(());
+/// [`LoadError`] at 1:1 saying what the entry is (a FIFO, a directory, a dangling link, too
+/// large…) or the mode and the `chmod` that fixes it.
+pub fn read_file(path: &Path) -> Result<Option<Vec<u8>>, LoadError> {
+    let err = |message: String| LoadError {
+        file: path.to_path_buf(),
+        line: 1,
+        column: 1,
+        message,
     };
-    let mode = meta.permissions().mode() & 0o777;
+    let (bytes, mode) = match fsutil::read_regular_with_mode(path, MAX_FILE_BYTES) {
+        Ok(read) => read,
+        Err(e) if matches!(e.problem, Unreadable::Missing) => return Ok(None),
+        Err(e) => return Err(err(format!("not loaded: {}", e.problem))),
+    };
     if mode & 0o002 != 0 {
-        return Err(LoadError {
-            file: path.to_path_buf(),
-            line: 1,
-            column: 1,
-            message: format!(
-                "refusing a world-writable file (mode {mode:o}); run `chmod o-w {}`",
-                path.display()
-            ),
-        });
+        return Err(err(format!(
+            "refusing a world-writable file (mode {:o}); run `chmod o-w {}`",
+            mode & 0o777,
+            path.display()
+        )));
     }
-    Ok(())
+    Ok(Some(bytes))
+}
+
+/// Parses a file's bytes (pure): UTF-8 text, then [`parse_crds`].
+///
+/// # Errors
+/// [`LoadError`] located at the first byte that is not UTF-8, or as [`parse_crds`].
+pub fn parse_bytes(bytes: &[u8], file: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse_crds(text, file),
+        Err(e) => {
+            let valid = &bytes[..e.valid_up_to()];
+            let line = valid.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+            let after_nl = valid
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(valid, |i| &valid[i + 1..]);
+            // `valid` is UTF-8 up to the bad byte, so the tail of its last line is too.
+            let column = std::str::from_utf8(after_nl).map_or(0, |t| t.chars().count()) as u64 + 1;
+            Err(LoadError {
+                file: file.to_path_buf(),
+                line,
+                column,
+                message: "the file is not UTF-8 text: save it as UTF-8".into(),
+            })
+        }
+    }
 }
 
 /// Reads and parses one file.
 ///
 /// # Errors
-/// [`LoadError`] when the file is unreadable or any document is not a valid v1 CRD.
+/// [`LoadError`] when the file cannot be read (see [`read_file`]; a file that is gone says
+/// so) or any document is not a valid v1 CRD.
 pub fn load_file(path: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
-    check_file_mode(path)?;
-    let text = std::fs::read_to_string(path).map_err(|e| LoadError {
-        file: path.to_path_buf(),
-        line: 1,
-        column: 1,
-        message: format!("cannot read: {e}"),
-    })?;
-    parse_crds(&text, path)
+    match read_file(path)? {
+        Some(bytes) => parse_bytes(&bytes, path),
+        None => Err(LoadError {
+            file: path.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "not loaded: it does not exist; create it or fix the path".into(),
+        }),
+    }
 }
 
-/// Parses multi-document YAML text into CRDs (pure). Empty documents are skipped; a file
-/// with no CRD at all is an error.
+/// Parses multi-document YAML text into CRDs (pure and total: never panics, whatever the
+/// text). Empty documents are skipped; a file with no CRD at all is an error. YAML bombs
+/// (aliases that expand exponentially), over-deep nesting and duplicate keys are refused by
+/// serde-saphyr's default budget and duplicate-key policy, as errors located in the file.
 ///
 /// # Errors
 /// [`LoadError`] with the location of the YAML error or of the offending document.
@@ -164,17 +234,22 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
         column,
         message,
     };
-    let docs: Vec<Spanned<Value>> = serde_saphyr::from_multiple(text).map_err(|e| {
-        let (l, c) = e
-            .location()
-            .map(|l| (l.line(), l.column()))
-            .unwrap_or((1, 1));
-        err(
-            l.max(1),
-            c.max(1),
-            format!("invalid YAML: {}", first_line(&e.to_string())),
-        )
-    })?;
+    let options = serde_saphyr::options! {
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::Error,
+        with_snippet: false,
+    };
+    let docs: Vec<Spanned<Value>> = serde_saphyr::from_multiple_with_options(text, options)
+        .map_err(|e| {
+            let (l, c) = e
+                .location()
+                .map(|l| (l.line(), l.column()))
+                .unwrap_or((1, 1));
+            err(
+                l.max(1),
+                c.max(1),
+                format!("invalid YAML: {}", yaml_message(&e)),
+            )
+        })?;
     let mut out = Vec::new();
     for doc in docs {
         let (line, column) = (doc.referenced.line().max(1), doc.referenced.column().max(1));
@@ -196,7 +271,7 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
             let what = if kind.is_empty() {
                 "a document without `kind`".to_string()
             } else {
-                format!("a {kind} ({api_version})")
+                format!("a {} ({})", echo::bare(&kind), echo::bare(&api_version))
             };
             return Err(err(
                 line,
@@ -213,7 +288,10 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
             return Err(err(
                 line,
                 column,
-                format!("unsupported apiVersion {api_version:?}; use apiextensions.k8s.io/v1"),
+                format!(
+                    "unsupported apiVersion {}; use apiextensions.k8s.io/v1",
+                    echo::quoted(&api_version)
+                ),
             ));
         }
         let s = |p: &str| {
@@ -233,14 +311,43 @@ pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> 
             return Err(err(
                 line,
                 column,
-                format!("CRD {name:?} lacks spec.group, spec.names.plural or spec.names.kind"),
+                format!(
+                    "CRD {} lacks spec.group, spec.names.plural or spec.names.kind",
+                    echo::quoted(&name)
+                ),
             ));
         }
         if name != format!("{plural}.{group}") {
             return Err(err(
                 line,
                 column,
-                format!("metadata.name {name:?} must be <plural>.<group> = \"{plural}.{group}\""),
+                format!(
+                    "metadata.name {} must be <plural>.<group> = {}",
+                    echo::quoted(&name),
+                    echo::quoted(&format!("{plural}.{group}"))
+                ),
+            ));
+        }
+        let name_chars = name.chars().count();
+        if name_chars > MAX_NAME_CHARS {
+            return Err(err(
+                line,
+                column,
+                format!(
+                    "metadata.name {} is {name_chars} characters long: a CRD name is a DNS subdomain of at most {MAX_NAME_CHARS} characters; shorten spec.group or spec.names.plural",
+                    echo::quoted(&name)
+                ),
+            ));
+        }
+        let dns = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '.';
+        if !name.chars().all(dns) {
+            return Err(err(
+                line,
+                column,
+                format!(
+                    "metadata.name {} must be a DNS subdomain: use only a-z, 0-9, '-' and '.' in spec.names.plural and spec.group",
+                    echo::quoted(&name)
+                ),
             ));
         }
         let versions_v = v
@@ -304,8 +411,41 @@ fn strip_server_fields(v: &mut Value) {
     }
 }
 
-fn first_line(s: &str) -> &str {
-    s.lines().next().unwrap_or(s)
+/// The first line of a YAML error's message, control characters escaped and cut after
+/// [`MAX_YAML_MESSAGE_CHARS`] characters. A breach of serde-saphyr's default budget (its
+/// defence against YAML bombs and stack exhaustion: at most 250,000 nodes, 64 levels of
+/// nesting, …) is said in words, with what to do.
+fn yaml_message(e: &serde_saphyr::Error) -> String {
+    use serde_saphyr::{Error, budget::BudgetBreach};
+    let mut inner = e;
+    while let Error::AliasError { error, .. } | Error::WithSnippet { error, .. } = inner {
+        inner = error;
+    }
+    if let Error::Budget { breach, .. } = inner {
+        return match breach {
+            BudgetBreach::Depth { .. } => "it nests deeper than 64 levels, more than any CRD schema needs; check where the file came from".to_string(),
+            BudgetBreach::Nodes { nodes } => format!(
+                "it expands to more than {} nodes (a YAML bomb, or many large CRDs in one file): split it into one file per CRD, or check where it came from",
+                nodes.saturating_sub(1)
+            ),
+            _ => "it uses more anchors, aliases, documents or text than any CRD file needs (a YAML bomb?); check where the file came from".to_string(),
+        };
+    }
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or("");
+    let mut out = String::new();
+    for (i, c) in first.chars().enumerate() {
+        if i == MAX_YAML_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -391,6 +531,192 @@ mod tests {
                 .contains("must be <plural>.<group> = \"backupjobs.example.com\""),
             "{e}"
         );
+    }
+
+    #[test]
+    fn yaml_bombs_deep_nesting_and_duplicate_keys_are_located_errors() {
+        let laughs = "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\ni: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n";
+        let start = std::time::Instant::now();
+        let e = p(laughs).unwrap_err();
+        assert!(
+            e.message
+                .starts_with("invalid YAML: it expands to more than 250000 nodes (a YAML bomb"),
+            "{e}"
+        );
+        let flow = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(p(&flow).unwrap_err().message.starts_with("invalid YAML: "));
+        let block: String = (0..5_000)
+            .map(|i| format!("{}k:\n", " ".repeat(i)))
+            .collect();
+        let seq: String = "- ".repeat(50_000) + "x\n";
+        for deep in [block, seq] {
+            let e = p(&deep).unwrap_err();
+            assert!(
+                e.message
+                    .starts_with("invalid YAML: it nests deeper than 64 levels"),
+                "{e}"
+            );
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        let dup = CRD.replace(
+            "kind: CustomResourceDefinition\n",
+            "kind: CustomResourceDefinition\nkind: Secret\n",
+        );
+        let e = p(&dup).unwrap_err();
+        assert_eq!(e.line, 3, "{e}");
+        assert!(e.message.contains("duplicate"), "{e}");
+    }
+
+    #[test]
+    fn a_100000_character_name_or_kind_is_refused_capped_and_escaped() {
+        let plural = "b".repeat(100_000);
+        let long = CRD.replace("backupjobs", &plural);
+        let e = p(&long).unwrap_err();
+        assert!(e.message.len() < 400, "{} bytes", e.message.len());
+        assert!(
+            e.message
+                .contains("(100012 characters) is 100012 characters long"),
+            "{e}"
+        );
+        let e = p(&CRD.replace(
+            "kind: CustomResourceDefinition",
+            "kind: \"Evil\\e[2J\\u0007\"",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "a Evil\\u{1b}[2J\\u{7} (apiextensions.k8s.io/v1) is not a CustomResourceDefinition; keep only CRDs in the CRD directory"
+        );
+        let e = p(&CRD
+            .replace("group: example.com", "group: \"Example.com\"")
+            .replace("backupjobs.example.com", "backupjobs.Example.com"))
+        .unwrap_err();
+        assert!(e.message.contains("must be a DNS subdomain"), "{e}");
+    }
+
+    #[test]
+    fn a_secret_in_the_crd_directory_is_refused_without_quoting_its_data() {
+        let secret = "apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  password: c2VjcmV0VmFsdWU=\nstringData: {token: \"verySecretToken\"}\n";
+        let e = p(secret).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.yaml:1:1: a Secret (v1) is not a CustomResourceDefinition; keep only CRDs in the CRD directory"
+        );
+        let broken = "apiVersion: v1\nkind: Secret\nstringData:\n  token: verySecretToken: [\n";
+        let e = p(broken).unwrap_err();
+        assert!(!e.to_string().contains("verySecretToken"), "{e}");
+    }
+
+    #[test]
+    fn non_utf8_files_are_located_at_the_first_bad_byte() {
+        let e = parse_bytes(b"apiVersion: v1\nkind: \xffx\n", Path::new("x.yaml")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "x.yaml:2:7: the file is not UTF-8 text: save it as UTF-8"
+        );
+    }
+
+    #[test]
+    fn every_kind_of_entry_named_yaml_is_listed_and_reported_not_skipped() {
+        use std::os::unix::fs::symlink;
+        let d = tempfile::tempdir().unwrap();
+        let dir = d.path();
+        std::fs::write(dir.join("a-good.yaml"), CRD).unwrap();
+        assert!(
+            std::process::Command::new("mkfifo")
+                .arg(dir.join("fifo.yaml"))
+                .status()
+                .unwrap()
+                .success()
+        );
+        symlink(dir.join("fifo.yaml"), dir.join("link-to-fifo.yml")).unwrap();
+        symlink("gone.yaml", dir.join("dangling.yaml")).unwrap();
+        symlink(dir.join("loop2.yaml"), dir.join("loop1.yaml")).unwrap();
+        symlink(dir.join("loop1.yaml"), dir.join("loop2.yaml")).unwrap();
+        std::fs::create_dir(dir.join("subdir.yaml")).unwrap();
+        let _sock = std::os::unix::net::UnixListener::bind(dir.join("sock.yaml")).unwrap();
+        symlink("/dev/zero", dir.join("zero.yaml")).unwrap();
+        std::fs::File::create(dir.join("huge.yaml"))
+            .unwrap()
+            .set_len(MAX_FILE_BYTES + 1)
+            .unwrap();
+        let ww = dir.join("world.yaml");
+        std::fs::write(&ww, CRD).unwrap();
+        std::fs::set_permissions(&ww, std::fs::Permissions::from_mode(0o666)).unwrap();
+        std::fs::write(dir.join(".hidden.yaml"), "x").unwrap();
+        std::fs::write(dir.join("notes.txt"), "x").unwrap();
+        let start = std::time::Instant::now();
+        let loads = load_dir(dir).unwrap();
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        let got: Vec<(String, String)> = loads
+            .iter()
+            .map(|(f, r)| {
+                (
+                    f.file_name().unwrap().to_string_lossy().into_owned(),
+                    match r {
+                        Ok(c) => format!("ok {}", c.len()),
+                        Err(e) => e.message.clone(),
+                    },
+                )
+            })
+            .collect();
+        let want = [
+            ("a-good.yaml", "ok 1".to_string()),
+            ("dangling.yaml", "not loaded: it is a dangling symbolic link to gone.yaml; fix the link or remove it".into()),
+            ("fifo.yaml", "not loaded: it is a FIFO (named pipe), not a regular file; replace it with a regular file".into()),
+            ("huge.yaml", format!("not loaded: it is too large: {} bytes, over the {MAX_FILE_BYTES}-byte limit; a file this size is not what this tool reads, check that the path is the right file", MAX_FILE_BYTES + 1)),
+            ("link-to-fifo.yml", "not loaded: it is a FIFO (named pipe), not a regular file; replace it with a regular file".into()),
+            ("loop1.yaml", "not loaded: it is a symbolic link loop; fix the link or remove it".into()),
+            ("loop2.yaml", "not loaded: it is a symbolic link loop; fix the link or remove it".into()),
+            ("sock.yaml", "not loaded: it is a socket, not a regular file; replace it with a regular file".into()),
+            ("subdir.yaml", "not loaded: it is a directory, not a regular file; replace it with a regular file".into()),
+            ("world.yaml", format!("refusing a world-writable file (mode 666); run `chmod o-w {}`", ww.display())),
+            ("zero.yaml", "not loaded: it is a character device, not a regular file; replace it with a regular file".into()),
+        ];
+        let want: Vec<(String, String)> =
+            want.into_iter().map(|(a, b)| (a.to_string(), b)).collect();
+        assert_eq!(got, want);
+        // The watcher's scan sees the same, and a second scan fingerprints them the same.
+        let snap = crate::crds::watch::scan(dir).unwrap();
+        assert_eq!(snap.len(), 11);
+        let again = crate::crds::watch::scan(dir).unwrap();
+        assert!(snap.iter().zip(&again).all(|(a, b)| a.1.hash == b.1.hash));
+    }
+
+    #[test]
+    fn the_public_corpus_still_loads() {
+        let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/crds");
+        let Ok(loads) = load_dir(&corpus) else { return };
+        for (f, r) in loads {
+            assert!(r.is_ok(), "{}: {:?}", f.display(), r.err());
+        }
+    }
+
+    #[test]
+    fn every_prefix_and_byte_flip_of_a_crd_is_crds_or_one_short_error_never_a_panic() {
+        let two = CRD;
+        let mut texts: Vec<String> = (0..=two.len())
+            .filter(|i| two.is_char_boundary(*i))
+            .map(|i| two[..i].to_string())
+            .collect();
+        for (i, b) in two.bytes().enumerate() {
+            for flip in [
+                b'\0', b':', b'&', b'*', b'[', b'"', b'\t', b'-', b'\n', b'!',
+            ] {
+                if b != flip {
+                    let mut bytes = two.as_bytes().to_vec();
+                    bytes[i] = flip;
+                    texts.push(String::from_utf8(bytes).unwrap());
+                }
+            }
+        }
+        for text in &texts {
+            if let Err(e) = p(text) {
+                let shown = e.to_string();
+                assert!(e.line >= 1 && e.column >= 1, "{shown}");
+                assert!(!shown.contains('\n') && shown.len() < 600, "{shown}");
+            }
+        }
     }
 
     #[test]

@@ -7,6 +7,9 @@ pub mod loader;
 pub mod registry;
 pub mod watch;
 
-pub use loader::{FileLoad, LoadError, LoadedCrd, check_dir_mode, load_dir, load_file, parse_crds};
+pub use loader::{
+    FileLoad, LoadError, LoadedCrd, MAX_FILE_BYTES, check_dir_mode, load_dir, load_file,
+    parse_bytes, parse_crds, read_file,
+};
 pub use registry::{Registry, RegistryEntry, RegistryError};
 pub use watch::{Action, FileSnapshot, Snapshot, WatchState, scan};

@@ -12,6 +12,10 @@ use serde::{Deserialize, Serialize};
 use crate::crds::LoadedCrd;
 use crate::fsutil;
 
+/// Largest registry file read, in bytes (16 MiB: tens of thousands of entries of a few
+/// hundred bytes; anything larger is not a file this tool wrote).
+pub const MAX_BYTES: u64 = 16 * 1024 * 1024;
+
 /// One registered CRD.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -68,20 +72,25 @@ impl Registry {
         home.join("crd-registry.json")
     }
 
-    /// Reads the registry; a missing file is an empty registry.
+    /// Reads the registry; a missing file is an empty registry. Read with
+    /// [`fsutil::read_regular`] (at most [`MAX_BYTES`]), so a FIFO or device planted in
+    /// MYOPS_HOME is an error, never a hang.
     ///
     /// # Errors
-    /// [`RegistryError`] for unreadable or corrupt files.
+    /// [`RegistryError`] for unreadable, oversize, non-regular or corrupt files.
     pub fn load(home: &Path) -> Result<Registry, RegistryError> {
         let path = Registry::path(home);
-        match std::fs::read(&path) {
+        match fsutil::read_regular(&path, MAX_BYTES) {
             Ok(bytes) => serde_json::from_slice(&bytes)
                 .map_err(|source| RegistryError::Corrupt { path, source }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Registry {
+            Err(e) if matches!(e.problem, fsutil::Unreadable::Missing) => Ok(Registry {
                 version: 1,
                 crds: BTreeMap::new(),
             }),
-            Err(source) => Err(RegistryError::Io { path, source }),
+            Err(e) => Err(RegistryError::Io {
+                path,
+                source: e.into(),
+            }),
         }
     }
 

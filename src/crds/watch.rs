@@ -13,7 +13,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
-use crate::crds::loader::{LoadError, LoadedCrd, crd_files, parse_crds};
+#[cfg(test)]
+use crate::crds::loader::parse_crds;
+use crate::crds::loader::{LoadError, LoadedCrd, crd_files, parse_bytes, read_file};
 
 /// One file as scanned: a fingerprint of its bytes and the parse result.
 #[derive(Debug, Clone)]
@@ -27,7 +29,13 @@ pub struct FileSnapshot {
 /// Every CRD file of the directory, by path. Empty when the directory does not exist.
 pub type Snapshot = BTreeMap<PathBuf, FileSnapshot>;
 
-/// Reads and parses every `.yaml`/`.yml` file of `dir` (a missing directory is empty).
+/// Reads and parses every `.yaml`/`.yml` entry of `dir` (a missing directory is empty).
+///
+/// Reading goes through [`read_file`]: only regular files of a bounded size, so a FIFO, a
+/// device or a directory named `x.yaml` never blocks a scan — it is a per-file error, and the
+/// other files are planned as usual. An entry that cannot be read is fingerprinted by its
+/// error, so it is reported once, and again only when what is wrong changes (a `chmod o-w`,
+/// the FIFO replaced by a file).
 ///
 /// # Errors
 /// The I/O error of listing an existing directory; unreadable files are per-file errors.
@@ -39,45 +47,26 @@ pub fn scan(dir: &Path) -> std::io::Result<Snapshot> {
     };
     let mut snap = Snapshot::new();
     for f in files {
-        if let Err(e) = crate::crds::loader::check_file_mode(&f) {
-            // Hash the mode into the fingerprint so a `chmod go-w` alone triggers a reload.
-            snap.insert(
-                f,
-                FileSnapshot {
-                    hash: 0x0bad_0b0d,
-                    parsed: Err(e),
-                },
-            );
-            continue;
-        }
-        let (hash, parsed) = match std::fs::read(&f) {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let parsed = match read_file(&f) {
             // A file deleted between listing and reading is simply gone.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => (
-                0,
-                Err(LoadError {
-                    file: f.clone(),
-                    line: 1,
-                    column: 1,
-                    message: format!("cannot read: {e}"),
-                }),
-            ),
-            Ok(bytes) => {
-                let mut h = std::collections::hash_map::DefaultHasher::new();
+            Ok(None) => continue,
+            Ok(Some(bytes)) => {
                 bytes.hash(&mut h);
-                let parsed = match std::str::from_utf8(&bytes) {
-                    Ok(text) => parse_crds(text, &f),
-                    Err(e) => Err(LoadError {
-                        file: f.clone(),
-                        line: 1,
-                        column: 1,
-                        message: format!("not UTF-8 text: {e}"),
-                    }),
-                };
-                (h.finish(), parsed)
+                parse_bytes(&bytes, &f)
+            }
+            Err(e) => {
+                ("unreadable", &e.message).hash(&mut h);
+                Err(e)
             }
         };
-        snap.insert(f, FileSnapshot { hash, parsed });
+        snap.insert(
+            f,
+            FileSnapshot {
+                hash: h.finish(),
+                parsed,
+            },
+        );
     }
     Ok(snap)
 }

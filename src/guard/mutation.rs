@@ -267,7 +267,15 @@ impl Session<'_> {
             .call("the read of the object", self.api(obj).get(&obj.name))
             .await
         {
-            Ok(o) => Ok(serde_json::to_value(o).ok()),
+            Ok(o) => {
+                let v = serde_json::to_value(o).ok();
+                // A Secret's values, once read, are masked wherever they would be printed or
+                // journaled (a server message may quote them later).
+                if let Some(v) = &v {
+                    crate::redact::remember_secret_values(&obj.t.api.kind, v);
+                }
+                Ok(v)
+            }
             Err(ApiError::Server { code: 403, .. }) => Ok(None),
             Err(e) => Err(e),
         }
@@ -288,6 +296,7 @@ impl Session<'_> {
         before: Option<&Value>,
     ) -> Result<Value, GuardError> {
         let _ = grant;
+        remember_patch_secrets(&obj.t.api.kind, req.body);
         let intent = self.intent(req.intent(obj, before)).await;
         if req.dry_run == DryRun::Client {
             let after = client_side(req, before);
@@ -332,6 +341,48 @@ impl Session<'_> {
             Err(GuardError::Api(e)) => Err(explain_rejection(e, obj, req, before)),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// Registers the Secret values a patch body carries with [`crate::redact::remember`] (the
+/// `data`/`stringData` values of a merge or strategic patch, the values of JSON-patch
+/// operations under `/data` or `/stringData`), so a server message that quotes them — the
+/// apiserver quotes the rejected object in some validation errors — is masked on stderr and
+/// in the change log's `result`. No-op for other kinds.
+pub fn remember_patch_secrets(kind: &str, body: &Value) {
+    if kind != "Secret" {
+        return;
+    }
+    fn strings(v: &Value) {
+        match v {
+            Value::String(s) => crate::redact::remember(s),
+            Value::Array(a) => a.iter().for_each(strings),
+            Value::Object(m) => m.values().for_each(strings),
+            _ => {}
+        }
+    }
+    let object = |m: &serde_json::Map<String, Value>| {
+        for field in ["data", "stringData"] {
+            if let Some(v) = m.get(field) {
+                strings(v);
+            }
+        }
+    };
+    match body {
+        Value::Array(ops) => {
+            for op in ops {
+                let path = op.get("path").and_then(Value::as_str).unwrap_or("");
+                match op.get("value") {
+                    Some(Value::Object(m)) if path.is_empty() || path == "/" => object(m),
+                    Some(v) if path.starts_with("/data") || path.starts_with("/stringData") => {
+                        strings(v)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Value::Object(m) => object(m),
+        _ => {}
     }
 }
 
@@ -401,5 +452,30 @@ fn explain_rejection(
             })
         }
         other => GuardError::Api(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn secret_values_a_patch_sends_are_masked_in_later_server_messages() {
+        remember_patch_secrets(
+            "Secret",
+            &json!({"stringData": {"password": "merge-pw-81f2c"}, "metadata": {"name": "keep-this-name"}}),
+        );
+        remember_patch_secrets(
+            "Secret",
+            &json!([{"op": "add", "path": "/data/token", "value": "anNvbi1wYXRjaC10b2tlbg=="},
+                    {"op": "add", "path": "/metadata/labels/team", "value": "visible-label"}]),
+        );
+        remember_patch_secrets("ConfigMap", &json!({"data": {"k": "configmap-value"}}));
+        let msg = "Secret \"keep-this-name\" is invalid: merge-pw-81f2c json-patch-token visible-label configmap-value";
+        assert_eq!(
+            crate::redact::scrub(msg),
+            "Secret \"keep-this-name\" is invalid: *** *** visible-label configmap-value"
+        );
     }
 }

@@ -83,6 +83,9 @@ impl<'s> Session<'s> {
             Mode::Mutate => Some(Journal::open(&settings.home).map_err(GuardError::Journal)?),
             Mode::Read => None,
         };
+        if let Some(w) = journal.as_ref().and_then(Journal::warning) {
+            p.err_line(w);
+        }
         let id = changelog::new_session_id();
         let deadlines = Deadlines::new(settings.kube.request_timeout);
         let cluster = connect(&settings.kube, &id, deadlines.call).await?;

@@ -21,6 +21,17 @@ pub enum MetricsError {
         #[source]
         source: io::Error,
     },
+    /// MYOPS_HOME exists but is not a directory: a file, a FIFO, a dangling symbolic link.
+    #[error(
+        "MYOPS_HOME {} is {what}, not a directory; point MYOPS_HOME at a directory (default ~/.kube/myops) or move that away",
+        path.display()
+    )]
+    NotADirectory {
+        /// The MYOPS_HOME path.
+        path: PathBuf,
+        /// What it is instead, with its article (`a regular file`, `a FIFO (named pipe)`).
+        what: String,
+    },
     /// The lock file could not be opened or locked.
     #[error("cannot lock {}: {source}; check the permissions of MYOPS_HOME", path.display())]
     Lock {
@@ -73,7 +84,10 @@ pub enum MetricsError {
 }
 
 impl MetricsError {
-    /// The exit status when a `metrics` command fails with this error (always 1, a runtime failure).
+    /// The exit status when a `metrics` command fails with this error: always 1, a runtime
+    /// failure — the local state could not be used, as when the change log under the same
+    /// MYOPS_HOME cannot be (ARCHITECTURE §7 makes that exit 1); exit 2 is kept for what the
+    /// command line and plugin.yaml say.
     pub fn exit_status(&self) -> ExitStatus {
         ExitStatus::Failure
     }

@@ -172,12 +172,44 @@ fn root_cause(err: &reqwest::Error) -> String {
     cause.to_string()
 }
 
+/// The gateway's answer at most [`MAX_BODY_CHARS`] characters, on one line, control
+/// characters escaped: it is printed to a terminal and may be anything.
 fn trim_body(body: &str) -> String {
     let trimmed = body.trim();
-    match trimmed.char_indices().nth(MAX_BODY_CHARS) {
-        Some((cut, _)) => format!("{}…", &trimmed[..cut]),
-        None => trimmed.to_string(),
+    let (head, cut) = match trimmed.char_indices().nth(MAX_BODY_CHARS) {
+        Some((at, _)) => (&trimmed[..at], true),
+        None => (trimmed, false),
+    };
+    let mut out = String::with_capacity(head.len());
+    for c in head.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
     }
+    if cut {
+        out.push('…');
+    }
+    out
+}
+
+/// `text` with the push credentials (the basic-auth password, the bearer token, and the
+/// basic-auth header value a gateway might echo back) replaced by `***`, as kubectl masks
+/// secrets.
+fn scrub(text: &str, target: &PushTarget) -> String {
+    use base64::engine::general_purpose::STANDARD;
+    let mut secrets: Vec<String> = Vec::new();
+    if let Some((user, password)) = &target.basic_auth {
+        secrets.push(STANDARD.encode(format!("{user}:{password}")));
+        secrets.push(password.clone());
+    }
+    secrets.extend(target.bearer_token.clone());
+    let mut out = text.to_string();
+    for s in secrets.iter().filter(|s| !s.is_empty()) {
+        out = out.replace(s.as_str(), "***");
+    }
+    out
 }
 
 /// `PUT`s `body` (text exposition format) to `target.url`, replacing the whole group on the
@@ -204,9 +236,13 @@ pub async fn push(target: &PushTarget, body: String) -> Result<(), PushError> {
 }
 
 async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
+    // No redirects: a Pushgateway never sends one, and following it would re-send the body
+    // (and, to the same host, the credentials) somewhere else; a 3xx is reported as the
+    // status it is (issue 10: a redirect loop must end in one clear warning).
     let mut builder = reqwest::Client::builder()
         .connect_timeout(target.timeout)
-        .timeout(target.timeout);
+        .timeout(target.timeout)
+        .redirect(reqwest::redirect::Policy::none());
     if let Some(pem) = &target.ca_pem {
         for cert in
             reqwest::Certificate::from_pem_bundle(pem).map_err(|source| PushError::Client {
@@ -257,7 +293,7 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
     let text = response.text().await.unwrap_or_default();
     Err(PushError::Status {
         code: status.as_u16(),
-        body: trim_body(&text),
+        body: trim_body(&scrub(&text, target)),
     })
 }
 
@@ -340,6 +376,23 @@ mod tests {
         assert_eq!(cut.chars().count(), MAX_BODY_CHARS + 1);
         assert!(cut.ends_with('…'));
         assert_eq!(trim_body(" short \n"), "short");
+    }
+
+    #[test]
+    fn a_gateway_answer_is_one_escaped_line_without_the_credentials() {
+        let t = PushTarget {
+            url: "http://gw:9091".into(),
+            timeout: Duration::from_secs(1),
+            basic_auth: Some(("me".into(), "s3cret".into())),
+            bearer_token: Some("t0ken".into()),
+            ca_pem: None,
+        };
+        let echoed = "bad auth s3cret \u{1b}[2J header Basic bWU6czNjcmV0 bearer t0ken\nline2";
+        let body = trim_body(&scrub(echoed, &t));
+        assert_eq!(
+            body,
+            "bad auth *** \\u{1b}[2J header Basic *** bearer ***\\nline2"
+        );
     }
 
     #[test]

@@ -21,6 +21,19 @@
 //!   "buckets":[1,1,1,1,1,3,3,3,3,3,3,3,3]}]}
 //! ```
 //!
+//! Arithmetic saturates (issue 10, class 7): a count or bucket at 2⁶⁴−1 stays there instead
+//! of wrapping to 0 (which would make the file inconsistent and so "corrupt"), and a sum that
+//! would leave the finite `f64` range stays at `f64::MAX`. Saturating, not `f64` counts as
+//! Prometheus keeps them: integers stay exact up to 2⁶⁴−1 (an `f64` loses integer precision
+//! past 2⁵³), and a counter that can no longer grow is still a valid counter — Prometheus
+//! only ever sees a value that stops increasing, never a reset.
+//!
+//! Reading is bounded: the state file is read only if it is a regular file (after links) of
+//! at most [`MAX_STATE_BYTES`] ([`fsutil::read_regular`]: a FIFO never hangs a command); a
+//! MYOPS_HOME that is not a directory is [`MetricsError::NotADirectory`]. Values the file
+//! cannot hold (negative, fractional or over 2⁶⁴−1 counts, non-finite or negative sums,
+//! non-UTF-8 text) make it [`MetricsError::Corrupt`], naming the file and the way out.
+//!
 //! `buckets[i]` is the cumulative count of observations `<= BUCKETS[i]` seconds. Changing
 //! [`BUCKETS`] or the layout requires a new `version`. `crdLoads` (the `crd_loads_total`
 //! counters) and `crdLoadDurations` (the `crd_load_duration_seconds` histograms) were added
@@ -52,6 +65,10 @@ pub const BUCKETS: [f64; 13] = [
 
 /// The state file format this build reads and writes.
 pub const STATE_VERSION: u32 = 1;
+
+/// The largest state file read, in bytes (16 MiB: tens of thousands of series; a real one is
+/// a few kilobytes). A larger file is reported as corrupt rather than read into memory.
+pub const MAX_STATE_BYTES: u64 = 16 * 1024 * 1024;
 
 const STATE_FILE: &str = "metrics-state.json";
 const LOCK_FILE: &str = "metrics-state.lock";
@@ -105,18 +122,20 @@ pub struct OpTotals {
 
 impl OpTotals {
     /// Adds one duration. A negative, NaN or infinite duration counts as 0 s so one bad clock
-    /// reading cannot poison the sum forever.
+    /// reading cannot poison the sum forever. Saturating: a count or bucket at `u64::MAX`
+    /// stays there, a sum that would overflow stays at `f64::MAX` (see the module doc).
     fn add(&mut self, seconds: f64) {
         let seconds = if seconds.is_finite() && seconds > 0.0 {
             seconds
         } else {
             0.0
         };
-        self.count += 1;
-        self.sum_seconds += seconds;
+        self.count = self.count.saturating_add(1);
+        let sum = self.sum_seconds + seconds;
+        self.sum_seconds = if sum.is_finite() { sum } else { f64::MAX };
         for (bound, bucket) in BUCKETS.iter().zip(self.buckets.iter_mut()) {
             if seconds <= *bound {
-                *bucket += 1;
+                *bucket = bucket.saturating_add(1);
             }
         }
     }
@@ -165,7 +184,8 @@ impl State {
             plugin: plugin.to_string(),
             result,
         };
-        *self.crd_loads.entry(key).or_default() += 1;
+        let count = self.crd_loads.entry(key).or_default();
+        *count = count.saturating_add(1);
         self.crd_load_durations
             .entry(plugin.to_string())
             .or_default()
@@ -240,6 +260,7 @@ pub fn record_crd_loads(
 /// (0700) when missing, takes the exclusive lock, reads the state, applies `change`, writes
 /// the state atomically and returns it.
 fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, MetricsError> {
+    home_exists(home)?;
     fsutil::ensure_private_dir(home).map_err(|source| MetricsError::CreateHome {
         path: home.to_path_buf(),
         source,
@@ -252,25 +273,67 @@ fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, Metrics
     // `_lock` is dropped here, after the rename: the lock is released when the file closes.
 }
 
-/// Reads the totals under a shared lock; an empty state when the file (or `home`) is missing.
+/// Reads the totals under a shared lock; an empty state when `home` or the file is missing
+/// (nothing recorded yet). Nothing is created.
 ///
 /// # Errors
-/// [`MetricsError`] when the lock cannot be taken or the file cannot be read or parsed.
+/// [`MetricsError::NotADirectory`] when `home` is a file, FIFO, dangling link or anything but
+/// a directory; [`MetricsError::Read`] when `home` or the file cannot be examined (e.g.
+/// permission denied); otherwise as the lock and [`read_state`] fail.
 pub fn load(home: &Path) -> Result<State, MetricsError> {
-    if !state_path(home).exists() {
+    if !home_exists(home)? {
         return Ok(State::default());
+    }
+    let path = state_path(home);
+    match fs::symlink_metadata(&path) {
+        Ok(_) => {}
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(State::default()),
+        Err(source) => return Err(MetricsError::Read { path, source }),
     }
     let _lock = lock(home, false)?;
     read_state(home)
+}
+
+/// Whether `home` exists as a directory (`false`: nothing there yet, it will be created).
+///
+/// # Errors
+/// [`MetricsError::NotADirectory`] for anything else at that path, a dangling symbolic link
+/// included (issue 10, class 6: `metrics show` with MYOPS_HOME pointing at a file said "No
+/// metrics recorded yet" and exited 0); [`MetricsError::Read`] when it cannot be examined.
+pub fn home_exists(home: &Path) -> Result<bool, MetricsError> {
+    let not_dir = |what: String| MetricsError::NotADirectory {
+        path: home.to_path_buf(),
+        what,
+    };
+    match fs::metadata(home) {
+        Ok(m) if m.is_dir() => Ok(true),
+        Ok(m) => Err(not_dir(
+            fsutil::FileKind::of(&m)
+                .map(|k| k.to_string())
+                .unwrap_or_else(|| "a regular file".to_string()),
+        )),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::read_link(home) {
+            Ok(target) => Err(not_dir(format!(
+                "a dangling symbolic link to {}",
+                target.display()
+            ))),
+            Err(_) => Ok(false),
+        },
+        Err(source) => Err(MetricsError::Read {
+            path: home.to_path_buf(),
+            source,
+        }),
+    }
 }
 
 /// Deletes the state file under the exclusive lock (the `metrics reset` action); the next
 /// push then starts the totals from zero. A missing file is not an error.
 ///
 /// # Errors
-/// [`MetricsError::Lock`] or [`MetricsError::Write`] when the lock or the removal fails.
+/// [`MetricsError::NotADirectory`] when `home` is not a directory; [`MetricsError::Lock`] or
+/// [`MetricsError::Write`] when the lock or the removal fails.
 pub fn reset(home: &Path) -> Result<(), MetricsError> {
-    if !home.exists() {
+    if !home_exists(home)? {
         return Ok(());
     }
     let _lock = lock(home, true)?;
@@ -348,19 +411,37 @@ struct VersionProbe {
     version: u64,
 }
 
+/// Reads and parses the state file: a regular file of at most [`MAX_STATE_BYTES`], UTF-8,
+/// valid JSON of format version 1 with consistent totals; a missing file is an empty state.
 fn read_state(home: &Path) -> Result<State, MetricsError> {
     let path = state_path(home);
-    let text = match fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(State::default()),
-        Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-            return Err(MetricsError::Corrupt {
-                path,
-                reason: "not UTF-8 text".to_string(),
+    let bytes = match fsutil::read_regular(&path, MAX_STATE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            return Err(match e.problem {
+                fsutil::Unreadable::Missing => return Ok(State::default()),
+                fsutil::Unreadable::TooLarge { size, cap } => MetricsError::Corrupt {
+                    path,
+                    reason: format!("{size} bytes, over the {cap}-byte limit of a state file"),
+                },
+                fsutil::Unreadable::NotRegular(kind) => MetricsError::Corrupt {
+                    path,
+                    reason: format!("it is {kind}, not a regular file"),
+                },
+                problem => MetricsError::Read {
+                    source: io::Error::new(problem.kind(), problem.to_string()),
+                    path,
+                },
             });
         }
-        Err(source) => return Err(MetricsError::Read { path, source }),
     };
+    let text = String::from_utf8(bytes).map_err(|e| MetricsError::Corrupt {
+        path: path.clone(),
+        reason: format!(
+            "not UTF-8 text: invalid byte at offset {}",
+            e.utf8_error().valid_up_to()
+        ),
+    })?;
     parse_state(&text).map_err(|e| match e {
         ParseError::Version(found) => MetricsError::UnsupportedVersion {
             path: path.clone(),
@@ -378,14 +459,31 @@ enum ParseError {
     Corrupt(String),
 }
 
+/// A parser's message for [`MetricsError::Corrupt`]: control characters escaped, at most
+/// 200 characters (serde quotes values of the file, which anyone may have edited).
+fn tame(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let mut out = String::new();
+    for c in text.chars().take(200) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    if text.chars().nth(200).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 fn parse_state(text: &str) -> Result<State, ParseError> {
     let probe: VersionProbe =
-        serde_json::from_str(text).map_err(|e| ParseError::Corrupt(e.to_string()))?;
+        serde_json::from_str(text).map_err(|e| ParseError::Corrupt(tame(&e)))?;
     if probe.version != u64::from(STATE_VERSION) {
         return Err(ParseError::Version(probe.version));
     }
-    let file: FileV1 =
-        serde_json::from_str(text).map_err(|e| ParseError::Corrupt(e.to_string()))?;
+    let file: FileV1 = serde_json::from_str(text).map_err(|e| ParseError::Corrupt(tame(&e)))?;
     let mut state = State::default();
     for s in file.ops {
         let totals = OpTotals {
@@ -447,12 +545,12 @@ fn parse_state(text: &str) -> Result<State, ParseError> {
 /// Per plugin, the `crdLoads` counts must add up to the `crdLoadDurations` count (every load
 /// adds to both), and neither may name a plugin the other lacks.
 fn check_crd_counts(state: &State) -> Result<(), ParseError> {
+    // Saturating, as the counters are: once one of a plugin's counters reached u64::MAX,
+    // its duration count did too (every load adds to both), and so does this sum.
     let mut loads: BTreeMap<&str, u64> = BTreeMap::new();
     for (key, count) in &state.crd_loads {
         let total = loads.entry(key.plugin.as_str()).or_default();
-        *total = total.checked_add(*count).ok_or_else(|| {
-            ParseError::Corrupt(format!("CRD load counts of plugin {} overflow", key.plugin))
-        })?;
+        *total = total.saturating_add(*count);
     }
     let durations: BTreeMap<&str, u64> = state
         .crd_load_durations

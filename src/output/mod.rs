@@ -66,9 +66,11 @@ impl<'a> Printer<'a> {
         Ok(())
     }
 
-    /// Writes one line to stderr (errors writing stderr are ignored: nowhere to report them).
+    /// Writes one line to stderr (errors writing stderr are ignored: nowhere to report them),
+    /// through [`for_terminal`]: the one place where every message, warning and trace line
+    /// is scrubbed of credentials, escaped and capped.
     pub fn err_line(&mut self, line: &str) {
-        let _ = writeln!(self.err, "{line}");
+        let _ = writeln!(self.err, "{}", for_terminal(line));
     }
 
     /// Flushes stdout.
@@ -79,6 +81,42 @@ impl<'a> Printer<'a> {
         self.out.flush()?;
         Ok(())
     }
+}
+
+/// The longest line (in characters) [`for_terminal`] passes through: a message that names
+/// a 5 MB input must not write 5 MB to the terminal.
+pub const MAX_LINE_CHARS: usize = 2000;
+
+/// `text` made safe for stderr (issue 10, classes 1 and 7): credentials masked by
+/// [`crate::redact::scrub`]; control characters other than newline and tab escaped
+/// (`\u{1b}`), so input echoed back can never drive the terminal; every line cut at
+/// [`MAX_LINE_CHARS`] with the number of characters left out.
+pub fn for_terminal(text: &str) -> String {
+    let text = crate::redact::scrub(text);
+    let mut out = String::with_capacity(text.len().min(4 * MAX_LINE_CHARS));
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let mut shown = 0;
+        let mut chars = line.chars();
+        for c in chars.by_ref() {
+            if c.is_control() && c != '\t' {
+                out.extend(c.escape_debug());
+            } else {
+                out.push(c);
+            }
+            shown += 1;
+            if shown == MAX_LINE_CHARS {
+                break;
+            }
+        }
+        let left = chars.count();
+        if left > 0 {
+            out.push_str(&format!("… ({left} more characters)"));
+        }
+    }
+    out
 }
 
 /// JSON with a 4-space indent and a trailing newline, as `kubectl -o json` prints.
@@ -110,6 +148,30 @@ pub fn to_yaml<T: Serialize>(v: &T) -> Result<String, OutputError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn terminal_text_is_scrubbed_escaped_and_capped() {
+        assert_eq!(
+            for_terminal("error: unknown type \u{1b}[31mred\u{7}"),
+            "error: unknown type \\u{1b}[31mred\\u{7}"
+        );
+        assert_eq!(for_terminal("a\n\tb"), "a\n\tb");
+        assert_eq!(
+            for_terminal("cannot reach https://u:pw@h:1/x"),
+            "cannot reach https://***@h:1/x"
+        );
+        let long = format!("name: {}", "x".repeat(5_000_000));
+        let shown = for_terminal(&long);
+        assert_eq!(
+            shown.chars().count(),
+            MAX_LINE_CHARS + "… (4998006 more characters)".chars().count()
+        );
+        assert!(
+            shown.ends_with("… (4998006 more characters)"),
+            "{}",
+            &shown[shown.len() - 40..]
+        );
+    }
 
     #[test]
     fn json_uses_four_spaces_and_yaml_round_trips() {

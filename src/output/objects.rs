@@ -100,12 +100,8 @@ pub fn print_result(
     if (diff || dry_run != DryRun::None)
         && let Some(b) = before
     {
-        let kind = t.api.kind.as_str();
-        let (b, a) = (
-            crate::changelog::redact_as(kind, b.clone()),
-            crate::changelog::redact_as(kind, after.clone()),
-        );
-        for line in crate::diff::render(&b, &a) {
+        // Secret values are hidden, their changes shown (diffing redacted copies hid them).
+        for line in crate::diff::render_for(&t.api.kind, b, after) {
             p.out(&format!("  {line}\n"))?;
         }
     }

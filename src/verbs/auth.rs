@@ -26,8 +26,10 @@ use crate::authz::{AccessRequest, GateError, KNOWN_VERBS};
 use crate::cli::{AuthCommand, CanIArgs, MatrixArgs};
 use crate::cluster::ResolvedType;
 use crate::config::Verb;
+use crate::echo::quoted;
 use crate::exit::ExitStatus;
-use crate::guard::{Mode, Session};
+use crate::guard::target::check_type;
+use crate::guard::{Mode, Session, check_names};
 use crate::output::Printer;
 use crate::output::table::OwnTable;
 use crate::settings::Settings;
@@ -108,10 +110,30 @@ pub fn answer_line(decision: &Result<(), String>, outside: Option<&str>) -> Stri
     }
 }
 
+/// Refuses a VERB that no RBAC rule can name usefully and that would only be echoed back:
+/// one longer than [`crate::validate::MAX_NAME_BYTES`] or with spaces or control characters.
+/// RBAC verbs are free strings (kubectl only warns about unknown ones, and so do we); these are
+/// the ones that are certainly typos or hostile (issue 10, class 6).
+///
+/// # Errors
+/// A usage message with the verb escaped and capped.
+pub fn check_verb_text(verb: &str) -> Result<(), String> {
+    if verb.len() > crate::validate::MAX_NAME_BYTES
+        || verb.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(format!(
+            "invalid VERB {}: an RBAC verb is a short word such as get, list, watch, create, update, patch or delete",
+            quoted(verb)
+        ));
+    }
+    Ok(())
+}
+
 /// Splits `TYPE [NAME]` / `TYPE/NAME` (pure).
 ///
 /// # Errors
-/// A usage message for an empty part, a second `/`, or a name given twice.
+/// A usage message for an empty part, a second `/`, a name given twice, or a TYPE or NAME
+/// the API server could never accept ([`check_type`], [`check_names`]).
 pub fn parse_can_i_target(
     resource: &str,
     name: Option<&str>,
@@ -120,11 +142,12 @@ pub fn parse_can_i_target(
         Some((t, n)) => {
             if name.is_some() {
                 return Err(format!(
-                    "{resource:?} already names an object; give TYPE NAME or TYPE/NAME, not both"
+                    "{} already names an object; give TYPE NAME or TYPE/NAME, not both",
+                    quoted(resource)
                 ));
             }
             if n.is_empty() || n.contains('/') {
-                return Err(format!("{resource:?} is not TYPE/NAME"));
+                return Err(format!("{} is not TYPE/NAME", quoted(resource)));
             }
             (t, Some(n.to_string()))
         }
@@ -135,6 +158,10 @@ pub fn parse_can_i_target(
     }
     if n.as_deref() == Some("") {
         return Err("the object NAME is empty".into());
+    }
+    check_type(t)?;
+    if let Some(n) = &n {
+        check_names(std::slice::from_ref(n))?;
     }
     Ok((t.to_string(), n))
 }
@@ -147,8 +174,20 @@ async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitSt
             "auth can-i needs a VERB, e.g. `auth can-i list pods`".into(),
         ));
     }
+    check_verb_text(&a.verb).map_err(VerbError::Usage)?;
     if !KNOWN_VERBS.contains(&a.verb.as_str()) {
-        p.err_line(&format!("Warning: verb '{}' is not a known verb", a.verb));
+        p.err_line(&format!(
+            "Warning: verb {} is not a known verb",
+            quoted(&a.verb)
+        ));
+    }
+    if let Some(sr) = &a.subresource {
+        check_type(sr).map_err(|_| {
+            VerbError::Usage(format!(
+                "invalid --subresource {}: a subresource is a resource name such as status, scale or log",
+                quoted(sr)
+            ))
+        })?;
     }
     let session = Session::open(s, p, Mode::Read).await?;
     let t = session.resolve(&type_name).await?;
@@ -377,6 +416,24 @@ mod tests {
         assert!(parse_can_i_target("/web", None).is_err());
         assert!(parse_can_i_target("pods/a/b", None).is_err());
         assert!(parse_can_i_target("pods", Some("")).is_err());
+    }
+
+    #[test]
+    fn can_i_with_a_hostile_verb_type_or_name_is_a_usage_error_that_echoes_nothing_raw() {
+        assert!(check_verb_text("get").is_ok());
+        assert!(
+            check_verb_text("frobnicate").is_ok(),
+            "unknown verbs only warn"
+        );
+        for bad in ["g\u{1b}[2Jet", "get pods", &"v".repeat(100_000)] {
+            let e = check_verb_text(bad).unwrap_err();
+            assert!(e.starts_with("invalid VERB"), "{e}");
+            assert!(!e.contains('\u{1b}') && e.len() < 300, "{e}");
+        }
+        let e = parse_can_i_target(&format!("pods/{}", "n".repeat(300)), None).unwrap_err();
+        assert!(e.contains("at most 253"), "{e}");
+        let e = parse_can_i_target("po\u{1b}[31mds", None).unwrap_err();
+        assert!(!e.contains('\u{1b}'), "{e}");
     }
 
     #[test]

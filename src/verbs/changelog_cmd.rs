@@ -6,8 +6,15 @@
 //! record is still the intent is shown as `outcome unknown` rather than `pending`, because
 //! nothing is pending any more: the command stopped, and whether the change was made can only
 //! be learnt from the object.
+//!
+//! A bad line never makes the log unreadable (issue 10): lines that are not valid entries are
+//! skipped with one `warning:` line saying how many, and `changelog list --invalid` lists them
+//! by line number and reason (never their content). Every cell and echoed id is escaped and
+//! capped ([`changelog::display_capped`]): the log is a file anyone with the account can edit.
 
-use crate::changelog::{self, Entry, object_of};
+use std::path::Path;
+
+use crate::changelog::{self, Entry, InvalidLine, display_capped, object_of};
 use crate::cli::ChangelogCommand;
 use crate::config::duration_string;
 use crate::output::table::OwnTable;
@@ -53,37 +60,51 @@ pub fn since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, VerbEr
         .map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))
 }
 
-/// Runs a `changelog` subcommand.
+/// Runs a `changelog` subcommand. A MYOPS_HOME open to other users earns one `warning:`
+/// line ([`changelog::home_warning`]); lines that are not valid entries one more.
 ///
 /// # Errors
-/// [`VerbError::Io`] when the log cannot be read; [`VerbError::Usage`] for a bad filter;
-/// an unknown id is not found (exit 4).
+/// [`VerbError::Io`] when the log cannot be read as a whole (MYOPS_HOME not a directory, the
+/// log not a regular file, permissions) — a read error, exit 1; [`VerbError::Usage`] for a bad
+/// filter; an unknown id is not found (exit 4).
 pub async fn run(
     s: &Settings,
     cmd: &ChangelogCommand,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    let (entries, bad) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
-    if bad > 0 {
-        p.err_line(&format!(
-            "warning: {bad} line(s) of {} are not valid entries and were skipped",
-            changelog::path(&s.home).display()
-        ));
+    if let Some(w) = changelog::home_warning(&s.home) {
+        p.err_line(&w);
+    }
+    let (entries, invalid) =
+        changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+    let listing_invalid = matches!(cmd, ChangelogCommand::List { invalid: true, .. });
+    if !invalid.is_empty() && !listing_invalid {
+        p.err_line(&skipped_warning(invalid.len(), &changelog::path(&s.home)));
     }
     match cmd {
         ChangelogCommand::Show { id } => {
-            let e = changelog::latest(entries)
-                .into_iter()
-                .find(|e| &e.id == id)
-                .ok_or_else(|| crate::verbs::RollbackError::NoEntry(id.clone()))?;
-            p.out(&to_json(&e)?)?;
-            if e.outcome_unknown() {
-                p.err_line(&no_outcome_warning(&e));
+            let records: Vec<&Entry> = entries.iter().filter(|e| &e.id == id).collect();
+            let e = records
+                .last()
+                .ok_or_else(|| crate::verbs::RollbackError::NoEntry(display_capped(id, 64)))?;
+            p.out(&to_json(e)?)?;
+            if changelog::ambiguous(&records) {
+                p.err_line(&ambiguous_warning(e, records.len()));
+            } else if e.outcome_unknown() {
+                p.err_line(&no_outcome_warning(e));
             }
+        }
+        ChangelogCommand::List { invalid: true, .. } => {
+            if invalid.is_empty() {
+                p.err_line("No invalid lines.");
+                return Ok(());
+            }
+            p.out(&invalid_table(&invalid).render(false))?;
         }
         ChangelogCommand::List {
             since: since_arg,
             object,
+            ..
         } => {
             let cutoff = since_arg
                 .as_deref()
@@ -100,9 +121,40 @@ pub async fn run(
     Ok(())
 }
 
+/// The stderr line for `n` skipped lines of the log at `path` (pure).
+pub fn skipped_warning(n: usize, path: &Path) -> String {
+    format!(
+        "warning: {n} line(s) of {} are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them",
+        path.display()
+    )
+}
+
+/// The `changelog list --invalid` table (pure): line number and reason of each bad line.
+pub fn invalid_table(invalid: &[InvalidLine]) -> OwnTable {
+    let mut t = OwnTable::new(["Line", "Reason"]);
+    for i in invalid {
+        t.row([i.line.to_string(), i.reason.clone()]);
+    }
+    t
+}
+
+/// The stderr line `changelog show` adds for an id whose records name different objects
+/// (an edited or copied log): it shows the last one, which `rollback` refuses to act on.
+pub fn ambiguous_warning(e: &Entry, records: usize) -> String {
+    format!(
+        "warning: entry {} has {records} records that name different objects or operations (the change log was edited or holds copied lines); this is the last one, and rollback refuses the id",
+        e.id
+    )
+}
+
+/// The widest cell `changelog list` prints, in characters: a namespace and name of 253
+/// each fit; a longer one (an edited log) is cut, like every echoed input.
+const MAX_CELL: usize = 600;
+
 /// The `changelog list` table (pure): the last record of every id ([`changelog::latest`]),
 /// those that started at or after `cutoff` and match the `--object` filter, in log order.
 /// RESULT is the record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome.
+/// Cells are escaped and capped ([`display_capped`]).
 pub fn list_table(
     records: Vec<Entry>,
     cutoff: Option<jiff::Timestamp>,
@@ -126,14 +178,17 @@ pub fn list_table(
         } else {
             e.result.clone()
         };
-        t.row([
-            e.id.clone(),
-            e.timestamp.clone(),
-            e.user.clone(),
-            op,
-            object_of(e),
-            result,
-        ]);
+        t.row(
+            [
+                e.id.clone(),
+                e.timestamp.clone(),
+                e.user.clone(),
+                op,
+                object_of(e),
+                result,
+            ]
+            .map(|cell| display_capped(&cell, MAX_CELL)),
+        );
     }
     t
 }
@@ -253,6 +308,44 @@ mod tests {
         assert!(
             !list_table(vec![e], Some("2026-11-30T08:00:00Z".parse().unwrap()), None).is_empty()
         );
+    }
+
+    #[test]
+    fn invalid_lines_list_by_number_and_reason() {
+        let t = invalid_table(&[
+            InvalidLine {
+                line: 2,
+                reason: "not JSON (syntax error at column 1); 9 bytes".into(),
+            },
+            InvalidLine {
+                line: 7,
+                reason: "not UTF-8 (invalid byte at column 3); 4 bytes".into(),
+            },
+        ]);
+        assert_eq!(
+            t.render(false),
+            "LINE   REASON\n\
+             2      not JSON (syntax error at column 1); 9 bytes\n\
+             7      not UTF-8 (invalid byte at column 3); 4 bytes\n"
+        );
+        assert_eq!(
+            skipped_warning(2, Path::new("/h/changelog.jsonl")),
+            "warning: 2 line(s) of /h/changelog.jsonl are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them"
+        );
+    }
+
+    #[test]
+    fn list_cells_from_an_edited_log_are_escaped_and_capped() {
+        let e = Entry {
+            user: "ad\u{1b}]0;pwned\u{7}min".into(),
+            name: "n".repeat(5000),
+            ..entry("Pod", None, "x")
+        };
+        let t = list_table(vec![e], None, None);
+        let row = &t.rows()[0];
+        assert_eq!(row[2], "ad\\u{1b}]0;pwned\\u{7}min");
+        assert!(row[4].chars().count() < 700, "{}", row[4].len());
+        assert!(row[4].ends_with("(5004 characters)"), "{}", &row[4][590..]);
     }
 
     #[test]

@@ -86,7 +86,10 @@ pub fn rows(files: &[FileCrds], cluster: &ClusterCrds) -> Vec<Row> {
     out
 }
 
-/// Runs `crds list`.
+/// Runs `crds list`. A file that cannot be loaded (invalid YAML, not a CRD, or not a regular
+/// file at all: a FIFO, a directory named `x.yaml`, a dangling link — none of them is opened
+/// in a way that can block) is a row `<invalid: line:column>` and one `warning:` line on
+/// stderr saying what is wrong; the listing still succeeds.
 ///
 /// # Errors
 /// [`VerbError`] when the directory cannot be read or the cluster cannot be listed.
@@ -109,8 +112,11 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
             .map(|(path, r)| {
                 let name = path
                     .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
+                    .map(|n| crate::echo::escaped(&n.to_string_lossy()))
                     .unwrap_or_default();
+                if let Err(e) = &r {
+                    p.err_line(&format!("warning: {e}"));
+                }
                 (
                     name,
                     r.map(|crds| {

@@ -59,8 +59,10 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
     report(events, p)
 }
 
-/// Prints each event (errors on stderr as they are, registrations on stdout) and turns the
-/// failures into the exit status: a refusal or a failed CRD wins over invalid files.
+/// Prints each event (errors on stderr, registrations on stdout) and turns the failures into
+/// the exit status: a refusal or a failed CRD wins over invalid files. One invalid file and
+/// nothing else wrong is one `error:` line, the file's own (`file:line:column: what to do`);
+/// several are one line each, then the count.
 fn report(events: Vec<Event>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let mut bad: Vec<LoadError> = Vec::new();
     let mut failed: Option<VerbError> = None;
@@ -73,10 +75,7 @@ fn report(events: Vec<Event>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     };
     for e in events {
         match e {
-            Event::Invalid(l) | Event::Duplicate(l) => {
-                p.err_line(&format!("error: {l}"));
-                bad.push(l);
-            }
+            Event::Invalid(l) | Event::Duplicate(l) => bad.push(l),
             Event::Refused(m) => fail(p, VerbError::Usage(m), &mut failed),
             Event::ScanFailed(m) => fail(p, VerbError::Io(m), &mut failed),
             Event::Refusal { error, .. } => fail(p, flatten(error), &mut failed),
@@ -95,6 +94,12 @@ fn report(events: Vec<Event>, p: &mut Printer<'_>) -> Result<(), VerbError> {
             Event::Warning(w) => p.err_line(&w),
             Event::Unregistered { .. } => {}
         }
+    }
+    if failed.is_none() && bad.len() == 1 {
+        return Err(VerbError::Usage(bad.remove(0).to_string()));
+    }
+    for l in &bad {
+        p.err_line(&format!("error: {l}"));
     }
     match failed {
         Some(e) => Err(e),

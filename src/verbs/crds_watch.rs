@@ -4,7 +4,15 @@
 //! rescan; [`WatchState::plan`] decides what changed, so every event kind — atomic saves,
 //! moves, bursts, the directory itself removed and re-created — takes one path. The parent
 //! directory is watched too, so a directory that appears (created, or renamed into place)
-//! is picked up. Signals are handled between batches: an apply in flight always finishes.
+//! is picked up.
+//!
+//! Stopping: SIGINT, SIGTERM and SIGHUP stop the watcher within a second, always (issue 10,
+//! class 3). Between batches they stop it at once; during a batch (or a prune) the work in
+//! flight gets [`STOP_GRACE`] to finish — an apply is journaled write-ahead, so one cut short
+//! reads as "outcome unknown" in the change log, never as a success — and is then abandoned
+//! with a warning that says so. File reads never block (only regular files of a bounded size
+//! are read, see [`crate::crds::loader::read_file`]), so a FIFO in the directory cannot hold
+//! a batch up.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -26,6 +34,66 @@ use crate::verbs::VerbError;
 /// Quiet time before a burst of file events is handled, in milliseconds: long enough to
 /// merge an editor's write-temp-then-rename, short enough for the ≤ 60 ms watcher share.
 pub const DEBOUNCE_MS: u64 = 25;
+
+/// How long work in flight (a batch, a prune) may still run after a stop signal, so that
+/// the watcher exits within one second of SIGINT/SIGTERM whatever the cluster does.
+pub const STOP_GRACE: Duration = Duration::from_millis(800);
+
+/// The stop signals: SIGTERM, SIGINT, and SIGHUP (a closed terminal).
+struct StopSignals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+    hup: tokio::signal::unix::Signal,
+}
+
+impl StopSignals {
+    /// Installs the handlers (from then on these signals no longer kill the process: they
+    /// must be polled, which [`StopSignals::recv`] does).
+    fn install() -> Result<StopSignals, VerbError> {
+        let one = |kind: SignalKind, name: &str| {
+            signal(kind).map_err(|e| VerbError::Io(format!("cannot handle {name}: {e}")))
+        };
+        Ok(StopSignals {
+            term: one(SignalKind::terminate(), "SIGTERM")?,
+            int: one(SignalKind::interrupt(), "SIGINT")?,
+            hup: one(SignalKind::hangup(), "SIGHUP")?,
+        })
+    }
+
+    /// Waits for any of them.
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
+            _ = self.hup.recv() => {}
+        }
+    }
+}
+
+/// How a batch raced against the stop signals ended.
+enum Raced<T> {
+    /// It finished; no signal came.
+    Done(T),
+    /// A signal came and the work finished within [`STOP_GRACE`].
+    StoppedAfter(T),
+    /// A signal came and the work was abandoned after [`STOP_GRACE`].
+    StoppedDuring,
+}
+
+/// Runs `work` until it finishes or, once a stop signal has come, for at most [`STOP_GRACE`].
+async fn race<T>(
+    work: impl std::future::Future<Output = T>,
+    signals: &mut StopSignals,
+) -> Raced<T> {
+    tokio::pin!(work);
+    tokio::select! {
+        done = &mut work => Raced::Done(done),
+        _ = signals.recv() => match tokio::time::timeout(STOP_GRACE, &mut work).await {
+            Ok(done) => Raced::StoppedAfter(done),
+            Err(_) => Raced::StoppedDuring,
+        },
+    }
+}
 
 /// One line per event and outcome, as text or JSON.
 struct Log {
@@ -114,13 +182,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         .map_err(|e| VerbError::Io(format!("cannot watch {}: {e}", parent.display())))?;
     let mut watching_dir =
         dir.is_dir() && debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
-    let mut term = signal(SignalKind::terminate())
-        .map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
-    let mut int = signal(SignalKind::interrupt())
-        .map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
-    // A closed terminal (SIGHUP) stops the watcher like SIGTERM, between batches.
-    let mut hup = signal(SignalKind::hangup())
-        .map_err(|e| VerbError::Io(format!("cannot handle SIGHUP: {e}")))?;
+    let mut signals = StopSignals::install()?;
 
     let note = if dir.is_dir() {
         ""
@@ -134,8 +196,8 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         &format!("watching {}{note}", dir.display()),
         json!({"dir": dir}),
     );
-    w.batch(p, None).await;
-    loop {
+    let mut stopped = w.batch(p, None, &mut signals).await;
+    while !stopped {
         tokio::select! {
             ev = rx.recv() => {
                 let Some(ev) = ev else { break };
@@ -163,12 +225,12 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                     watching_dir = false;
                 }
                 w.log.emit(p, "debug", "events", &format!("{} file event(s)", relevant.len()), json!({"count": relevant.len()}));
-                w.batch(p, Some(first)).await;
+                stopped = w.batch(p, Some(first), &mut signals).await;
             }
-            _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() => w.prune_due(p).await,
-            _ = term.recv() => break,
-            _ = int.recv() => break,
-            _ = hup.recv() => break,
+            _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() => {
+                stopped = w.prune_due(p, &mut signals).await;
+            }
+            _ = signals.recv() => break,
         }
     }
     if !w.pending_prune.is_empty() {
@@ -211,8 +273,9 @@ impl Worker<'_> {
             .unwrap_or_else(|| Instant::now() + PRUNE_GRACE)
     }
 
-    /// Prunes the CRDs whose grace period is over and that no file defines again.
-    async fn prune_due(&mut self, p: &mut Printer<'_>) {
+    /// Prunes the CRDs whose grace period is over and that no file defines again; true when a
+    /// stop signal came meanwhile (the prune in flight got [`STOP_GRACE`] to finish).
+    async fn prune_due(&mut self, p: &mut Printer<'_>, signals: &mut StopSignals) -> bool {
         let now = Instant::now();
         let due: Vec<String> = self
             .pending_prune
@@ -225,7 +288,23 @@ impl Worker<'_> {
             if self.state.owners().contains_key(&name) {
                 continue;
             }
-            match self.applier.prune(&name).await {
+            let (outcome, stopped) = match race(self.applier.prune(&name), signals).await {
+                Raced::Done(r) => (r, false),
+                Raced::StoppedAfter(r) => (r, true),
+                Raced::StoppedDuring => {
+                    self.log.emit(
+                        p,
+                        "warning",
+                        "prune-abandoned",
+                        &format!(
+                            "stopped while pruning {name}: it may or may not be deleted; check with `kubectl myops crds list` and `kubectl myops changelog list`"
+                        ),
+                        json!({"crd": name}),
+                    );
+                    return true;
+                }
+            };
+            match outcome {
                 Ok(true) => self.log.emit(
                     p,
                     "info",
@@ -248,24 +327,49 @@ impl Worker<'_> {
                     json!({"crd": name}),
                 ),
             }
+            if stopped {
+                return true;
+            }
         }
+        false
     }
 
     /// One batch of the shared batch function (rescan, plan, check access, apply, wait,
     /// record and push `crd_*` metrics), then one log line per event. `event` is when the
     /// first file event of the batch happened (for the watcher's share of the latency).
-    async fn batch(&mut self, p: &mut Printer<'_>, event: Option<Instant>) {
-        let events = run_batch(
+    /// True when a stop signal came meanwhile: the batch got [`STOP_GRACE`] to finish, and
+    /// was abandoned (with a warning saying what that means) if it did not.
+    async fn batch(
+        &mut self,
+        p: &mut Printer<'_>,
+        event: Option<Instant>,
+        signals: &mut StopSignals,
+    ) -> bool {
+        let work = run_batch(
             &self.applier,
             self.settings,
             &mut self.state,
             &self.dir,
             event,
-        )
-        .await;
+        );
+        let (events, stopped) = match race(work, signals).await {
+            Raced::Done(events) => (events, false),
+            Raced::StoppedAfter(events) => (events, true),
+            Raced::StoppedDuring => {
+                self.log.emit(
+                    p,
+                    "warning",
+                    "batch-abandoned",
+                    "stopped during a batch: CRDs being applied may or may not be registered; run `kubectl myops crds sync` to finish, and see `kubectl myops changelog list` for outcomes marked unknown",
+                    json!({}),
+                );
+                return true;
+            }
+        };
         for e in events {
             self.report(p, e);
         }
+        stopped
     }
 
     /// Logs one event of a batch (and schedules prunes for unregistered CRDs).

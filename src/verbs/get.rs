@@ -26,6 +26,9 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(t) => t,
         Err(e) => return Outcome::early(VerbError::Usage(e)),
     };
+    if let Err(e) = check_selectors(args) {
+        return Outcome::early(VerbError::Usage(e));
+    }
     if args.all_namespaces && !target.names.is_empty() {
         return Outcome::early(VerbError::Usage(
             "a resource cannot be retrieved by name across all namespaces; drop -A or the names"
@@ -45,6 +48,19 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
     };
     let result = fetch_and_print(&session, &t, &target, args, p).await;
     Outcome::on(t.group_resource(), result)
+}
+
+/// `-l` and `--field-selector` checked as apimachinery parses them, and together small
+/// enough for one request URI — before any request (issue 10, class 6: a 100,000-character
+/// selector was reported as "cannot reach the API server").
+fn check_selectors(args: &GetArgs) -> Result<(), String> {
+    if let Some(l) = &args.selector {
+        crate::validate::check_label_selector(l)?;
+    }
+    if let Some(f) = &args.field_selector {
+        crate::validate::check_field_selector(f)?;
+    }
+    crate::validate::check_selectors_fit(args.selector.as_deref(), args.field_selector.as_deref())
 }
 
 async fn fetch_and_print(
@@ -213,8 +229,19 @@ struct Fetch<'a> {
 }
 
 impl Fetch<'_> {
-    fn err(&self, e: kube::Error) -> ApiError {
-        ApiError::from_kube(e, self.session.server())
+    /// A request that could not even be built (a URI over the HTTP client's limit) was never
+    /// sent: it is the input's fault, answered like the server's 400 (exit 2), never as
+    /// "cannot reach the API server".
+    fn unbuildable(&self, e: kube::core::request::Error) -> ApiError {
+        ApiError::Server {
+            code: 400,
+            reason: "BadRequest".into(),
+            message: format!(
+                "the request for {} could not be built ({e}) and was not sent; shorten the names or selectors (a request URI is at most {} bytes)",
+                self.t.group_resource(),
+                crate::validate::MAX_URI_BYTES
+            ),
+        }
     }
 
     fn request(&self) -> kube::core::Request {
@@ -242,10 +269,7 @@ impl Fetch<'_> {
         let mut lp = self.lp.clone();
         let mut all = Table::default();
         loop {
-            let req = self
-                .request()
-                .list(&lp)
-                .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            let req = self.request().list(&lp).map_err(|e| self.unbuildable(e))?;
             let page = self.send_table(req).await?;
             if all.column_definitions.is_empty() {
                 all.column_definitions = page.column_definitions;
@@ -262,7 +286,7 @@ impl Fetch<'_> {
         let req = self
             .request()
             .get(name, &GetParams::default())
-            .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            .map_err(|e| self.unbuildable(e))?;
         self.send_table(req).await
     }
 
@@ -270,10 +294,7 @@ impl Fetch<'_> {
         let mut lp = self.lp.clone();
         let mut items = Vec::new();
         loop {
-            let req = self
-                .request()
-                .list(&lp)
-                .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            let req = self.request().list(&lp).map_err(|e| self.unbuildable(e))?;
             let mut page: Value = self.session.send(self.grant, req).await?;
             if let Some(Value::Array(a)) = page.get_mut("items").map(Value::take) {
                 items.extend(a.into_iter().map(|i| with_type_meta(i, self.t)));
@@ -293,7 +314,7 @@ impl Fetch<'_> {
         let req = self
             .request()
             .get(name, &GetParams::default())
-            .map_err(|e| self.err(kube::Error::BuildRequest(e)))?;
+            .map_err(|e| self.unbuildable(e))?;
         let v: Value = self.session.send(self.grant, req).await?;
         Ok(with_type_meta(v, self.t))
     }

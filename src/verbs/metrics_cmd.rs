@@ -90,6 +90,20 @@ pub fn as_json(st: &State) -> serde_json::Value {
     json!({"ops": ops, "crdLoads": loads})
 }
 
+/// A label value from the state file as a table cell: control characters escaped (`\u{1b}`),
+/// since the file is anyone's to edit and the table goes to a terminal (issue 10, class 7).
+fn printable(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    for c in label.chars() {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// The totals as a table (pure): one row per series, mean duration in seconds.
 pub fn as_table(st: &State) -> OwnTable {
     let mean = |t: &metrics::OpTotals| {
@@ -102,8 +116,8 @@ pub fn as_table(st: &State) -> OwnTable {
     let mut table = OwnTable::new(["Verb", "Resource", "Status", "Count", "Mean-Seconds"]);
     for (k, t) in &st.ops {
         table.row([
-            k.verb.clone(),
-            k.resource.clone(),
+            printable(&k.verb),
+            printable(&k.resource),
             k.status.as_str().to_string(),
             t.count.to_string(),
             format!("{:.3}", mean(t)),
@@ -130,6 +144,39 @@ pub fn as_table(st: &State) -> OwnTable {
 mod tests {
     use super::*;
     use crate::metrics::{Observation, Status};
+
+    #[test]
+    fn escape_sequences_in_state_labels_never_reach_the_terminal() {
+        let mut st = State::default();
+        st.observe(
+            "myops",
+            &Observation {
+                verb: "get".into(),
+                resource: "pods\u{1b}[2J".into(),
+                status: Status::Success,
+                duration_seconds: 0.1,
+            },
+        );
+        let out = as_table(&st).render(false);
+        assert!(!out.contains('\u{1b}'), "{out}");
+        assert!(out.contains("pods\\u{1b}[2J"), "{out}");
+    }
+
+    #[test]
+    fn show_with_myops_home_a_file_is_an_error_naming_the_path_not_an_empty_table() {
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home-is-a-file");
+        std::fs::write(&home, "x").unwrap();
+        let e = metrics::load(&home).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "MYOPS_HOME {} is a regular file, not a directory; point MYOPS_HOME at a directory (default ~/.kube/myops) or move that away",
+                home.display()
+            )
+        );
+        assert_eq!(e.exit_status(), crate::exit::ExitStatus::Failure);
+    }
 
     #[test]
     fn table_and_json_show_the_recorded_totals() {

@@ -98,13 +98,25 @@ pub enum RollbackError {
         /// The entry id.
         id: String,
     },
+    /// The object the entry changed no longer exists (the server answered 404), so there is
+    /// nothing to put the fields back into; a rollback never recreates an object.
+    #[error(
+        "{object} no longer exists (the server answered NotFound), so entry {id} cannot be rolled back; its before-state is in `kubectl myops changelog show {id}` if the object must be recreated"
+    )]
+    Gone {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+    },
 }
 
 impl RollbackError {
-    /// 4 for an unknown id, 2 for an entry that cannot be restored, 5 for a changed object.
+    /// 4 for an unknown id or a deleted object, 2 for an entry that cannot be restored, 5 for
+    /// a changed object.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            RollbackError::NoEntry(_) => ExitStatus::NotFound,
+            RollbackError::NoEntry(_) | RollbackError::Gone { .. } => ExitStatus::NotFound,
             RollbackError::NotRestorable { .. } => ExitStatus::Usage,
             RollbackError::Changed { .. } | RollbackError::OutcomeUnknown { .. } => {
                 ExitStatus::Conflict

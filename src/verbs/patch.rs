@@ -53,15 +53,19 @@ pub fn parse_patch(text: &str, origin: &str, patch_type: PatchType) -> Result<Va
                     )
                 };
                 return Err(VerbError::Usage(format!(
-                    "{origin}:{line}:{column}: the patch is neither valid JSON nor YAML: {msg}"
+                    "{origin}:{line}:{column}: the patch is neither valid JSON nor YAML: {}",
+                    parser_message(&msg)
                 )));
             }
         },
     };
     match (patch_type, &value) {
-        (PatchType::Json, Value::Array(_)) => {
+        (PatchType::Json, Value::Array(ops)) => {
+            check_json_patch(ops).map_err(|why| {
+                VerbError::Usage(format!("{origin}: not a JSON patch (RFC 6902): {why}"))
+            })?;
             serde_json::from_value::<json_patch::Patch>(value.clone()).map_err(|e| {
-                VerbError::Usage(format!("{origin}: not a JSON patch (RFC 6902): {e}; write a list of {{\"op\", \"path\", \"value\"}} operations"))
+                VerbError::Usage(format!("{origin}: not a JSON patch (RFC 6902): {}; write a list of {{\"op\", \"path\", \"value\"}} operations", tame(&e.to_string())))
             })?;
         }
         (PatchType::Json, _) => {
@@ -109,6 +113,119 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
     Outcome::on(obj.t.group_resource(), result)
 }
 
+/// The largest patch sent, in bytes: kube-apiserver's default `--max-request-body-bytes`
+/// (3 MiB, k8s.io/apiserver `MaxRequestBodyBytes`); a larger body is refused by the server.
+pub const MAX_PATCH_BYTES: usize = 3 * 1024 * 1024;
+
+/// Reads `--patch-file`: a regular file (links followed) of at most [`MAX_PATCH_BYTES`],
+/// UTF-8. A FIFO, device or directory is refused before it is opened, so a FIFO without a
+/// writer cannot hang the command (issue 10, class 3); the size cap bounds the read.
+///
+/// # Errors
+/// [`VerbError::Usage`] naming the file (escaped and capped) and what is wrong.
+fn read_patch_file(f: &std::path::Path) -> Result<String, VerbError> {
+    use std::io::Read;
+    let name = crate::echo::quoted(&f.display().to_string());
+    let bad = |why: String| VerbError::Usage(format!("cannot read --patch-file {name}: {why}"));
+    let meta = std::fs::metadata(f).map_err(|e| bad(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(bad(
+            "it is not a regular file (a directory, FIFO, socket or device); give a file holding the patch".into(),
+        ));
+    }
+    if meta.len() > MAX_PATCH_BYTES as u64 {
+        return Err(bad(format!(
+            "it is {} bytes, more than the API server accepts in one request ({MAX_PATCH_BYTES} bytes)",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(f)
+        .and_then(|file| {
+            file.take(MAX_PATCH_BYTES as u64 + 1)
+                .read_to_end(&mut bytes)
+        })
+        .map_err(|e| bad(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        bad(format!(
+            "it is not UTF-8 text (invalid byte at offset {}); save the patch as UTF-8 JSON or YAML",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// A parser's message made safe to print: control characters escaped, at most 200
+/// characters (a YAML or serde message may quote the input, which may be anything).
+fn tame(msg: &str) -> String {
+    let mut out: String = msg
+        .chars()
+        .take(200)
+        .flat_map(|c| {
+            let esc: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            esc
+        })
+        .collect();
+    if msg.chars().nth(200).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// A JSON or YAML parser's message without what could quote the patch: the YAML parser's
+/// repeated `error: line L column C:` prefix (the location is printed already) is dropped and
+/// a duplicate-key message loses the key (a patch may carry Secret data, whose keys and values
+/// are nobody's business on stderr); then [`tame`]d.
+fn parser_message(msg: &str) -> String {
+    let mut m = msg;
+    if let Some(rest) = m.strip_prefix("error: line ")
+        && let Some(i) = rest.find(": ")
+    {
+        m = &rest[i + 2..];
+    }
+    if m.starts_with("duplicate mapping key") {
+        return "a mapping has the same key twice".into();
+    }
+    tame(m)
+}
+
+/// The shape of an RFC 6902 patch, checked without echoing any of its values: every
+/// operation an object with a known `op`, a string `path`, a `value` for add, replace and
+/// test, a string `from` for move and copy.
+///
+/// # Errors
+/// Which operation (counted from 1) is wrong and how.
+fn check_json_patch(ops: &[Value]) -> Result<(), String> {
+    for (i, op) in ops.iter().enumerate() {
+        let n = i + 1;
+        let Some(o) = op.as_object() else {
+            return Err(format!("operation {n} is not an object"));
+        };
+        let kind = o.get("op").and_then(Value::as_str).unwrap_or_default();
+        if !matches!(
+            kind,
+            "add" | "remove" | "replace" | "move" | "copy" | "test"
+        ) {
+            return Err(format!(
+                "operation {n} needs \"op\": one of add, remove, replace, move, copy or test"
+            ));
+        }
+        if !o.get("path").is_some_and(Value::is_string) {
+            return Err(format!("operation {n} ({kind}) needs a string \"path\""));
+        }
+        if matches!(kind, "add" | "replace" | "test") && !o.contains_key("value") {
+            return Err(format!("operation {n} ({kind}) needs a \"value\""));
+        }
+        if matches!(kind, "move" | "copy") && !o.get("from").is_some_and(Value::is_string) {
+            return Err(format!("operation {n} ({kind}) needs a string \"from\""));
+        }
+    }
+    Ok(())
+}
+
 /// Parses the arguments: exactly one object, one patch source, a known subresource (pure
 /// apart from reading `--patch-file`).
 fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
@@ -121,10 +238,8 @@ fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
     let (text, origin) = match (&args.patch, &args.patch_file) {
         (Some(t), None) => (t.clone(), "--patch".to_string()),
         (None, Some(f)) => (
-            std::fs::read_to_string(f).map_err(|e| {
-                VerbError::Usage(format!("cannot read --patch-file {}: {e}", f.display()))
-            })?,
-            f.display().to_string(),
+            read_patch_file(f)?,
+            crate::echo::bare(&f.display().to_string()),
         ),
         _ => {
             return Err(VerbError::Usage(
@@ -132,11 +247,18 @@ fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
             ));
         }
     };
+    if text.len() > MAX_PATCH_BYTES {
+        return Err(VerbError::Usage(format!(
+            "{origin}: the patch is {} bytes, more than the API server accepts in one request ({MAX_PATCH_BYTES} bytes, kube-apiserver --max-request-body-bytes default); patch fewer fields at once",
+            text.len()
+        )));
+    }
     if let Some(sr) = &args.subresource
         && !matches!(sr.as_str(), "status" | "scale")
     {
         return Err(VerbError::Usage(format!(
-            "--subresource {sr:?}: patch supports status and scale"
+            "--subresource {}: patch supports status and scale",
+            crate::echo::quoted(sr)
         )));
     }
     let body = parse_patch(&text, &origin, args.patch_type)?;
@@ -189,6 +311,63 @@ async fn patch_object(
 mod tests {
     use super::*;
 
+    const CANARY: &str = "c4n4ryS3cr3t";
+
+    #[test]
+    fn bad_patches_never_quote_their_values_in_the_message() {
+        let bad = [
+            (
+                format!(r#"[{{"op":"{CANARY}","path":"/a"}}]"#),
+                PatchType::Json,
+            ),
+            (
+                format!(r#"[{{"op":"add","path":"/a","valu":"{CANARY}"}}]"#),
+                PatchType::Json,
+            ),
+            (format!("{CANARY}: 1\n{CANARY}: 2\n"), PatchType::Merge),
+            (format!("stringData: {{pw: {CANARY}"), PatchType::Merge),
+            (
+                format!(r#"{{"stringData":{{"pw":"{CANARY}"}}"#),
+                PatchType::Merge,
+            ),
+            (format!("a: *{CANARY}"), PatchType::Merge),
+        ];
+        for (text, t) in bad {
+            let e = parse_patch(&text, "--patch", t).unwrap_err().to_string();
+            assert!(!e.contains(CANARY), "{text}: {e}");
+            assert!(e.starts_with("--patch"), "{e}");
+        }
+        let e = parse_patch("a: 1\na: 2\n", "-p", PatchType::Merge)
+            .unwrap_err()
+            .to_string();
+        assert!(e.ends_with("a mapping has the same key twice"), "{e}");
+    }
+
+    #[test]
+    fn a_patch_file_that_is_a_fifo_or_too_large_is_refused_without_reading_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("patch.fifo");
+        if std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let e = read_patch_file(&fifo).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+        }
+        let big = dir.path().join("big.json");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_PATCH_BYTES as u64 + 1)
+            .unwrap();
+        let e = read_patch_file(&big).unwrap_err().to_string();
+        assert!(e.contains("3145729 bytes"), "{e}");
+        let bin = dir.path().join("bin.json");
+        std::fs::write(&bin, b"{\"a\": \"\xff\"}").unwrap();
+        let e = read_patch_file(&bin).unwrap_err().to_string();
+        assert!(e.contains("not UTF-8"), "{e}");
+    }
+
     #[test]
     fn patches_parse_from_json_or_yaml_and_bad_text_has_a_location() {
         assert_eq!(
@@ -222,6 +401,7 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("not a JSON patch"), "{e}");
+        assert!(e.contains("operation 1 needs \"op\""), "{e}");
         let e = parse_patch("[1, 2]", "-p", PatchType::Merge)
             .unwrap_err()
             .to_string();

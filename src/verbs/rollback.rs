@@ -7,11 +7,23 @@
 //! managedFields, unless `--force`. It is authorized and journaled like any patch, by the
 //! guarded path ([`crate::guard`]); an entry whose outcome is unknown is judged by the live
 //! object, never assumed to have succeeded.
+//!
+//! A rollback never reports a success that did not happen (issue 10). It refuses, with exit
+//! 2 and before any request, an entry it cannot honestly undo: a change to a Secret's
+//! `data`/`stringData` (the change log never stores Secret values, so they cannot be put
+//! back — restore them from your secret store; a Secret change that touched only labels or
+//! annotations rolls back normally), a change to fields a rollback does not write (`status`,
+//! server-owned metadata), a value the change log stored masked (it looked like a
+//! credential), an id whose records name different objects (an edited log), or a record
+//! without a patch. Nothing is half-applied: a refused rollback sends nothing at all. After
+//! the patch, the answer is checked: a field the server did not put back is an error, not
+//! "rolled back".
 
 use serde_json::{Value, json};
 
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{PatchType, RollbackArgs};
+use crate::cluster::ApiError;
 use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
 use crate::output::Printer;
 use crate::output::objects::print_result;
@@ -71,81 +83,183 @@ fn restorable(path: &str, secret: bool) -> bool {
     }
 }
 
+/// Paths a patch may carry that are bookkeeping or identity, not a change to undo (a merge
+/// patch often repeats `metadata.resourceVersion` as an optimistic lock, or the name).
+fn bookkeeping(path: &str) -> bool {
+    const PATHS: &[&str] = &[
+        "/apiVersion",
+        "/kind",
+        "/metadata/name",
+        "/metadata/namespace",
+        "/metadata/uid",
+        "/metadata/resourceVersion",
+        "/metadata/generation",
+        "/metadata/creationTimestamp",
+        "/metadata/managedFields",
+        "/metadata/selfLink",
+    ];
+    PATHS
+        .iter()
+        .any(|p| path == *p || path.starts_with(&format!("{p}/")))
+}
+
+/// Touched fields a rollback cannot write whose value differs now from the before-state
+/// (pure): restoring the rest and calling it "rolled back" would be a lie, so the rollback
+/// is refused. Bookkeeping paths are ignored.
+pub fn unrestorable_changes(current: &Value, before: &Value, touched: &[String]) -> Vec<String> {
+    let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
+    touched
+        .iter()
+        .filter(|p| !restorable(p, secret) && !bookkeeping(p))
+        .filter(|p| current.pointer(p) != before.pointer(p))
+        .map(|p| crate::diff::dotted(p, before))
+        .collect()
+}
+
+/// Whether `v` holds a value the change log masked instead of storing it: the redaction
+/// marker of Secret values or the mask of the process-wide scrubber.
+fn masked(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains(crate::redact::MASK) || s.contains("<redacted>"),
+        Value::Array(a) => a.iter().any(masked),
+        Value::Object(m) => m.values().any(masked),
+        _ => false,
+    }
+}
+
+/// `items` escaped and capped for a message, at most `max` of them (pure).
+fn listed(items: &[String], max: usize) -> String {
+    let mut out: Vec<String> = items
+        .iter()
+        .take(max)
+        .map(|i| changelog::display_capped(i, 80))
+        .collect();
+    if items.len() > max {
+        out.push(format!("and {} more", items.len() - max));
+    }
+    out.join(", ")
+}
+
 /// The rollback patch (pure): a `test` of the resourceVersion (unless `force`), then, for
 /// each field the change touched, the operation that puts back its value from `before`
 /// (`add`/`replace`, or `remove` when it did not exist). Fields the change did not touch —
-/// including what others changed since — are left alone.
+/// including what others changed since — are left alone. Missing parents are created with
+/// the shape they had before (an object or a list).
+///
+/// # Errors
+/// The touched fields (dotted) that cannot be put back into `current` (its shape changed, or
+/// the stored value was masked): a partial rollback is never built.
 pub fn rollback_ops(
     current: &Value,
     before: &Value,
     touched: &[String],
     rv_after: Option<&str>,
     force: bool,
-) -> Vec<Value> {
+) -> Result<Vec<Value>, Vec<String>> {
     let mut ops: Vec<Value> = Vec::new();
     if !force && let Some(rv) = rv_after {
         ops.push(json!({"op": "test", "path": "/metadata/resourceVersion", "value": rv}));
     }
     let secret = before.get("kind").and_then(Value::as_str) == Some("Secret");
     let mut doc = current.clone();
-    let apply = |doc: &mut Value, op: Value, ops: &mut Vec<Value>| {
-        if let Ok(p) = serde_json::from_value::<json_patch::PatchOperation>(op.clone())
-            && json_patch::patch(doc, &[p]).is_ok()
-        {
+    let mut failed: Vec<String> = Vec::new();
+    let apply = |doc: &mut Value, op: Value, ops: &mut Vec<Value>| -> bool {
+        let ok = serde_json::from_value::<json_patch::PatchOperation>(op.clone())
+            .ok()
+            .is_some_and(|p| json_patch::patch(doc, &[p]).is_ok());
+        if ok {
             ops.push(op);
         }
+        ok
     };
     for path in touched.iter().filter(|p| restorable(p, secret)) {
-        match (before.pointer(path), doc.pointer(path).cloned()) {
+        let restored = match (before.pointer(path), doc.pointer(path).cloned()) {
+            (Some(b), _) if masked(b) && doc.pointer(path) != Some(b) => false,
             (Some(b), Some(c)) if *b != c => apply(
                 &mut doc,
                 json!({"op": "replace", "path": path, "value": b}),
                 &mut ops,
             ),
             (Some(b), None) => {
-                // Create missing parent objects first (e.g. metadata.labels on an object without labels).
+                // Create missing parents first (e.g. metadata.labels on an object without
+                // labels), each with the shape it had in the before-state.
                 let parts: Vec<&str> = path.split('/').collect();
+                let mut ok = true;
                 for i in 2..parts.len() {
                     let parent = parts[..i].join("/");
-                    if doc.pointer(&parent).is_none() {
-                        apply(
+                    if ok && doc.pointer(&parent).is_none() {
+                        let empty = match before.pointer(&parent) {
+                            Some(Value::Array(_)) => json!([]),
+                            _ => json!({}),
+                        };
+                        ok = apply(
                             &mut doc,
-                            json!({"op": "add", "path": parent, "value": {}}),
+                            json!({"op": "add", "path": parent, "value": empty}),
                             &mut ops,
                         );
                     }
                 }
-                apply(
+                ok && apply(
                     &mut doc,
                     json!({"op": "add", "path": path, "value": b}),
                     &mut ops,
-                );
+                )
             }
             (None, Some(_)) => apply(&mut doc, json!({"op": "remove", "path": path}), &mut ops),
-            _ => {}
+            _ => true,
+        };
+        if !restored {
+            failed.push(crate::diff::dotted(path, before));
         }
     }
-    ops
+    if failed.is_empty() {
+        Ok(ops)
+    } else {
+        Err(failed)
+    }
 }
 
 /// Who changed the object since `since` (an RFC 3339 time), from managedFields: the newest
-/// entry at or after it (`manager (operation) at time`), preferring another manager than ours
-/// on a tie. Writes through some subresources (e.g. `scale`) leave no managedFields entry;
+/// entry at or after it (`manager (operation) at time`) that the entry's `before` object did
+/// not already hold unchanged, preferring another manager than ours on a tie. Writes through some subresources (e.g. `scale`) leave no managedFields entry;
 /// then it says so rather than guess.
-pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
-    let since = &since[..since.len().min(19)];
+pub fn last_writer(object: &Value, before: &Value, since: &str, ours: &str) -> String {
+    // Compared to the second (`YYYY-MM-DDTHH:MM:SS`); a time from an edited log may be any
+    // text, so the cut is by characters, never a byte index inside one.
+    let second = |t: &str| t.chars().take(19).collect::<String>();
+    let since = second(since);
     let time = |m: &Value| {
         m.get("time")
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string()
     };
+    let key =
+        |m: &Value| ["manager", "operation", "subresource", "time"].map(|k| m.get(k).cloned());
+    let earlier: Vec<_> = before
+        .pointer("/metadata/managedFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(key)
+        .collect();
+    let earlier: Vec<&Value> = object
+        .pointer("/metadata/managedFields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|m| earlier.contains(&key(m)))
+        .collect();
     object
         .pointer("/metadata/managedFields")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter(|m| time(m)[..time(m).len().min(19)] >= *since)
+        .filter(|m| second(&time(m)) >= since)
+        // An entry the before-state already held unchanged (same manager, operation,
+        // subresource and time) wrote nothing since: managedFields times are whole seconds,
+        // so an object created in the same second as the change would otherwise be named.
+        .filter(|m| !earlier.contains(m))
         .max_by_key(|m| {
             (
                 time(m),
@@ -166,6 +280,11 @@ pub fn last_writer(object: &Value, since: &str, ours: &str) -> String {
         })
 }
 
+/// Whether `before` is a Secret.
+fn secret_kind(before: &Value) -> bool {
+    before.get("kind").and_then(Value::as_str) == Some("Secret")
+}
+
 /// Whether every restorable field the change touched still holds its before value in
 /// `current` (pure): then the change is not (or no longer) in effect.
 pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool {
@@ -183,7 +302,18 @@ pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool
 ///
 /// Errors in the [`Outcome`]: [`RollbackError`] (4, 2, 5), refusals (3), API errors.
 pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outcome {
-    let entry = match find_entry(s, &args.id) {
+    let (entries, invalid) = match changelog::read_all(&s.home) {
+        Ok(x) => x,
+        Err(e) => return Outcome::early(VerbError::Io(e.to_string())),
+    };
+    if !invalid.is_empty() {
+        p.err_line(&format!(
+            "warning: {} line(s) of {} are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them",
+            invalid.len(),
+            changelog::path(&s.home).display()
+        ));
+    }
+    let entry = match find_entry(&entries, &args.id) {
         Ok(e) => e,
         Err(e) => return Outcome::early(e),
     };
@@ -207,28 +337,67 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
     Outcome::on(obj.t.group_resource(), result)
 }
 
-/// The last record of entry `id`, if it can be rolled back at all (pure apart from reading the log).
-fn find_entry(s: &Settings, id: &str) -> Result<Entry, VerbError> {
-    let (entries, _) = changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
-    let entry = changelog::latest(entries)
-        .into_iter()
-        .find(|e| e.id == id)
-        .ok_or_else(|| RollbackError::NoEntry(id.to_string()))?;
-    let refuse = |why: &str| RollbackError::NotRestorable {
+/// The last record of entry `id` among `entries`, if it can be rolled back at all (pure):
+/// refused (exit 2, before anything is sent) when its records disagree (an edited log), it
+/// is not a patch or rollback, changed nothing, has no before-state or patch, or changed a
+/// Secret's data, which the change log never stores; an unknown id is exit 4.
+///
+/// # Errors
+/// [`RollbackError::NoEntry`] (the id escaped and capped) or [`RollbackError::NotRestorable`].
+pub fn find_entry(entries: &[Entry], id: &str) -> Result<Entry, VerbError> {
+    let records: Vec<&Entry> = entries.iter().filter(|e| e.id == id).collect();
+    let entry = (*records
+        .last()
+        .ok_or_else(|| RollbackError::NoEntry(changelog::display_capped(id, 64)))?)
+    .clone();
+    let refuse = |why: String| RollbackError::NotRestorable {
         id: entry.id.clone(),
-        why: why.into(),
+        why,
     };
+    if changelog::ambiguous(&records) {
+        return Err(refuse(format!(
+            "its {} records name different objects or operations (the change log was edited or holds copied lines), so what to restore is not clear; check `kubectl myops changelog show {}` and restore by hand",
+            records.len(),
+            entry.id
+        ))
+        .into());
+    }
     if !matches!(entry.operation, Operation::Patch | Operation::Rollback) {
         return Err(refuse(
-            "only patch and rollback entries can be rolled back (re-sync the CRD file instead)",
+            "only patch and rollback entries can be rolled back (re-sync the CRD file instead)"
+                .into(),
         )
         .into());
     }
     if entry.dry_run || !(entry.result == "success" || entry.outcome_unknown()) {
-        return Err(refuse("it changed nothing (a dry run or a failed attempt)").into());
+        return Err(refuse("it changed nothing (a dry run or a failed attempt)".into()).into());
     }
     if entry.before.is_none() {
-        return Err(refuse("it has no before-state (reading the object was forbidden)").into());
+        return Err(
+            refuse("it has no before-state (reading the object was forbidden)".into()).into(),
+        );
+    }
+    let touched = touched_paths(
+        entry.patch_type.as_deref().unwrap_or(""),
+        entry.patch.as_ref().unwrap_or(&Value::Null),
+    );
+    if touched.is_empty() {
+        return Err(refuse(
+            "its record holds no patch, so which fields it changed is not known".into(),
+        )
+        .into());
+    }
+    if let Some(keys) = changelog::secret_data_keys(&entry.kind, &touched) {
+        let what = if keys.is_empty() {
+            "the data".to_string()
+        } else {
+            format!("the data keys {}", listed(&keys, 10))
+        };
+        return Err(refuse(format!(
+            "the change log never stores Secret values, so {what} of {} cannot be restored; restore them from your secret store (nothing was sent)",
+            changelog::display_capped(&changelog::object_of(&entry), 200)
+        ))
+        .into());
     }
     Ok(entry)
 }
@@ -254,7 +423,7 @@ async fn roll_back(
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_string(),
-        writer: last_writer(current, writer_since, &args.field_manager),
+        writer: last_writer(current, &before, writer_since, &args.field_manager),
     };
     // The request is built before it is authorized, so a refusal journals exactly it.
     let placeholder = Value::Array(Vec::new());
@@ -271,11 +440,31 @@ async fn roll_back(
         .await?;
     let current = session
         .read(&grant, obj)
-        .await?
+        .await
+        .map_err(|e| match e {
+            ApiError::Server { code: 404, .. } => VerbError::from(RollbackError::Gone {
+                object: obj.display(),
+                id: entry.id.clone(),
+            }),
+            other => other.into(),
+        })?
         .ok_or_else(|| RollbackError::NotRestorable {
             id: entry.id.clone(),
             why: "the object cannot be read now (forbidden)".into(),
         })?;
+    // Fields a rollback cannot write that the change did alter: restoring only the rest
+    // would be reported as a rollback that did not happen.
+    let blocked = unrestorable_changes(&current, &before, &touched);
+    if !blocked.is_empty() {
+        return Err(RollbackError::NotRestorable {
+            id: entry.id.clone(),
+            why: format!(
+                "it changed {}, which a rollback does not write (status belongs to the object's controllers, metadata other than labels and annotations to the server); nothing was sent",
+                listed(&blocked, 10)
+            ),
+        }
+        .into());
+    }
     // An intent without an outcome: the request may or may not have been applied. The live
     // object decides; nothing is restored on a guess.
     let mut rv_test = entry.resource_version_after.as_deref();
@@ -301,7 +490,16 @@ async fn roll_back(
             return Err(changed(&current, &entry.timestamp).into());
         }
     }
-    let ops = rollback_ops(&current, &before, &touched, rv_test, args.force);
+    let ops = rollback_ops(&current, &before, &touched, rv_test, args.force).map_err(|failed| {
+        RollbackError::NotRestorable {
+            id: entry.id.clone(),
+            why: format!(
+                "{} cannot be put back into {} (the change log stored a masked value, or the object's shape changed); restore by hand — nothing was sent",
+                listed(&failed, 10),
+                obj.display()
+            ),
+        }
+    })?;
     if ops.iter().all(|o| o["op"] == "test") {
         p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", obj.display(), entry.id))?;
         return Ok(());
@@ -310,6 +508,22 @@ async fn roll_back(
     req.body = &body;
     match session.patch(&grant, obj, &req, Some(&current)).await {
         Ok(after) => {
+            // Never report a restore that did not happen: every field put back must read
+            // as its before-state in the server's answer.
+            let missed: Vec<String> = touched
+                .iter()
+                .filter(|p| restorable(p, secret_kind(&before)))
+                .filter(|p| after.pointer(p) != before.pointer(p))
+                .map(|p| crate::diff::dotted(p, &before))
+                .collect();
+            if !missed.is_empty() {
+                return Err(VerbError::Io(format!(
+                    "{} was patched by the rollback of entry {}, but the server's answer does not hold the earlier value of {}; check the object before trying again",
+                    obj.display(),
+                    entry.id,
+                    listed(&missed, 10)
+                )));
+            }
             print_result(
                 p,
                 &obj.t,
@@ -369,7 +583,7 @@ mod tests {
             "merge",
             &json!({"spec": {"replicas": 4, "paused": true}, "metadata": {"labels": {"tier": "x"}}}),
         );
-        let ops = rollback_ops(&current, &before, &touched, Some("11"), false);
+        let ops = rollback_ops(&current, &before, &touched, Some("11"), false).unwrap();
         assert_eq!(
             ops[0],
             json!({"op": "test", "path": "/metadata/resourceVersion", "value": "11"})
@@ -393,6 +607,7 @@ mod tests {
         );
         assert!(
             rollback_ops(&current, &before, &touched, Some("11"), true)
+                .unwrap()
                 .iter()
                 .all(|o| o["op"] != "test")
         );
@@ -408,7 +623,8 @@ mod tests {
             &["/metadata/labels/a".to_string()],
             None,
             true,
-        );
+        )
+        .unwrap();
         assert_eq!(
             ops,
             vec![
@@ -423,11 +639,157 @@ mod tests {
         let before = json!({"kind": "Secret", "metadata": {"labels": {"a": "1"}}, "data": {"k": "<redacted>"}});
         let current = json!({"kind": "Secret", "metadata": {"labels": {"a": "2"}}, "data": {"k": "c2VjcmV0"}});
         let touched = vec!["/data/k".to_string(), "/metadata/labels/a".to_string()];
-        let ops = rollback_ops(&current, &before, &touched, None, true);
+        let ops = rollback_ops(&current, &before, &touched, None, true).unwrap();
         assert_eq!(
             ops,
             vec![json!({"op": "replace", "path": "/metadata/labels/a", "value": "1"})]
         );
+    }
+
+    fn secret_entry(patch: Value) -> Entry {
+        Entry {
+            id: "e1".into(),
+            session: "s".into(),
+            timestamp: "2026-11-30T08:00:00Z".into(),
+            plugin: "myops".into(),
+            user: "admin".into(),
+            context: None,
+            server: "https://h".into(),
+            api_version: "v1".into(),
+            kind: "Secret".into(),
+            namespace: Some("shop".into()),
+            name: "db".into(),
+            uid: None,
+            operation: Operation::Patch,
+            patch_type: Some("merge".into()),
+            patch: Some(patch),
+            dry_run: false,
+            before: Some(json!({"kind": "Secret", "data": {"password": "<redacted>"}})),
+            resource_version_after: Some("7".into()),
+            result: "success".into(),
+            duration_seconds: 0.1,
+        }
+    }
+
+    #[test]
+    fn a_rollback_of_secret_data_is_refused_before_anything_is_sent_not_reported_as_nothing_to_do()
+    {
+        let e = secret_entry(
+            json!({"data": {"password": "<redacted>", "new": "<redacted>"}, "metadata": {"labels": {"x": "y"}}}),
+        );
+        let err = find_entry(std::slice::from_ref(&e), "e1").unwrap_err();
+        assert_eq!(err.exit_status(), crate::exit::ExitStatus::Usage);
+        assert_eq!(
+            err.to_string(),
+            "entry e1 cannot be rolled back: the change log never stores Secret values, so the data keys new, password of secret/shop/db cannot be restored; restore them from your secret store (nothing was sent)"
+        );
+        // Labels only: rolled back as usual.
+        let labels = secret_entry(json!({"metadata": {"labels": {"x": "y"}}}));
+        assert!(find_entry(&[labels], "e1").is_ok());
+    }
+
+    #[test]
+    fn garbage_unknown_and_ambiguous_ids_are_refused_with_an_escaped_capped_id() {
+        let e = secret_entry(json!({"metadata": {"labels": {"x": "y"}}}));
+        let err = find_entry(
+            std::slice::from_ref(&e),
+            &format!("\u{1b}[2J{}", "x".repeat(500)),
+        )
+        .unwrap_err();
+        assert_eq!(err.exit_status(), crate::exit::ExitStatus::NotFound);
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with("no change-log entry \\u{1b}[2Jxxx"),
+            "{msg}"
+        );
+        assert!(msg.len() < 200, "{msg}");
+        let copy = Entry {
+            name: "other".into(),
+            ..e.clone()
+        };
+        let err = find_entry(&[e, copy], "e1").unwrap_err();
+        assert_eq!(err.exit_status(), crate::exit::ExitStatus::Usage);
+        assert!(
+            err.to_string()
+                .contains("its 2 records name different objects or operations"),
+            "{err}"
+        );
+        let no_patch = Entry {
+            patch: None,
+            ..secret_entry(Value::Null)
+        };
+        assert!(
+            find_entry(&[no_patch], "e1")
+                .unwrap_err()
+                .to_string()
+                .contains("holds no patch")
+        );
+    }
+
+    #[test]
+    fn a_status_change_is_refused_instead_of_reported_as_nothing_to_roll_back() {
+        let before = json!({"kind": "Deployment", "metadata": {"resourceVersion": "1"}, "status": {"replicas": 1}});
+        let current = json!({"kind": "Deployment", "metadata": {"resourceVersion": "2"}, "status": {"replicas": 5}});
+        let touched = touched_paths(
+            "merge",
+            &json!({"status": {"replicas": 5}, "metadata": {"resourceVersion": "1"}}),
+        );
+        assert_eq!(
+            unrestorable_changes(&current, &before, &touched),
+            ["status.replicas"]
+        );
+        // Unchanged since (a controller put it back): nothing blocks.
+        assert!(unrestorable_changes(&before, &before, &touched).is_empty());
+    }
+
+    #[test]
+    fn a_masked_value_is_never_written_back() {
+        let before =
+            json!({"kind": "ConfigMap", "data": {"url": "postgres://***@db/x", "other": "1"}});
+        let current =
+            json!({"kind": "ConfigMap", "data": {"url": "postgres://u:pw@db/y", "other": "2"}});
+        let touched = vec!["/data/other".to_string(), "/data/url".to_string()];
+        assert_eq!(
+            rollback_ops(&current, &before, &touched, None, true).unwrap_err(),
+            ["data.url"]
+        );
+    }
+
+    #[test]
+    fn a_missing_list_parent_is_recreated_as_a_list() {
+        let before = json!({"spec": {"items": ["a"]}});
+        let current = json!({"spec": {}});
+        let ops = rollback_ops(
+            &current,
+            &before,
+            &["/spec/items/0".to_string()],
+            None,
+            true,
+        )
+        .unwrap();
+        assert_eq!(
+            ops[0],
+            json!({"op": "add", "path": "/spec/items", "value": []})
+        );
+    }
+
+    #[test]
+    fn last_writer_skips_managers_unchanged_since_the_before_state() {
+        // Created and patched within one second: the creator wrote nothing since.
+        let create = json!({"manager": "kubectl-create", "operation": "Update", "time": "2026-11-30T08:00:00Z"});
+        let before = json!({"metadata": {"managedFields": [create.clone()]}});
+        let now = json!({"metadata": {"managedFields": [create,
+            {"manager": "kubectl-myops", "operation": "Update", "time": "2026-11-30T08:00:00Z"}]}});
+        assert_eq!(
+            last_writer(&now, &before, "2026-11-30T08:00:00.5Z", "kubectl-myops"),
+            "kubectl-myops (Update) at 2026-11-30T08:00:00Z"
+        );
+    }
+
+    #[test]
+    fn last_writer_survives_a_non_ascii_time_from_an_edited_log() {
+        let o = json!({"metadata": {"managedFields": [{"manager": "m", "operation": "Update", "time": "ééééééééééééé"}]}});
+        let _ = last_writer(&o, &Value::Null, "ééééééééééééééééééé", "kubectl-myops");
     }
 
     #[test]
@@ -436,11 +798,16 @@ mod tests {
             {"manager": "kubectl-myops", "operation": "Update", "time": "2026-11-30T08:00:00Z"},
             {"manager": "kubectl-edit", "operation": "Update", "time": "2026-11-30T09:00:00Z"}]}});
         assert_eq!(
-            last_writer(&o, "2026-11-30T07:00:00.123Z", "kubectl-myops"),
+            last_writer(
+                &o,
+                &Value::Null,
+                "2026-11-30T07:00:00.123Z",
+                "kubectl-myops"
+            ),
             "kubectl-edit (Update) at 2026-11-30T09:00:00Z"
         );
         assert!(
-            last_writer(&o, "2026-11-30T09:30:00Z", "kubectl-myops")
+            last_writer(&o, &Value::Null, "2026-11-30T09:30:00Z", "kubectl-myops")
                 .starts_with("a writer that managedFields does not record")
         );
     }

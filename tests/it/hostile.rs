@@ -6,8 +6,9 @@
 //! MYOPS_HOME (journal, metrics state) and — once per table — the Pushgateway.
 //!
 //! A case file (`hostile_*.rs`) builds a `Vec<Case>` and hands it to [`run_cases`]; the
-//! argument list may use `{dir}` (the case's private directory), `{canary}` and `{server}`
-//! (the test cluster's API server URL), replaced before the run.
+//! argument list may use `{dir}` (the case's private directory), `{canary}`, `{server}`
+//! (the test cluster's API server URL) and `{env:NAME}` (a variable set by the case's
+//! setup), replaced before the run.
 
 use std::io::Read;
 use std::path::Path;
@@ -112,11 +113,17 @@ impl Case {
     }
 }
 
-/// Replaces `{dir}`, `{canary}` and `{server}` in `arg`.
-fn expand(arg: &str, dir: &Path) -> String {
-    arg.replace("{dir}", &dir.display().to_string())
+/// Replaces `{dir}`, `{canary}`, `{server}` and `{env:NAME}` (a variable the case's setup
+/// set) in `arg`.
+fn expand(arg: &str, m: &Myops) -> String {
+    let mut a = arg
+        .replace("{dir}", &m.dir.path().display().to_string())
         .replace("{canary}", CANARY)
-        .replace("{server}", &server())
+        .replace("{server}", &server());
+    for (k, v) in &m.env {
+        a = a.replace(&format!("{{env:{k}}}"), v);
+    }
+    a
 }
 
 /// The test cluster's API server URL (from its kubeconfig).
@@ -206,7 +213,7 @@ fn check(case: &Case, job: &str) -> Result<(), String> {
     if let Some(s) = &case.setup {
         s(&mut m);
     }
-    let args: Vec<String> = case.args.iter().map(|a| expand(a, m.dir.path())).collect();
+    let args: Vec<String> = case.args.iter().map(|a| expand(a, &m)).collect();
     let Some(run) = run_bounded(&m, &args, case.deadline) else {
         return Err(format!("hung (killed after {:?})", case.deadline));
     };
@@ -225,7 +232,8 @@ fn check(case: &Case, job: &str) -> Result<(), String> {
     let errors = run
         .stderr
         .lines()
-        .filter(|l| l.starts_with("error:"))
+        // A server error is printed bare, as kubectl prints it (`Error from server (NotFound): …`).
+        .filter(|l| l.starts_with("error:") || l.starts_with("Error from server"))
         .count();
     if case.exit != 0 && errors == 0 {
         why.push("no `error:` line".into());

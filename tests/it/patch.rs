@@ -482,6 +482,17 @@ fn a_secret_patch_never_puts_its_data_in_the_change_log() {
         assert!(!r.stdout.contains(secret), "{secret} printed: {r:?}");
     }
     assert!(log.contains("<redacted>"), "{log}");
+    // The diff shows that the value changed (comparing two redacted copies hid it), not what to.
+    assert!(
+        r.stdout
+            .contains("  data.password: changed (value hidden)\n"),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout
+            .contains("  + metadata.labels: {\"rotated\":\"yes\"}\n"),
+        "{r:?}"
+    );
     assert_eq!(
         kubectl(&[
             "get",

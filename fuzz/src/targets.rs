@@ -1,0 +1,83 @@
+//! Fuzz target bodies (issue 10): each takes arbitrary bytes, feeds them to one parser of
+//! untrusted input and checks what must hold for *every* input, beyond "does not panic":
+//! an error is one bounded message. Compiled into the AFL++ binaries (fuzz/targets/) and
+//! into the integration tests, which replay every kept input of `tests/fuzz/<target>/`.
+
+use std::path::Path;
+
+use myops::cli::PatchType;
+
+/// The longest error message any parser may produce, in bytes: a message names the
+/// problem, it does not echo the input (a 5 MB value must not come back whole).
+pub const MAX_MESSAGE: usize = 8 * 1024;
+
+fn check_message(target: &str, msg: &str) {
+    assert!(
+        msg.len() <= MAX_MESSAGE,
+        "{target}: a {}-byte error message",
+        msg.len()
+    );
+}
+
+/// plugin.yaml: `config::parse` (strict, with file:line:column diagnostics).
+pub fn plugin_yaml(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Err(e) = myops::config::parse(text, Path::new("plugin.yaml")) {
+        check_message("plugin_yaml", &e.to_string());
+    }
+}
+
+/// kubeconfig: `cluster::client::parse_kubeconfig`; its error is one line and quotes no
+/// part of the file (kube's parse errors quote lines, which hold tokens).
+pub fn kubeconfig(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    if let Err(e) = myops::cluster::client::parse_kubeconfig(text, "kubeconfig") {
+        let msg = e.to_string();
+        check_message("kubeconfig", &msg);
+        assert_eq!(msg.lines().count(), 1, "kubeconfig: {msg}");
+    }
+}
+
+/// The CRD loader: `crds::loader::parse_crds` (multi-document YAML → v1 CRDs).
+pub fn crd_loader(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match myops::crds::loader::parse_crds(text, Path::new("x.yaml")) {
+        Ok(crds) => assert!(!crds.is_empty(), "crd_loader: Ok with no CRD"),
+        Err(e) => {
+            assert!(e.line >= 1 && e.column >= 1, "crd_loader: position {e:?}");
+            check_message("crd_loader", &e.to_string());
+        }
+    }
+}
+
+/// `patch -p`: `verbs::patch::parse_patch` for every patch type.
+pub fn patch(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for t in [PatchType::Json, PatchType::Merge, PatchType::Strategic] {
+        match myops::verbs::patch::parse_patch(text, "-p", t) {
+            Ok(v) => assert!(v.is_object() || v.is_array(), "patch: {v}"),
+            Err(e) => check_message("patch", &e.to_string()),
+        }
+    }
+}
+
+/// The change-log reader: `changelog::parse` never fails whole; every line is an entry or
+/// one counted invalid line.
+pub fn journal(data: &[u8]) {
+    let (entries, invalid) = myops::changelog::parse(data);
+    let lines = data.split(|b| *b == b'\n').count();
+    assert!(
+        entries.len() + invalid.len() <= lines,
+        "journal: {} entries + {} invalid from {lines} lines",
+        entries.len(),
+        invalid.len()
+    );
+}
