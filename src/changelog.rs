@@ -403,26 +403,6 @@ fn parse_line(raw: &[u8]) -> Result<Entry, String> {
     Ok(entry)
 }
 
-/// `text` as it may be echoed in a message (pure): control characters and other
-/// non-printing characters escaped (`\u{1b}`), and at most `max` characters kept, with `…`
-/// and the full length when it was longer. For ids and other user input that ends up on
-/// stderr.
-pub fn display_capped(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (n, c) in text.chars().enumerate() {
-        if n == max {
-            out.push_str(&format!("… ({} characters)", text.chars().count()));
-            break;
-        }
-        if c.is_control() || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}') {
-            out.extend(c.escape_unicode());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
 /// Whether the records of one id disagree about what they record (pure): an intent and its
 /// outcome share the object, operation, time and session, so records of one id that name
 /// different ones come from an edited or copied log — the id is ambiguous.
@@ -1124,13 +1104,6 @@ mod tests {
             None
         );
         assert_eq!(secret_data_keys("ConfigMap", &t(&["/data/b"])), None);
-    }
-
-    #[test]
-    fn display_capped_escapes_and_caps() {
-        assert_eq!(display_capped("abc", 10), "abc");
-        assert_eq!(display_capped("a\u{1b}[31mb", 10), "a\\u{1b}[31mb");
-        assert_eq!(display_capped(&"x".repeat(100), 3), "xxx… (100 characters)");
     }
 
     #[test]

@@ -41,10 +41,31 @@ pub fn quoted(value: &str) -> String {
 /// assert_eq!(myops::echo::bare("a\tb"), "a\\tb");
 /// ```
 pub fn bare(value: &str) -> String {
-    let (head, total) = head(value);
-    let mut out = escaped(head);
-    if let Some(n) = total {
-        out.push_str(&format!("… ({n} characters)"));
+    capped(value, ECHO_CHARS)
+}
+
+/// `value` with control characters and the invisible characters that reorder or hide text
+/// (zero-width and bidirectional controls, U+200B–U+200F, U+2028–U+202E — the "Trojan
+/// Source" set, CVE-2021-42574) escaped, cut after `max` characters with
+/// `… (N characters)`: the one escaping every echo, table cell and stderr line uses.
+///
+/// # Example
+/// ```
+/// assert_eq!(myops::echo::capped("ab\u{202e}c", 10), "ab\\u{202e}c");
+/// assert_eq!(myops::echo::capped("abcdef", 3), "abc… (6 characters)");
+/// ```
+pub fn capped(value: &str, max: usize) -> String {
+    let mut out = String::with_capacity(value.len().min(max.saturating_mul(2)));
+    for (n, c) in value.chars().enumerate() {
+        if n == max {
+            out.push_str(&format!("… ({} characters)", value.chars().count()));
+            break;
+        }
+        if c.is_control() || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}') {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
     }
     out
 }
@@ -57,15 +78,7 @@ pub fn bare(value: &str) -> String {
 /// assert_eq!(myops::echo::escaped("a\u{1b}[31m.yaml"), "a\\u{1b}[31m.yaml");
 /// ```
 pub fn escaped(value: &str) -> String {
-    let mut out = String::with_capacity(value.len());
-    for c in value.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    capped(value, usize::MAX)
 }
 
 /// The first [`ECHO_CHARS`] characters of `value`, and its length in characters when it

@@ -325,13 +325,15 @@ fn push_target(
         None => env_token.map(str::to_string),
     };
     let ca_pem = pg.and_then(|p| p.ca_file.as_ref()).map(read).transpose()?;
-    Ok(Some(PushTarget {
+    let target = PushTarget {
         url: crate::metrics::push_url(&base, &job, &instance),
         timeout,
         basic_auth,
         bearer_token,
         ca_pem,
-    }))
+    };
+    target.register_secrets();
+    Ok(Some(target))
 }
 
 #[cfg(test)]

@@ -260,19 +260,7 @@ fn end_position(text: &str) -> (u64, u64) {
 /// Escapes control characters so a message stays on one line, and cuts it after
 /// [`MAX_MESSAGE_CHARS`] characters.
 fn one_line(s: &str) -> String {
-    let mut out = String::with_capacity(s.len().min(MAX_MESSAGE_CHARS * 2));
-    for (i, c) in s.chars().enumerate() {
-        if i == MAX_MESSAGE_CHARS {
-            out.push_str(&format!("… ({} characters)", s.chars().count()));
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::echo::capped(s, MAX_MESSAGE_CHARS)
 }
 
 /// Where the validated values are in the text; read leniently (unknown keys ignored), since the

@@ -433,19 +433,7 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
     }
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("");
-    let mut out = String::new();
-    for (i, c) in first.chars().enumerate() {
-        if i == MAX_YAML_MESSAGE_CHARS {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::echo::capped(first, MAX_YAML_MESSAGE_CHARS)
 }
 
 #[cfg(test)]

@@ -80,6 +80,22 @@ pub struct PushTarget {
     pub ca_pem: Option<Vec<u8>>,
 }
 
+impl PushTarget {
+    /// Registers the push credentials with [`crate::redact::remember`] — the password, the
+    /// `Basic` header value a gateway might echo back (base64 of `user:password`) and the
+    /// bearer token — so no message, warning or record of this process can show them.
+    pub fn register_secrets(&self) {
+        use base64::engine::general_purpose::STANDARD;
+        if let Some((user, password)) = &self.basic_auth {
+            crate::redact::remember(password);
+            crate::redact::remember(&STANDARD.encode(format!("{user}:{password}")));
+        }
+        if let Some(t) = &self.bearer_token {
+            crate::redact::remember(t);
+        }
+    }
+}
+
 impl fmt::Debug for PushTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("PushTarget")
@@ -175,41 +191,7 @@ fn root_cause(err: &reqwest::Error) -> String {
 /// The gateway's answer at most [`MAX_BODY_CHARS`] characters, on one line, control
 /// characters escaped: it is printed to a terminal and may be anything.
 fn trim_body(body: &str) -> String {
-    let trimmed = body.trim();
-    let (head, cut) = match trimmed.char_indices().nth(MAX_BODY_CHARS) {
-        Some((at, _)) => (&trimmed[..at], true),
-        None => (trimmed, false),
-    };
-    let mut out = String::with_capacity(head.len());
-    for c in head.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    if cut {
-        out.push('…');
-    }
-    out
-}
-
-/// `text` with the push credentials (the basic-auth password, the bearer token, and the
-/// basic-auth header value a gateway might echo back) replaced by `***`, as kubectl masks
-/// secrets.
-fn scrub(text: &str, target: &PushTarget) -> String {
-    use base64::engine::general_purpose::STANDARD;
-    let mut secrets: Vec<String> = Vec::new();
-    if let Some((user, password)) = &target.basic_auth {
-        secrets.push(STANDARD.encode(format!("{user}:{password}")));
-        secrets.push(password.clone());
-    }
-    secrets.extend(target.bearer_token.clone());
-    let mut out = text.to_string();
-    for s in secrets.iter().filter(|s| !s.is_empty()) {
-        out = out.replace(s.as_str(), "***");
-    }
-    out
+    crate::echo::capped(body.trim(), MAX_BODY_CHARS)
 }
 
 /// `PUT`s `body` (text exposition format) to `target.url`, replacing the whole group on the
@@ -293,21 +275,14 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
     let text = response.text().await.unwrap_or_default();
     Err(PushError::Status {
         code: status.as_u16(),
-        body: trim_body(&scrub(&text, target)),
+        body: trim_body(&crate::redact::scrub(&text)),
     })
 }
 
-/// The URL with any `user:password@` removed, for messages.
+/// The URL with any `user:password@` removed, for messages
+/// ([`crate::redact::url_without_userinfo`]).
 pub fn redact_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(mut parsed) if !parsed.username().is_empty() || parsed.password().is_some() => {
-            // Both setters only fail for URLs that cannot carry credentials, which this one does.
-            let _ = parsed.set_username("");
-            let _ = parsed.set_password(None);
-            parsed.to_string()
-        }
-        _ => url.to_string(),
-    }
+    crate::redact::url_without_userinfo(url)
 }
 
 #[cfg(test)]
@@ -373,8 +348,10 @@ mod tests {
     fn long_gateway_answers_are_cut() {
         let body = format!("  {}  \n", "x".repeat(500));
         let cut = trim_body(&body);
-        assert_eq!(cut.chars().count(), MAX_BODY_CHARS + 1);
-        assert!(cut.ends_with('…'));
+        assert_eq!(
+            cut,
+            format!("{}… (500 characters)", "x".repeat(MAX_BODY_CHARS))
+        );
         assert_eq!(trim_body(" short \n"), "short");
     }
 
@@ -388,7 +365,8 @@ mod tests {
             ca_pem: None,
         };
         let echoed = "bad auth s3cret \u{1b}[2J header Basic bWU6czNjcmV0 bearer t0ken\nline2";
-        let body = trim_body(&scrub(echoed, &t));
+        t.register_secrets();
+        let body = trim_body(&crate::redact::scrub(echoed));
         assert_eq!(
             body,
             "bad auth *** \\u{1b}[2J header Basic *** bearer ***\\nline2"

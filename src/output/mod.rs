@@ -88,35 +88,15 @@ impl<'a> Printer<'a> {
 pub const MAX_LINE_CHARS: usize = 2000;
 
 /// `text` made safe for stderr (issue 10, classes 1 and 7): credentials masked by
-/// [`crate::redact::scrub`]; control characters other than newline and tab escaped
-/// (`\u{1b}`), so input echoed back can never drive the terminal; every line cut at
-/// [`MAX_LINE_CHARS`] with the number of characters left out.
+/// [`crate::redact::scrub`]; control and invisible characters (newline aside: it splits
+/// lines) escaped by [`crate::echo::capped`] (`\u{1b}`), so input echoed back can never
+/// drive the terminal; every line cut at [`MAX_LINE_CHARS`] characters.
 pub fn for_terminal(text: &str) -> String {
     let text = crate::redact::scrub(text);
-    let mut out = String::with_capacity(text.len().min(4 * MAX_LINE_CHARS));
-    for (i, line) in text.split('\n').enumerate() {
-        if i > 0 {
-            out.push('\n');
-        }
-        let mut shown = 0;
-        let mut chars = line.chars();
-        for c in chars.by_ref() {
-            if c.is_control() && c != '\t' {
-                out.extend(c.escape_debug());
-            } else {
-                out.push(c);
-            }
-            shown += 1;
-            if shown == MAX_LINE_CHARS {
-                break;
-            }
-        }
-        let left = chars.count();
-        if left > 0 {
-            out.push_str(&format!("… ({left} more characters)"));
-        }
-    }
-    out
+    text.split('\n')
+        .map(|line| crate::echo::capped(line, MAX_LINE_CHARS))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// JSON with a 4-space indent and a trailing newline, as `kubectl -o json` prints.
@@ -155,7 +135,7 @@ mod tests {
             for_terminal("error: unknown type \u{1b}[31mred\u{7}"),
             "error: unknown type \\u{1b}[31mred\\u{7}"
         );
-        assert_eq!(for_terminal("a\n\tb"), "a\n\tb");
+        assert_eq!(for_terminal("a\n\tb"), "a\n\\tb");
         assert_eq!(
             for_terminal("cannot reach https://u:pw@h:1/x"),
             "cannot reach https://***@h:1/x"
@@ -163,13 +143,11 @@ mod tests {
         let long = format!("name: {}", "x".repeat(5_000_000));
         let shown = for_terminal(&long);
         assert_eq!(
-            shown.chars().count(),
-            MAX_LINE_CHARS + "… (4998006 more characters)".chars().count()
-        );
-        assert!(
-            shown.ends_with("… (4998006 more characters)"),
-            "{}",
-            &shown[shown.len() - 40..]
+            shown,
+            format!(
+                "name: {}… (5000006 characters)",
+                "x".repeat(MAX_LINE_CHARS - 6)
+            )
         );
     }
 

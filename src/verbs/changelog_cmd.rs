@@ -10,13 +10,14 @@
 //! A bad line never makes the log unreadable (issue 10): lines that are not valid entries are
 //! skipped with one `warning:` line saying how many, and `changelog list --invalid` lists them
 //! by line number and reason (never their content). Every cell and echoed id is escaped and
-//! capped ([`changelog::display_capped`]): the log is a file anyone with the account can edit.
+//! capped ([`crate::echo::capped`]): the log is a file anyone with the account can edit.
 
 use std::path::Path;
 
-use crate::changelog::{self, Entry, InvalidLine, display_capped, object_of};
+use crate::changelog::{self, Entry, InvalidLine, object_of};
 use crate::cli::ChangelogCommand;
 use crate::config::duration_string;
+use crate::echo::capped as display_capped;
 use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json};
 use crate::settings::Settings;
@@ -154,7 +155,7 @@ const MAX_CELL: usize = 600;
 /// The `changelog list` table (pure): the last record of every id ([`changelog::latest`]),
 /// those that started at or after `cutoff` and match the `--object` filter, in log order.
 /// RESULT is the record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome.
-/// Cells are escaped and capped ([`display_capped`]).
+/// Cells are escaped and capped ([`crate::echo::capped`]).
 pub fn list_table(
     records: Vec<Entry>,
     cutoff: Option<jiff::Timestamp>,

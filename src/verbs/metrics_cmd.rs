@@ -93,15 +93,7 @@ pub fn as_json(st: &State) -> serde_json::Value {
 /// A label value from the state file as a table cell: control characters escaped (`\u{1b}`),
 /// since the file is anyone's to edit and the table goes to a terminal (issue 10, class 7).
 fn printable(label: &str) -> String {
-    let mut out = String::with_capacity(label.len());
-    for c in label.chars() {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    crate::echo::escaped(label)
 }
 
 /// The totals as a table (pure): one row per series, mean duration in seconds.

@@ -132,7 +132,7 @@ fn listed(items: &[String], max: usize) -> String {
     let mut out: Vec<String> = items
         .iter()
         .take(max)
-        .map(|i| changelog::display_capped(i, 80))
+        .map(|i| crate::echo::capped(i, 80))
         .collect();
     if items.len() > max {
         out.push(format!("and {} more", items.len() - max));
@@ -348,7 +348,7 @@ pub fn find_entry(entries: &[Entry], id: &str) -> Result<Entry, VerbError> {
     let records: Vec<&Entry> = entries.iter().filter(|e| e.id == id).collect();
     let entry = (*records
         .last()
-        .ok_or_else(|| RollbackError::NoEntry(changelog::display_capped(id, 64)))?)
+        .ok_or_else(|| RollbackError::NoEntry(crate::echo::capped(id, 64)))?)
     .clone();
     let refuse = |why: String| RollbackError::NotRestorable {
         id: entry.id.clone(),
@@ -395,7 +395,7 @@ pub fn find_entry(entries: &[Entry], id: &str) -> Result<Entry, VerbError> {
         };
         return Err(refuse(format!(
             "the change log never stores Secret values, so {what} of {} cannot be restored; restore them from your secret store (nothing was sent)",
-            changelog::display_capped(&changelog::object_of(&entry), 200)
+            crate::echo::capped(&changelog::object_of(&entry), 200)
         ))
         .into());
     }
