@@ -227,7 +227,7 @@ _kubectl__myops() {
 
     case "${cmd}" in
         kubectl__myops)
-            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help --version get patch rollback changelog crds metrics config auth version completion help"
+            opts="-n -s -v -h -V --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help --version get patch rollback changelog crds metrics config auth version completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,6 +297,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -305,7 +317,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help can-i matrix help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help can-i matrix help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -375,6 +387,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -383,7 +407,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__can__subcmd__i)
-            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -457,6 +481,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -521,7 +557,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__matrix)
-            opts="-A -n -s -v -h --all-namespaces --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-A -n -s -v -h --all-namespaces --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -591,6 +627,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -599,7 +647,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help list show help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help list show help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -669,6 +717,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -733,7 +793,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__list)
-            opts="-n -s -v -h --since --object --invalid --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --since --object --invalid --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -811,6 +871,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -819,7 +891,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__show)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -889,6 +961,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -897,7 +981,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__completion)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help bash zsh fish powershell"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help bash zsh fish powershell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -964,6 +1048,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -975,7 +1071,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help schema validate help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help schema validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1042,6 +1138,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1109,7 +1217,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config__subcmd__schema)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1176,6 +1284,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1187,7 +1307,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config__subcmd__validate)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1257,6 +1377,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1265,7 +1397,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help sync watch list help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help sync watch list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1332,6 +1464,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1413,7 +1557,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__list)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1483,6 +1627,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1491,7 +1647,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__sync)
-            opts="-n -s -v -h --timeout --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --timeout --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1565,6 +1721,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1573,7 +1741,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__watch)
-            opts="-n -s -v -h --prune --force-conflicts --timeout --log-format --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --prune --force-conflicts --timeout --log-format --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1651,6 +1819,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1659,7 +1839,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__get)
-            opts="-o -l -A -n -s -v -h --output --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-o -l -A -n -s -v -h --output --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1750,6 +1930,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2097,7 +2289,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help show push reset help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help show push reset help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2164,6 +2356,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2245,7 +2449,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__push)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2312,6 +2516,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2323,7 +2539,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__reset)
-            opts="-n -s -v -h --yes --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --yes --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2393,6 +2609,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2401,7 +2629,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__show)
-            opts="-o -n -s -v -h --output --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-o -n -s -v -h --output --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2479,6 +2707,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2487,7 +2727,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__patch)
-            opts="-p -o -n -s -v -h --type --patch --patch-file --dry-run --subresource --field-manager --diff --output --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-p -o -n -s -v -h --type --patch --patch-file --dry-run --subresource --field-manager --diff --output --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2593,6 +2833,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2601,7 +2853,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollback)
-            opts="-n -s -v -h --force --dry-run --field-manager --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --force --dry-run --field-manager --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2679,6 +2931,18 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -2687,7 +2951,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__version)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2754,6 +3018,18 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_myops_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= config= pushgateway= v/verbose h/help V/version
+    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= config= pushgateway= v/v= h/help V/version
 end
 
 function __fish_kubectl_myops_needs_command
@@ -38,8 +38,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l token -d 'B
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
@@ -75,12 +75,12 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l toke
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s A -l all-namespaces -d 'List across all namespaces (needs scope `cluster` in plugin.yaml)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l no-headers -d 'Omit the table header'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-labels -d 'Add a LABELS column to the table'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l ignore-not-found -d 'A missing named object is not an error (exit 0)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l type -d 'Patch type' -r -f -a "strategic\t'Strategic merge patch (built-in types only)'
 merge\t'JSON merge patch (RFC 7386)'
@@ -109,9 +109,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l to
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l diff -d 'Show the change by field path (always on with --dry-run)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l dry-run -d 'Dry run: none (default), server, or client; shows the diff' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
@@ -131,9 +131,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l force -d 'Restore even if someone changed the object since (skips the resourceVersion guard)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l context -d 'The kubeconfig context to use' -r
@@ -149,8 +149,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "show" -d 'One entry, as pretty JSON'
@@ -171,9 +171,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l invalid -d 'List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
@@ -189,8 +189,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "show" -d 'One entry, as pretty JSON'
@@ -209,8 +209,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "watch" -d 'Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM'
@@ -231,8 +231,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l log-format -d 'Log line format' -r -f -a "text\t'One human-readable line per event and outcome'
@@ -251,10 +251,10 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l prune -d 'Delete a CRD from the cluster when its file is removed (only CRDs this tool applied; deleting a CRD deletes all its custom resources)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l force-conflicts -d 'Take over fields another field manager owns instead of reporting the conflict'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
@@ -270,8 +270,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "watch" -d 'Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM'
@@ -291,8 +291,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "push" -d 'Push the local totals to the Pushgateway now'
@@ -314,8 +314,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l context -d 'The kubeconfig context to use' -r
@@ -331,8 +331,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l context -d 'The kubeconfig context to use' -r
@@ -348,9 +348,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l yes -d 'Do not ask'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "push" -d 'Push the local totals to the Pushgateway now'
@@ -370,8 +370,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
@@ -390,8 +390,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l context -d 'The kubeconfig context to use' -r
@@ -407,8 +407,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
@@ -427,8 +427,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
@@ -448,10 +448,10 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s q -l quiet -d 'No output, only the exit code'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l context -d 'The kubeconfig context to use' -r
@@ -467,10 +467,10 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l no-headers -d 'Omit the table header'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
@@ -489,8 +489,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
@@ -506,8 +506,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s v -l verbose -d 'More detail on stderr (repeatable)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'

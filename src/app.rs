@@ -23,10 +23,10 @@ pub fn main() -> u8 {
             // the token, an escape sequence must not reach the terminal).
             if e.use_stderr() {
                 let mut err = std::io::stderr().lock();
-                let _ = write!(
+                let _ = writeln!(
                     err,
                     "{}",
-                    crate::output::for_terminal(&e.render().to_string())
+                    crate::output::for_terminal(&one_line_usage_error(&e.render().to_string()))
                 );
             } else {
                 let _ = e.print();
@@ -59,6 +59,32 @@ pub fn main() -> u8 {
     // for it (the deadline already reported it).
     rt.shutdown_background();
     code.code()
+}
+
+/// clap's usage error (several lines: the error, a blank line, `tip:` lines, `Usage:`, "For
+/// more information…") as one line: `error: …; tip; usage: …` — every error of this tool is
+/// one sentence on one line (ARCHITECTURE §2), and a script reading stderr sees it whole.
+pub fn one_line_usage_error(rendered: &str) -> String {
+    let parts: Vec<String> = rendered
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+        .map(|l| {
+            l.strip_prefix("tip: ")
+                .map(str::to_string)
+                .or_else(|| l.strip_prefix("Usage: ").map(|u| format!("usage: {u}")))
+                .unwrap_or_else(|| l.to_string())
+        })
+        .collect();
+    if parts.is_empty() {
+        return "error: invalid arguments; see --help".into();
+    }
+    let mut line = parts[0].clone();
+    for p in &parts[1..] {
+        line.push_str(if line.ends_with(':') { " " } else { "; " });
+        line.push_str(p);
+    }
+    line
 }
 
 /// Runs one parsed command against `env`, printing to `out`/`err`.
@@ -194,5 +220,28 @@ fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
             p.err_line(&format!("error: {e}"));
             e.exit_status()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clap_usage_error_block_becomes_one_line() {
+        let block = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: kubectl-myops get <TYPE[/NAME]>...\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            one_line_usage_error(block),
+            "error: unexpected argument '--bogus' found; to pass '--bogus' as a value, use '-- --bogus'; usage: kubectl-myops get <TYPE[/NAME]>..."
+        );
+        let missing = "error: the following required arguments were not provided:\n  <TYPE[/NAME]>...\n\nUsage: kubectl-myops get <TYPE[/NAME]>...\n";
+        assert_eq!(
+            one_line_usage_error(missing),
+            "error: the following required arguments were not provided: <TYPE[/NAME]>...; usage: kubectl-myops get <TYPE[/NAME]>..."
+        );
+        assert_eq!(
+            one_line_usage_error(""),
+            "error: invalid arguments; see --help"
+        );
     }
 }

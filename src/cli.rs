@@ -77,8 +77,19 @@ pub struct GlobalArgs {
     /// Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY).
     #[arg(long, global = true, value_name = "URL")]
     pub pushgateway: Option<String>,
-    /// More detail on stderr (repeatable).
-    #[arg(short = 'v', long, global = true, action = clap::ArgAction::Count)]
+    /// Log level, as kubectl's `-v N` / `--v=N` (klog levels 0–10): above 0, the request
+    /// trace and debug lines go to stderr; `-v` alone is level 1.
+    #[arg(
+        short = 'v',
+        long = "v",
+        visible_alias = "verbose",
+        global = true,
+        value_name = "LEVEL",
+        num_args = 0..=1,
+        default_value = "0",
+        default_missing_value = "1",
+        value_parser = clap::value_parser!(u8).range(0..=10)
+    )]
     pub verbose: u8,
 }
 

@@ -369,8 +369,31 @@ fn open_private(path: &Path, truncate: bool) -> io::Result<File> {
         .create(true)
         .truncate(truncate);
     #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    options.open(path)
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Never through a link (a planted `x.lock -> /elsewhere` would create or truncate a
+        // file outside MYOPS_HOME), never blocking on a FIFO.
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let file = options.open(path).map_err(|e| {
+        if e.raw_os_error() == Some(libc::ELOOP) {
+            io::Error::other(format!(
+                "{} is a symbolic link, and lock and state files are never followed through links; remove it",
+                path.display()
+            ))
+        } else {
+            e
+        }
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(format!(
+            "{} is not a regular file; remove it",
+            path.display()
+        )));
+    }
+    Ok(file)
 }
 
 #[cfg(test)]

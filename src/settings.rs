@@ -112,6 +112,16 @@ pub enum SettingsError {
     /// `-n/--namespace` is not a DNS label (a usage error before any request).
     #[error("{0}")]
     Namespace(String),
+    /// Neither `$MYOPS_HOME` nor `$HOME` is set: there is no fixed place for the change log
+    /// and the metrics state.
+    #[error(
+        "neither MYOPS_HOME nor HOME is set, so there is no fixed place for the change log and metrics; set MYOPS_HOME to a directory of yours"
+    )]
+    NoHome,
+    /// `--pushgateway` or `$MYOPS_PUSHGATEWAY` cannot be a Pushgateway base URL
+    /// ([`crate::metrics::base_url_problem`] says why).
+    #[error("{0}")]
+    PushgatewayUrl(String),
     /// The Pushgateway password file could not be read.
     #[error(
         "cannot read the Pushgateway password file {path}: {source}; fix pushgateway.basicAuth.passwordFile in plugin.yaml"
@@ -151,11 +161,14 @@ impl Settings {
             env.exe.as_deref(),
         );
         let plugin = config::load_source(&source)?;
+        // Never a path relative to wherever the command happens to run: a change log there
+        // could not be found (listed, rolled back) from anywhere else.
         let home = env
             .myops_home
             .clone()
             .or_else(|| user_home.as_ref().map(|h| h.join(".kube").join("myops")))
-            .unwrap_or_else(|| PathBuf::from(".kube/myops"));
+            .ok_or(SettingsError::NoHome)?;
+        let home = std::path::absolute(&home).unwrap_or(home);
         let request_timeout = match &g.request_timeout {
             None => None,
             Some(t) => request_timeout(t)?,
@@ -285,6 +298,16 @@ fn push_target(
     else {
         return Ok(None);
     };
+    if plugin.pushgateway.as_ref().is_none_or(|p| p.url != base) {
+        let what = if flag.is_some() {
+            "--pushgateway"
+        } else {
+            "$MYOPS_PUSHGATEWAY"
+        };
+        if let Some(msg) = crate::metrics::base_url_problem(what, &base) {
+            return Err(SettingsError::PushgatewayUrl(msg));
+        }
+    }
     let job = pg
         .map(|p| p.job.clone())
         .unwrap_or_else(|| "kubectl-myops".to_string());

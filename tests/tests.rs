@@ -29,6 +29,8 @@ mod hostile_flags;
 mod hostile_journal;
 #[path = "it/hostile_metrics.rs"]
 mod hostile_metrics;
+#[path = "it/hostile_regressions.rs"]
+mod hostile_regressions;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
 #[path = "it/layering.rs"]

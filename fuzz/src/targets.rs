@@ -42,12 +42,10 @@ pub fn kubeconfig(data: &[u8]) {
     }
 }
 
-/// The CRD loader: `crds::loader::parse_crds` (multi-document YAML → v1 CRDs).
+/// The CRD loader: `crds::loader::parse_bytes` (bytes → UTF-8 → multi-document YAML → v1
+/// CRDs), the function every CRD file goes through.
 pub fn crd_loader(data: &[u8]) {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    match myops::crds::loader::parse_crds(text, Path::new("x.yaml")) {
+    match myops::crds::loader::parse_bytes(data, Path::new("x.yaml")) {
         Ok(crds) => assert!(!crds.is_empty(), "crd_loader: Ok with no CRD"),
         Err(e) => {
             assert!(e.line >= 1 && e.column >= 1, "crd_loader: position {e:?}");

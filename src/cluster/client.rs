@@ -115,6 +115,27 @@ pub enum ClusterError {
         /// What went wrong, e.g. `exited with status 1`.
         problem: String,
     },
+    /// A certificate or key file of the chosen context (or `--certificate-authority`) is not
+    /// a regular file or is too large.
+    #[error(
+        "certificate file {path}: {message}; fix certificate-authority, client-certificate or client-key in the kubeconfig, or --certificate-authority"
+    )]
+    TlsFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// `--as`, `--as-group` or `--as-uid` holds characters an HTTP header cannot carry.
+    #[error(
+        "{flag} {value} cannot be sent as an impersonation header: it holds control or non-ASCII characters; pass the user, group or uid as the API server knows it"
+    )]
+    Impersonation {
+        /// The flag.
+        flag: &'static str,
+        /// The value, escaped and capped.
+        value: String,
+    },
     /// Building the client did not finish in time: the kubeconfig user's exec credential
     /// plugin (run while the client is built) did not answer.
     #[error(
@@ -161,6 +182,7 @@ impl ClusterError {
             ClusterError::Client(_)
             | ClusterError::CredentialTimeout(_)
             | ClusterError::CredentialPlugin { .. } => ExitStatus::Failure,
+            ClusterError::TlsFile { .. } | ClusterError::Impersonation { .. } => ExitStatus::Usage,
             _ => ExitStatus::Usage,
         }
     }
@@ -182,19 +204,97 @@ pub fn parse_kubeconfig(text: &str, origin: &str) -> Result<Kubeconfig, ClusterE
 /// Refuses a kubeconfig that is not a regular file after resolving links (a FIFO would
 /// block the read forever) or is larger than 16 MiB (no real kubeconfig comes close).
 fn check_kubeconfig_file(path: &std::path::Path) -> Result<(), ClusterError> {
-    const MAX: u64 = 16 * 1024 * 1024;
-    let problem = match std::fs::metadata(path) {
-        Err(e) => Some(e.to_string()),
-        Ok(m) if !m.is_file() => Some("not a regular file".to_string()),
-        Ok(m) if m.len() > MAX => Some(format!("{} bytes, over the {MAX}-byte limit", m.len())),
-        Ok(_) => None,
-    };
-    match problem {
+    match file_problem(path, 16 * 1024 * 1024) {
         Some(message) => Err(ClusterError::KubeconfigFile {
             path: path.display().to_string(),
             message,
         }),
         None => Ok(()),
+    }
+}
+
+/// The largest certificate or key file read (bytes): a CA bundle of every public CA is
+/// about 200 KiB.
+const MAX_TLS_FILE: u64 = 1024 * 1024;
+
+/// Refuses, before kube reads them, the TLS files the chosen context will use — the
+/// cluster's `certificate-authority`, the user's `client-certificate` and `client-key` —
+/// when one is not a regular file (a FIFO would block the client forever) or is larger than
+/// [`MAX_TLS_FILE`]. Entries of other contexts are not read, as kubectl does not read them.
+fn check_tls_files(kc: &Kubeconfig, opts: &KubeOptions) -> Result<(), ClusterError> {
+    let context = opts
+        .context
+        .clone()
+        .or_else(|| kc.current_context.clone())
+        .and_then(|c| kc.contexts.iter().find(|n| n.name == c))
+        .and_then(|n| n.context.as_ref());
+    let cluster = opts
+        .cluster
+        .clone()
+        .or_else(|| context.map(|c| c.cluster.clone()));
+    let user = opts
+        .user
+        .clone()
+        .or_else(|| context.and_then(|c| c.user.clone()));
+    let mut files = Vec::new();
+    if let Some(c) = cluster
+        .and_then(|n| kc.clusters.iter().find(|c| c.name == n))
+        .and_then(|c| c.cluster.as_ref())
+    {
+        files.extend(c.certificate_authority.clone());
+    }
+    if let Some(a) = user
+        .and_then(|n| kc.auth_infos.iter().find(|a| a.name == n))
+        .and_then(|a| a.auth_info.as_ref())
+    {
+        files.extend(a.client_certificate.clone());
+        files.extend(a.client_key.clone());
+    }
+    files
+        .iter()
+        .try_for_each(|f| check_tls_file(std::path::Path::new(f)))
+}
+
+/// [`ClusterError::TlsFile`] when `path` is not a regular file of at most [`MAX_TLS_FILE`] bytes.
+fn check_tls_file(path: &std::path::Path) -> Result<(), ClusterError> {
+    match file_problem(path, MAX_TLS_FILE) {
+        Some(message) => Err(ClusterError::TlsFile {
+            path: path.display().to_string(),
+            message,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Refuses an impersonation value that cannot be an HTTP header value (RFC 9110 §5.5:
+/// visible ASCII, spaces and tabs; control characters never), before any request: kubectl
+/// fails the same way (`invalid header field value for "Impersonate-User"`), only later.
+fn check_impersonation(opts: &KubeOptions) -> Result<(), ClusterError> {
+    let values = opts
+        .as_user
+        .iter()
+        .map(|v| ("--as", v))
+        .chain(opts.as_groups.iter().map(|v| ("--as-group", v)))
+        .chain(opts.as_uid.iter().map(|v| ("--as-uid", v)));
+    for (flag, v) in values {
+        if http::HeaderValue::from_str(v).is_err() || v.chars().any(char::is_control) {
+            return Err(ClusterError::Impersonation {
+                flag,
+                value: crate::echo::quoted(v),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Why `path` cannot be read as a regular file (after resolving links) of at most `max`
+/// bytes, or `None` when it can.
+fn file_problem(path: &std::path::Path, max: u64) -> Option<String> {
+    match std::fs::metadata(path) {
+        Err(e) => Some(e.to_string()),
+        Ok(m) if !m.is_file() => Some("not a regular file".to_string()),
+        Ok(m) if m.len() > max => Some(format!("{} bytes, over the {max}-byte limit", m.len())),
+        Ok(_) => None,
     }
 }
 
@@ -280,6 +380,13 @@ pub async fn connect(
             kc.auth_infos.iter().map(|c| &c.name).collect(),
         )?;
     }
+    if let Some(kc) = &kubeconfig {
+        check_tls_files(kc, opts)?;
+    }
+    if let Some(ca) = &opts.certificate_authority {
+        check_tls_file(ca)?;
+    }
+    check_impersonation(opts)?;
     let options = KubeConfigOptions {
         context: opts.context.clone(),
         cluster: opts.cluster.clone(),
@@ -418,7 +525,10 @@ pub async fn connect(
     let client = match tokio::time::timeout(deadline, build).await {
         Ok(Ok(built)) => built.map_err(|e| client_error(e, &program))?,
         Ok(Err(join)) => return Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),
-        Err(_) => return Err(ClusterError::CredentialTimeout(deadline)),
+        Err(_) => {
+            kill_children();
+            return Err(ClusterError::CredentialTimeout(deadline));
+        }
     };
     Ok(Cluster {
         client,
@@ -455,6 +565,36 @@ fn read_token_file(path: &str) -> Result<String, ClusterError> {
     let bytes = std::fs::read(path).map_err(|e| err(e.to_string()))?;
     let text = String::from_utf8(bytes).map_err(|_| err("not UTF-8 text".into()))?;
     Ok(text.trim().to_string())
+}
+
+/// Kills (SIGKILL) this process's child processes: after the deadline, a credential plugin
+/// that never answered must not outlive us (kube-rs runs it with `std::process::Command`
+/// and gives no handle to it). Linux: children are the `/proc/<pid>/stat` entries whose
+/// parent pid (field 4, proc(5)) is ours, killed with kill(1) (this crate forbids `unsafe`,
+/// so no direct kill(2)); elsewhere this does nothing.
+fn kill_children() {
+    let me = std::process::id().to_string();
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    let pids: Vec<String> = procs
+        .flatten()
+        .filter_map(|e| {
+            let pid = e.file_name().into_string().ok()?;
+            pid.parse::<u32>().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // "pid (comm) state ppid …": comm may hold spaces and parentheses.
+            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
+            (ppid == me).then_some(pid)
+        })
+        .collect();
+    if !pids.is_empty() {
+        let _ = std::process::Command::new("kill")
+            .arg("-KILL")
+            .args(&pids)
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
 }
 
 /// Registers every credential `config` holds with [`crate::redact::remember`], so no message

@@ -293,29 +293,8 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         ));
     }
     let pg = c.pushgateway.as_ref()?;
-    let host = pg
-        .url
-        .strip_prefix("http://")
-        .or_else(|| pg.url.strip_prefix("https://"));
-    if host.is_none_or(str::is_empty) {
-        let msg = format!(
-            "pushgateway.url {} must start with http:// or https://, e.g. http://127.0.0.1:9091",
-            echo::quoted(&without_userinfo(&pg.url))
-        );
+    if let Some(msg) = crate::metrics::base_url_problem("pushgateway.url", &pg.url) {
         return Some((Field::Url, msg));
-    }
-    if pg.url.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        let msg = format!(
-            "pushgateway.url {} must not contain spaces or control characters",
-            echo::quoted(&without_userinfo(&pg.url))
-        );
-        return Some((Field::Url, msg));
-    }
-    if host.is_some_and(has_userinfo) {
-        // Never echoed: the userinfo may hold a password (ARCHITECTURE §3: never inline).
-        let msg = "pushgateway.url must not hold a user name or password (`user:password@`): \
-                   remove it and set pushgateway.basicAuth with a passwordFile";
-        return Some((Field::Url, msg.into()));
     }
     // An empty `instance` is allowed (it is sent as `instance@base64/=`); the job is required.
     if pg.job.is_empty() {
@@ -332,27 +311,6 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         return Some((Field::Timeout, msg));
     }
     None
-}
-
-/// True when the authority of a URL (`rest` is the text after `scheme://`) has a userinfo
-/// part (`user[:password]@`, RFC 3986 §3.2.1).
-fn has_userinfo(rest: &str) -> bool {
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    authority.contains('@')
-}
-
-/// `url` with the userinfo of its authority removed, for echoing a URL that is wrong for
-/// another reason (pure text: the URL may not parse).
-fn without_userinfo(url: &str) -> String {
-    let Some(start) = url.find("://").map(|i| i + 3) else {
-        return url.to_string();
-    };
-    let rest = &url[start..];
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    match rest[..end].rfind('@') {
-        Some(at) => format!("{}{}", &url[..start], &rest[at + 1..]),
-        None => url.to_string(),
-    }
 }
 
 #[cfg(test)]
@@ -578,8 +536,14 @@ mod tests {
             m.starts_with("pushgateway.url \"ftp://pg\" must start with http://"),
             "{m}"
         );
-        assert_eq!(without_userinfo("http://a:b@h:1/p@q"), "http://h:1/p@q");
-        assert_eq!(without_userinfo("no scheme@x"), "no scheme@x");
+        assert_eq!(
+            crate::redact::url_without_userinfo("http://a:b@h:1/p@q"),
+            "http://h:1/p@q"
+        );
+        assert_eq!(
+            crate::redact::url_without_userinfo("no scheme@x"),
+            "no scheme@x"
+        );
         assert!(parse(&PG.replace("http://x", "http://pg/path@v1"), Path::new("p")).is_ok());
     }
 

@@ -29,7 +29,9 @@ use crate::exit::ExitStatus;
 
 pub use encode::encode;
 pub use error::MetricsError;
-pub use push::{MAX_BODY_CHARS, PushError, PushTarget, push, push_url, redact_url};
+pub use push::{
+    MAX_BODY_CHARS, PushError, PushTarget, base_url_problem, push, push_url, redact_url,
+};
 pub use state::{
     BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, record, record_crd_loads,
     reset, state_path,

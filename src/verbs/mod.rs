@@ -109,6 +109,22 @@ pub enum RollbackError {
         /// The entry id.
         id: String,
     },
+    /// The object of the entry was deleted and another one created under its name (the
+    /// uid differs): rolling back would write old values into an object the entry never
+    /// touched, so even `--force` does not.
+    #[error(
+        "{object} of entry {id} no longer exists: the object there now is another one (uid {now}, the entry's was {then}), so nothing was sent; its before-state is in `kubectl myops changelog show {id}`"
+    )]
+    Replaced {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+        /// The entry's uid.
+        then: String,
+        /// The live object's uid.
+        now: String,
+    },
 }
 
 impl RollbackError {
@@ -116,7 +132,9 @@ impl RollbackError {
     /// a changed object.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            RollbackError::NoEntry(_) | RollbackError::Gone { .. } => ExitStatus::NotFound,
+            RollbackError::NoEntry(_)
+            | RollbackError::Gone { .. }
+            | RollbackError::Replaced { .. } => ExitStatus::NotFound,
             RollbackError::NotRestorable { .. } => ExitStatus::Usage,
             RollbackError::Changed { .. } | RollbackError::OutcomeUnknown { .. } => {
                 ExitStatus::Conflict

@@ -452,6 +452,20 @@ async fn roll_back(
             id: entry.id.clone(),
             why: "the object cannot be read now (forbidden)".into(),
         })?;
+    // Deleted and created again under the same name: not the entry's object (not even with
+    // --force, which overrides concurrent edits of the same object, not identity).
+    let live_uid = current.pointer("/metadata/uid").and_then(Value::as_str);
+    if let (Some(then), Some(now)) = (entry.uid.as_deref(), live_uid)
+        && then != now
+    {
+        return Err(RollbackError::Replaced {
+            object: obj.display(),
+            id: entry.id.clone(),
+            then: then.to_string(),
+            now: now.to_string(),
+        }
+        .into());
+    }
     // Fields a rollback cannot write that the change did alter: restoring only the rest
     // would be reported as a rollback that did not happen.
     let blocked = unrestorable_changes(&current, &before, &touched);

@@ -496,34 +496,32 @@ fn metrics_state_and_pushgateway_faults_are_warnings_or_one_error_never_a_hang()
             .args(&["get", "pods", "-n", &n])
             .stderr_has("pushgateway.url")
             .plugin(&plugin_to("not a url", &pw)),
-        get_warns(
+        // A URL with a password, or none at all, is a configuration error (exit 2) wherever
+        // it comes from, as in plugin.yaml; the password is never echoed.
+        Case::new(
             "myops_pushgateway_env_with_the_canary_as_userinfo_password",
-            &n,
-            "check that the Pushgateway is running",
+            2,
         )
+        .args(&["get", "pods", "-n", &n])
+        .stderr_has("$MYOPS_PUSHGATEWAY must not hold a user name or password")
         .setup({
             let url = closed.replace("http://", &format!("http://ops:{CANARY}@"));
             move |m| m.set_env("MYOPS_PUSHGATEWAY", &url)
         }),
-        get_warns(
-            "myops_pushgateway_env_that_is_not_a_url",
-            &n,
-            "invalid Pushgateway URL",
-        )
-        .setup(|m| m.set_env("MYOPS_PUSHGATEWAY", "not a url \u{1b}[2J")),
-        get_warns(
-            "pushgateway_flag_with_the_canary_as_userinfo_password",
-            &n,
-            "check that the Pushgateway is running",
-        )
-        .args_owned(vec![
-            "get".into(),
-            "pods".into(),
-            "-n".into(),
-            n.clone(),
-            "--pushgateway".into(),
-            closed.replace("http://", &format!("http://ops:{CANARY}@")),
-        ]),
+        Case::new("myops_pushgateway_env_that_is_not_a_url", 2)
+            .args(&["get", "pods", "-n", &n])
+            .stderr_has("$MYOPS_PUSHGATEWAY \"not a url \\u{1b}[2J\" must start with http://")
+            .setup(|m| m.set_env("MYOPS_PUSHGATEWAY", "not a url \u{1b}[2J")),
+        Case::new("pushgateway_flag_with_the_canary_as_userinfo_password", 2)
+            .args_owned(vec![
+                "get".into(),
+                "pods".into(),
+                "-n".into(),
+                n.clone(),
+                "--pushgateway".into(),
+                closed.replace("http://", &format!("http://ops:{CANARY}@")),
+            ])
+            .stderr_has("--pushgateway must not hold a user name or password"),
         Case::new("pushgateway_password_file_missing", 2)
             .args(&["get", "pods", "-n", &n])
             .stderr_has("cannot read the Pushgateway password file")

@@ -312,15 +312,23 @@ fn secrets_never_reach_an_output_channel() {
                 );
                 m.set_env("KUBECONFIG", &p.display().to_string());
             }),
-        Case::new("pushgateway_url_password_when_the_gateway_is_down", 0)
+        Case::new("pushgateway_env_url_with_a_password_is_refused_unechoed", 2)
             .args(&get)
-            .stderr_has("warning:")
+            .stderr_has("$MYOPS_PUSHGATEWAY must not hold a user name or password")
             .setup(|m| {
                 m.set_env(
                     "MYOPS_PUSHGATEWAY",
                     &format!("http://user:{CANARY}@127.0.0.1:1"),
                 );
             }),
+        Case::new("pushgateway_flag_url_with_a_token_in_the_query_is_refused_unechoed", 2)
+            .args(&[
+                "get",
+                "pods",
+                "--pushgateway",
+                "http://127.0.0.1:1/p?token={canary}#{canary}",
+            ])
+            .stderr_has("--pushgateway must not have a query or fragment"),
         // Secret values in patches and in server messages.
         Case::new("secret_patch_rejected_quotes_the_whole_secret", 2)
             .args(&[
