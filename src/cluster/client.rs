@@ -128,7 +128,7 @@ pub enum ClusterError {
     },
     /// `--as`, `--as-group` or `--as-uid` holds characters an HTTP header cannot carry.
     #[error(
-        "{flag} {value} cannot be sent as an impersonation header: it holds control or non-ASCII characters; pass the user, group or uid as the API server knows it"
+        "{flag} {value} cannot be sent as an impersonation header: it holds control characters; pass the user, group or uid as the API server knows it"
     )]
     Impersonation {
         /// The flag.
