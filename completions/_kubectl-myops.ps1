@@ -52,15 +52,16 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('crds', 'crds', [CompletionResultType]::ParameterValue, 'Register CustomResourceDefinitions from a directory on the cluster')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'The local cumulative metric totals: show, push now, reset')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check plugin.yaml')
-            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
         'kubectl-myops;get' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH')
+            [CompletionResult]::new('--allow-missing-template-keys', '--allow-missing-template-keys', [CompletionResultType]::ParameterName, 'With a jsonpath output: a key missing from an object prints nothing instead of failing (kubectl''s default, true)')
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'Label selector, e.g. `app=web,tier!=cache`')
             [CompletionResult]::new('--selector', '--selector', [CompletionResultType]::ParameterName, 'Label selector, e.g. `app=web,tier!=cache`')
             [CompletionResult]::new('--field-selector', '--field-selector', [CompletionResultType]::ParameterName, 'Field selector, e.g. `status.phase=Running`')
@@ -102,8 +103,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Dry run: none (default), server, or client')
             [CompletionResult]::new('--subresource', '--subresource', [CompletionResultType]::ParameterName, 'Patch a subresource (status or scale)')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the patched object (json, yaml or name) instead of the one-line result')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the patched object (json, yaml or name) instead of the one-line result')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the patched object instead of the one-line result: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the patched object instead of the one-line result: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
             [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
@@ -623,8 +624,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no')
+            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'A table of plugin.yaml resources × the RBAC verbs of the plugin''s verbs for the caller')
+            [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -653,6 +655,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Ask for all namespaces (cluster-wide)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'No output, only the exit code')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'No output, only the exit code')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'Print the rules you have in the namespace that plugin.yaml lets this plugin use')
+            [CompletionResult]::new('--no-headers', '--no-headers', [CompletionResultType]::ParameterName, 'With --list: omit the table header (without --list: a usage error, as kubectl)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
@@ -686,9 +690,37 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'kubectl-myops;auth;whoami' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: json or yaml (default: an ATTRIBUTE/VALUE table)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: json or yaml (default: an ATTRIBUTE/VALUE table)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'kubectl-myops;auth;help' {
-            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no')
+            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'A table of plugin.yaml resources × the RBAC verbs of the plugin''s verbs for the caller')
+            [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -696,6 +728,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;auth;help;matrix' {
+            break
+        }
+        'kubectl-myops;auth;help;whoami' {
             break
         }
         'kubectl-myops;auth;help;help' {
@@ -759,7 +794,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('crds', 'crds', [CompletionResultType]::ParameterValue, 'Register CustomResourceDefinitions from a directory on the cluster')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'The local cumulative metric totals: show, push now, reset')
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check plugin.yaml')
-            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`')
+            [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -827,14 +862,18 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;help;auth' {
-            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no')
+            [CompletionResult]::new('can-i', 'can-i', [CompletionResultType]::ParameterValue, 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no')
             [CompletionResult]::new('matrix', 'matrix', [CompletionResultType]::ParameterValue, 'A table of plugin.yaml resources × the RBAC verbs of the plugin''s verbs for the caller')
+            [CompletionResult]::new('whoami', 'whoami', [CompletionResultType]::ParameterValue, 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`')
             break
         }
         'kubectl-myops;help;auth;can-i' {
             break
         }
         'kubectl-myops;help;auth;matrix' {
+            break
+        }
+        'kubectl-myops;help;auth;whoami' {
             break
         }
         'kubectl-myops;help;version' {

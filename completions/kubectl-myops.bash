@@ -58,6 +58,9 @@ _kubectl__myops() {
             kubectl__myops__subcmd__auth,matrix)
                 cmd="kubectl__myops__subcmd__auth__subcmd__matrix"
                 ;;
+            kubectl__myops__subcmd__auth,whoami)
+                cmd="kubectl__myops__subcmd__auth__subcmd__whoami"
+                ;;
             kubectl__myops__subcmd__auth__subcmd__help,can-i)
                 cmd="kubectl__myops__subcmd__auth__subcmd__help__subcmd__can__subcmd__i"
                 ;;
@@ -66,6 +69,9 @@ _kubectl__myops() {
                 ;;
             kubectl__myops__subcmd__auth__subcmd__help,matrix)
                 cmd="kubectl__myops__subcmd__auth__subcmd__help__subcmd__matrix"
+                ;;
+            kubectl__myops__subcmd__auth__subcmd__help,whoami)
+                cmd="kubectl__myops__subcmd__auth__subcmd__help__subcmd__whoami"
                 ;;
             kubectl__myops__subcmd__changelog,help)
                 cmd="kubectl__myops__subcmd__changelog__subcmd__help"
@@ -165,6 +171,9 @@ _kubectl__myops() {
                 ;;
             kubectl__myops__subcmd__help__subcmd__auth,matrix)
                 cmd="kubectl__myops__subcmd__help__subcmd__auth__subcmd__matrix"
+                ;;
+            kubectl__myops__subcmd__help__subcmd__auth,whoami)
+                cmd="kubectl__myops__subcmd__help__subcmd__auth__subcmd__whoami"
                 ;;
             kubectl__myops__subcmd__help__subcmd__changelog,list)
                 cmd="kubectl__myops__subcmd__help__subcmd__changelog__subcmd__list"
@@ -317,7 +326,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth)
-            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help can-i matrix help"
+            opts="-n -s -v -h --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help can-i matrix whoami help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -407,7 +416,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__can__subcmd__i)
-            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
+            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --list --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -501,7 +510,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__help)
-            opts="can-i matrix help"
+            opts="can-i matrix whoami help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -556,6 +565,20 @@ _kubectl__myops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__myops__subcmd__auth__subcmd__help__subcmd__whoami)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__myops__subcmd__auth__subcmd__matrix)
             opts="-A -n -s -v -h --all-namespaces --no-headers --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -563,6 +586,104 @@ _kubectl__myops() {
                 return 0
             fi
             case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__auth__subcmd__whoami)
+            opts="-o -n -s -v -h --output --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "json yaml" -- "${cur}"))
+                    return 0
+                    ;;
                 --kubeconfig)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1839,7 +1960,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__get)
-            opts="-o -l -A -n -s -v -h --output --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
+            opts="-o -l -A -n -s -v -h --output --allow-missing-template-keys --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1851,6 +1972,10 @@ _kubectl__myops() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow-missing-template-keys)
+                    COMPREPLY=($(compgen -W "true false" -- "${cur}"))
                     return 0
                     ;;
                 --selector)
@@ -1967,7 +2092,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__help__subcmd__auth)
-            opts="can-i matrix"
+            opts="can-i matrix whoami"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1995,6 +2120,20 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__help__subcmd__auth__subcmd__matrix)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__help__subcmd__auth__subcmd__whoami)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -49,15 +49,17 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "changel
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "config" -d 'Inspect and check plugin.yaml'
-complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l output -d 'Output format' -r -f -a "table\t'Server-side Table, printer columns with priority 0'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l output -d 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH' -r -f -a "table\t'Server-side Table, printer columns with priority 0'
 wide\t'Server-side Table with every printer column'
 json\t'JSON (a `List` for collections)'
 yaml\t'YAML (a `List` for collections)'
 name\t'`kind.group/name` per object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l allow-missing-template-keys -d 'With a jsonpath output: a key missing from an object prints nothing instead of failing (kubectl\'s default, true)' -r -f -a "true\t''
+false\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l field-selector -d 'Field selector, e.g. `status.phase=Running`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l chunk-size -d 'Objects per list page (0 = no paging)' -r
@@ -92,7 +94,7 @@ server\t'The server computes and validates the change, and stores nothing'
 client\t'Computed locally from the current object (merge and json patches only)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l subresource -d 'Patch a subresource (status or scale)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o -l output -d 'Print the patched object (json, yaml or name) instead of the one-line result' -r -f -a "json\t'JSON'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o -l output -d 'Print the patched object instead of the one-line result: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE' -r -f -a "json\t'JSON'
 yaml\t'YAML'
 name\t'`kind.group/name`'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
@@ -413,26 +415,27 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l cluster -d 'The kubeconfig cluster to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l user -d 'The kubeconfig user to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as -d 'User to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-group -d 'Group to impersonate (repeatable)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l as-uid -d 'UID to impersonate' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s s -l server -d 'The address of the Kubernetes API server' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l token -d 'Bearer token for authentication to the API server' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -s h -l help -d 'Print help'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -f -a "whoami" -d 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l subresource -d 'A subresource, e.g. `status`, `scale`, `log`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l context -d 'The kubeconfig context to use' -r
@@ -451,6 +454,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s q -l quiet -d 'No output, only the exit code'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l list -d 'Print the rules you have in the namespace that plugin.yaml lets this plugin use'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l no-headers -d 'With --list: omit the table header (without --list: a usage error, as kubectl)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
@@ -472,8 +477,28 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l no-headers -d 'Omit the table header'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s h -l help -d 'Print help'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s o -l output -d 'Output format: json or yaml (default: an ATTRIBUTE/VALUE table)' -r -f -a "json\t'The SelfSubjectReview as JSON (kubectl\'s field order, 4-space indent)'
+yaml\t'The SelfSubjectReview as YAML (sorted keys, as kubectl)'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "whoami" -d 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
@@ -516,7 +541,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -530,5 +555,6 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from metrics" -f -a "reset" -d 'Delete the local totals (asks unless --yes)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from config" -f -a "validate" -d 'Check a plugin.yaml (default: the one the lookup order finds) and print what it allows'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "matrix" -d 'A table of plugin.yaml resources × the RBAC verbs of the plugin\'s verbs for the caller'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from auth" -f -a "whoami" -d 'Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`'

@@ -161,7 +161,7 @@ pub enum Command {
     /// Inspect and check plugin.yaml.
     #[command(subcommand)]
     Config(ConfigCommand),
-    /// What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `matrix`.
+    /// What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`.
     #[command(subcommand)]
     Auth(AuthCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
@@ -250,13 +250,14 @@ pub struct PatchArgs {
     /// Show the change by field path (always on with --dry-run).
     #[arg(long)]
     pub diff: bool,
-    /// Print the patched object (json, yaml or name) instead of the one-line result.
-    #[arg(short = 'o', long, value_enum)]
+    /// Print the patched object instead of the one-line result: json, yaml, name,
+    /// jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE.
+    #[arg(short = 'o', long, value_parser = FormatParser::<false>)]
     pub output: Option<ObjectFormat>,
 }
 
 /// Object output formats of `patch` and `rollback`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ObjectFormat {
     /// JSON.
     Json,
@@ -264,6 +265,176 @@ pub enum ObjectFormat {
     Yaml,
     /// `kind.group/name`.
     Name,
+    /// A JSONPath template (never custom columns: kubectl patch has no such printer).
+    Template(TemplateFormat),
+}
+
+impl ObjectFormat {
+    /// Parses a `patch -o` value (kubectl's names; `table` and `wide` are `get`'s only).
+    ///
+    /// # Errors
+    /// A sentence naming the accepted formats (clap reports it, exit 2).
+    pub fn parse(s: &str) -> Result<ObjectFormat, String> {
+        let patch_formats = "unable to match a printer suitable for this output format; use json, yaml, name, jsonpath=…, jsonpath-file=… or jsonpath-as-json=…";
+        let parsed = OutputFormat::parse(s).map_err(|e| {
+            if e.starts_with("unable to match") {
+                patch_formats.to_string()
+            } else {
+                e
+            }
+        })?;
+        match parsed {
+            OutputFormat::Json => Ok(ObjectFormat::Json),
+            OutputFormat::Yaml => Ok(ObjectFormat::Yaml),
+            OutputFormat::Name => Ok(ObjectFormat::Name),
+            OutputFormat::Template(t @ TemplateFormat::JsonPath { .. }) => {
+                Ok(ObjectFormat::Template(t))
+            }
+            // kubectl patch has no custom-columns printer either.
+            OutputFormat::Table | OutputFormat::Wide | OutputFormat::Template(_) => {
+                Err(patch_formats.to_string())
+            }
+        }
+    }
+}
+
+/// The largest template file `-o jsonpath-file=` / `custom-columns-file=` reads (1 MiB): a
+/// template is a few lines; `/dev/zero` or a log file given by mistake must not be read
+/// whole.
+pub const MAX_TEMPLATE_FILE_BYTES: u64 = 1 << 20;
+
+fn read_template_file(path: &str) -> Result<String, String> {
+    use std::io::Read;
+    let mut buf = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_TEMPLATE_FILE_BYTES + 1).read_to_end(&mut buf))
+        .map_err(|e| {
+            format!("error reading {path}: {e}; give the path of a readable template file")
+        })?;
+    if buf.len() as u64 > MAX_TEMPLATE_FILE_BYTES {
+        return Err(format!(
+            "{path} is larger than {MAX_TEMPLATE_FILE_BYTES} bytes; a template file holds the template only"
+        ));
+    }
+    String::from_utf8(buf)
+        .map_err(|_| format!("{path} is not UTF-8 text; save the template as UTF-8"))
+}
+
+/// clap's parser of `-o` for `get` (`GET = true`: [`OutputFormat::parse`]) and `patch`
+/// ([`ObjectFormat::parse`]); it offers the plain format names to completion and builds its
+/// own error, so a bad template is echoed escaped and capped (exit 2).
+#[derive(Debug, Clone, Copy)]
+pub struct FormatParser<const GET: bool>;
+
+/// Builds the clap usage error for a bad `-o` value, worded as clap's own (`invalid value
+/// 'V' for '--output <OUTPUT>': REASON`), the value escaped and capped.
+fn format_error(cmd: &clap::Command, value: &str, reason: &str) -> clap::Error {
+    clap::Error::raw(
+        clap::error::ErrorKind::ValueValidation,
+        format!(
+            "{}\n",
+            crate::echo::capped(
+                &format!(
+                    "invalid value '{}' for '--output <OUTPUT>': {reason}",
+                    crate::echo::capped(value, 100)
+                ),
+                2000
+            )
+        ),
+    )
+    .with_cmd(cmd)
+}
+
+fn format_str<'v>(cmd: &clap::Command, value: &'v std::ffi::OsStr) -> Result<&'v str, clap::Error> {
+    value.to_str().ok_or_else(|| {
+        format_error(
+            cmd,
+            &value.to_string_lossy(),
+            "not valid UTF-8; give a format name such as json, or jsonpath=TEMPLATE",
+        )
+    })
+}
+
+/// A `-o` name offered to completion, with its help.
+fn format_value(name: &'static str, help: &'static str) -> clap::builder::PossibleValue {
+    clap::builder::PossibleValue::new(name).help(help)
+}
+
+impl clap::builder::TypedValueParser for FormatParser<true> {
+    type Value = OutputFormat;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<OutputFormat, clap::Error> {
+        let v = format_str(cmd, value)?;
+        OutputFormat::parse(v).map_err(|e| format_error(cmd, v, &e))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            [
+                format_value(
+                    "table",
+                    "Server-side Table, printer columns with priority 0",
+                ),
+                format_value("wide", "Server-side Table with every printer column"),
+                format_value("json", "JSON (a `List` for collections)"),
+                format_value("yaml", "YAML (a `List` for collections)"),
+                format_value("name", "`kind.group/name` per object"),
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
+impl clap::builder::TypedValueParser for FormatParser<false> {
+    type Value = ObjectFormat;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<ObjectFormat, clap::Error> {
+        let v = format_str(cmd, value)?;
+        ObjectFormat::parse(v).map_err(|e| format_error(cmd, v, &e))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            [
+                format_value("json", "JSON"),
+                format_value("yaml", "YAML"),
+                format_value("name", "`kind.group/name`"),
+            ]
+            .into_iter(),
+        ))
+    }
+}
+
+/// The template output formats, parsed (and their `…-file=` read) while the flags are
+/// parsed, so a bad template is a usage error (exit 2) before any request — `patch` never
+/// applies a change it then cannot print
+/// (`k8s.io/cli-runtime/pkg/genericclioptions/jsonpath_flags.go`,
+/// `k8s.io/kubectl/pkg/cmd/get/customcolumn_flags.go`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplateFormat {
+    /// `jsonpath=`, `jsonpath-file=` or (`as_json`) `jsonpath-as-json=`.
+    JsonPath {
+        /// The template.
+        template: crate::output::jsonpath::Template,
+        /// Print each action's results as an indented JSON array.
+        as_json: bool,
+    },
+    /// `custom-columns=` or `custom-columns-file=`.
+    CustomColumns(Vec<crate::output::custom_columns::Column>),
 }
 
 /// Arguments of `rollback`.
@@ -305,7 +476,7 @@ pub enum ChangelogCommand {
 }
 
 /// Output formats of `get` (kubectl's names).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum OutputFormat {
     /// Server-side Table, printer columns with priority 0.
     Table,
@@ -317,6 +488,75 @@ pub enum OutputFormat {
     Yaml,
     /// `kind.group/name` per object.
     Name,
+    /// A JSONPath template or custom columns.
+    Template(TemplateFormat),
+}
+
+impl OutputFormat {
+    /// Parses a `get -o` value as kubectl names them: `FORMAT` or `FORMAT=ARG` (the first
+    /// `=` splits, so a template may contain `=`).
+    ///
+    /// # Errors
+    /// kubectl's sentence for a template format without its template, a pointer to
+    /// jsonpath for Go templates (not supported), and the list of formats for anything else
+    /// (clap reports it, exit 2).
+    pub fn parse(s: &str) -> Result<OutputFormat, String> {
+        let (name, arg) = match s.split_once('=') {
+            Some((n, a)) => (n, Some(a)),
+            None => (s, None),
+        };
+        let text = |file: bool| -> Result<String, String> {
+            match arg {
+                Some(a) if !a.is_empty() && file => read_template_file(a),
+                Some(a) if !a.is_empty() => Ok(a.to_string()),
+                _ if name.starts_with("custom-columns") => Err(
+                    "custom-columns format specified but no custom columns given; pass -o custom-columns=HEADER:PATH[,HEADER:PATH…]"
+                        .to_string(),
+                ),
+                _ => Err(format!(
+                    "template format specified but no template given; pass -o {name}=TEMPLATE"
+                )),
+            }
+        };
+        let jsonpath = |file: bool, as_json: bool| -> Result<OutputFormat, String> {
+            let template = crate::output::jsonpath::Template::parse(&text(file)?)
+                .map_err(|e| e.to_string())?;
+            Ok(OutputFormat::Template(TemplateFormat::JsonPath {
+                template,
+                as_json,
+            }))
+        };
+        let columns = |file: bool| -> Result<OutputFormat, String> {
+            let t = text(file)?;
+            let cols = if file {
+                crate::output::custom_columns::parse_file(&t)
+            } else {
+                crate::output::custom_columns::parse_spec(&t)
+            };
+            Ok(OutputFormat::Template(TemplateFormat::CustomColumns(
+                cols.map_err(|e| e.to_string())?,
+            )))
+        };
+        match (name, arg) {
+            ("table", None) => Ok(OutputFormat::Table),
+            ("wide", None) => Ok(OutputFormat::Wide),
+            ("json", None) => Ok(OutputFormat::Json),
+            ("yaml", None) => Ok(OutputFormat::Yaml),
+            ("name", None) => Ok(OutputFormat::Name),
+            ("jsonpath", _) => jsonpath(false, false),
+            ("jsonpath-file", _) => jsonpath(true, false),
+            ("jsonpath-as-json", _) => jsonpath(false, true),
+            ("custom-columns", _) => columns(false),
+            ("custom-columns-file", _) => columns(true),
+            ("go-template" | "go-template-file" | "template" | "templatefile", _) => Err(format!(
+                "output format {name:?} (Go templates) is not supported; use -o jsonpath=TEMPLATE (kubectl's JSONPath: https://kubernetes.io/docs/reference/kubectl/jsonpath/)"
+            )),
+            _ => Err(
+                "unable to match a printer suitable for this output format; use table, wide, json, yaml, name, jsonpath=…, jsonpath-file=…, jsonpath-as-json=…, custom-columns=… or custom-columns-file=…"
+                    .to_string(),
+            ),
+        }
+    }
 }
 
 /// Arguments of `get`.
@@ -325,9 +565,14 @@ pub struct GetArgs {
     /// TYPE, TYPE NAME…, or TYPE/NAME… (TYPE: plural, singular, kind, short name, plural.group).
     #[arg(required = true, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
-    /// Output format.
-    #[arg(short = 'o', long, value_enum, default_value = "table")]
+    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH,
+    /// jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH.
+    #[arg(short = 'o', long, default_value = "table", value_parser = FormatParser::<true>)]
     pub output: OutputFormat,
+    /// With a jsonpath output: a key missing from an object prints nothing instead of
+    /// failing (kubectl's default, true).
+    #[arg(long, default_value_t = true, num_args = 0..=1, default_missing_value = "true", require_equals = true, action = clap::ArgAction::Set)]
+    pub allow_missing_template_keys: bool,
     /// Label selector, e.g. `app=web,tier!=cache`.
     #[arg(short = 'l', long)]
     pub selector: Option<String>,
@@ -468,17 +713,42 @@ pub enum MetricsFormat {
 /// `auth` subcommands: SelfSubjectAccessReviews through the same gate the verbs use.
 #[derive(Debug, Subcommand)]
 pub enum AuthCommand {
-    /// Check whether an action is allowed: prints `yes` or `no - REASON`; exit 0 yes, 3 no.
+    /// Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no.
     #[command(name = "can-i", after_help = CAN_I_HELP)]
     CanI(CanIArgs),
     /// A table of plugin.yaml resources × the RBAC verbs of the plugin's verbs for the caller.
     #[command(after_help = MATRIX_HELP)]
     Matrix(MatrixArgs),
+    /// Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`.
+    Whoami(WhoamiArgs),
+}
+
+/// Output formats of `auth whoami` (kubectl's table, or the review object).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum WhoamiFormat {
+    /// The SelfSubjectReview as JSON (kubectl's field order, 4-space indent).
+    Json,
+    /// The SelfSubjectReview as YAML (sorted keys, as kubectl).
+    Yaml,
+}
+
+/// Arguments of `auth whoami`.
+#[derive(Debug, Args)]
+pub struct WhoamiArgs {
+    /// Output format: json or yaml (default: an ATTRIBUTE/VALUE table).
+    #[arg(short = 'o', long)]
+    pub output: Option<WhoamiFormat>,
 }
 
 const CAN_I_HELP: &str =
     "VERB is an RBAC verb (get, list, watch, create, update, patch, delete, …). TYPE resolves
-like `get` (an unknown TYPE is exit 2). The answer is RBAC's alone, as kubectl's; when RBAC
+like `get` (an unknown TYPE is exit 2); a TYPE outside the core group is named as
+plural.group on stderr. `impersonate users|groups|uids|userextras[/KEY]` asks about
+impersonation (users and groups in the core group, uids and userextras in
+authentication.k8s.io), never a custom resource of that name. A NONRESOURCEURL starts with
+`/` (`can-i get /healthz`). A review that could not be made is exit 1, never a `no`.
+`--list` prints the caller's rules in the namespace (SelfSubjectRulesReview) that plugin.yaml
+lets this plugin use; one stderr line says when rules were hidden. The answer is RBAC's alone, as kubectl's; when RBAC
 says yes but plugin.yaml would refuse the plugin verb behind it (get for get/list/watch, patch
 for patch), the line says `yes (outside plugin.yaml: …)`. A cluster-scoped TYPE is asked at
 cluster scope.
@@ -491,7 +761,12 @@ Examples:
   kubectl myops auth can-i patch deployment/frontend --as bob
 
   # The scale subresource, anywhere; exit code only
-  kubectl myops auth can-i patch deployments --subresource scale -A -q";
+  kubectl myops auth can-i patch deployments --subresource scale -A -q
+
+  # May I impersonate the user bob? May I read /healthz? What may I do here?
+  kubectl myops auth can-i impersonate users/bob
+  kubectl myops auth can-i get /healthz
+  kubectl myops auth can-i --list -n web";
 
 const MATRIX_HELP: &str =
     "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
@@ -508,11 +783,13 @@ Examples:
 /// Arguments of `auth can-i`.
 #[derive(Debug, Args)]
 pub struct CanIArgs {
-    /// The RBAC verb: get, list, watch, create, update, patch, delete, …
-    pub verb: String,
-    /// TYPE or TYPE/NAME (plural, singular, kind, short name, plural.group).
-    #[arg(value_name = "TYPE[/NAME]")]
-    pub resource: String,
+    /// The RBAC verb: get, list, watch, create, update, patch, delete, impersonate, …
+    #[arg(required_unless_present = "list")]
+    pub verb: Option<String>,
+    /// TYPE or TYPE/NAME (plural, singular, kind, short name, plural.group), or a
+    /// NONRESOURCEURL starting with `/`.
+    #[arg(value_name = "TYPE[/NAME]|URL", required_unless_present = "list")]
+    pub resource: Option<String>,
     /// The object name (or give TYPE/NAME).
     pub name: Option<String>,
     /// Ask for all namespaces (cluster-wide).
@@ -524,6 +801,12 @@ pub struct CanIArgs {
     /// A subresource, e.g. `status`, `scale`, `log`.
     #[arg(long)]
     pub subresource: Option<String>,
+    /// Print the rules you have in the namespace that plugin.yaml lets this plugin use.
+    #[arg(long, conflicts_with_all = ["verb", "resource", "name", "all_namespaces", "quiet", "subresource"])]
+    pub list: bool,
+    /// With --list: omit the table header (without --list: a usage error, as kubectl).
+    #[arg(long)]
+    pub no_headers: bool,
 }
 
 /// Arguments of `auth matrix`.

@@ -33,6 +33,8 @@ mod hostile_metrics;
 mod hostile_regressions;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
+#[path = "it/jsonpath.rs"]
+mod jsonpath;
 #[path = "it/layering.rs"]
 mod layering;
 #[path = "it/metrics.rs"]
@@ -43,6 +45,8 @@ mod packaging;
 mod patch;
 #[path = "it/prometheus.rs"]
 mod prometheus;
+#[path = "it/proxy.rs"]
+mod proxy;
 #[path = "it/push_tls.rs"]
 mod push_tls;
 #[path = "it/standin.rs"]

@@ -36,6 +36,9 @@ pub struct Cluster {
     /// The identity impersonation asks for (`--as*` flags, else the kubeconfig user's `as*`),
     /// `None` when no impersonation is in effect.
     pub impersonation: Option<Impersonation>,
+    /// The proxy the requests go through (kubeconfig `proxy-url`, else `HTTPS_PROXY`/
+    /// `HTTP_PROXY` unless `NO_PROXY` excludes the server), without userinfo; `None` = direct.
+    pub proxy: Option<String>,
 }
 
 /// The identity requested with `Impersonate-User`, `Impersonate-Group` and `Impersonate-Uid`
@@ -136,6 +139,17 @@ pub enum ClusterError {
         /// The value, escaped and capped.
         value: String,
     },
+    /// No proxy can be chosen: a bad kubeconfig `proxy-url` or proxy scheme.
+    #[error("{0}")]
+    Proxy(#[from] super::proxy::ProxyError),
+    /// kube-rs refused the proxy environment while reading the kubeconfig. It parses
+    /// `NO_PROXY` strictly whenever a proxy is set (an empty entry, as a trailing comma makes,
+    /// or an entry it cannot read fails the whole configuration), where kubectl skips such
+    /// entries; the value is not shown.
+    #[error(
+        "the proxy settings of the environment cannot be used: {0}; remove empty or malformed entries (e.g. a trailing comma) from NO_PROXY/no_proxy and check that HTTPS_PROXY/https_proxy is a URL such as http://HOST:PORT"
+    )]
+    ProxyEnvironment(String),
     /// Building the client did not finish in time: the kubeconfig user's exec credential
     /// plugin (run while the client is built) did not answer.
     #[error(
@@ -182,7 +196,10 @@ impl ClusterError {
             ClusterError::Client(_)
             | ClusterError::CredentialTimeout(_)
             | ClusterError::CredentialPlugin { .. } => ExitStatus::Failure,
-            ClusterError::TlsFile { .. } | ClusterError::Impersonation { .. } => ExitStatus::Usage,
+            ClusterError::TlsFile { .. }
+            | ClusterError::Impersonation { .. }
+            | ClusterError::Proxy(_)
+            | ClusterError::ProxyEnvironment(_) => ExitStatus::Usage,
             _ => ExitStatus::Usage,
         }
     }
@@ -222,37 +239,54 @@ const MAX_TLS_FILE: u64 = 1024 * 1024;
 /// when one is not a regular file (a FIFO would block the client forever) or is larger than
 /// [`MAX_TLS_FILE`]. Entries of other contexts are not read, as kubectl does not read them.
 fn check_tls_files(kc: &Kubeconfig, opts: &KubeOptions) -> Result<(), ClusterError> {
-    let context = opts
-        .context
-        .clone()
-        .or_else(|| kc.current_context.clone())
-        .and_then(|c| kc.contexts.iter().find(|n| n.name == c))
-        .and_then(|n| n.context.as_ref());
-    let cluster = opts
-        .cluster
-        .clone()
-        .or_else(|| context.map(|c| c.cluster.clone()));
-    let user = opts
-        .user
-        .clone()
-        .or_else(|| context.and_then(|c| c.user.clone()));
     let mut files = Vec::new();
-    if let Some(c) = cluster
-        .and_then(|n| kc.clusters.iter().find(|c| c.name == n))
-        .and_then(|c| c.cluster.as_ref())
-    {
+    if let Some(c) = chosen_cluster(kc, opts) {
         files.extend(c.certificate_authority.clone());
     }
-    if let Some(a) = user
-        .and_then(|n| kc.auth_infos.iter().find(|a| a.name == n))
-        .and_then(|a| a.auth_info.as_ref())
-    {
+    if let Some(a) = chosen_user(kc, opts) {
         files.extend(a.client_certificate.clone());
         files.extend(a.client_key.clone());
     }
     files
         .iter()
         .try_for_each(|f| check_tls_file(std::path::Path::new(f)))
+}
+
+/// The context `--context` or `current-context` names, if the kubeconfig has it.
+fn chosen_context<'k>(kc: &'k Kubeconfig, opts: &KubeOptions) -> Option<&'k kube::config::Context> {
+    opts.context
+        .clone()
+        .or_else(|| kc.current_context.clone())
+        .and_then(|c| kc.contexts.iter().find(|n| n.name == c))
+        .and_then(|n| n.context.as_ref())
+}
+
+/// The cluster entry in use: `--cluster`, else the chosen context's.
+fn chosen_cluster<'k>(kc: &'k Kubeconfig, opts: &KubeOptions) -> Option<&'k kube::config::Cluster> {
+    opts.cluster
+        .clone()
+        .or_else(|| chosen_context(kc, opts).map(|c| c.cluster.clone()))
+        .and_then(|n| kc.clusters.iter().find(|c| c.name == n))
+        .and_then(|c| c.cluster.as_ref())
+}
+
+/// The user entry in use: `--user`, else the chosen context's.
+fn chosen_user<'k>(kc: &'k Kubeconfig, opts: &KubeOptions) -> Option<&'k kube::config::AuthInfo> {
+    opts.user
+        .clone()
+        .or_else(|| chosen_context(kc, opts).and_then(|c| c.user.clone()))
+        .and_then(|n| kc.auth_infos.iter().find(|a| a.name == n))
+        .and_then(|a| a.auth_info.as_ref())
+}
+
+/// The proxy kube-rs's client will dial for this process, without userinfo, recorded by
+/// [`connect`] so a transport error can name it ([`super::errors::ApiError::from_kube`]).
+/// One process talks to one cluster, so the first value stays.
+static PROXY_IN_USE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// The proxy this process's client goes through (without userinfo), if any.
+pub fn proxy_in_use() -> Option<&'static str> {
+    PROXY_IN_USE.get().map(String::as_str)
 }
 
 /// [`ClusterError::TlsFile`] when `path` is not a regular file of at most [`MAX_TLS_FILE`] bytes.
@@ -392,6 +426,13 @@ pub async fn connect(
         cluster: opts.cluster.clone(),
         user: opts.user.clone(),
     };
+    // The cluster's `proxy-url`, read before kube consumes the kubeconfig (kube's own proxy
+    // choice is replaced below: see super::proxy).
+    let kubeconfig_proxy = kubeconfig
+        .as_ref()
+        .and_then(|kc| chosen_cluster(kc, opts))
+        .and_then(|c| c.proxy_url.clone())
+        .filter(|u| !u.is_empty());
     let (mut config, context, kube_user) = match kubeconfig {
         Some(kc) => {
             let context = opts.context.clone().or_else(|| kc.current_context.clone());
@@ -403,7 +444,12 @@ pub async fn connect(
                     .map(|x| x.user.clone())
             });
             (
-                Config::from_custom_kubeconfig(kc, &options).await?,
+                match Config::from_custom_kubeconfig(kc.clone(), &options).await {
+                    // kube-rs parses NO_PROXY strictly, last, whenever it sees a proxy; the
+                    // proxy is chosen below anyway, so build the same Config without it.
+                    Err(KubeconfigError::ParseNoProxy(_)) => config_without_kube_proxy(&kc, opts)?,
+                    other => other.map_err(|e| kube_proxy_error(e, kubeconfig_proxy.as_deref()))?,
+                },
                 context,
                 user.flatten(),
             )
@@ -506,6 +552,18 @@ pub async fn connect(
                 .unwrap_or_default(),
             uid: config.auth_info.impersonate_uid.clone(),
         });
+    config.proxy_url = super::proxy::choose(
+        &config.cluster_url,
+        kubeconfig_proxy.as_deref(),
+        &super::proxy::ProxyEnv::from_process(),
+    )?;
+    let proxy = config
+        .proxy_url
+        .as_ref()
+        .map(|u| crate::redact::url_without_userinfo(u.to_string().trim_end_matches('/')));
+    if let Some(p) = &proxy {
+        let _ = PROXY_IN_USE.set(p.clone());
+    }
     let namespace = config.default_namespace.clone();
     remember_credentials(&config);
     let server =
@@ -537,7 +595,97 @@ pub async fn connect(
         server,
         configured_user,
         impersonation,
+        proxy,
     })
+}
+
+/// The [`Config`] kube-rs's `Config::from_custom_kubeconfig` builds (kube-client 5.0
+/// `config/mod.rs` `new_from_loader`, `config/file_loader.rs` `load_from_kubeconfig`), for
+/// when only its last step failed: its own NO_PROXY parsing, which refuses what Go accepts
+/// (an empty entry from a trailing comma, `*.example.com`). kube got past every other step
+/// for this kubeconfig, so the context, cluster and CA are known to be readable.
+///
+/// # Errors
+/// [`ClusterError::ProxyEnvironment`] should one of them not be after all.
+fn config_without_kube_proxy(kc: &Kubeconfig, opts: &KubeOptions) -> Result<Config, ClusterError> {
+    let broken = |what: &str| {
+        ClusterError::ProxyEnvironment(format!(
+            "NO_PROXY cannot be parsed by the Kubernetes client library and the kubeconfig's {what} could not be read without it"
+        ))
+    };
+    let context = chosen_context(kc, opts).ok_or_else(|| broken("context"))?;
+    let cluster = chosen_cluster(kc, opts).ok_or_else(|| broken("cluster"))?;
+    let mut config = Config::new(
+        cluster
+            .server
+            .as_deref()
+            .unwrap_or("")
+            .parse()
+            .map_err(|_| broken("server"))?,
+    );
+    if let Some(ns) = &context.namespace {
+        config.default_namespace = ns.clone();
+    }
+    config.accept_invalid_certs = cluster.insecure_skip_tls_verify.unwrap_or(false);
+    config.disable_compression = cluster.disable_compression.unwrap_or(false);
+    config.tls_server_name = cluster.tls_server_name.clone();
+    if let Some(data) = &cluster.certificate_authority_data {
+        use base64::Engine;
+        let pem = base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|_| broken("certificate-authority-data"))?;
+        config.root_cert = Some(pem_certificates(&String::from_utf8_lossy(&pem)));
+    } else if let Some(file) = &cluster.certificate_authority {
+        config.root_cert_file = Some(PathBuf::from(file));
+    }
+    let mut auth = chosen_user(kc, opts).cloned().unwrap_or_default();
+    if let Some(exec) = auth.exec.as_mut().filter(|e| e.provide_cluster_info) {
+        exec.cluster = Some(cluster.try_into().map_err(|_| broken("cluster"))?);
+    }
+    config.auth_info = auth;
+    Ok(config)
+}
+
+/// The DER bytes of every `CERTIFICATE` block of a PEM text (RFC 7468), as kube's `certs`.
+fn pem_certificates(pem: &str) -> Vec<Vec<u8>> {
+    use base64::Engine;
+    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
+    const END: &str = "-----END CERTIFICATE-----";
+    let mut out = Vec::new();
+    let mut rest = pem;
+    while let Some(start) = rest.find(BEGIN) {
+        let body = &rest[start + BEGIN.len()..];
+        let Some(end) = body.find(END) else { break };
+        let b64: String = body[..end].split_whitespace().collect();
+        if let Ok(der) = base64::engine::general_purpose::STANDARD.decode(b64) {
+            out.push(der);
+        }
+        rest = &body[end + END.len()..];
+    }
+    out
+}
+
+/// Maps kube's kubeconfig errors about proxies (kube-rs reads `HTTPS_PROXY` and `NO_PROXY`
+/// itself while it reads the kubeconfig) to ours; others pass through. Neither message
+/// quotes the proxy value, which may hold a password.
+fn kube_proxy_error(e: KubeconfigError, kubeconfig_proxy: Option<&str>) -> ClusterError {
+    match (e, kubeconfig_proxy) {
+        (KubeconfigError::ParseProxyUrl(_), Some(url)) => ClusterError::Proxy(
+            super::proxy::ProxyError::InvalidUrl(crate::redact::url_without_userinfo(url)),
+        ),
+        (KubeconfigError::ParseProxyUrl(_), None) => {
+            ClusterError::ProxyEnvironment("HTTPS_PROXY is not a URL".into())
+        }
+        (KubeconfigError::ParseNoProxy(inner), _) => ClusterError::ProxyEnvironment(format!(
+            "NO_PROXY cannot be parsed ({})",
+            match inner {
+                kube::config::NoProxyError::EmptyValue => "an empty entry".to_string(),
+                kube::config::NoProxyError::EmptyInput => "it is empty".to_string(),
+                _ => "an entry is neither an IP, a CIDR nor a host name".to_string(),
+            }
+        )),
+        (other, _) => ClusterError::Kubeconfig(other),
+    }
 }
 
 /// The kubeconfig user's `tokenFile`, whitespace-trimmed as client-go does
@@ -611,6 +759,17 @@ fn remember_credentials(config: &Config) {
     }
     if let Some(k) = &a.client_key_data {
         crate::redact::remember(k.expose_secret());
+    }
+    if let Some(pw) = config.proxy_url.as_ref().and_then(|u| {
+        let userinfo = u.authority()?.as_str().rsplit_once('@')?.0;
+        Some(
+            userinfo
+                .split_once(':')
+                .map_or(userinfo, |(_, p)| p)
+                .to_string(),
+        )
+    }) {
+        crate::redact::remember(&pw);
     }
     if let Some(pw) = config.cluster_url.authority().and_then(|a| {
         let userinfo = a.as_str().rsplit_once('@')?.0;

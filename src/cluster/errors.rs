@@ -29,6 +29,22 @@ pub enum ApiError {
         #[source]
         source: Box<kube::Error>,
     },
+    /// The proxy in use (kubeconfig `proxy-url`, or `HTTPS_PROXY`/`HTTP_PROXY` not excluded
+    /// by `NO_PROXY`) could not be reached or refused the tunnel to the API server.
+    #[error(
+        "cannot reach the API server {server} through the proxy {proxy}: {detail}; check that the proxy is up and allows CONNECT to the server, or fix HTTPS_PROXY/NO_PROXY or the cluster's proxy-url in the kubeconfig"
+    )]
+    Proxy {
+        /// The API server URL.
+        server: String,
+        /// The proxy URL, without userinfo.
+        proxy: String,
+        /// The innermost causes (hyper-util's `tunnel error: …` or `SOCKS error: …`).
+        detail: String,
+        /// The underlying client error (boxed: it is large).
+        #[source]
+        source: Box<kube::Error>,
+    },
     /// The request was sent (or a connection attempted) and nothing came back before its
     /// deadline (ARCHITECTURE §4: every request is bounded).
     #[error(
@@ -60,6 +76,20 @@ pub fn causes(err: &(dyn std::error::Error + 'static)) -> String {
     // Keep the last two: the specific cause and the layer that saw it.
     let n = parts.len();
     parts[n.saturating_sub(2)..].join(": ")
+}
+
+/// Whether the error came from the proxy connector: hyper-util's `Tunnel` and `SocksV5`
+/// errors display as `tunnel error: …` and `SOCKS error: …` somewhere in the chain.
+fn through_proxy(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(err);
+    while let Some(e) = cur {
+        let text = e.to_string();
+        if text.starts_with("tunnel error") || text.starts_with("SOCKS error") {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
 }
 
 impl ApiError {
@@ -97,11 +127,24 @@ impl ApiError {
                     message,
                 }
             }
-            other => ApiError::Transport {
-                server: server.to_string(),
-                detail: causes(&other),
-                source: Box::new(other),
-            },
+            other => {
+                let detail = causes(&other);
+                // hyper-util's proxy connectors prefix their errors so: the proxy failed,
+                // not the server behind it.
+                match super::client::proxy_in_use() {
+                    Some(proxy) if through_proxy(&other) => ApiError::Proxy {
+                        server: server.to_string(),
+                        proxy: proxy.to_string(),
+                        detail,
+                        source: Box::new(other),
+                    },
+                    _ => ApiError::Transport {
+                        server: server.to_string(),
+                        detail,
+                        source: Box::new(other),
+                    },
+                }
+            }
         }
     }
 
@@ -109,7 +152,7 @@ impl ApiError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ApiError::Server { code, .. } => Some(*code),
-            ApiError::Transport { .. } | ApiError::Timeout { .. } => None,
+            ApiError::Transport { .. } | ApiError::Proxy { .. } | ApiError::Timeout { .. } => None,
         }
     }
 

@@ -4,6 +4,7 @@
 pub mod client;
 pub mod discovery;
 pub mod errors;
+pub mod proxy;
 pub mod table;
 
 pub use client::{Cluster, ClusterError, connect};

@@ -17,7 +17,11 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use k8s_openapi::api::authentication::v1::SelfSubjectReview;
-use k8s_openapi::api::authorization::v1::SelfSubjectAccessReview;
+use k8s_openapi::api::authorization::v1::{
+    NonResourceAttributes, SelfSubjectAccessReview, SelfSubjectAccessReviewSpec,
+    SelfSubjectRulesReview, SelfSubjectRulesReviewSpec, SubjectAccessReviewStatus,
+    SubjectRulesReviewStatus,
+};
 use kube::api::PostParams;
 use kube::{Api, Client};
 use serde::de::DeserializeOwned;
@@ -61,7 +65,7 @@ pub struct Session<'s> {
     journal: Option<Journal>,
     registered: Vec<String>,
     index: OnceCell<TypeIndex>,
-    observed: OnceCell<Option<Observed>>,
+    observed: OnceCell<SelfSubjectReview>,
     reviews: Mutex<HashMap<AccessRequest, Result<(), String>>>,
 }
 
@@ -289,20 +293,71 @@ impl<'s> Session<'s> {
         )
         .await
         .map_err(GateError::Review)?;
-        let status = answer.status.unwrap_or_default();
-        let d = if status.allowed && status.denied != Some(true) {
-            Ok(())
-        } else {
-            let reason = status
-                .reason
-                .filter(|r| !r.is_empty())
-                .or(status.evaluation_error.filter(|r| !r.is_empty()));
-            Err(reason.unwrap_or_else(|| "no RBAC rule allows it".to_string()))
-        };
+        let d = decision_of(answer.status.unwrap_or_default());
         if let Ok(mut c) = self.reviews.lock() {
             c.insert(req.clone(), d.clone());
         }
         Ok(d)
+    }
+
+    /// The RBAC decision for a non-resource URL (`auth can-i get /healthz`): one
+    /// SelfSubjectAccessReview with `nonResourceAttributes` (as kubectl's `cani.go` sends it),
+    /// answered like [`Session::decide`]. Not cached (one question per invocation).
+    ///
+    /// # Errors
+    /// [`GateError::Review`] (exit 1, never a "no") when the review cannot be made or times out.
+    pub async fn decide_non_resource(
+        &self,
+        verb: &str,
+        path: &str,
+    ) -> Result<Result<(), String>, GateError> {
+        let review = SelfSubjectAccessReview {
+            spec: SelfSubjectAccessReviewSpec {
+                non_resource_attributes: Some(NonResourceAttributes {
+                    verb: Some(verb.to_string()),
+                    path: Some(path.to_string()),
+                }),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let api: Api<SelfSubjectAccessReview> = Api::all(self.cluster.client.clone());
+        let answer = bounded(
+            &self.cluster.server,
+            "the SelfSubjectAccessReview",
+            self.deadlines.review,
+            api.create(&PostParams::default(), &review),
+        )
+        .await
+        .map_err(GateError::Review)?;
+        Ok(decision_of(answer.status.unwrap_or_default()))
+    }
+
+    /// The rules the caller has in `namespace` (SelfSubjectRulesReview,
+    /// authorization.k8s.io/v1, as `kubectl auth can-i --list` asks), unfiltered.
+    ///
+    /// # Errors
+    /// [`GateError::Review`] (exit 1) when the review cannot be made or times out.
+    pub async fn rules_review(
+        &self,
+        namespace: &str,
+    ) -> Result<SubjectRulesReviewStatus, GateError> {
+        let review = SelfSubjectRulesReview {
+            spec: SelfSubjectRulesReviewSpec {
+                namespace: Some(namespace.to_string()),
+            },
+            ..Default::default()
+        };
+        let api: Api<SelfSubjectRulesReview> = Api::all(self.cluster.client.clone());
+        let answer = bounded(
+            &self.cluster.server,
+            "the SelfSubjectRulesReview",
+            self.deadlines.review,
+            api.create(&PostParams::default(), &review),
+        )
+        .await
+        .map_err(GateError::Review)?;
+        Ok(answer.status.unwrap_or_default())
     }
 
     /// The identity the server sees (SelfSubjectReview, authentication.k8s.io/v1), asked once
@@ -311,25 +366,36 @@ impl<'s> Session<'s> {
     /// # Errors
     /// [`GateError::Review`] when the review cannot be made or times out.
     async fn review_identity(&self) -> Result<Option<Observed>, GateError> {
+        let r = self.self_review().await?;
+        Ok(r.status
+            .clone()
+            .and_then(|s| s.user_info)
+            .map(|u| Observed {
+                user: u.username.unwrap_or_default(),
+                groups: u.groups.unwrap_or_default(),
+                uid: u.uid,
+            }))
+    }
+
+    /// The whole SelfSubjectReview (authentication.k8s.io/v1) as the server answered it, asked
+    /// once per process (`auth whoami` prints it; the identity check reads it).
+    ///
+    /// # Errors
+    /// [`GateError::Review`] (exit 1) when the review cannot be made or times out.
+    pub async fn self_review(&self) -> Result<&SelfSubjectReview, GateError> {
         self.observed
             .get_or_try_init(|| async {
                 let api: Api<SelfSubjectReview> = Api::all(self.cluster.client.clone());
-                let r = bounded(
+                bounded(
                     &self.cluster.server,
                     "the SelfSubjectReview",
                     self.deadlines.review,
                     api.create(&PostParams::default(), &SelfSubjectReview::default()),
                 )
                 .await
-                .map_err(GateError::Review)?;
-                Ok(r.status.and_then(|s| s.user_info).map(|u| Observed {
-                    user: u.username.unwrap_or_default(),
-                    groups: u.groups.unwrap_or_default(),
-                    uid: u.uid,
-                }))
+                .map_err(GateError::Review)
             })
             .await
-            .cloned()
     }
 
     /// The user name the server sees, for messages and the journal; falls back to the
@@ -357,5 +423,24 @@ impl<'s> Session<'s> {
     ) -> Result<T, ApiError> {
         self.call("the request", self.cluster.client.request::<T>(req))
             .await
+    }
+}
+
+/// The reason a denial carries when the server gives none (RBAC gives no reason for a plain
+/// "no"); `auth can-i` prints a bare `no` for it, as kubectl does.
+pub const NO_RULE_REASON: &str = "no RBAC rule allows it";
+
+/// A review status as a decision: `Ok(())` when allowed and not explicitly denied, else
+/// `Err(reason)` — the server's reason, else its evaluation error, else "no RBAC rule allows
+/// it" (RBAC gives no reason for a plain "no").
+fn decision_of(status: SubjectAccessReviewStatus) -> Result<(), String> {
+    if status.allowed && status.denied != Some(true) {
+        Ok(())
+    } else {
+        let reason = status
+            .reason
+            .filter(|r| !r.is_empty())
+            .or(status.evaluation_error.filter(|r| !r.is_empty()));
+        Err(reason.unwrap_or_else(|| NO_RULE_REASON.to_string()))
     }
 }

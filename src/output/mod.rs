@@ -8,6 +8,8 @@ use serde::Serialize;
 
 use crate::exit::ExitStatus;
 
+pub mod custom_columns;
+pub mod jsonpath;
 pub mod objects;
 pub mod table;
 

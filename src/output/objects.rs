@@ -4,8 +4,9 @@
 
 use serde_json::{Map, Value};
 
+use super::jsonpath::{JsonPathError, PrintOptions};
 use super::{OutputError, Printer, to_json, to_yaml};
-use crate::cli::{DryRun, ObjectFormat};
+use crate::cli::{DryRun, ObjectFormat, TemplateFormat};
 use crate::cluster::ResolvedType;
 
 /// kubectl's message for an empty list (printed on stderr; exit 0).
@@ -25,10 +26,18 @@ pub fn list_of(items: Vec<Value>) -> Value {
 /// for built-in types; kubectl adds them back) and drops `metadata.managedFields`, as
 /// kubectl does unless `--show-managed-fields`.
 pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
+    with_type_meta_keeping(item, t, false)
+}
+
+/// [`with_type_meta`], keeping `metadata.managedFields` when `keep_managed_fields`: kubectl
+/// strips them only for `-o json|yaml` (`k8s.io/kubectl/pkg/cmd/get/get.go`, the
+/// `--show-managed-fields` printer wrapper); its JSONPath and custom-columns printers see
+/// them.
+pub fn with_type_meta_keeping(item: Value, t: &ResolvedType, keep_managed_fields: bool) -> Value {
     let Value::Object(mut rest) = item else {
         return item;
     };
-    if let Some(Value::Object(meta)) = rest.get_mut("metadata") {
+    if !keep_managed_fields && let Some(Value::Object(meta)) = rest.get_mut("metadata") {
         meta.remove("managedFields");
     }
     let mut m = Map::new();
@@ -43,6 +52,36 @@ pub fn with_type_meta(item: Value, t: &ResolvedType) -> Value {
         }
     }
     Value::Object(m)
+}
+
+/// `doc` (one object, or a `List`) printed with a template format, as kubectl prints it:
+/// a JSONPath template applied once to the whole document (no newline added), or custom
+/// columns with one row per list item (`k8s.io/cli-runtime/pkg/printers/jsonpath.go`,
+/// `k8s.io/kubectl/pkg/cmd/get/customcolumn.go`). `no_headers` drops the custom-columns
+/// header; `allow_missing_keys` is `--allow-missing-template-keys` (custom columns always
+/// allow them, as kubectl).
+///
+/// # Errors
+/// [`JsonPathError::Execute`] when the template does not fit the document (an index out of
+/// bounds, a missing key when not allowed): kubectl's exit 1.
+pub fn render_template(
+    f: &TemplateFormat,
+    doc: &Value,
+    no_headers: bool,
+    allow_missing_keys: bool,
+) -> Result<String, JsonPathError> {
+    match f {
+        TemplateFormat::JsonPath { template, as_json } => template.render(
+            doc,
+            PrintOptions {
+                allow_missing_keys,
+                as_json: *as_json,
+            },
+        ),
+        TemplateFormat::CustomColumns(columns) => {
+            super::custom_columns::render(doc, columns, no_headers)
+        }
+    }
 }
 
 /// The one-line result, as kubectl prints it.
@@ -92,6 +131,10 @@ pub fn print_result(
         Some(ObjectFormat::Json) => p.out(&to_json(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Yaml) => p.out(&to_yaml(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Name) => p.out(&format!("{display}\n"))?,
+        Some(ObjectFormat::Template(f)) => p.out(
+            &render_template(&f, &with_type_meta(after.clone(), t), false, true)
+                .map_err(|e| OutputError::Encode(e.to_string()))?,
+        )?,
         None => p.out(&format!(
             "{}\n",
             result_line(display, verb, changed, dry_run)

@@ -1,6 +1,7 @@
 //! `get`: resolve TYPE, pass the gate (plugin.yaml boundary, then a SelfSubjectAccessReview
 //! for exactly `get` or `list`) — both through the guarded path ([`crate::guard`]) — then
-//! fetch and print: a server-side Table for `-o table|wide`, the objects for `-o json|yaml|name`.
+//! fetch and print: a server-side Table for `-o table|wide`, the objects for `-o json|yaml|name`
+//! and the templates (`-o jsonpath=…`, `-o custom-columns=…`: [`render_template`]).
 
 use kube::Resource;
 use kube::api::{DynamicObject, GetParams, ListParams};
@@ -12,7 +13,7 @@ use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::{Grant, Mode, Session, Target};
-use crate::output::objects::{list_of, no_resources, with_type_meta};
+use crate::output::objects::{list_of, no_resources, render_template, with_type_meta_keeping};
 use crate::output::{Printer, to_json, to_yaml};
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
@@ -129,9 +130,10 @@ async fn fetch_and_print(
         t,
         url: &url,
         lp: &lp,
+        keep_managed_fields: matches!(args.output, OutputFormat::Template(_)),
     };
     let mut missing: Vec<ApiError> = Vec::new();
-    match args.output {
+    match &args.output {
         OutputFormat::Table | OutputFormat::Wide => {
             let mut all = Table::default();
             if names.is_empty() {
@@ -164,7 +166,10 @@ async fn fetch_and_print(
                 p.out(&table::render(&all, opts))?;
             }
         }
-        OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Name => {
+        OutputFormat::Json
+        | OutputFormat::Yaml
+        | OutputFormat::Name
+        | OutputFormat::Template(_) => {
             let mut items = Vec::new();
             if names.is_empty() {
                 items = fetch.objects().await?;
@@ -195,10 +200,16 @@ async fn fetch_and_print(
                     list_of(items)
                 };
                 if !doc.is_null() {
-                    let text = if args.output == OutputFormat::Json {
-                        to_json(&doc)?
-                    } else {
-                        to_yaml(&doc)?
+                    let text = match &args.output {
+                        OutputFormat::Json => to_json(&doc)?,
+                        OutputFormat::Template(f) => render_template(
+                            f,
+                            &doc,
+                            args.no_headers,
+                            args.allow_missing_template_keys,
+                        )
+                        .map_err(|e| VerbError::Io(e.to_string()))?,
+                        _ => to_yaml(&doc)?,
                     };
                     p.out(&text)?;
                 }
@@ -226,6 +237,8 @@ struct Fetch<'a> {
     t: &'a ResolvedType,
     url: &'a str,
     lp: &'a ListParams,
+    /// Templates see `metadata.managedFields`, as kubectl's do; json/yaml drop them.
+    keep_managed_fields: bool,
 }
 
 impl Fetch<'_> {
@@ -297,7 +310,10 @@ impl Fetch<'_> {
             let req = self.request().list(&lp).map_err(|e| self.unbuildable(e))?;
             let mut page: Value = self.session.send(self.grant, req).await?;
             if let Some(Value::Array(a)) = page.get_mut("items").map(Value::take) {
-                items.extend(a.into_iter().map(|i| with_type_meta(i, self.t)));
+                items.extend(
+                    a.into_iter()
+                        .map(|i| with_type_meta_keeping(i, self.t, self.keep_managed_fields)),
+                );
             }
             match page
                 .pointer("/metadata/continue")
@@ -316,6 +332,6 @@ impl Fetch<'_> {
             .get(name, &GetParams::default())
             .map_err(|e| self.unbuildable(e))?;
         let v: Value = self.session.send(self.grant, req).await?;
-        Ok(with_type_meta(v, self.t))
+        Ok(with_type_meta_keeping(v, self.t, self.keep_managed_fields))
     }
 }

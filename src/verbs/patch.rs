@@ -302,7 +302,7 @@ async fn patch_object(
         &after,
         args.dry_run,
         args.diff,
-        args.output,
+        args.output.clone(),
     )?;
     Ok(())
 }

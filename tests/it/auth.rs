@@ -1,6 +1,11 @@
-//! `auth can-i` and `auth matrix` against the real cluster, as admin, alice, bob and `--as`.
+//! `auth can-i`, `auth can-i --list`, `auth matrix` and `auth whoami` against the real
+//! cluster, as admin, alice, bob and `--as`, compared with the real kubectl where they agree.
 
-use crate::fixture::{Myops, Namespace, Run};
+use std::time::{Duration, Instant};
+
+use crate::fixture::{
+    Myops, Namespace, Run, cluster, free_port, kubectl, kubectl_apply, kubectl_at, text_of,
+};
 
 /// The rows of a matrix, each split into `columns` cells (the last, BOUNDARY, may hold spaces).
 fn matrix_rows(r: &Run, columns: usize) -> Vec<Vec<String>> {
@@ -223,4 +228,390 @@ fn matrix_columns_follow_plugin_verbs_and_mark_boundary_and_unserved_types() {
             "--all-namespaces needs scope cluster"
         ]
     );
+}
+
+/// The real kubectl's (exit code, stdout) for `args`, as the test cluster's admin kubeconfig.
+fn real(args: &[&str]) -> (i32, String) {
+    let out = kubectl_at(&cluster().kubeconfig, args);
+    (out.status.code().unwrap_or(-1), text_of(&out.stdout))
+}
+
+/// Deletes the cluster-scoped objects a test created, even when it fails.
+struct Cleanup(Vec<(&'static str, String)>);
+
+impl Drop for Cleanup {
+    fn drop(&mut self) {
+        for (kind, name) in &self.0 {
+            let _ = kubectl_at(
+                &cluster().kubeconfig,
+                &["delete", kind, name, "--wait=false", "--ignore-not-found"],
+            );
+        }
+    }
+}
+
+fn suffix() -> u32 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+        % 1_000_000
+}
+
+#[test]
+fn impersonate_users_asks_about_impersonation_even_with_a_crd_named_users() {
+    let n = suffix();
+    let group = format!("imp{n}.example.com");
+    let crd = format!("users.{group}");
+    let user = format!("carol-{n}");
+    let role = format!("myops-test-impersonate-{n}");
+    let _cleanup = Cleanup(vec![
+        ("customresourcedefinition", crd.clone()),
+        ("clusterrolebinding", role.clone()),
+        ("clusterrole", role.clone()),
+    ]);
+    kubectl_apply(&format!(
+        "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {{name: {crd}}}
+spec:
+  group: {group}
+  scope: Namespaced
+  names: {{plural: users, singular: user, kind: User}}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {{name: {role}}}
+rules:
+- apiGroups: [\"\"]
+  resources: [users]
+  resourceNames: [bob]
+  verbs: [impersonate]
+- apiGroups: [authentication.k8s.io]
+  resources: [userextras/scopes]
+  resourceNames: [view]
+  verbs: [impersonate]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {{name: {role}}}
+roleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: {role}}}
+subjects:
+- {{apiGroup: rbac.authorization.k8s.io, kind: User, name: {user}}}
+"
+    ));
+    kubectl(&[
+        "wait",
+        "--for=condition=Established",
+        &format!("crd/{crd}"),
+        "--timeout=30s",
+    ]);
+    let m = Myops::standard("auth-impersonate");
+    let ask = |args: &[&str]| {
+        let mut a = vec!["auth", "can-i"];
+        a.extend_from_slice(args);
+        a.extend_from_slice(&["--as", &user]);
+        m.run(&a)
+    };
+    // Until discovery serves the CRD, `get users` is an unknown type; then it is the CRD, and
+    // the note names its group.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let r = loop {
+        let r = ask(&["get", "users"]);
+        if r.code != 2 || Instant::now() > deadline {
+            break r;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    assert_eq!((r.code, r.stdout.as_str()), (3, "no\n"), "{r:?}");
+    assert!(r.stderr.contains(&format!("is users.{group}")), "{r:?}");
+
+    // impersonate users is the core-group impersonation resource, not the CRD.
+    let r = ask(&["impersonate", "users/bob"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (0, "yes\n", ""),
+        "{r:?}"
+    );
+    let r = ask(&["impersonate", "users", "bob"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "yes\n"), "{r:?}");
+    let r = ask(&["impersonate", "users/alice"]);
+    assert_eq!((r.code, r.stdout.as_str()), (3, "no\n"), "{r:?}");
+    let r = ask(&["impersonate", "users", "-q"]);
+    assert_eq!((r.code, r.stdout.as_str()), (3, ""), "{r:?}");
+    let r = ask(&["impersonate", "groups/bob"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    // userextras/KEY is the extra key; the NAME is its value (authentication.k8s.io).
+    let r = ask(&["impersonate", "userextras/scopes", "view"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "yes\n"), "{r:?}");
+    assert!(
+        r.stderr.contains("userextras.authentication.k8s.io"),
+        "{r:?}"
+    );
+    let r = ask(&["impersonate", "userextras/scopes", "edit"]);
+    assert_eq!((r.code, r.stdout.as_str()), (3, "no\n"), "{r:?}");
+    let r = ask(&["impersonate", "uids"]);
+    assert_eq!((r.code, r.stdout.as_str()), (3, "no\n"), "{r:?}");
+    assert!(r.stderr.contains("uids.authentication.k8s.io"), "{r:?}");
+
+    // The real kubectl resolves `users` to the CRD here and says no: an intended difference.
+    let (code, out) = real(&["auth", "can-i", "impersonate", "users/bob", "--as", &user]);
+    assert_eq!((code, out.as_str()), (1, "no\n"));
+}
+
+#[test]
+fn non_resource_urls_are_asked_as_kubectl_asks_them() {
+    let m = Myops::standard("auth-nonresource");
+    for (args, code) in [
+        (
+            vec!["auth", "can-i", "get", "/healthz", "--context", "bob"],
+            0,
+        ),
+        (
+            vec!["auth", "can-i", "get", "/version", "--context", "alice"],
+            0,
+        ),
+        (
+            vec!["auth", "can-i", "post", "/healthz", "--context", "bob"],
+            3,
+        ),
+        (
+            vec!["auth", "can-i", "get", "/metrics", "--context", "bob"],
+            3,
+        ),
+        (vec!["auth", "can-i", "get", "/metrics"], 0),
+    ] {
+        let r = m.run(&args);
+        let (kcode, kout) = real(&args);
+        assert_eq!(r.code, code, "{args:?}: {r:?}");
+        assert_eq!(r.stdout, kout, "stdout as kubectl's: {args:?}: {r:?}");
+        assert_eq!(kcode, if code == 0 { 0 } else { 1 }, "{args:?}");
+    }
+    for args in [
+        vec!["auth", "can-i", "get", "/healthz", "pods"],
+        vec!["auth", "can-i", "get", "/healthz", "--subresource", "log"],
+    ] {
+        let r = m.run(&args);
+        assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{args:?}: {r:?}");
+    }
+}
+
+#[test]
+fn a_review_that_could_not_be_made_is_exit_1_never_no_even_with_q() {
+    let m = Myops::standard("auth-unmade");
+    let dead = format!("https://127.0.0.1:{}", free_port());
+    for args in [
+        vec![
+            "auth",
+            "can-i",
+            "get",
+            "/healthz",
+            "-s",
+            &dead,
+            "--insecure-skip-tls-verify",
+        ],
+        vec![
+            "auth",
+            "can-i",
+            "get",
+            "/healthz",
+            "-q",
+            "-s",
+            &dead,
+            "--insecure-skip-tls-verify",
+        ],
+        vec![
+            "auth",
+            "can-i",
+            "list",
+            "pods",
+            "-q",
+            "-s",
+            &dead,
+            "--insecure-skip-tls-verify",
+        ],
+        vec![
+            "auth",
+            "can-i",
+            "impersonate",
+            "users",
+            "-q",
+            "-s",
+            &dead,
+            "--insecure-skip-tls-verify",
+        ],
+        // The anonymous user may not create reviews at all.
+        vec![
+            "auth",
+            "can-i",
+            "list",
+            "pods",
+            "-q",
+            "--as",
+            "system:anonymous",
+        ],
+        vec![
+            "auth",
+            "can-i",
+            "get",
+            "/healthz",
+            "--as",
+            "system:anonymous",
+        ],
+        vec!["auth", "can-i", "--list", "--as", "system:anonymous"],
+        vec!["auth", "whoami", "--as", "system:anonymous"],
+    ] {
+        let r = m.run(&args);
+        assert_eq!((r.code, r.stdout.as_str()), (1, ""), "{args:?}: {r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "one sentence: {args:?}: {r:?}");
+        assert!(r.stderr.starts_with("error: "), "{args:?}: {r:?}");
+    }
+}
+
+#[test]
+fn can_i_list_shows_only_the_rules_plugin_yaml_lets_the_plugin_use() {
+    let ns = Namespace::new("auth-list");
+    ns.grant("alice", "get,list,delete", "pods");
+    ns.grant("alice", "get", "configmaps");
+    let m = Myops::standard(&ns.0);
+    let r = m.run(&["auth", "can-i", "--list", "-n", &ns.0, "--context", "alice"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            "Resources   Non-Resource URLs   Resource Names   Verbs\n\
+             pods        []                  []               [get list]\n"
+        ),
+        "{r:?}"
+    );
+    assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
+    assert!(
+        r.stderr.contains("outside plugin.yaml") && r.stderr.contains("not shown"),
+        "{r:?}"
+    );
+    // kubectl shows the same rule, with the verb plugin.yaml has no use for.
+    let (code, out) = real(&["auth", "can-i", "--list", "-n", &ns.0, "--context", "alice"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("pods ") && l.ends_with("[get list delete]")),
+        "{out}"
+    );
+
+    let r = m.run(&[
+        "auth",
+        "can-i",
+        "--list",
+        "--no-headers",
+        "-n",
+        &ns.0,
+        "--as",
+        "alice",
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "pods   []    []    [get list]\n"),
+        "{r:?}"
+    );
+    // Another namespace: nothing of the plugin's.
+    let r = m.run(&[
+        "auth",
+        "can-i",
+        "--list",
+        "-n",
+        "default",
+        "--context",
+        "alice",
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            "Resources   Non-Resource URLs   Resource Names   Verbs\n"
+        ),
+        "{r:?}"
+    );
+    // Admin's wildcard is narrowed to the boundary's types and verbs.
+    let r = m.run(&["auth", "can-i", "--list", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.starts_with("pods ") && l.ends_with("[get list watch patch]")),
+        "{r:?}"
+    );
+    assert!(!r.stdout.contains('*'), "{r:?}");
+
+    for args in [
+        vec!["auth", "can-i", "--list", "pods"],
+        vec!["auth", "can-i", "--list", "-q"],
+        vec!["auth", "can-i", "--list", "-A"],
+        vec!["auth", "can-i", "list", "pods", "--no-headers"],
+    ] {
+        let r = m.run(&args);
+        assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{args:?}: {r:?}");
+    }
+}
+
+/// `out` with the line holding `creationTimestamp` dropped (the server stamps each review).
+fn without_timestamp(out: &str) -> String {
+    out.lines()
+        .filter(|l| !l.contains("creationTimestamp"))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn whoami_prints_what_kubectl_prints() {
+    let m = Myops::standard("auth-whoami");
+    for args in [
+        vec!["auth", "whoami"],
+        vec!["auth", "whoami", "--context", "alice"],
+        vec!["auth", "whoami", "--context", "bob", "-o", "json"],
+        vec!["auth", "whoami", "--context", "alice", "-o", "yaml"],
+        vec![
+            "auth",
+            "whoami",
+            "--as",
+            "bob",
+            "--as-group",
+            "g1",
+            "--as-group",
+            "g2",
+            "--as-uid",
+            "u1",
+        ],
+        vec![
+            "auth",
+            "whoami",
+            "--as",
+            "bob",
+            "--as-group",
+            "g1",
+            "-o",
+            "json",
+        ],
+    ] {
+        let r = m.run(&args);
+        let (code, out) = real(&args);
+        assert_eq!((r.code, code), (0, 0), "{args:?}: {r:?}");
+        assert_eq!(
+            without_timestamp(&r.stdout),
+            without_timestamp(&out),
+            "{args:?}: {r:?}"
+        );
+        assert_eq!(r.stderr, "", "{args:?}");
+    }
+    let r = m.run(&["auth", "whoami", "--context", "alice"]);
+    assert_eq!(
+        r.stdout,
+        "ATTRIBUTE   VALUE\nUsername    alice\nUID         uid-alice\nGroups      [system:authenticated]\n"
+    );
+    let r = m.run(&["auth", "whoami", "-o", "wide"]);
+    assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{r:?}");
 }
