@@ -409,7 +409,19 @@ fn hundred_concurrent_gets_add_exactly_100_in_the_pushgateway_and_in_prometheus(
         .filter(|r| r.stderr.contains("warning"))
         .map(|r| r.stderr.as_str())
         .collect();
-    assert!(warned.is_empty(), "pushes failed: {warned:?}");
+    // On a loaded machine (2 cores, 100 processes queueing on the state lock) a push may
+    // run out of its time: the contract then keeps the totals for the next push, and that is
+    // what is checked — one `metrics push` afterwards, and not a sample lost.
+    if !warned.is_empty() {
+        assert!(
+            warned
+                .iter()
+                .all(|w| w.contains("the totals are kept in") && w.lines().count() == 1),
+            "a push failed otherwise than by its deadline: {warned:?}"
+        );
+        let r = m.run(&["metrics", "push"]);
+        assert_eq!(r.code, 0, "the catch-up push failed: {r:?}");
+    }
 
     // The state file: 101 observations; what it says is what the gateway must show.
     let (count, sum, _) = state_totals(&m, "get", Some("success"));
