@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_myops_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= config= pushgateway= v/v= h/help V/version
+    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= client-certificate= client-key= tls-server-name= as-user-extra= username= password= kuberc= config= pushgateway= v/v= h/help V/version
 end
 
 function __fish_kubectl_myops_needs_command
@@ -36,6 +36,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l request-tim
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -53,7 +60,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "auth" -
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l output -d 'Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH' -r -f -a "table\t'Server-side Table, printer columns with priority 0'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l output -d 'Output format: table, wide, json, yaml, kyaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH, jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH' -r -f -a "table\t'Server-side Table, printer columns with priority 0'
 wide\t'Server-side Table with every printer column'
 json\t'JSON (a `List` for collections)'
 yaml\t'YAML (a `List` for collections)'
@@ -63,6 +70,8 @@ false\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l field-selector -d 'Field selector, e.g. `status.phase=Running`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l chunk-size -d 'Objects per list page (0 = no paging)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s L -l label-columns -d 'Label keys shown as columns of the table (repeatable, or comma-separated), as kubectl\'s `-L`: the header is the key\'s last `/` segment upper-cased' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l sort-by -d 'Sort the objects by a JSONPath expression, e.g. `.metadata.name` or `{.status.startTime}` (numbers numerically, strings in natural order, objects without the field first)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
@@ -75,6 +84,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l requ
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -82,6 +98,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s A -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l no-headers -d 'Omit the table header'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-labels -d 'Add a LABELS column to the table'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l ignore-not-found -d 'A missing named object is not an error (exit 0)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-kind -d 'Prefix names with `kind.group/` in the table\'s NAME column'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-managed-fields -d 'Keep `metadata.managedFields` in `-o json|yaml` (dropped by default, as kubectl)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l type -d 'Patch type' -r -f -a "strategic\t'Strategic merge patch (built-in types only)'
@@ -89,9 +107,9 @@ merge\t'JSON merge patch (RFC 7386)'
 json\t'JSON patch (RFC 6902)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s p -l patch -d 'The patch, as JSON or YAML' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l patch-file -d 'A file holding the patch (JSON or YAML)' -r -F
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l dry-run -d 'Dry run: none (default), server, or client' -r -f -a "none\t'Really change the object'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
-client\t'Computed locally from the current object (merge and json patches only)'"
+client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l subresource -d 'Patch a subresource (status or scale)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o -l output -d 'Print the patched object instead of the one-line result: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE' -r -f -a "json\t'JSON'
@@ -109,15 +127,22 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l re
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l diff -d 'Show the change by field path (always on with --dry-run)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l dry-run -d 'Dry run: none (default), server, or client; shows the diff' -r -f -a "none\t'Really change the object'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l dry-run -d 'Dry run: none (default), server, or client; shows the diff. A bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
-client\t'Computed locally from the current object (merge and json patches only)'"
+client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
@@ -131,6 +156,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -149,6 +181,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -171,6 +210,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -189,6 +235,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -209,6 +262,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -231,6 +291,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -251,6 +318,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -270,6 +344,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -291,6 +372,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -314,6 +402,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -331,6 +426,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -348,6 +450,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -370,6 +479,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -390,6 +506,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -407,6 +530,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -427,6 +557,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -449,6 +586,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -470,6 +614,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -491,6 +642,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -512,6 +670,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
@@ -529,6 +694,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s s -l server -d 'The address of the Kubernetes API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l token -d 'Bearer token for authentication to the API server' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r

@@ -109,6 +109,9 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
         }
         _ => {}
     }
+    if let Some(w) = cli.command.dry_run_warning() {
+        p.err_line(&format!("warning: {w}"));
+    }
     let settings = match Settings::resolve(&cli.global, &env) {
         Ok(s) => s,
         Err(e) => {

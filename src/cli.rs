@@ -70,6 +70,28 @@ pub struct GlobalArgs {
     /// Path to a CA certificate file for the API server.
     #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
     pub certificate_authority: Option<PathBuf>,
+    /// Path to a client certificate file for TLS (replaces the kubeconfig user's).
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
+    pub client_certificate: Option<PathBuf>,
+    /// Path to a client key file for TLS (replaces the kubeconfig user's).
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
+    pub client_key: Option<PathBuf>,
+    /// Server name to use for server certificate validation (default: the server URL's host).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub tls_server_name: Option<String>,
+    /// User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values).
+    #[arg(long = "as-user-extra", global = true, value_name = "KEY=VALUE")]
+    pub as_user_extra: Vec<String>,
+    /// Username for basic authentication to the API server.
+    #[arg(long, global = true)]
+    pub username: Option<String>,
+    /// Password for basic authentication to the API server.
+    #[arg(long, global = true, hide_env_values = true)]
+    pub password: Option<String>,
+    /// Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy
+    /// is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it.
+    #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
+    pub kuberc: Option<PathBuf>,
     /// plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml,
     /// next to the executable, built-in).
     #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
@@ -223,6 +245,119 @@ pub enum DryRun {
     Client,
 }
 
+/// What a bare `--dry-run` stands for: pflag's `NoOptDefVal` of kubectl's flag
+/// (`k8s.io/kubectl/pkg/cmd/util/helpers.go` `AddDryRunFlag`), which kubectl reads as
+/// `client` with a deprecation warning.
+pub const DRY_RUN_BARE: &str = "unchanged";
+
+/// A `--dry-run` value read as kubectl 1.36's `GetDryRunStrategy`
+/// (`k8s.io/kubectl@v0.36.3/pkg/cmd/util/helpers.go`): the strategy, and the deprecation
+/// warning kubectl prints for a bare flag or a Go boolean.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DryRunFlag {
+    /// The strategy.
+    pub strategy: DryRun,
+    /// kubectl's deprecation warning (without klog's prefix), for bare `--dry-run` and the
+    /// boolean values.
+    pub warning: Option<String>,
+}
+
+impl DryRunFlag {
+    /// Parses a `--dry-run` value: Go's `strconv.ParseBool` values first (`1 t T TRUE true
+    /// True` → client, `0 f F FALSE false False` → none, each with kubectl's deprecation
+    /// warning), then [`DRY_RUN_BARE`] (client, warned), `client`, `server`, `none`.
+    ///
+    /// # Errors
+    /// kubectl's sentence `Invalid dry-run value (V). Must be "none", "server", or
+    /// "client".`, the value escaped and capped, then this tool's one-line usage tail
+    /// (`; usage: --dry-run[=none|server|client]`) — a usage error, exit 2.
+    pub fn parse(v: &str) -> Result<DryRunFlag, String> {
+        let warned = |strategy: DryRun, warning: String| DryRunFlag {
+            strategy,
+            warning: Some(warning),
+        };
+        let boolean = |to: &str| {
+            format!(
+                "--dry-run={v} is deprecated (boolean value) and can be replaced with --dry-run={to}."
+            )
+        };
+        let plain = |strategy: DryRun| DryRunFlag {
+            strategy,
+            warning: None,
+        };
+        match v {
+            "1" | "t" | "T" | "TRUE" | "true" | "True" => {
+                Ok(warned(DryRun::Client, boolean("client")))
+            }
+            "0" | "f" | "F" | "FALSE" | "false" | "False" => {
+                Ok(warned(DryRun::None, boolean("none")))
+            }
+            DRY_RUN_BARE => Ok(warned(
+                DryRun::Client,
+                "--dry-run is deprecated and can be replaced with --dry-run=client.".into(),
+            )),
+            "client" => Ok(plain(DryRun::Client)),
+            "server" => Ok(plain(DryRun::Server)),
+            "none" => Ok(plain(DryRun::None)),
+            other => Err(format!(
+                "Invalid dry-run value ({}). Must be \"none\", \"server\", or \"client\".; usage: --dry-run[=none|server|client]",
+                crate::echo::capped(other, 100)
+            )),
+        }
+    }
+}
+
+/// clap's parser of `--dry-run` ([`DryRunFlag::parse`]); it offers `none`, `server` and
+/// `client` to completion.
+#[derive(Debug, Clone, Copy)]
+pub struct DryRunParser;
+
+impl clap::builder::TypedValueParser for DryRunParser {
+    type Value = DryRunFlag;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<DryRunFlag, clap::Error> {
+        let v = value.to_string_lossy();
+        DryRunFlag::parse(&v).map_err(|msg| {
+            clap::Error::raw(clap::error::ErrorKind::ValueValidation, format!("{msg}\n"))
+                .with_cmd(cmd)
+        })
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            [
+                ("none", "Really change the object"),
+                (
+                    "server",
+                    "The server computes and validates the change, and stores nothing",
+                ),
+                ("client", "Computed locally from the current object"),
+            ]
+            .into_iter()
+            .map(|(n, h)| clap::builder::PossibleValue::new(n).help(h)),
+        ))
+    }
+}
+
+impl Command {
+    /// kubectl's deprecation warning for this command's `--dry-run` value, if any: printed
+    /// once by [`crate::app::run`] as a `warning:` line, never by the verbs.
+    pub fn dry_run_warning(&self) -> Option<&str> {
+        match self {
+            Command::Patch(a) => a.dry_run.warning.as_deref(),
+            Command::Rollback(a) => a.dry_run.warning.as_deref(),
+            _ => None,
+        }
+    }
+}
+
 /// Arguments of `patch`.
 #[derive(Debug, Args)]
 pub struct PatchArgs {
@@ -238,9 +373,10 @@ pub struct PatchArgs {
     /// A file holding the patch (JSON or YAML).
     #[arg(long, value_name = "PATH")]
     pub patch_file: Option<PathBuf>,
-    /// Dry run: none (default), server, or client.
-    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "server", require_equals = true)]
-    pub dry_run: DryRun,
+    /// Dry run: none (default), server, or client; a bare --dry-run is client (deprecated,
+    /// as in kubectl).
+    #[arg(long, default_value = "none", num_args = 0..=1, default_missing_value = DRY_RUN_BARE, require_equals = true, value_parser = DryRunParser)]
+    pub dry_run: DryRunFlag,
     /// Patch a subresource (status or scale).
     #[arg(long)]
     pub subresource: Option<String>,
@@ -291,9 +427,10 @@ impl ObjectFormat {
                 Ok(ObjectFormat::Template(t))
             }
             // kubectl patch has no custom-columns printer either.
-            OutputFormat::Table | OutputFormat::Wide | OutputFormat::Template(_) => {
-                Err(patch_formats.to_string())
-            }
+            OutputFormat::Table
+            | OutputFormat::Wide
+            | OutputFormat::KYaml
+            | OutputFormat::Template(_) => Err(patch_formats.to_string()),
         }
     }
 }
@@ -445,9 +582,10 @@ pub struct RollbackArgs {
     /// Restore even if someone changed the object since (skips the resourceVersion guard).
     #[arg(long)]
     pub force: bool,
-    /// Dry run: none (default), server, or client; shows the diff.
-    #[arg(long, value_enum, default_value = "none", num_args = 0..=1, default_missing_value = "server", require_equals = true)]
-    pub dry_run: DryRun,
+    /// Dry run: none (default), server, or client; shows the diff. A bare --dry-run is
+    /// client (deprecated, as in kubectl).
+    #[arg(long, default_value = "none", num_args = 0..=1, default_missing_value = DRY_RUN_BARE, require_equals = true, value_parser = DryRunParser)]
+    pub dry_run: DryRunFlag,
     /// Field manager recorded by the server (at most 128 bytes, printable; empty = the default).
     #[arg(long, default_value = DEFAULT_FIELD_MANAGER, value_parser = FieldManagerParser)]
     pub field_manager: String,
@@ -486,6 +624,8 @@ pub enum OutputFormat {
     Json,
     /// YAML (a `List` for collections).
     Yaml,
+    /// KYAML (kubectl 1.34+, KEP-5295), a `List` for collections.
+    KYaml,
     /// `kind.group/name` per object.
     Name,
     /// A JSONPath template or custom columns.
@@ -542,6 +682,7 @@ impl OutputFormat {
             ("wide", None) => Ok(OutputFormat::Wide),
             ("json", None) => Ok(OutputFormat::Json),
             ("yaml", None) => Ok(OutputFormat::Yaml),
+            ("kyaml", None) => Ok(OutputFormat::KYaml),
             ("name", None) => Ok(OutputFormat::Name),
             ("jsonpath", _) => jsonpath(false, false),
             ("jsonpath-file", _) => jsonpath(true, false),
@@ -552,7 +693,7 @@ impl OutputFormat {
                 "output format {name:?} (Go templates) is not supported; use -o jsonpath=TEMPLATE (kubectl's JSONPath: https://kubernetes.io/docs/reference/kubectl/jsonpath/)"
             )),
             _ => Err(
-                "unable to match a printer suitable for this output format; use table, wide, json, yaml, name, jsonpath=…, jsonpath-file=…, jsonpath-as-json=…, custom-columns=… or custom-columns-file=…"
+                "unable to match a printer suitable for this output format; use table, wide, json, yaml, kyaml, name, jsonpath=…, jsonpath-file=…, jsonpath-as-json=…, custom-columns=… or custom-columns-file=…"
                     .to_string(),
             ),
         }
@@ -565,7 +706,7 @@ pub struct GetArgs {
     /// TYPE, TYPE NAME…, or TYPE/NAME… (TYPE: plural, singular, kind, short name, plural.group).
     #[arg(required = true, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
-    /// Output format: table, wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH,
+    /// Output format: table, wide, json, yaml, kyaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH,
     /// jsonpath-as-json=TEMPLATE, custom-columns=HEADER:PATH[,…] or custom-columns-file=PATH.
     #[arg(short = 'o', long, default_value = "table", value_parser = FormatParser::<true>)]
     pub output: OutputFormat,
@@ -594,6 +735,21 @@ pub struct GetArgs {
     /// A missing named object is not an error (exit 0).
     #[arg(long)]
     pub ignore_not_found: bool,
+    /// Label keys shown as columns of the table (repeatable, or comma-separated), as
+    /// kubectl's `-L`: the header is the key's last `/` segment upper-cased.
+    #[arg(short = 'L', long = "label-columns", value_delimiter = ',')]
+    pub label_columns: Vec<String>,
+    /// Prefix names with `kind.group/` in the table's NAME column.
+    #[arg(long)]
+    pub show_kind: bool,
+    /// Keep `metadata.managedFields` in `-o json|yaml` (dropped by default, as kubectl).
+    #[arg(long)]
+    pub show_managed_fields: bool,
+    /// Sort the objects by a JSONPath expression, e.g. `.metadata.name` or
+    /// `{.status.startTime}` (numbers numerically, strings in natural order, objects
+    /// without the field first).
+    #[arg(long, value_name = "JSONPATH")]
+    pub sort_by: Option<String>,
 }
 
 /// `crds` subcommands.

@@ -43,6 +43,22 @@ pub struct KubeOptions {
     pub insecure_skip_tls_verify: bool,
     /// `--certificate-authority`.
     pub certificate_authority: Option<PathBuf>,
+    /// `--client-certificate`: replaces the kubeconfig user's client certificate.
+    pub client_certificate: Option<PathBuf>,
+    /// `--client-key`: replaces the kubeconfig user's client key.
+    pub client_key: Option<PathBuf>,
+    /// `--tls-server-name`: the name the server certificate is checked against.
+    pub tls_server_name: Option<String>,
+    /// `--as-user-extra KEY=VALUE`, grouped by key in the order given (`Impersonate-Extra-KEY`).
+    pub as_user_extra: std::collections::BTreeMap<String, Vec<String>>,
+    /// `--username` (basic authentication).
+    pub username: Option<String>,
+    /// `--password` (basic authentication).
+    pub password: Option<String>,
+    /// Which kuberc holds the credential plugin policy (`--kuberc`, `$KUBERC`, `~/.kube/kuberc`).
+    pub kuberc: crate::cluster::kuberc::KubercSource,
+    /// `$PATH`, to resolve an exec credential plugin against the kuberc allowlist.
+    pub path_env: String,
 }
 
 /// Everything a command needs to know, resolved once.
@@ -79,6 +95,10 @@ pub struct Env {
     pub myops_pushgateway_token: Option<String>,
     /// `$KUBECONFIG`.
     pub kubeconfig: Option<String>,
+    /// `$KUBERC` (`off` disables the kuberc).
+    pub kuberc: Option<String>,
+    /// `$PATH`.
+    pub path: Option<String>,
     /// The running executable (for plugin.yaml next to it).
     pub exe: Option<PathBuf>,
 }
@@ -95,6 +115,8 @@ impl Env {
             myops_pushgateway_token: var("MYOPS_PUSHGATEWAY_TOKEN")
                 .and_then(|v| v.into_string().ok()),
             kubeconfig: var("KUBECONFIG").and_then(|v| v.into_string().ok()),
+            kuberc: var("KUBERC").and_then(|v| v.into_string().ok()),
+            path: var("PATH").and_then(|v| v.into_string().ok()),
             exe: std::env::current_exe().ok(),
         }
     }
@@ -112,6 +134,14 @@ pub enum SettingsError {
     /// `-n/--namespace` is not a DNS label (a usage error before any request).
     #[error("{0}")]
     Namespace(String),
+    /// `--as-user-extra` is not `KEY=VALUE`.
+    #[error(
+        "--as-user-extra {0} is not KEY=VALUE; pass one extra per flag, e.g. --as-user-extra scopes=view (repeat the flag for more values)"
+    )]
+    UserExtra(String),
+    /// The kuberc cannot be chosen (`KUBERC=off` with `--kuberc`).
+    #[error(transparent)]
+    Kuberc(#[from] crate::cluster::kuberc::KubercError),
     /// Neither `$MYOPS_HOME` nor `$HOME` is set: there is no fixed place for the change log
     /// and the metrics state.
     #[error(
@@ -189,6 +219,18 @@ impl Settings {
             token: g.token.clone(),
             insecure_skip_tls_verify: g.insecure_skip_tls_verify,
             certificate_authority: g.certificate_authority.clone(),
+            client_certificate: g.client_certificate.clone(),
+            client_key: g.client_key.clone(),
+            tls_server_name: g.tls_server_name.clone(),
+            as_user_extra: user_extras(&g.as_user_extra)?,
+            username: g.username.clone(),
+            password: g.password.clone(),
+            kuberc: crate::cluster::kuberc::locate(
+                g.kuberc.as_deref(),
+                env.kuberc.as_deref(),
+                user_home.as_deref(),
+            )?,
+            path_env: env.path.clone().unwrap_or_default(),
         };
         let push_target = push_target(
             &plugin,
@@ -239,10 +281,32 @@ pub fn request_timeout(t: &str) -> Result<Option<Duration>, SettingsError> {
     Ok((!d.is_zero()).then_some(d))
 }
 
+/// Groups `--as-user-extra KEY=VALUE` values by key, values in the order given, as
+/// cli-runtime's `ConfigFlags` does (`genericclioptions/config_flags.go`); the value may
+/// hold `=` (split at the first). An empty list is no extra.
+///
+/// # Errors
+/// [`SettingsError::UserExtra`] for an entry without `=` or with an empty key. kubectl skips
+/// such an entry silently; an impersonation left out without a word would make the request
+/// as someone else than asked for, so this is a usage error here (intended difference).
+pub fn user_extras(
+    raw: &[String],
+) -> Result<std::collections::BTreeMap<String, Vec<String>>, SettingsError> {
+    let mut out = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for e in raw {
+        match e.split_once('=') {
+            Some((k, v)) if !k.is_empty() => out.entry(k.to_string()).or_default().push(v.into()),
+            _ => return Err(SettingsError::UserExtra(crate::echo::quoted(e))),
+        }
+    }
+    Ok(out)
+}
+
 /// `g` with every single-valued override that is an empty string set to `None`: kubectl
 /// treats `--token ''` (and `--user`, `--cluster`, `--context`, `--server`, `--as`,
 /// `--as-uid`, `--namespace`, `--kubeconfig`, `--certificate-authority`,
-/// `--request-timeout`) as not given, so the kubeconfig's value applies (checked against
+/// `--client-certificate`, `--client-key`, `--tls-server-name`, `--username`, `--password`,
+/// `--kuberc`, `--request-timeout`) as not given, so the kubeconfig's value applies (checked against
 /// kubectl 1.36 with `-v8`). `--as-group` is a list in kubectl too and keeps its empty
 /// entries.
 pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
@@ -262,6 +326,13 @@ pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
         token: s(&g.token),
         insecure_skip_tls_verify: g.insecure_skip_tls_verify,
         certificate_authority: p(&g.certificate_authority),
+        client_certificate: p(&g.client_certificate),
+        client_key: p(&g.client_key),
+        tls_server_name: s(&g.tls_server_name),
+        as_user_extra: g.as_user_extra.clone(),
+        username: s(&g.username),
+        password: s(&g.password),
+        kuberc: p(&g.kuberc),
         config: p(&g.config),
         pushgateway: s(&g.pushgateway),
         verbose: g.verbose,
@@ -430,6 +501,25 @@ mod tests {
         assert!(e.len() < 400, "{e}");
         let e = request_timeout("5\u{1b}[2J").unwrap_err().to_string();
         assert!(!e.contains('\u{1b}'), "{e}");
+    }
+
+    #[test]
+    fn as_user_extra_groups_values_by_key_and_refuses_entries_without_equals() {
+        let raw: Vec<String> = ["scopes=view", "scopes=edit", "reason=a=b", "empty="]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let m = user_extras(&raw).unwrap();
+        assert_eq!(m["scopes"], ["view", "edit"]);
+        assert_eq!(m["reason"], ["a=b"]);
+        assert_eq!(m["empty"], [""]);
+        for bad in ["noequals", "=v"] {
+            let e = user_extras(&[bad.to_string()]).unwrap_err().to_string();
+            assert!(
+                e.starts_with(&format!("--as-user-extra \"{bad}\" is not KEY=VALUE")),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -13,6 +13,8 @@ mod completion;
 mod config;
 #[path = "it/crds.rs"]
 mod crds;
+#[path = "it/flags.rs"]
+mod flags;
 #[path = "it/fuzz_corpus.rs"]
 mod fuzz_corpus;
 #[path = "it/get.rs"]
@@ -39,6 +41,8 @@ mod jsonpath;
 mod layering;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/output.rs"]
+mod output;
 #[path = "it/packaging.rs"]
 mod packaging;
 #[path = "it/patch.rs"]

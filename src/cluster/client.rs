@@ -51,6 +51,8 @@ pub struct Impersonation {
     pub groups: Vec<String>,
     /// `Impersonate-Uid`.
     pub uid: Option<String>,
+    /// `Impersonate-Extra-KEY` values by key (`--as-user-extra`, kubeconfig `as-user-extra`).
+    pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Why a client could not be built.
@@ -91,11 +93,32 @@ pub enum ClusterError {
         "invalid namespace {0:?}: a namespace is a lowercase RFC 1123 label (a-z, 0-9, '-', at most 63 characters)"
     )]
     Namespace(String),
-    /// `--as-group` or `--as-uid` without `--as` (kubectl refuses this too).
+    /// `--as-group`, `--as-uid` or `--as-user-extra` without `--as` (kubectl refuses this too).
     #[error(
-        "--as-group and --as-uid need --as: impersonating groups without a user is not allowed"
+        "--as-group, --as-uid and --as-user-extra need --as: impersonating groups, a uid or extras without a user is not allowed"
     )]
     GroupsWithoutUser,
+    /// `--client-certificate` without a client key, or `--client-key` without a certificate
+    /// (kubectl: "client-key-data or client-key must be specified").
+    #[error(
+        "{given} is given but the user has no {missing}; pass both --client-certificate and --client-key"
+    )]
+    ClientCertPair {
+        /// The flag given.
+        given: &'static str,
+        /// What is missing.
+        missing: &'static str,
+    },
+    /// A bearer token and basic authentication together (client-go's kubeconfig validation
+    /// refuses it: `tools/clientcmd/validation.go`).
+    #[error(
+        "more than one authentication method found for the user (token and basicAuth), only one is allowed; drop --username/--password or the token"
+    )]
+    TwoAuthMethods,
+    /// The kuberc cannot be read, or its credential plugin policy refuses the user's plugin
+    /// (which was not run).
+    #[error(transparent)]
+    Kuberc(#[from] super::kuberc::KubercError),
     /// `--server` is not a URL.
     #[error("--server {0:?} is not a valid URL; use e.g. https://127.0.0.1:6443")]
     Server(String),
@@ -197,6 +220,7 @@ impl ClusterError {
             | ClusterError::CredentialTimeout(_)
             | ClusterError::CredentialPlugin { .. } => ExitStatus::Failure,
             ClusterError::TlsFile { .. }
+            | ClusterError::Kuberc(_)
             | ClusterError::Impersonation { .. }
             | ClusterError::Proxy(_)
             | ClusterError::ProxyEnvironment(_) => ExitStatus::Usage,
@@ -300,6 +324,61 @@ fn check_tls_file(path: &std::path::Path) -> Result<(), ClusterError> {
     }
 }
 
+/// Applies `--client-certificate`, `--client-key`, `--tls-server-name`, `--as-user-extra`,
+/// `--username` and `--password` over the kubeconfig's values, as cli-runtime's
+/// `ConfigFlags.toRawKubeConfigLoader` does (a certificate or key flag also drops the
+/// kubeconfig's inline `*-data`), then checks what client-go's kubeconfig validation checks
+/// (`tools/clientcmd/validation.go`): a certificate needs a key and the other way round;
+/// a token and basic authentication together are refused.
+///
+/// # Errors
+/// [`ClusterError::ClientCertPair`], [`ClusterError::TwoAuthMethods`] (usage errors, exit 2).
+fn apply_auth_flags(config: &mut Config, opts: &KubeOptions) -> Result<(), ClusterError> {
+    let a = &mut config.auth_info;
+    if let Some(cert) = &opts.client_certificate {
+        a.client_certificate = Some(cert.display().to_string());
+        a.client_certificate_data = None;
+    }
+    if let Some(key) = &opts.client_key {
+        a.client_key = Some(key.display().to_string());
+        a.client_key_data = None;
+    }
+    let has_cert = a.client_certificate.is_some() || a.client_certificate_data.is_some();
+    let has_key = a.client_key.is_some() || a.client_key_data.is_some();
+    match (has_cert, has_key) {
+        (true, false) => {
+            return Err(ClusterError::ClientCertPair {
+                given: "--client-certificate (or the kubeconfig's client-certificate)",
+                missing: "client key",
+            });
+        }
+        (false, true) => {
+            return Err(ClusterError::ClientCertPair {
+                given: "--client-key (or the kubeconfig's client-key)",
+                missing: "client certificate",
+            });
+        }
+        _ => {}
+    }
+    if let Some(name) = &opts.tls_server_name {
+        config.tls_server_name = Some(name.clone());
+    }
+    if !opts.as_user_extra.is_empty() {
+        a.impersonate_user_extra = Some(opts.as_user_extra.clone().into_iter().collect());
+    }
+    if let Some(u) = &opts.username {
+        a.username = Some(u.clone());
+    }
+    if let Some(p) = &opts.password {
+        a.password = Some(p.clone().into());
+    }
+    let basic = a.username.is_some() || a.password.is_some();
+    if basic && (a.token.is_some() || a.token_file.is_some()) {
+        return Err(ClusterError::TwoAuthMethods);
+    }
+    Ok(())
+}
+
 /// Refuses an impersonation value that cannot be an HTTP header value (RFC 9110 §5.5:
 /// visible ASCII, spaces and tabs; control characters never), before any request: kubectl
 /// fails the same way (`invalid header field value for "Impersonate-User"`), only later.
@@ -309,7 +388,13 @@ fn check_impersonation(opts: &KubeOptions) -> Result<(), ClusterError> {
         .iter()
         .map(|v| ("--as", v))
         .chain(opts.as_groups.iter().map(|v| ("--as-group", v)))
-        .chain(opts.as_uid.iter().map(|v| ("--as-uid", v)));
+        .chain(opts.as_uid.iter().map(|v| ("--as-uid", v)))
+        .chain(
+            opts.as_user_extra
+                .iter()
+                .flat_map(|(k, vs)| std::iter::once(k).chain(vs))
+                .map(|v| ("--as-user-extra", v)),
+        );
     for (flag, v) in values {
         if http::HeaderValue::from_str(v).is_err() || v.chars().any(char::is_control) {
             return Err(ClusterError::Impersonation {
@@ -381,7 +466,9 @@ pub async fn connect(
     session: &str,
     deadline: std::time::Duration,
 ) -> Result<Cluster, ClusterError> {
-    if opts.as_user.is_none() && (!opts.as_groups.is_empty() || opts.as_uid.is_some()) {
+    if opts.as_user.is_none()
+        && (!opts.as_groups.is_empty() || opts.as_uid.is_some() || !opts.as_user_extra.is_empty())
+    {
         return Err(ClusterError::GroupsWithoutUser);
     }
     if let Some(ns) = opts.namespace.as_deref().filter(|ns| !ns.is_empty())
@@ -417,10 +504,20 @@ pub async fn connect(
     if let Some(kc) = &kubeconfig {
         check_tls_files(kc, opts)?;
     }
-    if let Some(ca) = &opts.certificate_authority {
-        check_tls_file(ca)?;
+    for f in [
+        &opts.certificate_authority,
+        &opts.client_certificate,
+        &opts.client_key,
+    ]
+    .into_iter()
+    .flatten()
+    {
+        check_tls_file(f)?;
     }
     check_impersonation(opts)?;
+    // Read before anything can run a credential plugin: a missing explicit kuberc is an
+    // error whatever the user, as in kubectl.
+    let plugin_policy = super::kuberc::load(&opts.kuberc)?;
     let options = KubeConfigOptions {
         context: opts.context.clone(),
         cluster: opts.cluster.clone(),
@@ -508,6 +605,7 @@ pub async fn connect(
     if let Some(ca) = &opts.certificate_authority {
         config.root_cert_file = Some(ca.clone());
     }
+    apply_auth_flags(&mut config, opts)?;
     if opts.as_user.is_some() {
         config.auth_info.impersonate = opts.as_user.clone();
     }
@@ -551,6 +649,13 @@ pub async fn connect(
                 .clone()
                 .unwrap_or_default(),
             uid: config.auth_info.impersonate_uid.clone(),
+            extra: config
+                .auth_info
+                .impersonate_user_extra
+                .clone()
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
         });
     config.proxy_url = super::proxy::choose(
         &config.cluster_url,
@@ -579,6 +684,11 @@ pub async fn connect(
         .as_ref()
         .and_then(|e| e.command.clone())
         .unwrap_or_default();
+    // kubectl 1.35+ kuberc credentialPluginPolicy: a plugin the user's policy denies is
+    // never started (kube-rs would start it while building the client, just below).
+    if config.auth_info.exec.is_some() {
+        super::kuberc::check_plugin(&plugin_policy, &program, &opts.path_env)?;
+    }
     let build = tokio::task::spawn_blocking(move || Client::try_from(config));
     let client = match tokio::time::timeout(deadline, build).await {
         Ok(Ok(built)) => built.map_err(|e| client_error(e, &program))?,

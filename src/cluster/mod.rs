@@ -4,6 +4,7 @@
 pub mod client;
 pub mod discovery;
 pub mod errors;
+pub mod kuberc;
 pub mod proxy;
 pub mod table;
 

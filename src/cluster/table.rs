@@ -3,8 +3,11 @@
 //! kubectl asks for a Table (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`) so the
 //! server supplies the columns, which is how CRD `additionalPrinterColumns` show with no
 //! per-type code (kubectl `pkg/cmd/get`, KEP-2316 server-side printing). Columns with
-//! `priority > 0` appear only with `-o wide`. Cells print as the server formatted them
-//! (the server already turns CRD `date` columns into ages), `null` as `<none>`.
+//! `priority > 0` appear only with `-o wide`. Cells print as kubectl's table printer prints
+//! them (`k8s.io/cli-runtime/pkg/printers/tableprinter.go` `printRows`): strings as the
+//! server formatted them (the server already turns CRD `date` columns into ages), cut at
+//! the first line break with `...`, ESC and CR escaped (`^[`, `\r`); `null` (a CRD column
+//! whose path is missing) as an empty cell; other values as Go's `fmt.Sprint`.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -46,6 +49,9 @@ pub struct Column {
     /// 0 = always shown; > 0 only in wide output.
     #[serde(default)]
     pub priority: i32,
+    /// OpenAPI format; `name` marks the column `--show-kind` prefixes.
+    #[serde(default)]
+    pub format: String,
 }
 
 /// One row.
@@ -60,7 +66,7 @@ pub struct Row {
 }
 
 /// How to render a table.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct TableOptions {
     /// Show priority > 0 columns.
     pub wide: bool,
@@ -70,11 +76,18 @@ pub struct TableOptions {
     pub show_labels: bool,
     /// Omit the header line.
     pub no_headers: bool,
+    /// `-L/--label-columns`: one column per label key, after the server's columns, headed
+    /// by the key's last `/` segment upper-cased, empty when the object lacks the label.
+    pub label_columns: Vec<String>,
+    /// `--show-kind` (or several types): `kind.group` put before the name in the `name`
+    /// column, as `pod/web` (kubectl `printRows`).
+    pub kind_prefix: Option<String>,
 }
 
-/// Renders rows like kubectl's tab writer: upper-case headers, then the columns laid out by
-/// [`crate::output::table::align`] (left-aligned, three spaces apart, no trailing spaces),
-/// the one layout our own tables use too.
+/// Renders rows as kubectl's table printer does: the NAMESPACE column for `-A`, the
+/// server's columns (upper-case headers; `priority > 0` only when wide), the `-L` label
+/// columns, LABELS for `--show-labels`, laid out by
+/// [`crate::output::custom_columns::tabwriter`] (kubectl's tab writer, byte for byte).
 pub fn render(table: &Table, opts: TableOptions) -> String {
     let shown: Vec<(usize, &Column)> = table
         .column_definitions
@@ -89,6 +102,11 @@ pub fn render(table: &Table, opts: TableOptions) -> String {
             h.push("NAMESPACE".into());
         }
         h.extend(shown.iter().map(|(_, c)| c.name.to_uppercase()));
+        h.extend(
+            opts.label_columns
+                .iter()
+                .map(|l| l.rsplit('/').next().unwrap_or(l).to_uppercase()),
+        );
         if opts.show_labels {
             h.push("LABELS".into());
         }
@@ -105,22 +123,50 @@ pub fn render(table: &Table, opts: TableOptions) -> String {
                     .to_string(),
             );
         }
-        for (i, _) in &shown {
-            l.push(cell(row.cells.get(*i).unwrap_or(&Value::Null)));
+        for (i, c) in &shown {
+            let mut text = cell(row.cells.get(*i).unwrap_or(&Value::Null));
+            if let Some(kind) = &opts.kind_prefix
+                && c.format == "name"
+            {
+                text = format!("{kind}/{text}");
+            }
+            l.push(text);
+        }
+        for key in &opts.label_columns {
+            l.push(
+                row.object
+                    .pointer("/metadata/labels")
+                    .and_then(|m| m.get(key))
+                    .and_then(Value::as_str)
+                    .map(escape)
+                    .unwrap_or_default(),
+            );
         }
         if opts.show_labels {
-            l.push(labels(&row.object));
+            l.push(escape(&labels(&row.object)));
         }
         lines.push(l);
     }
-    crate::output::table::align(&lines)
+    crate::output::custom_columns::tabwriter(&lines)
 }
 
+/// kubectl's `printers.EscapeTerminal`: ESC as `^[`, CR as `\r`.
+fn escape(s: &str) -> String {
+    s.replace('\u{1b}', "^[").replace('\r', "\\r")
+}
+
+/// One cell as kubectl's `printRows` writes it.
 fn cell(v: &Value) -> String {
     match v {
-        Value::Null => "<none>".into(),
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::Null => String::new(),
+        Value::String(s) => match s.find(['\u{c}', '\n', '\r']) {
+            Some(i) => format!("{}...", escape(&s[..i])),
+            None => escape(s),
+        },
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        // Go prints maps and slices with fmt.Sprint; no server sends them in a Table cell.
+        other => escape(&other.to_string()),
     }
 }
 
@@ -166,11 +212,29 @@ mod tests {
     }
 
     #[test]
-    fn renders_priority_zero_columns_with_ages_like_kubectl() {
+    fn a_null_cell_is_empty_as_kubectl_prints_a_crd_column_whose_path_is_missing() {
         let out = render(&table(), TableOptions::default());
         assert_eq!(
             out,
-            "NAME               SCHEDULE    AGE\nnightly            0 2 * * *   5m\nweekly-long-name   <none>      2d\n"
+            "NAME               SCHEDULE    AGE\nnightly            0 2 * * *   5m\nweekly-long-name               2d\n"
+        );
+    }
+
+    #[test]
+    fn label_columns_kind_prefix_and_cells_cut_at_line_breaks() {
+        let mut t = table();
+        t.column_definitions[0].format = "name".into();
+        t.rows[0].cells[1] = Value::String("a\nb\u{1b}".into());
+        let opts = TableOptions {
+            label_columns: vec!["a".into(), "example.com/zz".into()],
+            kind_prefix: Some("backupjob.example.com".into()),
+            ..TableOptions::default()
+        };
+        assert_eq!(
+            render(&t, opts),
+            "NAME                                     SCHEDULE   AGE   A     ZZ\n\
+             backupjob.example.com/nightly            a...       5m    1     \n\
+             backupjob.example.com/weekly-long-name              2d          \n"
         );
     }
 
@@ -181,11 +245,12 @@ mod tests {
             with_namespace: true,
             show_labels: true,
             no_headers: true,
+            ..TableOptions::default()
         };
         let out = render(&table(), opts);
         assert_eq!(
             out,
-            "ns1   nightly            0 2 * * *   pvc-a   5m   a=1,b=2\nns2   weekly-long-name   <none>      pvc-b   2d   <none>\n"
+            "ns1   nightly            0 2 * * *   pvc-a   5m    a=1,b=2\nns2   weekly-long-name               pvc-b   2d    <none>\n"
         );
     }
 }

@@ -15,6 +15,8 @@ pub struct Observed {
     pub groups: Vec<String>,
     /// `uid`, if any.
     pub uid: Option<String>,
+    /// `extra` (keys as the server reports them: lowercased by its impersonation filter).
+    pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// The server acts as someone else than the impersonation asked for.
@@ -43,7 +45,9 @@ fn describe(user: &str, groups: &[String], uid: Option<&str>) -> String {
 
 /// Checks the observed identity against the requested one (pure): same user name, every
 /// requested group present (the server adds `system:authenticated`), same uid when one was
-/// requested.
+/// requested, every requested extra value present under its key (compared lowercased: the
+/// apiserver's impersonation filter lowercases `Impersonate-Extra-*` keys,
+/// `apiserver/pkg/endpoints/filters/impersonation.go`).
 ///
 /// # Errors
 /// [`IdentityError`] naming both identities.
@@ -53,13 +57,33 @@ pub fn verify(requested: &Impersonation, observed: &Observed) -> Result<(), Iden
         && requested
             .uid
             .as_ref()
-            .is_none_or(|u| observed.uid.as_ref() == Some(u));
+            .is_none_or(|u| observed.uid.as_ref() == Some(u))
+        && requested.extra.iter().all(|(k, vs)| {
+            let seen = observed
+                .extra
+                .get(k)
+                .or_else(|| observed.extra.get(&k.to_lowercase()));
+            vs.iter().all(|v| seen.is_some_and(|s| s.contains(v)))
+        });
     if same {
         return Ok(());
     }
+    let with_extra = |d: String, extra: &std::collections::BTreeMap<String, Vec<String>>| {
+        if extra.is_empty() {
+            d
+        } else {
+            format!("{d} with extra {extra:?}")
+        }
+    };
     Err(IdentityError {
-        requested: describe(&requested.user, &requested.groups, requested.uid.as_deref()),
-        observed: describe(&observed.user, &observed.groups, observed.uid.as_deref()),
+        requested: with_extra(
+            describe(&requested.user, &requested.groups, requested.uid.as_deref()),
+            &requested.extra,
+        ),
+        observed: with_extra(
+            describe(&observed.user, &observed.groups, observed.uid.as_deref()),
+            &observed.extra,
+        ),
     })
 }
 
@@ -72,6 +96,7 @@ mod tests {
             user: user.into(),
             groups: groups.iter().map(|g| g.to_string()).collect(),
             uid: uid.map(str::to_string),
+            ..Default::default()
         }
     }
 
@@ -80,6 +105,7 @@ mod tests {
             user: user.into(),
             groups: groups.iter().map(|g| g.to_string()).collect(),
             uid: uid.map(str::to_string),
+            ..Default::default()
         }
     }
 
@@ -131,5 +157,19 @@ mod tests {
             verify(&imp("joe", &[], Some("42")), &seen("joe", &[], None)).is_err(),
             "a dropped uid"
         );
+    }
+
+    #[test]
+    fn a_dropped_user_extra_fails_the_identity_check_and_lowercased_keys_pass() {
+        let mut want = imp("joe", &[], None);
+        want.extra.insert("Scopes".into(), vec!["view".into()]);
+        let mut got = seen("joe", &["system:authenticated"], None);
+        let e = verify(&want, &got).unwrap_err();
+        assert_eq!(
+            e.requested,
+            "user \"joe\" with extra {\"Scopes\": [\"view\"]}"
+        );
+        got.extra.insert("scopes".into(), vec!["view".into()]);
+        assert!(verify(&want, &got).is_ok());
     }
 }

@@ -374,6 +374,7 @@ impl<'s> Session<'s> {
                 user: u.username.unwrap_or_default(),
                 groups: u.groups.unwrap_or_default(),
                 uid: u.uid,
+                extra: u.extra.unwrap_or_default().into_iter().collect(),
             }))
     }
 

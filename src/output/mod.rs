@@ -9,8 +9,11 @@ use serde::Serialize;
 use crate::exit::ExitStatus;
 
 pub mod custom_columns;
+pub mod goyaml;
 pub mod jsonpath;
+pub mod kyaml;
 pub mod objects;
+pub mod sort;
 pub mod table;
 
 /// Writing output failed.

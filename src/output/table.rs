@@ -8,8 +8,10 @@
 //! look alike and are laid out by one function.
 //!
 //! The layout follows kubectl's printers (`k8s.io/cli-runtime/pkg/printers/tablewriter.go`:
-//! a Go `text/tabwriter` with padding 3 and the pad character `' '`, left-aligned), with one
-//! deliberate difference noted in [`align`].
+//! a Go `text/tabwriter` with padding 3 and the pad character `' '`, left-aligned): server
+//! Tables byte for byte through [`crate::output::custom_columns::tabwriter`] (Go's
+//! `text/tabwriter`, shared with `-o custom-columns`); our own tables through [`align`], with the
+//! deliberate differences noted there.
 
 /// Lays out lines of cells in columns, as kubectl's tab writer does (pure).
 ///

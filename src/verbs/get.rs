@@ -1,7 +1,10 @@
 //! `get`: resolve TYPE, pass the gate (plugin.yaml boundary, then a SelfSubjectAccessReview
 //! for exactly `get` or `list`) — both through the guarded path ([`crate::guard`]) — then
-//! fetch and print: a server-side Table for `-o table|wide`, the objects for `-o json|yaml|name`
-//! and the templates (`-o jsonpath=…`, `-o custom-columns=…`: [`render_template`]).
+//! fetch and print: a server-side Table for `-o table|wide` (with `-L`, `--show-kind`,
+//! `--show-labels`), the objects for `-o json|yaml|kyaml|name` (kubectl's bytes:
+//! [`kubectl_json`], [`kubectl_yaml`], [`crate::output::kyaml`]) and the templates
+//! (`-o jsonpath=…`, `-o custom-columns=…`: [`render_template`]); lists sorted by
+//! `--sort-by` ([`SortBy`]).
 
 use kube::Resource;
 use kube::api::{DynamicObject, GetParams, ListParams};
@@ -13,8 +16,12 @@ use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::{Grant, Mode, Session, Target};
-use crate::output::objects::{list_of, no_resources, render_template, with_type_meta_keeping};
-use crate::output::{Printer, to_json, to_yaml};
+use crate::output::Printer;
+use crate::output::objects::{
+    kubectl_json, kubectl_yaml, list_of, no_resources, render_template, sort_keys,
+    with_type_meta_keeping,
+};
+use crate::output::sort::SortBy;
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
@@ -30,6 +37,10 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
     if let Err(e) = check_selectors(args) {
         return Outcome::early(VerbError::Usage(e));
     }
+    let sort_by = match args.sort_by.as_deref().map(SortBy::parse).transpose() {
+        Ok(s) => s,
+        Err(e) => return Outcome::early(VerbError::Usage(e.to_string())),
+    };
     if args.all_namespaces && !target.names.is_empty() {
         return Outcome::early(VerbError::Usage(
             "a resource cannot be retrieved by name across all namespaces; drop -A or the names"
@@ -47,7 +58,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(t) => t,
         Err(e) => return Outcome::early(e),
     };
-    let result = fetch_and_print(&session, &t, &target, args, p).await;
+    let result = fetch_and_print(&session, &t, &target, args, sort_by.as_ref(), p).await;
     Outcome::on(t.group_resource(), result)
 }
 
@@ -69,9 +80,12 @@ async fn fetch_and_print(
     t: &ResolvedType,
     target: &Target,
     args: &GetArgs,
+    sort_by: Option<&SortBy>,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let names = &target.names;
+    // kubectl sorts lists only: one named object prints as it is, whatever the path.
+    let sort_by = sort_by.filter(|_| names.len() != 1);
     let verbose = session.settings().verbose;
     let trace = |p: &mut Printer<'_>, line: String| {
         if verbose > 0 {
@@ -130,7 +144,14 @@ async fn fetch_and_print(
         t,
         url: &url,
         lp: &lp,
-        keep_managed_fields: matches!(args.output, OutputFormat::Template(_)),
+        keep_managed_fields: matches!(args.output, OutputFormat::Template(_))
+            || args.show_managed_fields,
+        // kubectl asks for whole objects in the Table rows when it must sort them.
+        include_object: if sort_by.is_some() {
+            "Object"
+        } else {
+            "Metadata"
+        },
     };
     let mut missing: Vec<ApiError> = Vec::new();
     match &args.output {
@@ -152,6 +173,13 @@ async fn fetch_and_print(
                     }
                 }
             }
+            if let Some(by) = sort_by {
+                let order = by
+                    .order(all.rows.iter().map(|r| &r.object))
+                    .map_err(|e| VerbError::Io(e.to_string()))?;
+                let mut rows: Vec<Option<table::Row>> = all.rows.drain(..).map(Some).collect();
+                all.rows = order.into_iter().filter_map(|i| rows[i].take()).collect();
+            }
             if all.rows.is_empty() {
                 if names.is_empty() && !args.ignore_not_found {
                     p.err_line(&no_resources(namespace.as_deref()));
@@ -162,12 +190,15 @@ async fn fetch_and_print(
                     with_namespace: args.all_namespaces && t.namespaced,
                     show_labels: args.show_labels,
                     no_headers: args.no_headers,
+                    label_columns: args.label_columns.clone(),
+                    kind_prefix: args.show_kind.then(|| t.name_prefix()),
                 };
                 p.out(&table::render(&all, opts))?;
             }
         }
         OutputFormat::Json
         | OutputFormat::Yaml
+        | OutputFormat::KYaml
         | OutputFormat::Name
         | OutputFormat::Template(_) => {
             let mut items = Vec::new();
@@ -181,6 +212,13 @@ async fn fetch_and_print(
                         Err(e) => return Err(e.into()),
                     }
                 }
+            }
+            if let Some(by) = sort_by {
+                let order = by
+                    .order(items.iter())
+                    .map_err(|e| VerbError::Io(e.to_string()))?;
+                let mut slots: Vec<Option<Value>> = items.drain(..).map(Some).collect();
+                items = order.into_iter().filter_map(|i| slots[i].take()).collect();
             }
             if args.output == OutputFormat::Name {
                 let prefix = t.name_prefix();
@@ -201,7 +239,8 @@ async fn fetch_and_print(
                 };
                 if !doc.is_null() {
                     let text = match &args.output {
-                        OutputFormat::Json => to_json(&doc)?,
+                        OutputFormat::Json => kubectl_json(&doc)?,
+                        OutputFormat::KYaml => crate::output::kyaml::to_string(&sort_keys(doc)),
                         OutputFormat::Template(f) => render_template(
                             f,
                             &doc,
@@ -209,7 +248,7 @@ async fn fetch_and_print(
                             args.allow_missing_template_keys,
                         )
                         .map_err(|e| VerbError::Io(e.to_string()))?,
-                        _ => to_yaml(&doc)?,
+                        _ => kubectl_yaml(&doc)?,
                     };
                     p.out(&text)?;
                 }
@@ -237,8 +276,11 @@ struct Fetch<'a> {
     t: &'a ResolvedType,
     url: &'a str,
     lp: &'a ListParams,
-    /// Templates see `metadata.managedFields`, as kubectl's do; json/yaml drop them.
+    /// Templates see `metadata.managedFields`, as kubectl's do; json/yaml drop them
+    /// unless `--show-managed-fields`.
     keep_managed_fields: bool,
+    /// `includeObject=` of Table requests: `Metadata`, or `Object` to sort rows.
+    include_object: &'static str,
 }
 
 impl Fetch<'_> {
@@ -264,7 +306,7 @@ impl Fetch<'_> {
     async fn send_table(&self, mut req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
         let uri = req.uri().to_string();
         let sep = if uri.contains('?') { '&' } else { '?' };
-        *req.uri_mut() = format!("{uri}{sep}includeObject=Metadata")
+        *req.uri_mut() = format!("{uri}{sep}includeObject={}", self.include_object)
             .parse()
             .map_err(|_| ApiError::Server {
                 code: 400,

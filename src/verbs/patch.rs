@@ -276,7 +276,7 @@ async fn patch_object(
         operation: Operation::Patch,
         patch_type: args.patch_type,
         body,
-        dry_run: args.dry_run,
+        dry_run: args.dry_run.strategy,
         subresource: args.subresource.as_deref(),
         field_manager: &args.field_manager,
     };
@@ -300,7 +300,7 @@ async fn patch_object(
         "patched",
         before.as_ref(),
         &after,
-        args.dry_run,
+        args.dry_run.strategy,
         args.diff,
         args.output.clone(),
     )?;

@@ -431,7 +431,7 @@ async fn roll_back(
         operation: Operation::Rollback,
         patch_type: PatchType::Json,
         body: &placeholder,
-        dry_run: args.dry_run,
+        dry_run: args.dry_run.strategy,
         subresource: None,
         field_manager: &args.field_manager,
     };
@@ -545,7 +545,7 @@ async fn roll_back(
                 &format!("rolled back ({})", entry.id),
                 Some(&current),
                 &after,
-                args.dry_run,
+                args.dry_run.strategy,
                 true,
                 None,
             )?;

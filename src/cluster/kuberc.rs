@@ -1,0 +1,565 @@
+//! kubectl's kuberc credential plugin policy (kubectl 1.35+): which exec credential plugins
+//! the user allows to run.
+//!
+//! Sources, kubectl v0.36.3 / client-go v0.36.3:
+//! - where the file is: `pkg/kuberc/kuberc.go` `LoadKuberc` — `--kuberc PATH`, else
+//!   `$KUBERC`, else `~/.kube/kuberc`; `KUBERC=off` disables it (and is an error together
+//!   with `--kuberc`); a missing default file is silently no file, a missing explicit one an
+//!   error;
+//! - what is read: `pkg/kuberc/marshal.go` `decodePreference` — the first YAML document of
+//!   kind `Preference` in group `kubectl.config.k8s.io`; `pkg/config/v1beta1/types.go`
+//!   `credentialPluginPolicy` (`AllowAll` default, `DenyAll`, `Allowlist`) and
+//!   `credentialPluginAllowlist` (entries `{command: …}`, or the deprecated `{name: …}`;
+//!   both with different values is an error, `conversion.go`);
+//! - validation and matching: `client-go/plugin/pkg/client/auth/exec/exec.go`
+//!   `ValidatePluginPolicy`, `updateCommandAndCheckAllowlistLocked`, `checkAllowlistLocked`.
+//!
+//! Everything else in the file (`aliases`, `defaults`) is ignored without error: this tool
+//! has no aliases. Intended differences, on the safe side: a kuberc that exists but cannot
+//! be read or parsed is an error (kubectl warns and runs every plugin), and a
+//! `v1alpha1` document naming a credential policy is an error (kubectl's lenient decoding
+//! drops the field, so the policy silently does nothing).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// The largest kuberc read (bytes): a preferences file is a few KiB.
+pub const MAX_KUBERC_BYTES: u64 = 1024 * 1024;
+
+/// The group of kuberc's `Preference` kind.
+const GROUP: &str = "kubectl.config.k8s.io";
+
+/// Which kuberc to read, as kubectl's `LoadKuberc` chooses it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum KubercSource {
+    /// No kuberc: `KUBERC=off`, or no home directory to find the default in.
+    #[default]
+    Off,
+    /// `~/.kube/kuberc`: a missing file is no file.
+    Default(PathBuf),
+    /// `--kuberc PATH` or `$KUBERC`: the file must exist.
+    Explicit(PathBuf),
+}
+
+/// kubectl's credential plugin policy (`credentialPluginPolicy`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum PluginPolicy {
+    /// Every plugin may run (the default, and an empty value).
+    #[default]
+    AllowAll,
+    /// No plugin may run.
+    DenyAll,
+    /// Only plugins matching an entry (a command name looked up in `PATH`, or a path).
+    Allowlist(Vec<String>),
+}
+
+/// The policy in effect and the file it came from (`None`: no kuberc, [`PluginPolicy::AllowAll`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Policy {
+    /// The rule.
+    pub policy: PluginPolicy,
+    /// The kuberc file it was read from.
+    pub file: Option<PathBuf>,
+}
+
+/// Why the kuberc cannot be used, or why it refuses a credential plugin.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum KubercError {
+    /// `KUBERC=off` together with `--kuberc` (kubectl refuses this too).
+    #[error(
+        "disabling kuberc via KUBERC=off and passing the --kuberc flag are mutually exclusive; unset KUBERC or drop --kuberc"
+    )]
+    OffAndFlag,
+    /// The file cannot be read.
+    #[error(
+        "kuberc {path}: {problem}; fix the file, point --kuberc/KUBERC elsewhere, or set KUBERC=off"
+    )]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        problem: String,
+    },
+    /// The file is not YAML, has no usable `Preference`, or its policy is invalid.
+    #[error("kuberc {path}: {problem}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, and what to do.
+        problem: String,
+    },
+    /// The policy does not let the kubeconfig user's credential plugin run; it was not run.
+    #[error(
+        "the credential plugin {program} of the kubeconfig user was not run: {reason} in {file}; allow it there (credentialPluginAllowlist) or use another user"
+    )]
+    Denied {
+        /// The plugin's command as the kubeconfig names it (escaped).
+        program: String,
+        /// Why, e.g. `credentialPluginPolicy is DenyAll`.
+        reason: String,
+        /// The kuberc file.
+        file: String,
+    },
+}
+
+/// Chooses the kuberc as kubectl's `LoadKuberc` does (pure): `flag` (`--kuberc`), else
+/// `$KUBERC` (`env`), else `~/.kube/kuberc` under `home`; `KUBERC=off` disables it.
+///
+/// # Errors
+/// [`KubercError::OffAndFlag`] for `KUBERC=off` with `--kuberc`.
+pub fn locate(
+    flag: Option<&Path>,
+    env: Option<&str>,
+    home: Option<&Path>,
+) -> Result<KubercSource, KubercError> {
+    let flag = flag.filter(|p| !p.as_os_str().is_empty());
+    let env = env.filter(|e| !e.is_empty());
+    if env == Some("off") {
+        return match flag {
+            Some(_) => Err(KubercError::OffAndFlag),
+            None => Ok(KubercSource::Off),
+        };
+    }
+    if let Some(f) = flag {
+        return Ok(KubercSource::Explicit(f.to_path_buf()));
+    }
+    if let Some(e) = env {
+        return Ok(KubercSource::Explicit(PathBuf::from(e)));
+    }
+    Ok(home.map_or(KubercSource::Off, |h| {
+        KubercSource::Default(h.join(".kube").join("kuberc"))
+    }))
+}
+
+/// Reads the policy from `source` (the file through [`crate::fsutil::read_regular`], so a
+/// FIFO or a huge file is refused, not read).
+///
+/// # Errors
+/// [`KubercError::Read`] for an explicit file that cannot be read or a default one that
+/// exists but cannot be read; [`KubercError::Invalid`] as [`parse`].
+pub fn load(source: &KubercSource) -> Result<Policy, KubercError> {
+    let (path, explicit) = match source {
+        KubercSource::Off => return Ok(Policy::default()),
+        KubercSource::Default(p) => (p, false),
+        KubercSource::Explicit(p) => (p, true),
+    };
+    let bytes = match crate::fsutil::read_regular(path, MAX_KUBERC_BYTES) {
+        Ok(b) => b,
+        Err(e) => {
+            let io: std::io::Error = e.into();
+            if !explicit && io.kind() == std::io::ErrorKind::NotFound {
+                return Ok(Policy::default());
+            }
+            return Err(KubercError::Read {
+                path: path.display().to_string(),
+                problem: io.to_string(),
+            });
+        }
+    };
+    let text = String::from_utf8(bytes).map_err(|_| KubercError::Invalid {
+        path: path.display().to_string(),
+        problem: "not UTF-8 text; save it as UTF-8 YAML".into(),
+    })?;
+    let policy = parse(&text).map_err(|problem| KubercError::Invalid {
+        path: path.display().to_string(),
+        problem,
+    })?;
+    Ok(Policy {
+        policy,
+        file: Some(path.clone()),
+    })
+}
+
+/// Parses kuberc text (pure): the first document of kind `Preference` in group
+/// `kubectl.config.k8s.io`, its credential plugin policy validated as client-go's
+/// `ValidatePluginPolicy`; other documents and other keys are ignored. An empty file is
+/// [`PluginPolicy::AllowAll`].
+///
+/// # Errors
+/// One sentence (without the file name) saying what is wrong and what to do.
+pub fn parse(text: &str) -> Result<PluginPolicy, String> {
+    let docs: Vec<Value> = serde_saphyr::from_multiple(text).map_err(|e| {
+        format!(
+            "not valid YAML ({}); fix the file or set KUBERC=off",
+            e.to_string().lines().next().unwrap_or("").trim()
+        )
+    })?;
+    let mut attempted = 0;
+    for doc in docs.iter().filter(|d| !d.is_null()) {
+        attempted += 1;
+        let api_version = doc.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let kind = doc.get("kind").and_then(Value::as_str).unwrap_or("");
+        let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+        if group != GROUP || kind != "Preference" {
+            continue;
+        }
+        return policy_of(doc, version);
+    }
+    if attempted > 0 {
+        return Err(format!(
+            "no valid preferences found: no document has apiVersion {GROUP}/v1beta1 and kind Preference; fix the file or set KUBERC=off"
+        ));
+    }
+    Ok(PluginPolicy::AllowAll)
+}
+
+/// The credential plugin policy of one `Preference` document of `version`.
+fn policy_of(doc: &Value, version: &str) -> Result<PluginPolicy, String> {
+    let policy = doc.get("credentialPluginPolicy");
+    let list = doc.get("credentialPluginAllowlist");
+    if version != "v1beta1" && (policy.is_some() || list.is_some()) {
+        return Err(format!(
+            "credentialPluginPolicy and credentialPluginAllowlist exist only in apiVersion {GROUP}/v1beta1 (this document is {version}, where kubectl ignores them); change the apiVersion"
+        ));
+    }
+    let policy = match policy {
+        None | Some(Value::Null) => "",
+        Some(Value::String(s)) => s.as_str(),
+        Some(_) => {
+            return Err(
+                "credentialPluginPolicy must be one of AllowAll, DenyAll or Allowlist".into(),
+            );
+        }
+    };
+    let entries = match list {
+        None | Some(Value::Null) => None,
+        Some(Value::Array(items)) => Some(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| allowlist_entry(i + 1, item))
+                .collect::<Result<Vec<String>, String>>()?,
+        ),
+        Some(_) => {
+            return Err(
+                "credentialPluginAllowlist must be a list of entries such as `- command: my-plugin`"
+                    .into(),
+            );
+        }
+    };
+    match (policy, entries) {
+        ("" | "AllowAll", None) => Ok(PluginPolicy::AllowAll),
+        ("DenyAll", None) => Ok(PluginPolicy::DenyAll),
+        ("" | "AllowAll" | "DenyAll", Some(_)) => Err(format!(
+            "misconfigured credential plugin allowlist: plugin policy is {policy:?} but credentialPluginAllowlist is set; set credentialPluginPolicy: Allowlist or remove the list"
+        )),
+        ("Allowlist", None) => Err(
+            "credential plugin policy set to \"Allowlist\", but credentialPluginAllowlist is unspecified; add the allowed plugins (check the field's spelling)".into(),
+        ),
+        ("Allowlist", Some(e)) if e.is_empty() => Err(
+            "credential plugin policy set to \"Allowlist\", but the allowlist is empty; use the \"DenyAll\" policy instead".into(),
+        ),
+        ("Allowlist", Some(e)) => Ok(PluginPolicy::Allowlist(e)),
+        (other, _) => Err(format!(
+            "unknown credential plugin policy {}; use AllowAll, DenyAll or Allowlist",
+            crate::echo::quoted(other)
+        )),
+    }
+}
+
+/// One allowlist entry (`command`, or the deprecated `name`), validated as client-go does:
+/// non-empty and already in `filepath.Clean` form.
+fn allowlist_entry(n: usize, item: &Value) -> Result<String, String> {
+    let field = |k: &str| match item.get(k) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(format!(
+            "credentialPluginAllowlist entry #{n}: {k} must be a string"
+        )),
+    };
+    if !item.is_object() {
+        return Err(format!(
+            "credentialPluginAllowlist entry #{n} must be a map such as `command: my-plugin`"
+        ));
+    }
+    let (command, name) = (field("command")?, field("name")?);
+    let entry = match (command.is_empty(), name.is_empty()) {
+        (false, false) if command != name => {
+            return Err(format!(
+                "credentialPluginAllowlist entry #{n}: both name and command were supplied with different values; name is deprecated, use command"
+            ));
+        }
+        (false, _) => command,
+        (true, false) => name,
+        (true, true) => {
+            return Err(format!(
+                "misconfigured credential plugin allowlist: empty allowlist entry #{n}; give `command: NAME-OR-PATH`"
+            ));
+        }
+    };
+    let cleaned = clean(&entry);
+    if cleaned != entry {
+        return Err(format!(
+            "credentialPluginAllowlist entry #{n}: non-normalized file path {} (write {})",
+            crate::echo::quoted(&entry),
+            crate::echo::quoted(&cleaned)
+        ));
+    }
+    Ok(entry)
+}
+
+/// Go's `filepath.Clean` on Unix (pure, lexical): collapses `//`, removes `.` elements and
+/// `dir/..` pairs, drops a trailing `/`; empty is `.`.
+pub fn clean(path: &str) -> String {
+    let rooted = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&p) if p != ".." => {
+                    parts.pop();
+                }
+                _ if rooted => {}
+                _ => parts.push(".."),
+            },
+            p => parts.push(p),
+        }
+    }
+    let body = parts.join("/");
+    match (rooted, body.is_empty()) {
+        (true, _) => format!("/{body}"),
+        (false, true) => ".".into(),
+        (false, false) => body,
+    }
+}
+
+/// Go's `exec.LookPath` on Unix: a name with a `/` is itself if it is an executable file;
+/// otherwise the first `DIR/name` over `path_env` that is one. A relative result (an empty
+/// or relative `PATH` entry) is refused, as Go ≥ 1.19 does (`exec.ErrDot`).
+fn look_path(name: &str, path_env: &str) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let executable = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if name.contains('/') {
+        return executable(Path::new(name)).then(|| name.to_string());
+    }
+    path_env
+        .split(':')
+        .filter(|d| d.starts_with('/'))
+        .map(|d| format!("{d}/{name}"))
+        .find(|c| executable(Path::new(c)))
+}
+
+/// Checks that `command` (the kubeconfig user's `exec.command`) may run under `policy`, as
+/// client-go's `updateCommandAndCheckAllowlistLocked`: `DenyAll` refuses every plugin;
+/// `Allowlist` accepts the command when an entry equals it verbatim (after
+/// `filepath.Clean`), or equals the path `PATH` resolves it to, or resolves (through
+/// `PATH`, when the entry has no `/`) to that same path. `path_env` is `$PATH`.
+///
+/// # Errors
+/// [`KubercError::Denied`] naming the plugin, the reason and the kuberc file.
+pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<(), KubercError> {
+    let deny = |reason: String| KubercError::Denied {
+        program: crate::echo::quoted(command),
+        reason,
+        file: policy
+            .file
+            .as_ref()
+            .map_or_else(|| "the kuberc".into(), |f| f.display().to_string()),
+    };
+    let list = match &policy.policy {
+        PluginPolicy::AllowAll => return Ok(()),
+        PluginPolicy::DenyAll => return Err(deny("credentialPluginPolicy is DenyAll".into())),
+        PluginPolicy::Allowlist(list) => list,
+    };
+    let cmd = clean(command);
+    if list.contains(&cmd) {
+        return Ok(());
+    }
+    // exec.Command resolves a bare name through PATH; LookPath is then applied to the result.
+    let cmd_path = if cmd.contains('/') {
+        cmd.clone()
+    } else {
+        look_path(&cmd, path_env).unwrap_or_else(|| cmd.clone())
+    };
+    if list.contains(&cmd_path) {
+        return Ok(());
+    }
+    let Some(resolved) = look_path(&cmd_path, path_env) else {
+        return Err(deny(
+            "it is not an executable in PATH or at that path, so the credentialPluginAllowlist cannot match it".into(),
+        ));
+    };
+    if list.contains(&resolved) {
+        return Ok(());
+    }
+    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_string();
+    let hint = base(&cmd_path);
+    let matched = list
+        .iter()
+        .filter(|e| base(e) == hint)
+        .any(|e| look_path(e, path_env).as_deref() == Some(resolved.as_str()));
+    if matched {
+        Ok(())
+    } else {
+        Err(deny(format!(
+            "{} is not in the credentialPluginAllowlist",
+            crate::echo::quoted(&resolved)
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1BETA1: &str = "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\n";
+
+    #[test]
+    fn kuberc_location_follows_kubectl_flag_then_env_then_home_and_off() {
+        let home = Path::new("/home/u");
+        assert_eq!(
+            locate(None, None, Some(home)).unwrap(),
+            KubercSource::Default(PathBuf::from("/home/u/.kube/kuberc"))
+        );
+        assert_eq!(
+            locate(None, Some("/e/rc"), Some(home)).unwrap(),
+            KubercSource::Explicit(PathBuf::from("/e/rc"))
+        );
+        assert_eq!(
+            locate(Some(Path::new("/f/rc")), Some("/e/rc"), Some(home)).unwrap(),
+            KubercSource::Explicit(PathBuf::from("/f/rc"))
+        );
+        assert_eq!(
+            locate(None, Some("off"), Some(home)).unwrap(),
+            KubercSource::Off
+        );
+        assert_eq!(
+            locate(Some(Path::new("/f/rc")), Some("off"), Some(home)).unwrap_err(),
+            KubercError::OffAndFlag
+        );
+        assert_eq!(locate(None, None, None).unwrap(), KubercSource::Off);
+    }
+
+    #[test]
+    fn policies_parse_and_other_sections_are_ignored() {
+        assert_eq!(parse("").unwrap(), PluginPolicy::AllowAll);
+        let aliases = format!(
+            "{V1BETA1}aliases:\n- name: getn\n  command: get\n  appendArgs: [namespaces]\ndefaults:\n- command: apply\n  options: [{{name: server-side, default: 'true'}}]\n"
+        );
+        assert_eq!(parse(&aliases).unwrap(), PluginPolicy::AllowAll);
+        assert_eq!(
+            parse(&format!("{V1BETA1}credentialPluginPolicy: DenyAll\n")).unwrap(),
+            PluginPolicy::DenyAll
+        );
+        assert_eq!(
+            parse(&format!(
+                "{V1BETA1}credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist:\n- command: gke-auth\n- name: /usr/bin/x\n"
+            ))
+            .unwrap(),
+            PluginPolicy::Allowlist(vec!["gke-auth".into(), "/usr/bin/x".into()])
+        );
+        // A first document of another kind is skipped, as kubectl's decodePreference does.
+        let two = format!(
+            "apiVersion: v1\nkind: Config\n---\n{V1BETA1}credentialPluginPolicy: DenyAll\n"
+        );
+        assert_eq!(parse(&two).unwrap(), PluginPolicy::DenyAll);
+    }
+
+    #[test]
+    fn misconfigured_policies_are_errors_as_client_go_validates_them() {
+        let cases = [
+            ("credentialPluginPolicy: Allowlist\n", "unspecified"),
+            (
+                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: []\n",
+                "DenyAll",
+            ),
+            (
+                "credentialPluginPolicy: DenyAll\ncredentialPluginAllowlist: [{command: x}]\n",
+                "misconfigured",
+            ),
+            (
+                "credentialPluginAllowlist: [{command: x}]\n",
+                "misconfigured",
+            ),
+            (
+                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{}]\n",
+                "empty allowlist entry #1",
+            ),
+            (
+                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{command: /usr//bin/x}]\n",
+                "non-normalized",
+            ),
+            (
+                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{command: a, name: b}]\n",
+                "deprecated",
+            ),
+            (
+                "credentialPluginPolicy: denyall\n",
+                "unknown credential plugin policy",
+            ),
+        ];
+        for (body, want) in cases {
+            let e = parse(&format!("{V1BETA1}{body}")).unwrap_err();
+            assert!(e.contains(want), "{body}: {e}");
+        }
+        let e = parse("apiVersion: kubectl.config.k8s.io/v1alpha1\nkind: Preference\ncredentialPluginPolicy: DenyAll\n").unwrap_err();
+        assert!(
+            e.contains("only in apiVersion kubectl.config.k8s.io/v1beta1"),
+            "{e}"
+        );
+        let e = parse("apiVersion: v1\nkind: Config\n").unwrap_err();
+        assert!(e.contains("no valid preferences found"), "{e}");
+        let e = parse("a: [").unwrap_err();
+        assert!(e.starts_with("not valid YAML"), "{e}");
+    }
+
+    #[test]
+    fn go_filepath_clean_is_reproduced() {
+        for (i, o) in [
+            ("", "."),
+            ("a//b/./c/", "a/b/c"),
+            ("/../x", "/x"),
+            ("../a/..", ".."),
+            ("/usr/local/bin/p", "/usr/local/bin/p"),
+            ("a/../../b", "../b"),
+        ] {
+            assert_eq!(clean(i), o, "{i}");
+        }
+    }
+
+    #[test]
+    fn allowlist_matches_by_verbatim_name_resolved_path_or_basename_lookup() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir(&bin).unwrap();
+        let plugin = bin.join("my-plugin");
+        std::fs::write(&plugin, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path_env = format!("/nonexistent:{}", bin.display());
+        let full = plugin.display().to_string();
+        let allow = |entries: &[&str]| Policy {
+            policy: PluginPolicy::Allowlist(entries.iter().map(|e| e.to_string()).collect()),
+            file: Some(PathBuf::from("/k/kuberc")),
+        };
+        // A bare name in the list allows the plugin named by name or by its full path.
+        assert!(check_plugin(&allow(&["my-plugin"]), "my-plugin", &path_env).is_ok());
+        assert!(check_plugin(&allow(&["my-plugin"]), &full, &path_env).is_ok());
+        // A full path in the list allows the bare name that PATH resolves to it.
+        assert!(check_plugin(&allow(&[&full]), "my-plugin", &path_env).is_ok());
+        // Another plugin of the same base name elsewhere is not the allowed one.
+        let e = check_plugin(&allow(&["/opt/my-plugin"]), "my-plugin", &path_env).unwrap_err();
+        assert!(matches!(e, KubercError::Denied { .. }), "{e}");
+        assert!(e.to_string().contains("/k/kuberc"), "{e}");
+        // A plugin that cannot be resolved is refused, unless listed verbatim (as client-go).
+        assert!(check_plugin(&allow(&["missing"]), "missing", &path_env).is_ok());
+        let e = check_plugin(&allow(&["other"]), "missing", &path_env).unwrap_err();
+        assert!(e.to_string().contains("not an executable"), "{e}");
+        let deny = Policy {
+            policy: PluginPolicy::DenyAll,
+            file: Some(PathBuf::from("/k/kuberc")),
+        };
+        let e = check_plugin(&deny, "my-plugin", &path_env)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "the credential plugin \"my-plugin\" of the kubeconfig user was not run: credentialPluginPolicy is DenyAll in /k/kuberc; allow it there (credentialPluginAllowlist) or use another user"
+        );
+        assert!(check_plugin(&Policy::default(), "anything", "").is_ok());
+    }
+}
