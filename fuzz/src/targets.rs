@@ -79,3 +79,29 @@ pub fn journal(data: &[u8]) {
         invalid.len()
     );
 }
+
+/// `-o jsonpath=TEMPLATE` (issue 11): `output::jsonpath::Template::parse`, then `render`
+/// against a small pod-like list with every JSON type; a template error or an execution error
+/// is one bounded message.
+pub fn jsonpath(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let object = serde_json::json!({
+        "kind": "List", "apiVersion": "v1",
+        "items": [
+            {"metadata": {"name": "a", "labels": {"app": "web", "x.y/z": "1"}},
+             "spec": {"replicas": 3, "ratio": 0.5, "on": true, "none": null,
+                      "containers": [{"name": "c", "ports": [{"port": 80}, {"port": 443}]}]}},
+            {"metadata": {"name": "b"}, "spec": {"replicas": -1, "containers": []}}
+        ]
+    });
+    match myops::output::jsonpath::Template::parse(text) {
+        Ok(t) => {
+            if let Err(e) = t.render(&object, Default::default()) {
+                check_message("jsonpath", &e.to_string());
+            }
+        }
+        Err(e) => check_message("jsonpath", &e.to_string()),
+    }
+}

@@ -44,3 +44,8 @@ fn kept_patches_parse_without_panic() {
 fn kept_journals_read_line_by_line() {
     replay("journal", targets::journal);
 }
+
+#[test]
+fn kept_jsonpath_templates_parse_and_render_without_panic() {
+    replay("jsonpath", targets::jsonpath);
+}
