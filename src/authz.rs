@@ -138,6 +138,18 @@ pub enum GateError {
         /// The authorizer's reason (or a default when the server gives none).
         reason: String,
     },
+    /// Every type a category (`get all`) expands to is outside plugin.yaml or denied by
+    /// RBAC, so nothing could be fetched (issue 11 item 2: refused types are skipped, and a
+    /// command that skips all of them is a refusal).
+    #[error(
+        "denied: every type of {categories} is refused ({skipped}); add the types to `resources` in plugin.yaml or ask a cluster admin for RBAC"
+    )]
+    CategoryRefused {
+        /// The categories as typed, quoted.
+        categories: String,
+        /// `plural.group (why)` of each refused type.
+        skipped: String,
+    },
     /// The review (SelfSubjectAccessReview or SelfSubjectReview) could not be made: a
     /// transport error, a timeout, or the review itself forbidden.
     #[error("cannot check access with a review: {0}")]

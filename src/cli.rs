@@ -750,6 +750,16 @@ pub struct GetArgs {
     /// without the field first).
     #[arg(long, value_name = "JSONPATH")]
     pub sort_by: Option<String>,
+    /// After listing/getting the requested object, watch for changes.
+    #[arg(short = 'w', long)]
+    pub watch: bool,
+    /// Watch for changes to the requested object(s), without listing/getting first.
+    #[arg(long)]
+    pub watch_only: bool,
+    /// Output watch event objects when --watch or --watch-only is used. Existing objects are
+    /// output as initial ADDED events.
+    #[arg(long)]
+    pub output_watch_events: bool,
 }
 
 /// `crds` subcommands.

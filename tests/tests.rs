@@ -19,6 +19,8 @@ mod flags;
 mod fuzz_corpus;
 #[path = "it/get.rs"]
 mod get;
+#[path = "it/get_several.rs"]
+mod get_several;
 #[path = "it/guard.rs"]
 mod guard;
 #[path = "it/hostile.rs"]
@@ -57,3 +59,5 @@ mod push_tls;
 mod standin;
 #[path = "it/watch.rs"]
 mod watch;
+#[path = "it/parity.rs"]
+mod parity;

@@ -116,6 +116,34 @@ impl TypeIndex {
         &self.types
     }
 
+    /// The resource types of category `name` (e.g. `all`), each in its group's preferred
+    /// version, in discovery order, each group/resource once — kubectl's category expander
+    /// (k8s.io/client-go/restmapper/category_expansion.go: categories from discovery, matched
+    /// exactly; cli-runtime's builder then maps each `plural.group` to its preferred version
+    /// and drops repeats). Empty when no served type has the category.
+    pub fn category(&self, name: &str) -> Vec<ResolvedType> {
+        let mut seen: Vec<(String, String)> = Vec::new();
+        let mut out = Vec::new();
+        for t in self
+            .types
+            .iter()
+            .filter(|t| t.categories.iter().any(|c| c == name))
+        {
+            let key = (t.api.group.clone(), t.api.plural.clone());
+            if seen.contains(&key) {
+                continue;
+            }
+            let preferred = self
+                .types
+                .iter()
+                .find(|o| o.preferred && o.api.group == key.0 && o.api.plural == key.1)
+                .unwrap_or(t);
+            out.push(preferred.clone());
+            seen.push(key);
+        }
+        out
+    }
+
     /// Resolves TYPE as kubectl does: `plural.version.group`, `plural.group` (or
     /// `kind.group`, `singular.group`), then plural, singular, short name or kind,
     /// case-insensitively. Matches in a group's preferred version win; a name that still
@@ -268,7 +296,7 @@ mod tests {
                 {"resource": "events", "responseKind": {"kind": "Event"}, "scope": "Namespaced", "singularResource": "event", "verbs": ["get"], "shortNames": ["ev"]}]}]},
               {"metadata": {"name": "example.com"}, "versions": [
                 {"version": "v1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"], "categories": ["myops"]}]},
-                {"version": "v1alpha1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"]}]}]},
+                {"version": "v1alpha1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"], "categories": ["myops", "old"]}]}]},
               {"metadata": {"name": "a.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Cluster", "verbs": ["get"], "shortNames": ["wd"]}]}]},
               {"metadata": {"name": "b.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Namespaced", "verbs": ["get"]}]}]}
             ]
@@ -280,6 +308,24 @@ mod tests {
     fn gr(i: &TypeIndex, s: &str) -> String {
         let t = i.resolve(s).unwrap();
         format!("{}/{}", t.group_resource(), t.api.version)
+    }
+
+    #[test]
+    fn a_category_expands_to_preferred_versions_once_each_in_discovery_order() {
+        let i = index();
+        let names = |c: &str| -> Vec<String> {
+            i.category(c)
+                .iter()
+                .map(|t| format!("{}/{}", t.group_resource(), t.api.version))
+                .collect()
+        };
+        assert_eq!(names("all"), ["pods/v1"]);
+        // In both versions: once, preferred. Only in the old version: still the preferred one.
+        assert_eq!(names("myops"), ["backupjobs.example.com/v1"]);
+        assert_eq!(names("old"), ["backupjobs.example.com/v1"]);
+        // Matched exactly, as kubectl's map lookup.
+        assert!(names("ALL").is_empty());
+        assert!(names("pods").is_empty());
     }
 
     #[test]

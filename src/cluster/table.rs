@@ -89,6 +89,13 @@ pub struct TableOptions {
 /// columns, LABELS for `--show-labels`, laid out by
 /// [`crate::output::custom_columns::tabwriter`] (kubectl's tab writer, byte for byte).
 pub fn render(table: &Table, opts: TableOptions) -> String {
+    crate::output::custom_columns::tabwriter(&lines(table, &opts))
+}
+
+/// The cells [`render`] lays out, line by line (the header line first unless
+/// `opts.no_headers`): for printers that lay them out themselves, as `get -w` does with
+/// widths remembered across events.
+pub fn lines(table: &Table, opts: &TableOptions) -> Vec<Vec<String>> {
     let shown: Vec<(usize, &Column)> = table
         .column_definitions
         .iter()
@@ -147,7 +154,7 @@ pub fn render(table: &Table, opts: TableOptions) -> String {
         }
         lines.push(l);
     }
-    crate::output::custom_columns::tabwriter(&lines)
+    lines
 }
 
 /// kubectl's `printers.EscapeTerminal`: ESC as `^[`, CR as `\r`.

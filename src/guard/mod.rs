@@ -28,6 +28,7 @@ pub mod identity;
 pub mod mutation;
 pub mod session;
 pub mod target;
+pub mod watch;
 
 pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
 pub use crd_batch::{Event, run_batch};
@@ -35,7 +36,7 @@ pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
 pub use mutation::{ObjectRef, PatchRequest};
 pub use session::{Grant, Mode, Session};
-pub use target::{Target, check_names, parse_target};
+pub use target::{Target, check_names, parse_target, parse_targets};
 
 use crate::authz::GateError;
 use crate::changelog::ChangelogError;

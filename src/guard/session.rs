@@ -274,6 +274,32 @@ impl<'s> Session<'s> {
         Ok(Grant { _private: () })
     }
 
+    /// The gate for a type the user did not name (one expanded from a category such as
+    /// `all`, issue 11 item 2): the same boundary and SelfSubjectAccessReviews as
+    /// [`Session::authorize`], but a refusal is an answer, not an error — `Ok(Err(why))`, a
+    /// few words for the one "skipped" line (`outside plugin.yaml`, `RBAC denies list`) — so
+    /// the command goes on with the other types.
+    ///
+    /// # Errors
+    /// [`GateError::Review`] (exit 1, never a "no") when a review cannot be made.
+    pub async fn authorize_if_allowed(
+        &self,
+        verb: Verb,
+        t: &ResolvedType,
+        all_namespaces: bool,
+        requests: &[AccessRequest],
+    ) -> Result<Result<Grant, String>, GuardError> {
+        if self.boundary(verb, t, all_namespaces).is_err() {
+            return Ok(Err("outside plugin.yaml".into()));
+        }
+        for req in requests {
+            if self.decide(req).await?.is_err() {
+                return Ok(Err(format!("RBAC denies {}", req.verb)));
+            }
+        }
+        Ok(Ok(Grant { _private: () }))
+    }
+
     /// The RBAC decision for `req` without the boundary and without failing on "no"
     /// (`auth can-i` prints it): `Ok(())` allowed, `Err(reason)` denied (a default reason when
     /// the server gives none). Cached for this process only.

@@ -4,7 +4,9 @@
 //! is exactly the one the SelfSubjectAccessReview approved. Every argument echoed in a message
 //! goes through [`crate::echo::quoted`]: escaped, at most 64 characters (issue 10, class 7).
 
+use crate::cluster::{ResolvedType, TypeIndex};
 use crate::echo::quoted;
+use crate::guard::GuardError;
 use crate::validate::MAX_NAME_BYTES;
 
 /// What `get` was asked for, after splitting `TYPE NAME…` / `TYPE/NAME…` (pure).
@@ -16,17 +18,48 @@ pub struct Target {
     pub names: Vec<String>,
 }
 
-/// Splits the positional arguments like kubectl: `TYPE [NAME…]` or `TYPE/NAME…` (all of one TYPE).
+/// Splits the positional arguments of a command that takes one TYPE (`patch`): `TYPE [NAME…]`
+/// or `TYPE/NAME…`, all of one TYPE ([`parse_targets`] with exactly one result).
 ///
 /// # Errors
-/// A usage message for mixed forms, several TYPEs, empty parts or a TYPE that cannot be a
-/// resource name (see [`check_type`]).
+/// What [`parse_targets`] refuses, and several TYPEs.
 pub fn parse_target(args: &[String]) -> Result<Target, String> {
+    let mut targets = parse_targets(args)?;
+    if targets.len() > 1 {
+        let types: Vec<String> = targets.iter().map(|t| quoted(&t.type_name)).collect();
+        return Err(format!(
+            "objects of several types ({}) in one call; this command takes one TYPE",
+            types.join(", ")
+        ));
+    }
+    Ok(targets.remove(0))
+}
+
+/// Splits the positional arguments like kubectl's resource builder
+/// (`k8s.io/cli-runtime/pkg/resource/builder.go`, `ResourceTypeOrNameArgs`):
+/// - `TYPE[,TYPE…] [NAME…]`: every TYPE with the same names (kubectl's
+///   `normalizeMultipleResourcesArgs` turns `a,b n` into `a/n b/n`), empty and repeated
+///   comma parts dropped (`SplitResourceArgument`);
+/// - `TYPE/NAME…`: of one or several types, in the order given; consecutive objects of the
+///   same TYPE (as typed) form one [`Target`].
+///
+/// A TYPE may still be a category (`all`): the session expands it, not this parser.
+///
+/// # Errors
+/// A usage message for mixed forms, empty parts, `a,b/NAME` (kubectl: "must have a single
+/// resource and name") or a TYPE or name that cannot be one ([`check_type`], [`check_names`]).
+pub fn parse_targets(args: &[String]) -> Result<Vec<Target>, String> {
     let first = args.first().ok_or("get needs a TYPE, e.g. `get pods`")?;
-    if first.contains('/') {
+    if args.iter().any(|a| a.contains('/')) {
+        if !first.contains('/') {
+            let bad = args.iter().find(|a| a.contains('/')).unwrap_or(first);
+            return Err(format!(
+                "{}: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form",
+                quoted(bad)
+            ));
+        }
         check_type(first.split('/').next().unwrap_or_default())?;
-        let mut type_name: Option<&str> = None;
-        let mut names = Vec::new();
+        let mut targets: Vec<Target> = Vec::new();
         for a in args {
             let (t, n) = a.split_once('/').ok_or_else(|| {
                 format!(
@@ -37,43 +70,123 @@ pub fn parse_target(args: &[String]) -> Result<Target, String> {
             if t.is_empty() || n.is_empty() || n.contains('/') {
                 return Err(format!("{} is not TYPE/NAME", quoted(a)));
             }
-            match type_name {
-                Some(prev) if !prev.eq_ignore_ascii_case(t) => {
-                    return Err(format!(
-                        "objects of several types ({}, {}) in one call are not supported yet; run get once per TYPE",
-                        quoted(prev),
-                        quoted(t)
-                    ));
-                }
-                Some(_) => {}
-                None => type_name = Some(t),
+            if t.contains(',') {
+                return Err(format!(
+                    "{}: arguments in resource/name form must have a single resource and name",
+                    quoted(a)
+                ));
             }
-            names.push(n.to_string());
+            check_type(t)?;
+            check_names(&[n.to_string()])?;
+            match targets.last_mut() {
+                Some(last) if last.type_name.eq_ignore_ascii_case(t) => {
+                    last.names.push(n.to_string());
+                }
+                _ => targets.push(Target {
+                    type_name: t.to_string(),
+                    names: vec![n.to_string()],
+                }),
+            }
         }
-        check_names(&names)?;
-        return Ok(Target {
-            type_name: type_name.unwrap_or_default().to_string(),
-            names,
-        });
+        return Ok(targets);
     }
-    if first.contains(',') {
-        return Err(format!(
-            "several TYPEs ({}) in one call are not supported yet; run get once per TYPE",
-            quoted(first)
-        ));
+    let mut types: Vec<&str> = Vec::new();
+    for t in first.split(',').filter(|t| !t.is_empty()) {
+        if !types.contains(&t) {
+            types.push(t);
+        }
     }
-    check_type(first)?;
-    if let Some(bad) = args[1..].iter().find(|a| a.contains('/')) {
-        return Err(format!(
-            "{}: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form",
-            quoted(bad)
-        ));
+    if types.is_empty() {
+        check_type("")?;
+    }
+    for t in &types {
+        check_type(t)?;
     }
     check_names(&args[1..])?;
-    Ok(Target {
-        type_name: first.clone(),
-        names: args[1..].to_vec(),
-    })
+    Ok(types
+        .into_iter()
+        .map(|t| Target {
+            type_name: t.to_string(),
+            names: args[1..].to_vec(),
+        })
+        .collect())
+}
+
+/// One resource type a command will fetch, after categories were expanded and TYPE resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Planned {
+    /// The resolved type.
+    pub t: ResolvedType,
+    /// Object names of this type; empty = list the collection.
+    pub names: Vec<String>,
+    /// The category the type came from (`all`), `None` when the user named the type. A
+    /// category's types that plugin.yaml or RBAC refuse are skipped; a named one is refused.
+    pub category: Option<String>,
+}
+
+/// Resolves every [`Target`] against discovery, as kubectl's resource builder does (pure):
+/// - without names, a TYPE that is a category (`all`, or any category discovery reports,
+///   matched exactly; kubectl tries categories before resource names, `ReplaceAliases`)
+///   expands to its types; each resource type is fetched once, in the order first named
+///   (`resourceMappings` drops repeats), and a type both named and in a category counts as
+///   named;
+/// - with names (`TYPE/NAME…`, `a,b NAME…`), categories are not expanded (kubectl neither);
+///   consecutive targets of the same resource type are fetched as one.
+///
+/// # Errors
+/// [`GuardError::Resolve`] for a TYPE discovery does not know or finds ambiguous (exit 2),
+/// [`GuardError::Usage`] for names given with a category.
+pub fn plan(targets: &[Target], index: &TypeIndex) -> Result<Vec<Planned>, GuardError> {
+    let mut out: Vec<Planned> = Vec::new();
+    if targets.iter().all(|t| t.names.is_empty()) {
+        for target in targets {
+            let expanded = index.category(&target.type_name);
+            let (types, category) = if expanded.is_empty() {
+                (vec![index.resolve(&target.type_name)?.clone()], None)
+            } else {
+                (expanded, Some(target.type_name.clone()))
+            };
+            for t in types {
+                let key = t.group_resource();
+                match out.iter_mut().find(|p| p.t.group_resource() == key) {
+                    Some(seen) => {
+                        if category.is_none() {
+                            seen.category = None;
+                        }
+                    }
+                    None => out.push(Planned {
+                        t,
+                        names: Vec::new(),
+                        category: category.clone(),
+                    }),
+                }
+            }
+        }
+        return Ok(out);
+    }
+    for target in targets {
+        let t = match index.resolve(&target.type_name) {
+            Ok(t) => t.clone(),
+            Err(e) => {
+                if index.category(&target.type_name).is_empty() {
+                    return Err(e.into());
+                }
+                return Err(GuardError::Usage(format!(
+                    "{} is a category of several types; give names with one TYPE (e.g. `get pods NAME`), or list the category without names",
+                    quoted(&target.type_name)
+                )));
+            }
+        };
+        match out.last_mut() {
+            Some(last) if last.t == t => last.names.extend(target.names.iter().cloned()),
+            _ => out.push(Planned {
+                t,
+                names: target.names.clone(),
+                category: None,
+            }),
+        }
+    }
+    Ok(out)
 }
 
 /// Refuses a TYPE that no server can serve, before discovery is asked: an empty one, one
@@ -194,7 +307,7 @@ mod tests {
         assert!(
             parse_target(&s(&["pods,deploy"]))
                 .unwrap_err()
-                .contains("several TYPEs")
+                .contains("this command takes one TYPE")
         );
         assert!(
             parse_target(&s(&["pod/"]))
@@ -202,6 +315,117 @@ mod tests {
                 .contains("not TYPE/NAME")
         );
         assert!(parse_target(&[]).is_err());
+    }
+
+    fn t(type_name: &str, names: &[&str]) -> Target {
+        Target {
+            type_name: type_name.into(),
+            names: s(names),
+        }
+    }
+
+    #[test]
+    fn several_types_split_as_kubectls_resource_builder_does() {
+        assert_eq!(
+            parse_targets(&s(&["pods,cm"])).unwrap(),
+            vec![t("pods", &[]), t("cm", &[])]
+        );
+        assert_eq!(
+            parse_targets(&s(&["pods,,cm,pods,"])).unwrap(),
+            vec![t("pods", &[]), t("cm", &[])]
+        );
+        assert_eq!(
+            parse_targets(&s(&["pods,cm", "a", "b"])).unwrap(),
+            vec![t("pods", &["a", "b"]), t("cm", &["a", "b"])]
+        );
+        assert_eq!(
+            parse_targets(&s(&["pod/a", "Pod/b", "cm/c", "pod/d"])).unwrap(),
+            vec![t("pod", &["a", "b"]), t("cm", &["c"]), t("pod", &["d"])]
+        );
+        assert_eq!(parse_targets(&s(&["all"])).unwrap(), vec![t("all", &[])]);
+    }
+
+    #[test]
+    fn a_comma_type_in_resource_name_form_or_only_commas_is_refused() {
+        let e = parse_targets(&s(&["pods,cm/a"])).unwrap_err();
+        assert!(e.contains("must have a single resource and name"), "{e}");
+        let e = parse_targets(&s(&[",,"])).unwrap_err();
+        assert!(e.contains("TYPE is empty"), "{e}");
+        let e = parse_targets(&s(&["pods", "cm/a"])).unwrap_err();
+        assert!(e.contains("resource/name form"), "{e}");
+        let e = parse_targets(&s(&["pods,po\u{1b}[2J"])).unwrap_err();
+        assert!(!e.contains('\u{1b}'), "{e}");
+    }
+
+    fn index() -> TypeIndex {
+        let res = |plural: &str, kind: &str, short: &str| {
+            serde_json::json!({"resource": plural, "responseKind": {"kind": kind}, "scope": "Namespaced",
+              "verbs": ["get", "list"], "shortNames": [short], "categories": ["all"]})
+        };
+        let core = serde_json::from_value(serde_json::json!({"items": [{"metadata": {"name": ""},
+            "versions": [{"version": "v1", "resources": [res("pods", "Pod", "po"), res("services", "Service", "svc"),
+              {"resource": "configmaps", "responseKind": {"kind": "ConfigMap"}, "scope": "Namespaced", "verbs": ["get"], "shortNames": ["cm"]}]}]}]}))
+        .unwrap();
+        let groups = serde_json::from_value(serde_json::json!({"items": []})).unwrap();
+        TypeIndex::from_discovery(core, groups)
+    }
+
+    fn planned(args: &[&str]) -> Vec<(String, Vec<String>, Option<String>)> {
+        plan(&parse_targets(&s(args)).unwrap(), &index())
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.t.group_resource(), p.names, p.category))
+            .collect()
+    }
+
+    #[test]
+    fn a_category_expands_and_a_type_named_too_counts_as_named_once() {
+        let all = Some("all".to_string());
+        assert_eq!(
+            planned(&["all"]),
+            vec![
+                ("pods".into(), vec![], all.clone()),
+                ("services".into(), vec![], all.clone())
+            ]
+        );
+        assert_eq!(
+            planned(&["cm,all,pods,po"]),
+            vec![
+                ("configmaps".into(), vec![], None),
+                ("pods".into(), vec![], None),
+                ("services".into(), vec![], all)
+            ]
+        );
+    }
+
+    #[test]
+    fn consecutive_objects_of_one_type_are_fetched_together_in_the_order_given() {
+        assert_eq!(
+            planned(&["pod/a", "po/b", "cm/c", "pods/d"]),
+            vec![
+                ("pods".into(), s(&["a", "b"]), None),
+                ("configmaps".into(), s(&["c"]), None),
+                ("pods".into(), s(&["d"]), None)
+            ]
+        );
+        assert_eq!(
+            planned(&["svc,cm", "x"]),
+            vec![
+                ("services".into(), s(&["x"]), None),
+                ("configmaps".into(), s(&["x"]), None)
+            ]
+        );
+    }
+
+    #[test]
+    fn names_with_a_category_or_an_unknown_type_are_refused() {
+        let e = plan(&parse_targets(&s(&["all", "x"])).unwrap(), &index()).unwrap_err();
+        assert!(
+            matches!(&e, GuardError::Usage(m) if m.contains("is a category")),
+            "{e}"
+        );
+        let e = plan(&parse_targets(&s(&["pods,nope"])).unwrap(), &index()).unwrap_err();
+        assert!(matches!(e, GuardError::Resolve(_)), "{e}");
     }
 
     #[test]

@@ -165,6 +165,18 @@ pub fn render(doc: &Value, columns: &[Column], no_headers: bool) -> Result<Strin
 /// tabwriter does — so a newline inside a value ends the line and the column block there,
 /// exactly as in kubectl's output.
 pub fn tabwriter(rows: &[Vec<String>]) -> String {
+    layout(rows, None)
+}
+
+/// [`tabwriter`] with kubectl's `RememberWidths` (github.com/liggitt/tabwriter, the fork
+/// kubectl's `printers.GetNewTabWriter` uses): each column is at least as wide as it was in
+/// earlier calls with the same `remembered` widths, which this call widens where needed —
+/// how `get -w` keeps rows printed one flush at a time aligned with the table above them.
+pub fn tabwriter_remembering(rows: &[Vec<String>], remembered: &mut Vec<usize>) -> String {
+    layout(rows, Some(remembered))
+}
+
+fn layout(rows: &[Vec<String>], mut remembered: Option<&mut Vec<usize>>) -> String {
     let mut text = String::new();
     for r in rows {
         text.push_str(&r.join("\t"));
@@ -178,7 +190,14 @@ pub fn tabwriter(rows: &[Vec<String>]) -> String {
         .collect();
     let mut out = String::new();
     let mut widths = Vec::new();
-    format_block(&lines, 0, lines.len(), &mut widths, &mut out);
+    format_block(
+        &lines,
+        0,
+        lines.len(),
+        &mut widths,
+        &mut remembered,
+        &mut out,
+    );
     out
 }
 
@@ -191,6 +210,7 @@ fn format_block(
     mut line0: usize,
     line1: usize,
     widths: &mut Vec<usize>,
+    remembered: &mut Option<&mut Vec<usize>>,
     out: &mut String,
 ) {
     let column = widths.len();
@@ -207,8 +227,20 @@ fn format_block(
             width = width.max(lines[this][column].chars().count() + PADDING);
             this += 1;
         }
+        if let Some(max) = remembered.as_deref_mut() {
+            // liggitt/tabwriter `format`, RememberWidths branch.
+            if max.len() < widths.len() {
+                let from = max.len();
+                max.extend_from_slice(&widths[from..]);
+            }
+            match max.get(column).copied() {
+                None => max.push(width),
+                Some(m) if m > width => width = m,
+                Some(_) => max[column] = width,
+            }
+        }
         widths.push(width);
-        format_block(lines, line0, this, widths, out);
+        format_block(lines, line0, this, widths, remembered, out);
         widths.pop();
         line0 = this;
     }
@@ -282,6 +314,22 @@ mod tests {
             vec!["map[m:line1\nline2 n:1]".to_string(), "1".to_string()],
         ];
         assert_eq!(tabwriter(&rows), "DATA   N\nmap[m:line1\nline2 n:1]   1\n");
+    }
+
+    #[test]
+    fn remembered_widths_pad_later_rows_like_kubectl_get_watch() {
+        let cells = |r: &[&str]| r.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let mut widths = Vec::new();
+        let first = tabwriter_remembering(
+            &[cells(&["NAME", "DATA", "AGE"]), cells(&["a", "1", "0s"])],
+            &mut widths,
+        );
+        assert_eq!(first, "NAME   DATA   AGE\na      1      0s\n");
+        let wider = tabwriter_remembering(&[cells(&["a-much-longer-name-here", "1", "0s"])], &mut widths);
+        assert_eq!(wider, "a-much-longer-name-here   1      0s\n");
+        let narrow = tabwriter_remembering(&[cells(&["a", "1", "2s"])], &mut widths);
+        assert_eq!(narrow, "a                         1      2s\n");
+        assert_eq!(widths, [26, 7]);
     }
 
     #[test]

@@ -243,7 +243,8 @@ pub fn result_line(display: &str, verb: &str, changed: bool, dry_run: DryRun) ->
 
 /// Prints the result of a patch or rollback on the object `display` (`kind.group/name`) of
 /// type `t`: the object (`-o`) or kubectl's result line, then the field diff (Secret values
-/// redacted) when asked or for a dry run.
+/// redacted) when asked or for a dry run — on stdout after the result line, on stderr with
+/// `-o` (stdout then holds only what kubectl prints).
 ///
 /// # Errors
 /// [`OutputError`] when stdout cannot be written or the object cannot be encoded.
@@ -270,6 +271,7 @@ pub fn print_result(
         }
         None => true,
     };
+    let to_stderr = output.is_some();
     match output {
         Some(ObjectFormat::Json) => p.out(&kubectl_json(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Yaml) => p.out(&kubectl_yaml(&with_type_meta(after.clone(), t))?)?,
@@ -287,8 +289,14 @@ pub fn print_result(
         && let Some(b) = before
     {
         // Secret values are hidden, their changes shown (diffing redacted copies hid them).
+        // With -o, stdout is the object alone, byte for byte as kubectl prints it (a script
+        // pipes it on), so the diff goes to stderr.
         for line in crate::diff::render_for(&t.api.kind, b, after) {
-            p.out(&format!("  {line}\n"))?;
+            if to_stderr {
+                p.err_line(&format!("  {line}"));
+            } else {
+                p.out(&format!("  {line}\n"))?;
+            }
         }
     }
     Ok(())

@@ -10,12 +10,13 @@ use kube::Resource;
 use kube::api::{DynamicObject, GetParams, ListParams};
 use serde_json::Value;
 
-use crate::authz::AccessRequest;
+use crate::authz::{AccessRequest, GateError};
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
-use crate::guard::{Grant, Mode, Session, Target};
+use crate::guard::target::{Planned, plan};
+use crate::guard::{Grant, Mode, Session, parse_targets};
 use crate::output::Printer;
 use crate::output::objects::{
     kubectl_json, kubectl_yaml, list_of, no_resources, render_template, sort_keys,
@@ -26,11 +27,11 @@ use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
 /// Runs `get`; the [`Outcome`] names the resolved `plural.group` (the metric `resource`
-/// label, never raw user input).
+/// label, never raw user input; several types are joined by `,` in the order fetched).
 ///
 /// Errors in the outcome: usage (2), denied (3), not found (4), API or network failures (1).
 pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
-    let target = match crate::guard::parse_target(&args.args) {
+    let targets = match parse_targets(&args.args) {
         Ok(t) => t,
         Err(e) => return Outcome::early(VerbError::Usage(e)),
     };
@@ -41,7 +42,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(s) => s,
         Err(e) => return Outcome::early(VerbError::Usage(e.to_string())),
     };
-    if args.all_namespaces && !target.names.is_empty() {
+    if args.all_namespaces && targets.iter().any(|t| !t.names.is_empty()) {
         return Outcome::early(VerbError::Usage(
             "a resource cannot be retrieved by name across all namespaces; drop -A or the names"
                 .into(),
@@ -54,12 +55,40 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    let t = match session.resolve(&target.type_name).await {
-        Ok(t) => t,
+    let planned = match session.index().await {
+        Ok(index) => plan(&targets, index),
         Err(e) => return Outcome::early(e),
     };
-    let result = fetch_and_print(&session, &t, &target, args, sort_by.as_ref(), p).await;
-    Outcome::on(t.group_resource(), result)
+    let planned = match planned {
+        Ok(x) => x,
+        Err(e) => return Outcome::early(e),
+    };
+    // The metric `resource` label: the types fetched (a category's skipped types are not),
+    // or the named ones when the gate refused.
+    let label = |types: &mut dyn Iterator<Item = &Planned>| -> Option<String> {
+        let mut seen: Vec<String> = Vec::new();
+        for pl in types {
+            let gr = pl.t.group_resource();
+            if !seen.contains(&gr) {
+                seen.push(gr);
+            }
+        }
+        (!seen.is_empty()).then(|| seen.join(","))
+    };
+    let units = match gate(&session, &planned, args, p).await {
+        Ok(u) => u,
+        Err(e) => {
+            return Outcome {
+                resource: label(&mut planned.iter().filter(|pl| pl.category.is_none())),
+                result: Err(e),
+            };
+        }
+    };
+    let result = fetch_and_print(&session, &units, args, sort_by.as_ref(), p).await;
+    Outcome {
+        resource: label(&mut units.iter().map(|u| u.planned)),
+        result,
+    }
 }
 
 /// `-l` and `--field-selector` checked as apimachinery parses them, and together small
@@ -75,125 +104,187 @@ fn check_selectors(args: &GetArgs) -> Result<(), String> {
     crate::validate::check_selectors_fit(args.selector.as_deref(), args.field_selector.as_deref())
 }
 
+/// One type to fetch, gated: its grant and the namespace its requests use.
+struct Unit<'a> {
+    planned: &'a Planned,
+    grant: Grant,
+    namespace: Option<String>,
+}
+
+/// The RBAC requests `get` makes on one type: `list` for the collection, `get` per name
+/// (ARCHITECTURE §4).
+fn requests_for(pl: &Planned, namespace: Option<&String>) -> Vec<AccessRequest> {
+    let ask = |verb: &str, name: Option<&String>| AccessRequest {
+        verb: verb.into(),
+        group: pl.t.api.group.clone(),
+        resource: pl.t.api.plural.clone(),
+        subresource: None,
+        namespace: namespace.cloned(),
+        name: name.cloned(),
+    };
+    if pl.names.is_empty() {
+        vec![ask("list", None)]
+    } else {
+        pl.names.iter().map(|n| ask("get", Some(n))).collect()
+    }
+}
+
+/// Gates every planned type — all of them before any object is fetched, so a denied type
+/// the user named is exit 3 with nothing printed. Types from a category that plugin.yaml
+/// or RBAC refuse are skipped with one stderr line; when that leaves none, exit 3.
+async fn gate<'a>(
+    session: &Session<'_>,
+    planned: &'a [Planned],
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+) -> Result<Vec<Unit<'a>>, VerbError> {
+    let verbose = session.settings().verbose;
+    let mut units: Vec<Unit<'_>> = Vec::new();
+    // (why, `plural.group` of each type skipped for that reason)
+    let mut skipped: Vec<(String, Vec<String>)> = Vec::new();
+    let mut categories: Vec<String> = Vec::new();
+    for pl in planned {
+        let t = &pl.t;
+        if verbose > 0 {
+            p.err_line(&format!(
+                "I {} resolved to {}/{} (namespaced: {})",
+                pl.category.as_deref().unwrap_or(&t.api.plural),
+                t.group_resource(),
+                t.api.version,
+                t.namespaced
+            ));
+        }
+        let namespace = session.namespace_for(t, args.all_namespaces);
+        let requests = requests_for(pl, namespace.as_ref());
+        let grant = match &pl.category {
+            Some(c) => {
+                let q = crate::echo::quoted(c);
+                if !categories.contains(&q) {
+                    categories.push(q);
+                }
+                match session
+                    .authorize_if_allowed(Verb::Get, t, args.all_namespaces, &requests)
+                    .await?
+                {
+                    Ok(g) => g,
+                    Err(why) => {
+                        match skipped.iter_mut().find(|(w, _)| *w == why) {
+                            Some((_, types)) => types.push(t.group_resource()),
+                            None => skipped.push((why, vec![t.group_resource()])),
+                        }
+                        continue;
+                    }
+                }
+            }
+            None => {
+                session
+                    .authorize(Verb::Get, t, args.all_namespaces, &requests)
+                    .await?
+            }
+        };
+        if verbose > 0 {
+            for r in &requests {
+                p.err_line(&format!(
+                    "I SelfSubjectAccessReview: {} {}{} allowed",
+                    r.verb,
+                    t.group_resource(),
+                    r.name.as_ref().map(|n| format!("/{n}")).unwrap_or_default()
+                ));
+            }
+        }
+        units.push(Unit {
+            planned: pl,
+            grant,
+            namespace,
+        });
+    }
+    if !skipped.is_empty() {
+        let why: Vec<String> = skipped
+            .iter()
+            .map(|(why, types)| format!("{why}: {}", types.join(", ")))
+            .collect();
+        if units.is_empty() {
+            return Err(GateError::CategoryRefused {
+                categories: categories.join(", "),
+                skipped: why.join("; "),
+            }
+            .into());
+        }
+        p.err_line(&format!(
+            "skipped types of {} that this plugin may not read ({})",
+            categories.join(", "),
+            why.join("; ")
+        ));
+    }
+    Ok(units)
+}
+
+/// Fetches and prints the gated types in order, as kubectl's `get` prints several types.
 async fn fetch_and_print(
     session: &Session<'_>,
-    t: &ResolvedType,
-    target: &Target,
+    units: &[Unit<'_>],
     args: &GetArgs,
     sort_by: Option<&SortBy>,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    let names = &target.names;
-    // kubectl sorts lists only: one named object prints as it is, whatever the path.
-    let sort_by = sort_by.filter(|_| names.len() != 1);
-    let verbose = session.settings().verbose;
-    let trace = |p: &mut Printer<'_>, line: String| {
-        if verbose > 0 {
-            p.err_line(&format!("I {line}"));
-        }
-    };
-    trace(
-        p,
-        format!(
-            "{} resolved to {}/{} (namespaced: {})",
-            target.type_name,
-            t.group_resource(),
-            t.api.version,
-            t.namespaced
-        ),
-    );
-    let namespace = session.namespace_for(t, args.all_namespaces);
-    let ask = |verb: &str, name: Option<&String>| AccessRequest {
-        verb: verb.into(),
-        group: t.api.group.clone(),
-        resource: t.api.plural.clone(),
-        subresource: None,
-        namespace: namespace.clone(),
-        name: name.cloned(),
-    };
-    let requests: Vec<AccessRequest> = if names.is_empty() {
-        vec![ask("list", None)]
-    } else {
-        names.iter().map(|n| ask("get", Some(n))).collect()
-    };
-    let grant = session
-        .authorize(Verb::Get, t, args.all_namespaces, &requests)
-        .await?;
-    for r in &requests {
-        trace(
-            p,
-            format!(
-                "SelfSubjectAccessReview: {} {}{} allowed",
-                r.verb,
-                t.group_resource(),
-                r.name.as_ref().map(|n| format!("/{n}")).unwrap_or_default()
-            ),
-        );
+    // TEMPORARY dispatch (watch slice); the lead moves it into `run`, before `gate`.
+    check_watch_flags(
+        args,
+        units.len(),
+        units.first().map_or(0, |u| u.planned.names.len()),
+    )?;
+    if let (true, Some(u)) = (args.watch || args.watch_only, units.first()) {
+        return watch_and_print(session, &u.planned.t, &u.planned.names, args, p).await;
     }
-    let url = DynamicObject::url_path(&t.api, namespace.as_deref());
-    trace(p, format!("GET {}{url}", session.server()));
-    let lp = ListParams {
-        label_selector: args.selector.clone(),
-        field_selector: args.field_selector.clone(),
-        limit: (args.chunk_size > 0).then_some(args.chunk_size),
-        ..ListParams::default()
-    };
-    let fetch = Fetch {
-        session,
-        grant: &grant,
-        t,
-        url: &url,
-        lp: &lp,
-        keep_managed_fields: matches!(args.output, OutputFormat::Template(_))
-            || args.show_managed_fields,
-        // kubectl asks for whole objects in the Table rows when it must sort them.
-        include_object: if sort_by.is_some() {
-            "Object"
-        } else {
-            "Metadata"
-        },
-    };
+    let planned: Vec<&Planned> = units.iter().map(|u| u.planned).collect();
+    let total_names: usize = planned.iter().map(|pl| pl.names.len()).sum();
+    let named = planned.iter().all(|pl| !pl.names.is_empty());
+    // kubectl sorts lists only: one named object prints as it is, whatever the path.
+    let sort_by = sort_by.filter(|_| total_names != 1);
     let mut missing: Vec<ApiError> = Vec::new();
     match &args.output {
         OutputFormat::Table | OutputFormat::Wide => {
-            let mut all = Table::default();
-            if names.is_empty() {
-                all = fetch.table_list().await?;
-            } else {
-                for n in names {
-                    match fetch.table_one(n).await {
-                        Ok(tb) => {
-                            if all.column_definitions.is_empty() {
-                                all.column_definitions = tb.column_definitions;
+            let mut tables: Vec<(&Unit<'_>, Table)> = Vec::new();
+            for u in units {
+                let fetch = Fetch::new(session, u, args, sort_by.is_some());
+                trace_get(session, p, &fetch);
+                let mut all = Table::default();
+                if u.planned.names.is_empty() {
+                    all = fetch.table_list().await?;
+                } else {
+                    let mut found = false;
+                    for n in &u.planned.names {
+                        match fetch.table_one(n).await {
+                            Ok(tb) => {
+                                if all.column_definitions.is_empty() {
+                                    all.column_definitions = tb.column_definitions;
+                                }
+                                all.rows.extend(tb.rows);
+                                found = true;
                             }
-                            all.rows.extend(tb.rows);
+                            Err(e) if e.code() == Some(404) => missing.push(e),
+                            Err(e) => return Err(e.into()),
                         }
-                        Err(e) if e.code() == Some(404) => missing.push(e),
-                        Err(e) => return Err(e.into()),
+                    }
+                    if !found {
+                        continue;
                     }
                 }
-            }
-            if let Some(by) = sort_by {
-                let order = by
-                    .order(all.rows.iter().map(|r| &r.object))
-                    .map_err(|e| VerbError::Io(e.to_string()))?;
-                let mut rows: Vec<Option<table::Row>> = all.rows.drain(..).map(Some).collect();
-                all.rows = order.into_iter().filter_map(|i| rows[i].take()).collect();
-            }
-            if all.rows.is_empty() {
-                if names.is_empty() && !args.ignore_not_found {
-                    p.err_line(&no_resources(namespace.as_deref()));
+                if let Some(by) = sort_by {
+                    let order = by
+                        .order(all.rows.iter().map(|r| &r.object))
+                        .map_err(|e| VerbError::Io(e.to_string()))?;
+                    let mut rows: Vec<Option<table::Row>> = all.rows.drain(..).map(Some).collect();
+                    all.rows = order.into_iter().filter_map(|i| rows[i].take()).collect();
                 }
-            } else {
-                let opts = TableOptions {
-                    wide: args.output == OutputFormat::Wide,
-                    with_namespace: args.all_namespaces && t.namespaced,
-                    show_labels: args.show_labels,
-                    no_headers: args.no_headers,
-                    label_columns: args.label_columns.clone(),
-                    kind_prefix: args.show_kind.then(|| t.name_prefix()),
-                };
-                p.out(&table::render(&all, opts))?;
+                tables.push((u, all));
+            }
+            print_tables(&tables, args, p)?;
+            let written = tables.iter().any(|(_, tb)| !tb.rows.is_empty());
+            if !written && missing.is_empty() && !args.ignore_not_found {
+                let all_namespaced =
+                    !args.all_namespaces && tables.iter().all(|(u, _)| u.planned.t.namespaced);
+                p.err_line(&no_resources(all_namespaced.then(|| session.namespace())));
             }
         }
         OutputFormat::Json
@@ -201,28 +292,39 @@ async fn fetch_and_print(
         | OutputFormat::KYaml
         | OutputFormat::Name
         | OutputFormat::Template(_) => {
-            let mut items = Vec::new();
-            if names.is_empty() {
-                items = fetch.objects().await?;
-            } else {
-                for n in names {
-                    match fetch.object(n).await {
-                        Ok(o) => items.push(o),
-                        Err(e) if e.code() == Some(404) => missing.push(e),
-                        Err(e) => return Err(e.into()),
+            // (`kind.group` prefix of `-o name`, object)
+            let mut items: Vec<(String, Value)> = Vec::new();
+            for u in units {
+                let fetch = Fetch::new(session, u, args, sort_by.is_some());
+                trace_get(session, p, &fetch);
+                let prefix = u.planned.t.name_prefix();
+                if u.planned.names.is_empty() {
+                    items.extend(
+                        fetch
+                            .objects()
+                            .await?
+                            .into_iter()
+                            .map(|o| (prefix.clone(), o)),
+                    );
+                } else {
+                    for n in &u.planned.names {
+                        match fetch.object(n).await {
+                            Ok(o) => items.push((prefix.clone(), o)),
+                            Err(e) if e.code() == Some(404) => missing.push(e),
+                            Err(e) => return Err(e.into()),
+                        }
                     }
                 }
             }
             if let Some(by) = sort_by {
                 let order = by
-                    .order(items.iter())
+                    .order(items.iter().map(|(_, o)| o))
                     .map_err(|e| VerbError::Io(e.to_string()))?;
-                let mut slots: Vec<Option<Value>> = items.drain(..).map(Some).collect();
+                let mut slots: Vec<Option<(String, Value)>> = items.drain(..).map(Some).collect();
                 items = order.into_iter().filter_map(|i| slots[i].take()).collect();
             }
             if args.output == OutputFormat::Name {
-                let prefix = t.name_prefix();
-                for o in &items {
+                for (prefix, o) in &items {
                     let name = o
                         .pointer("/metadata/name")
                         .and_then(Value::as_str)
@@ -230,12 +332,13 @@ async fn fetch_and_print(
                     p.out(&format!("{prefix}/{name}\n"))?;
                 }
             } else {
-                let doc = if names.len() == 1 && items.len() == 1 {
-                    items.remove(0)
-                } else if !names.is_empty() && items.is_empty() {
-                    Value::Null
+                // kubectl's printGeneric: one named object prints as itself, anything else
+                // (several, none, a list) as one `List`; one named object that is missing
+                // prints nothing.
+                let doc = if named && total_names == 1 {
+                    items.pop().map(|(_, o)| o).unwrap_or(Value::Null)
                 } else {
-                    list_of(items)
+                    list_of(items.into_iter().map(|(_, o)| o).collect())
                 };
                 if !doc.is_null() {
                     let text = match &args.output {
@@ -268,14 +371,62 @@ async fn fetch_and_print(
     }
 }
 
+/// `-v`: the request line of one type.
+fn trace_get(session: &Session<'_>, p: &mut Printer<'_>, fetch: &Fetch<'_>) {
+    if session.settings().verbose > 0 {
+        p.err_line(&format!("I GET {}{}", session.server(), fetch.url));
+    }
+}
+
+/// Prints the server's tables of several types as kubectl's `get` does
+/// (k8s.io/kubectl/pkg/cmd/get/get.go, `Run`): each type laid out on its own (the tab
+/// writer is flushed and its widths forgotten when the type changes), a blank line before
+/// a type's table when something was printed before it (none with `--no-headers`), and
+/// `kind/name` in the NAME column when objects of several types were fetched
+/// (`multipleGVKsRequested`) or with `--show-kind`.
+fn print_tables(
+    tables: &[(&Unit<'_>, Table)],
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    let mut kinds: Vec<String> = tables
+        .iter()
+        .map(|(u, _)| u.planned.t.group_resource())
+        .collect();
+    kinds.sort();
+    kinds.dedup();
+    let with_kind = args.show_kind || kinds.len() > 1;
+    let mut written = false;
+    for (u, tb) in tables {
+        if tb.rows.is_empty() {
+            continue;
+        }
+        let t = &u.planned.t;
+        let opts = TableOptions {
+            wide: args.output == OutputFormat::Wide,
+            with_namespace: args.all_namespaces && t.namespaced,
+            show_labels: args.show_labels,
+            no_headers: args.no_headers,
+            label_columns: args.label_columns.clone(),
+            kind_prefix: with_kind.then(|| t.name_prefix()),
+        };
+        if written && !args.no_headers {
+            p.out("\n")?;
+        }
+        p.out(&table::render(tb, opts))?;
+        written = true;
+    }
+    Ok(())
+}
+
 /// The requests of one `get`, built with kube-core's request builder and sent through the
 /// session under its grant.
 struct Fetch<'a> {
     session: &'a Session<'a>,
     grant: &'a Grant,
     t: &'a ResolvedType,
-    url: &'a str,
-    lp: &'a ListParams,
+    url: String,
+    lp: ListParams,
     /// Templates see `metadata.managedFields`, as kubectl's do; json/yaml drop them
     /// unless `--show-managed-fields`.
     keep_managed_fields: bool,
@@ -283,7 +434,28 @@ struct Fetch<'a> {
     include_object: &'static str,
 }
 
-impl Fetch<'_> {
+impl<'a> Fetch<'a> {
+    /// The requests for one gated type.
+    fn new(session: &'a Session<'a>, u: &'a Unit<'a>, args: &GetArgs, sorted: bool) -> Self {
+        let t = &u.planned.t;
+        Fetch {
+            session,
+            grant: &u.grant,
+            t,
+            url: DynamicObject::url_path(&t.api, u.namespace.as_deref()),
+            lp: ListParams {
+                label_selector: args.selector.clone(),
+                field_selector: args.field_selector.clone(),
+                limit: (args.chunk_size > 0).then_some(args.chunk_size),
+                ..ListParams::default()
+            },
+            keep_managed_fields: matches!(args.output, OutputFormat::Template(_))
+                || args.show_managed_fields,
+            // kubectl asks for whole objects in the Table rows when it must sort them.
+            include_object: if sorted { "Object" } else { "Metadata" },
+        }
+    }
+
     /// A request that could not even be built (a URI over the HTTP client's limit) was never
     /// sent: it is the input's fault, answered like the server's 400 (exit 2), never as
     /// "cannot reach the API server".
@@ -300,7 +472,7 @@ impl Fetch<'_> {
     }
 
     fn request(&self) -> kube::core::Request {
-        kube::core::Request::new(self.url)
+        kube::core::Request::new(&self.url)
     }
 
     async fn send_table(&self, mut req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
@@ -375,5 +547,329 @@ impl Fetch<'_> {
             .map_err(|e| self.unbuildable(e))?;
         let v: Value = self.session.send(self.grant, req).await?;
         Ok(with_type_meta_keeping(v, self.t, self.keep_managed_fields))
+    }
+}
+
+// ---- `get -w`, `--watch-only`, `--output-watch-events` (issue 11, item 3) ----
+
+/// The watch flags as kubectl checks them (`get.go` `Validate` and `watch`), before any
+/// request: `--output-watch-events` needs `-w` or `--watch-only`, and a watch follows one
+/// type and at most one name (`types` and `names` as planned).
+///
+/// # Errors
+/// A usage sentence (exit 2; kubectl exits 1 for these, an intended difference: they are
+/// bad input).
+fn check_watch_flags(args: &GetArgs, types: usize, names: usize) -> Result<(), VerbError> {
+    let watching = args.watch || args.watch_only;
+    if args.output_watch_events && !watching {
+        return Err(VerbError::Usage(
+            "--output-watch-events option can only be used with --watch or --watch-only; add -w"
+                .into(),
+        ));
+    }
+    if watching && types > 1 {
+        return Err(VerbError::Usage(
+            "you may only specify a single resource type with --watch; watch one type at a time"
+                .into(),
+        ));
+    }
+    if watching && names > 1 {
+        return Err(VerbError::Usage(
+            "you may only watch a single resource or type of resource at a time; name one object, or none to watch them all"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// `get -w` / `--watch-only` on one type, as kubectl's `watch` (`k8s.io/kubectl/pkg/cmd/get/
+/// get.go`): gate (plugin.yaml, then SelfSubjectAccessReviews for `list` and `watch` — on
+/// the name when one is given), list, print the list unless `--watch-only`, then print every
+/// change as it comes until SIGINT/SIGTERM or `--request-timeout` (the whole watch, as
+/// client-go's timeout bounds kubectl's; 0 or unset = until stopped). Both ends return
+/// `Ok` (exit 0; kubectl exits 1 on a signal — an intended difference, the normal end of
+/// the command runs: output flushed, one metrics operation recorded).
+///
+/// A name is watched as kubectl does (`fieldSelector=metadata.name=NAME`); a name that does
+/// not exist is exit 4 (`--ignore-not-found`: exit 0, nothing watched). Tables go through
+/// kubectl's tab writer with widths remembered across events; `--output-watch-events` adds
+/// an EVENT column, or wraps objects as `{"type":…,"object":…}` (compact JSON, as kubectl).
+/// The stream itself — re-watch on a normal end, BOOKMARKs, re-list on 410 — is
+/// [`crate::guard::watch::Watch`].
+///
+/// # Errors
+/// Usage (2) from [`check_watch_flags`], denied (3), not found (4), API failures (1).
+async fn watch_and_print(
+    session: &Session<'_>,
+    t: &ResolvedType,
+    names: &[String],
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    use crate::guard::watch::{Watch, WatchRequest};
+    use tokio::signal::unix::{SignalKind, signal};
+
+    check_watch_flags(args, 1, names.len())?;
+    if args.sort_by.is_some() {
+        p.err_line(if args.watch {
+            "warning: --watch requested, --sort-by will be ignored for watch events received"
+        } else {
+            "warning: --watch-only requested, --sort-by will be ignored"
+        });
+    }
+    let namespace = session.namespace_for(t, args.all_namespaces);
+    let name = names.first();
+    let ask = |verb: &str| AccessRequest {
+        verb: verb.into(),
+        group: t.api.group.clone(),
+        resource: t.api.plural.clone(),
+        subresource: None,
+        namespace: namespace.clone(),
+        name: name.cloned(),
+    };
+    let grant = session
+        .authorize(
+            Verb::Get,
+            t,
+            args.all_namespaces,
+            &[ask("list"), ask("watch")],
+        )
+        .await?;
+    let verbose = session.settings().verbose;
+    if verbose > 0 {
+        p.err_line(&format!(
+            "I SelfSubjectAccessReview: list, watch {}{} allowed",
+            t.group_resource(),
+            name.map(|n| format!("/{n}")).unwrap_or_default()
+        ));
+    }
+    let field_selector = match (name, &args.field_selector) {
+        (Some(n), Some(f)) => Some(format!("metadata.name={n},{f}")),
+        (Some(n), None) => Some(format!("metadata.name={n}")),
+        (None, f) => f.clone(),
+    };
+    let table = matches!(args.output, OutputFormat::Table | OutputFormat::Wide);
+    let req = WatchRequest {
+        url: DynamicObject::url_path(&t.api, namespace.as_deref()),
+        lp: ListParams {
+            label_selector: args.selector.clone(),
+            field_selector,
+            limit: (args.chunk_size > 0).then_some(args.chunk_size),
+            ..ListParams::default()
+        },
+        table,
+        include_object: "Metadata",
+    };
+    // Installed before the first request: from here on SIGINT/SIGTERM end the watch
+    // cleanly instead of killing the process.
+    let mut int = signal(SignalKind::interrupt())
+        .map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
+    let mut term = signal(SignalKind::terminate())
+        .map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
+    let deadline = session
+        .settings()
+        .kube
+        .request_timeout
+        .filter(|d| !d.is_zero())
+        .map(|d| tokio::time::Instant::now() + d);
+    let (mut w, listed) = Watch::start(session, &grant, req).await?;
+    if let Some(n) = name
+        && listed.is_empty()
+    {
+        if args.ignore_not_found {
+            return Ok(());
+        }
+        return Err(ApiError::Server {
+            code: 404,
+            reason: "NotFound".into(),
+            message: format!("{} \"{n}\" not found", t.group_resource()),
+        }
+        .into());
+    }
+    let mut out = WatchPrinter {
+        t,
+        args,
+        widths: Vec::new(),
+        started: false,
+    };
+    if !args.watch_only {
+        let initial: Vec<_> = listed
+            .into_iter()
+            .map(|item| crate::guard::watch::Event {
+                kind: crate::guard::watch::EventType::Added,
+                item,
+            })
+            .collect();
+        out.print(p, w.columns(), initial)?;
+    }
+    p.flush()?;
+    let mut relists = 0;
+    loop {
+        let until_deadline = async {
+            match deadline {
+                Some(d) => tokio::time::sleep_until(d).await,
+                None => std::future::pending::<()>().await,
+            }
+        };
+        tokio::select! {
+            _ = int.recv() => break,
+            _ = term.recv() => break,
+            () = until_deadline => break,
+            got = w.next() => {
+                let events = got?;
+                if verbose > 0 && w.relists() != relists {
+                    relists = w.relists();
+                    p.err_line(&format!(
+                        "I watch of {} re-listed after 410 (too old resource version); {} change(s) since",
+                        t.group_resource(),
+                        events.len()
+                    ));
+                }
+                out.print(p, w.columns(), events)?;
+                p.flush()?;
+            }
+        }
+    }
+    p.flush()?;
+    Ok(())
+}
+
+/// The printing state of one watch: tab-writer widths remembered across events (kubectl's
+/// `printers.GetNewTabWriter`, RememberWidths) and whether anything was printed (the table
+/// header and the YAML `---` separator come once).
+struct WatchPrinter<'a> {
+    t: &'a ResolvedType,
+    args: &'a GetArgs,
+    widths: Vec<usize>,
+    started: bool,
+}
+
+impl WatchPrinter<'_> {
+    fn print(
+        &mut self,
+        p: &mut Printer<'_>,
+        columns: &[table::Column],
+        events: Vec<crate::guard::watch::Event>,
+    ) -> Result<(), VerbError> {
+        use crate::guard::watch::Item;
+        if events.is_empty() {
+            return Ok(());
+        }
+        let args = self.args;
+        let with_events = args.output_watch_events;
+        if matches!(args.output, OutputFormat::Table | OutputFormat::Wide) {
+            // cli-runtime `formattedEventType`: padded to 8 ("ADDED   ").
+            let kinds: Vec<String> = events
+                .iter()
+                .map(|e| format!("{:<8}", e.kind.as_str()))
+                .collect();
+            let rows = events
+                .into_iter()
+                .filter_map(|e| match e.item {
+                    Item::Row(r) => Some(r),
+                    Item::Object(_) => None,
+                })
+                .collect();
+            let tb = Table {
+                column_definitions: columns.to_vec(),
+                rows,
+                ..Table::default()
+            };
+            let header = !args.no_headers && !self.started;
+            let opts = TableOptions {
+                wide: args.output == OutputFormat::Wide,
+                with_namespace: args.all_namespaces && self.t.namespaced,
+                show_labels: args.show_labels,
+                no_headers: !header,
+                label_columns: args.label_columns.clone(),
+                kind_prefix: args.show_kind.then(|| self.t.name_prefix()),
+            };
+            let mut lines = table::lines(&tb, &opts);
+            if with_events {
+                let skip = usize::from(header);
+                if header {
+                    lines[0].insert(0, "EVENT".into());
+                }
+                for (l, k) in lines.iter_mut().skip(skip).zip(&kinds) {
+                    l.insert(0, k.clone());
+                }
+            }
+            self.started = true;
+            let text =
+                crate::output::custom_columns::tabwriter_remembering(&lines, &mut self.widths);
+            p.out(&text)?;
+            return Ok(());
+        }
+        let keep = with_events
+            || args.show_managed_fields
+            || matches!(args.output, OutputFormat::Template(_));
+        for e in events {
+            let Item::Object(o) = e.item else { continue };
+            let obj = with_type_meta_keeping(o, self.t, keep);
+            let kind = Value::String(e.kind.as_str().to_string());
+            let text = match &args.output {
+                OutputFormat::Name => {
+                    let n = obj
+                        .pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("");
+                    format!("{}/{n}\n", self.t.name_prefix())
+                }
+                OutputFormat::Json if with_events => {
+                    // kubectl's JSON printer encodes a WatchEvent with Go's json.Encoder:
+                    // one compact line, `type` first. The HTML-safe escapes are applied to
+                    // the whole line: `<`, `>`, `&`, U+2028 and U+2029 occur only in strings.
+                    let line = format!(
+                        "{{\"type\":{kind},\"object\":{}}}\n",
+                        serde_json::to_string(&sort_keys(obj))
+                            .map_err(|e| VerbError::Io(e.to_string()))?
+                    );
+                    line.replace('<', "\\u003c")
+                        .replace('>', "\\u003e")
+                        .replace('&', "\\u0026")
+                        .replace('\u{2028}', "\\u2028")
+                        .replace('\u{2029}', "\\u2029")
+                }
+                OutputFormat::Json => kubectl_json(&obj)?,
+                OutputFormat::KYaml => {
+                    let doc = if with_events {
+                        serde_json::json!({"type": kind, "object": sort_keys(obj)})
+                    } else {
+                        sort_keys(obj)
+                    };
+                    crate::output::kyaml::to_string(&doc)
+                }
+                OutputFormat::Template(f) => {
+                    let doc = if with_events {
+                        serde_json::json!({"type": kind, "object": obj})
+                    } else {
+                        obj
+                    };
+                    render_template(
+                        f,
+                        &doc,
+                        args.no_headers || self.started,
+                        args.allow_missing_template_keys,
+                    )
+                    .map_err(|e| VerbError::Io(e.to_string()))?
+                }
+                _ => {
+                    let doc = if with_events {
+                        serde_json::json!({"object": obj, "type": kind})
+                    } else {
+                        obj
+                    };
+                    let yaml = kubectl_yaml(&sort_keys(doc))?;
+                    if self.started {
+                        format!("---\n{yaml}")
+                    } else {
+                        yaml
+                    }
+                }
+            };
+            self.started = true;
+            p.out(&text)?;
+        }
+        Ok(())
     }
 }
