@@ -399,6 +399,8 @@ pub enum ObjectFormat {
     Json,
     /// YAML.
     Yaml,
+    /// KYAML (kubectl 1.34+, KEP-5295).
+    KYaml,
     /// `kind.group/name`.
     Name,
     /// A JSONPath template (never custom columns: kubectl patch has no such printer).
@@ -411,7 +413,7 @@ impl ObjectFormat {
     /// # Errors
     /// A sentence naming the accepted formats (clap reports it, exit 2).
     pub fn parse(s: &str) -> Result<ObjectFormat, String> {
-        let patch_formats = "unable to match a printer suitable for this output format; use json, yaml, name, jsonpath=…, jsonpath-file=… or jsonpath-as-json=…";
+        let patch_formats = "unable to match a printer suitable for this output format; use json, yaml, kyaml, name, jsonpath=…, jsonpath-file=… or jsonpath-as-json=…";
         let parsed = OutputFormat::parse(s).map_err(|e| {
             if e.starts_with("unable to match") {
                 patch_formats.to_string()
@@ -423,14 +425,14 @@ impl ObjectFormat {
             OutputFormat::Json => Ok(ObjectFormat::Json),
             OutputFormat::Yaml => Ok(ObjectFormat::Yaml),
             OutputFormat::Name => Ok(ObjectFormat::Name),
+            OutputFormat::KYaml => Ok(ObjectFormat::KYaml),
             OutputFormat::Template(t @ TemplateFormat::JsonPath { .. }) => {
                 Ok(ObjectFormat::Template(t))
             }
             // kubectl patch has no custom-columns printer either.
-            OutputFormat::Table
-            | OutputFormat::Wide
-            | OutputFormat::KYaml
-            | OutputFormat::Template(_) => Err(patch_formats.to_string()),
+            OutputFormat::Table | OutputFormat::Wide | OutputFormat::Template(_) => {
+                Err(patch_formats.to_string())
+            }
         }
     }
 }
@@ -522,6 +524,7 @@ impl clap::builder::TypedValueParser for FormatParser<true> {
                 format_value("wide", "Server-side Table with every printer column"),
                 format_value("json", "JSON (a `List` for collections)"),
                 format_value("yaml", "YAML (a `List` for collections)"),
+                format_value("kyaml", "KYAML, kubectl 1.34+ (a `List` for collections)"),
                 format_value("name", "`kind.group/name` per object"),
             ]
             .into_iter(),
@@ -549,6 +552,7 @@ impl clap::builder::TypedValueParser for FormatParser<false> {
             [
                 format_value("json", "JSON"),
                 format_value("yaml", "YAML"),
+                format_value("kyaml", "KYAML, kubectl 1.34+"),
                 format_value("name", "`kind.group/name`"),
             ]
             .into_iter(),

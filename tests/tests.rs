@@ -61,3 +61,5 @@ mod standin;
 mod watch;
 #[path = "it/parity.rs"]
 mod parity;
+#[path = "it/get_watch.rs"]
+mod get_watch;

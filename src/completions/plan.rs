@@ -321,7 +321,7 @@ mod tests {
     fn enumerated_values_in_every_spelling() {
         assert_eq!(
             values(&plan_of("get pods -o ")),
-            ["table", "wide", "json", "yaml", "name"]
+            ["table", "wide", "json", "yaml", "kyaml", "name"]
         );
         assert_eq!(
             values(&plan_of("get pods --output=")),
@@ -330,6 +330,7 @@ mod tests {
                 "--output=wide",
                 "--output=json",
                 "--output=yaml",
+                "--output=kyaml",
                 "--output=name"
             ]
         );

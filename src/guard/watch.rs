@@ -431,12 +431,10 @@ pub fn diff(
                 kind: EventType::Added,
                 item: item.clone(),
             }),
-            Some(old) if old.resource_version() != item.resource_version() => {
-                events.push(Event {
-                    kind: EventType::Modified,
-                    item: item.clone(),
-                })
-            }
+            Some(old) if old.resource_version() != item.resource_version() => events.push(Event {
+                kind: EventType::Modified,
+                item: item.clone(),
+            }),
             Some(_) => {}
         }
         now.insert(key, item);

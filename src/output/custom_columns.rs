@@ -145,6 +145,19 @@ fn row(obj: &Value, columns: &[Column]) -> Result<Vec<String>, JsonPathError> {
 /// # Errors
 /// [`JsonPathError::Execute`] when a path does not fit an object (an index out of bounds).
 pub fn render(doc: &Value, columns: &[Column], no_headers: bool) -> Result<String, JsonPathError> {
+    Ok(tabwriter(&lines(doc, columns, no_headers)?))
+}
+
+/// The cells [`render`] lays out (header first unless `no_headers`), for printers that lay
+/// them out themselves (`get -w`, widths remembered across events).
+///
+/// # Errors
+/// As [`render`].
+pub fn lines(
+    doc: &Value,
+    columns: &[Column],
+    no_headers: bool,
+) -> Result<Vec<Vec<String>>, JsonPathError> {
     let mut lines: Vec<Vec<String>> = Vec::new();
     if !no_headers {
         lines.push(columns.iter().map(|c| c.header.clone()).collect());
@@ -157,7 +170,7 @@ pub fn render(doc: &Value, columns: &[Column], no_headers: bool) -> Result<Strin
         }
         None => lines.push(row(doc, columns)?),
     }
-    Ok(tabwriter(&lines))
+    Ok(lines)
 }
 
 /// Go's `text/tabwriter` as kubectl configures it (minimum width 6, padding 3, spaces), over
@@ -325,7 +338,10 @@ mod tests {
             &mut widths,
         );
         assert_eq!(first, "NAME   DATA   AGE\na      1      0s\n");
-        let wider = tabwriter_remembering(&[cells(&["a-much-longer-name-here", "1", "0s"])], &mut widths);
+        let wider = tabwriter_remembering(
+            &[cells(&["a-much-longer-name-here", "1", "0s"])],
+            &mut widths,
+        );
         assert_eq!(wider, "a-much-longer-name-here   1      0s\n");
         let narrow = tabwriter_remembering(&[cells(&["a", "1", "2s"])], &mut widths);
         assert_eq!(narrow, "a                         1      2s\n");

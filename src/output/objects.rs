@@ -275,6 +275,9 @@ pub fn print_result(
     match output {
         Some(ObjectFormat::Json) => p.out(&kubectl_json(&with_type_meta(after.clone(), t))?)?,
         Some(ObjectFormat::Yaml) => p.out(&kubectl_yaml(&with_type_meta(after.clone(), t))?)?,
+        Some(ObjectFormat::KYaml) => p.out(&crate::output::kyaml::to_string(&sort_keys(
+            with_type_meta(after.clone(), t),
+        )))?,
         Some(ObjectFormat::Name) => p.out(&format!("{display}\n"))?,
         Some(ObjectFormat::Template(f)) => p.out(
             &render_template(&f, &with_type_meta(after.clone(), t), false, true)

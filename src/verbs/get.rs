@@ -84,7 +84,15 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
             };
         }
     };
-    let result = fetch_and_print(&session, &units, args, sort_by.as_ref(), p).await;
+    // kubectl fetches every type of a category, and a list answers with a (maybe empty)
+    // table, so `get all` prints `kind/name` even when one type has objects; types skipped
+    // here count as fetched for that.
+    let listed = if planned.iter().all(|pl| pl.names.is_empty()) {
+        planned.len()
+    } else {
+        0
+    };
+    let result = fetch_and_print(&session, &units, listed, args, sort_by.as_ref(), p).await;
     Outcome {
         resource: label(&mut units.iter().map(|u| u.planned)),
         result,
@@ -223,6 +231,7 @@ async fn gate<'a>(
 async fn fetch_and_print(
     session: &Session<'_>,
     units: &[Unit<'_>],
+    listed: usize,
     args: &GetArgs,
     sort_by: Option<&SortBy>,
     p: &mut Printer<'_>,
@@ -279,7 +288,7 @@ async fn fetch_and_print(
                 }
                 tables.push((u, all));
             }
-            print_tables(&tables, args, p)?;
+            print_tables(&tables, listed, args, p)?;
             let written = tables.iter().any(|(_, tb)| !tb.rows.is_empty());
             if !written && missing.is_empty() && !args.ignore_not_found {
                 let all_namespaced =
@@ -383,9 +392,11 @@ fn trace_get(session: &Session<'_>, p: &mut Printer<'_>, fetch: &Fetch<'_>) {
 /// writer is flushed and its widths forgotten when the type changes), a blank line before
 /// a type's table when something was printed before it (none with `--no-headers`), and
 /// `kind/name` in the NAME column when objects of several types were fetched
-/// (`multipleGVKsRequested`) or with `--show-kind`.
+/// (`multipleGVKsRequested`; `listed` types were asked for as collections, each answering
+/// with a table even when empty) or with `--show-kind`.
 fn print_tables(
     tables: &[(&Unit<'_>, Table)],
+    listed: usize,
     args: &GetArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
@@ -395,7 +406,7 @@ fn print_tables(
         .collect();
     kinds.sort();
     kinds.dedup();
-    let with_kind = args.show_kind || kinds.len() > 1;
+    let with_kind = args.show_kind || kinds.len() > 1 || listed > 1;
     let mut written = false;
     for (u, tb) in tables {
         if tb.rows.is_empty() {
@@ -720,9 +731,9 @@ async fn watch_and_print(
                 if verbose > 0 && w.relists() != relists {
                     relists = w.relists();
                     p.err_line(&format!(
-                        "I watch of {} re-listed after 410 (too old resource version); {} change(s) since",
+                        "I watch of {} re-listed after 410 (too old resource version), {} time(s) so far",
                         t.group_resource(),
-                        events.len()
+                        relists
                     ));
                 }
                 out.print(p, w.columns(), events)?;
@@ -838,6 +849,20 @@ impl WatchPrinter<'_> {
                         sort_keys(obj)
                     };
                     crate::output::kyaml::to_string(&doc)
+                }
+                OutputFormat::Template(crate::cli::TemplateFormat::CustomColumns(cols)) => {
+                    let doc = if with_events {
+                        serde_json::json!({"type": kind, "object": obj})
+                    } else {
+                        obj
+                    };
+                    let lines = crate::output::custom_columns::lines(
+                        &doc,
+                        cols,
+                        args.no_headers || self.started,
+                    )
+                    .map_err(|e| VerbError::Io(e.to_string()))?;
+                    crate::output::custom_columns::tabwriter_remembering(&lines, &mut self.widths)
                 }
                 OutputFormat::Template(f) => {
                     let doc = if with_events {

@@ -52,10 +52,6 @@ const SORT_BAD_PATH: usize = 2;
 const BAD_TEMPLATE: usize = 3;
 const PATCH_CUSTOM_COLUMNS: usize = 4;
 
-/// Item 2 (several types per call, categories) lands in the same change; the lead flips this
-/// when `get pods,configmaps` and `get all` work.
-const SEVERAL_TYPES_READY: bool = true;
-
 /// The boundary of kubectl-myops for the suite: every type used below, both scopes.
 fn boundary() -> String {
     "name: myops\nverbs: [get, patch]\nresources: [pods, configmaps, secrets, namespaces, customresourcedefinitions, backupjobs.example.com, parityclusters.parity.example.com]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n".into()
@@ -97,8 +93,6 @@ struct Case {
     args: Vec<String>,
     /// Index into [`INTENDED`] when this line differs on purpose.
     intended: Option<usize>,
-    /// Part of the item-2 section, run only when [`SEVERAL_TYPES_READY`].
-    several: bool,
 }
 
 /// `kubectl -n NS get ARGS…`.
@@ -113,7 +107,6 @@ fn raw(args: &[&str]) -> Case {
     Case {
         args: args.iter().map(|s| s.to_string()).collect(),
         intended: None,
-        several: false,
     }
 }
 
@@ -121,13 +114,6 @@ impl Case {
     fn differs(self, intended: usize) -> Case {
         Case {
             intended: Some(intended),
-            ..self
-        }
-    }
-
-    fn several(self) -> Case {
-        Case {
-            several: true,
             ..self
         }
     }
@@ -891,32 +877,48 @@ fn kubectl_and_myops_print_the_same_bytes_and_exit_codes_on_the_same_objects() {
             .differs(PATCH_CUSTOM_COLUMNS),
         patch(&["pod", "nope"], &["-o", "name"]).differs(MISSING),
         // several types and categories (item 2)
-        get(a, &["pods,configmaps"]).several(),
-        get(a, &["pods,cm", "-o", "name"]).several(),
-        get(a, &["pod/db", "cm/cfg"]).several(),
-        get(a, &["pod/db", "bj/nightly", "-o", "name"]).several(),
-        get(a, &["all"]).several(),
-        get(a, &["all", "-o", "name"]).several(),
-        get(a, &["pods,cm", "--no-headers"]).several(),
-        get(a, &["pods,bj", "-o", "wide"]).several(),
-        get(a, &["pods,cm", "-o", "json"]).several(),
-        get(a, &["pods,cm", &sel, "-o", "yaml"]).several(),
-        get(a, &["pod/db", "cm/nope"]).several().differs(MISSING),
-        raw(&["get", "pods,cm", "-A", &sel]).several(),
-        raw(&["get", "pods,bj", "-A", &sel, "-o", "name"]).several(),
-        raw(&["get", "parity", &sel]).several(),
-        get(a, &["myops", "-o", "name"]).several(),
+        get(a, &["pods,configmaps"]),
+        get(a, &["pods,cm", "-o", "name"]),
+        get(a, &["pod/db", "cm/cfg"]),
+        get(a, &["pod/db", "bj/nightly", "-o", "name"]),
+        get(a, &["all"]),
+        get(a, &["all", "-o", "name"]),
+        get(a, &["pods,cm", "--no-headers"]),
+        get(a, &["pods,bj", "-o", "wide"]),
+        get(a, &["pods,cm", "-o", "json"]),
+        get(a, &["pods,cm", &sel, "-o", "yaml"]),
+        get(a, &["pod/db", "cm/nope"]).differs(MISSING),
+        raw(&["get", "pods,cm", "-A", &sel]),
+        raw(&["get", "pods,bj", "-A", &sel, "-o", "name"]),
+        raw(&["get", "parity", &sel]),
+        get(a, &["myops", "-o", "name"]),
+        get(a, &["pod/db", "cm/cfg", "pod/web-1"]),
+        get(a, &["pods,po"]),
+        get(a, &["pods,po,pod", "-o", "name"]),
+        get(a, &["pods,secrets", "--show-kind"]),
+        get(a, &["pods", "nope1", "nope2", "-o", "json"]).differs(MISSING),
+        get(a, &["pods,cm", "db", "-o", "yaml"]).differs(MISSING),
+        get(
+            a,
+            &[
+                "cm,pods",
+                &sel,
+                "-o",
+                "jsonpath={.kind} {.items[*].metadata.name}",
+            ],
+        ),
+        get(
+            a,
+            &[
+                "pod/db",
+                "cm/cfg",
+                "-o",
+                "custom-columns=N:.metadata.name,K:.kind",
+            ],
+        ),
     ];
-    let run: Vec<&Case> = cases
-        .iter()
-        .filter(|c| SEVERAL_TYPES_READY || !c.several)
-        .collect();
-    let without_item_2 = run.iter().filter(|c| !c.several).count();
+    let run: Vec<&Case> = cases.iter().collect();
     assert!(run.len() >= 120, "only {} command lines", run.len());
-    assert!(
-        without_item_2 >= 135,
-        "only {without_item_2} lines outside item 2"
-    );
 
     let mut failures = Vec::new();
     for c in &run {

@@ -1,0 +1,405 @@
+//! `get -w`, `--watch-only`, `--output-watch-events` (issue 11, item 3) against the real
+//! cluster, in real processes: byte-compared with the real kubectl watching the same
+//! objects through the same changes (AGE normalised), ended by SIGINT, SIGTERM and
+//! `--request-timeout`, refused before any watch request, and resumed after a 410.
+
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, kubectl, root};
+
+/// A boundary with configmaps and no Pushgateway (metrics stay in MYOPS_HOME).
+fn myops() -> Myops {
+    Myops::new(
+        "name: myops\nverbs: [get]\nresources: [configmaps, pods]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n",
+    )
+}
+
+/// A running `get -w` (ours or kubectl's) whose stdout and stderr are collected as they
+/// come; killed when dropped, so a failing test leaves no process behind.
+struct Watching {
+    child: Child,
+    out: Arc<Mutex<Vec<u8>>>,
+    err: Arc<Mutex<Vec<u8>>>,
+    what: String,
+}
+
+impl Watching {
+    fn spawn(mut c: Command, what: &str) -> Watching {
+        let mut child = c
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the watch starts");
+        let collect = |mut r: Box<dyn Read + Send>| {
+            let buf = Arc::new(Mutex::new(Vec::new()));
+            let b = buf.clone();
+            std::thread::spawn(move || {
+                let mut chunk = [0u8; 4096];
+                while let Ok(n) = r.read(&mut chunk) {
+                    if n == 0 {
+                        break;
+                    }
+                    b.lock().unwrap().extend_from_slice(&chunk[..n]);
+                }
+            });
+            buf
+        };
+        let out = collect(Box::new(child.stdout.take().unwrap()));
+        let err = collect(Box::new(child.stderr.take().unwrap()));
+        Watching {
+            child,
+            out,
+            err,
+            what: what.to_string(),
+        }
+    }
+
+    fn ours(m: &Myops, args: &[&str]) -> Watching {
+        Watching::spawn(
+            m.command(args),
+            &format!("kubectl-myops {}", args.join(" ")),
+        )
+    }
+
+    fn kubectl(args: &[&str]) -> Watching {
+        let mut c = Command::new(root().join("target/testbin/kubectl"));
+        c.args(args)
+            .env_clear()
+            .env("KUBECONFIG", &cluster().kubeconfig)
+            .stdin(Stdio::null());
+        Watching::spawn(c, &format!("kubectl {}", args.join(" ")))
+    }
+
+    fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
+    }
+
+    fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.err.lock().unwrap()).into_owned()
+    }
+
+    /// Waits until stdout has at least `lines` lines (20 s at most).
+    fn until_lines(&self, lines: usize) {
+        let end = Instant::now() + Duration::from_secs(20);
+        while self.stdout().lines().count() < lines {
+            assert!(
+                Instant::now() < end,
+                "{} printed {} of {lines} lines: {:?} / {:?}",
+                self.what,
+                self.stdout().lines().count(),
+                self.stdout(),
+                self.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits for the process to end by itself (at most `limit`); returns its exit code.
+    fn wait(&mut self, limit: Duration) -> i32 {
+        let end = Instant::now() + limit;
+        loop {
+            if let Some(s) = self.child.try_wait().unwrap() {
+                // Let the reader threads drain the pipes.
+                std::thread::sleep(Duration::from_millis(100));
+                return s.code().unwrap_or(-1);
+            }
+            assert!(
+                Instant::now() < end,
+                "{} still runs after {limit:?}: {:?}",
+                self.what,
+                self.stdout()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Sends `signal` (`INT`, `TERM`) and returns the exit code.
+    fn stop(&mut self, signal: &str) -> i32 {
+        let _ = Command::new("kill")
+            .args([&format!("-{signal}"), &self.child.id().to_string()])
+            .status();
+        self.wait(Duration::from_secs(20))
+    }
+}
+
+impl Drop for Watching {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// AGE cells (`0s`, `12s`, `3m4s`) as `AGE`: the one thing two watchers may print
+/// differently. Widths are compared as printed (the test's ages stay one digit).
+fn normalise_age(text: &str) -> String {
+    text.split('\n')
+        .map(|l| {
+            l.split(' ')
+                .map(|w| {
+                    let is_age = !w.is_empty()
+                        && w.ends_with(['s', 'm', 'h', 'd'])
+                        && w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                        && w.chars().all(|c| c.is_ascii_digit() || "smhd".contains(c));
+                    if is_age { "AGE" } else { w }
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn watch_prints_the_list_then_each_change_byte_for_byte_as_kubectl() {
+    let ns = Namespace::new("get-watch-parity");
+    kubectl(&[
+        "create",
+        "configmap",
+        "a",
+        "-n",
+        &ns.0,
+        "--from-literal=k=v",
+    ]);
+    let m = myops();
+    // (args, lines each prints after the three changes below)
+    let cases: [(&[&str], usize); 7] = [
+        (&["get", "configmaps", "-w"], 5),
+        (&["get", "configmaps", "-w", "--output-watch-events"], 5),
+        (&["get", "configmaps", "--watch-only"], 4),
+        (&["get", "configmaps", "-w", "--no-headers"], 4),
+        (&["get", "configmaps", "a", "-w"], 3),
+        (&["get", "configmaps", "-w", "-o", "name"], 4),
+        (
+            &[
+                "get",
+                "configmaps",
+                "-w",
+                "-o",
+                "json",
+                "--output-watch-events",
+            ],
+            4,
+        ),
+    ];
+    let mut running: Vec<(Watching, Watching, usize)> = Vec::new();
+    for (args, lines) in cases {
+        let mut a: Vec<&str> = args.to_vec();
+        a.extend(["-n", &ns.0]);
+        let theirs = Watching::kubectl(&a);
+        let ours = Watching::ours(&m, &a);
+        running.push((theirs, ours, lines));
+    }
+    // Every watch has printed its list (or, with --watch-only, is at least running).
+    for (theirs, ours, _) in &running {
+        if !theirs.what.contains("--watch-only") {
+            theirs.until_lines(1);
+            ours.until_lines(1);
+        }
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    kubectl(&["create", "configmap", "a-much-longer-name", "-n", &ns.0]);
+    kubectl(&["label", "configmap", "a", "z=1", "-n", &ns.0]);
+    kubectl(&["delete", "configmap", "a-much-longer-name", "-n", &ns.0]);
+    for (theirs, ours, lines) in &mut running {
+        theirs.until_lines(*lines);
+        ours.until_lines(*lines);
+        std::thread::sleep(Duration::from_millis(300));
+        assert_eq!(ours.stop("INT"), 0, "{}: {:?}", ours.what, ours.stderr());
+        theirs.stop("INT");
+        assert_eq!(
+            normalise_age(&ours.stdout()),
+            normalise_age(&theirs.stdout()),
+            "{}",
+            ours.what
+        );
+    }
+    // One case spelled out, so the expected bytes are visible here.
+    let events = &running[1].1;
+    assert_eq!(
+        normalise_age(&events.stdout()),
+        "EVENT      NAME   DATA   AGE\n\
+         ADDED      a      1      AGE\n\
+         ADDED      a-much-longer-name   0      AGE\n\
+         MODIFIED   a                    1      AGE\n\
+         DELETED    a-much-longer-name   0      AGE\n"
+    );
+}
+
+#[test]
+fn sigint_and_sigterm_end_the_watch_with_exit_0_and_one_metrics_operation() {
+    let ns = Namespace::new("get-watch-signal");
+    kubectl(&["create", "configmap", "a", "-n", &ns.0]);
+    let m = myops();
+    for signal in ["INT", "TERM"] {
+        let mut w = Watching::ours(&m, &["get", "configmaps", "-w", "-n", &ns.0]);
+        w.until_lines(2);
+        assert_eq!(w.stop(signal), 0, "SIG{signal}: {:?}", w.stderr());
+        assert!(w.stdout().starts_with("NAME   DATA   AGE\na      0      "));
+        assert_eq!(w.stderr(), "", "SIG{signal}");
+    }
+    let r = m.run(&["metrics", "show", "-o", "json"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["ops"].as_array().map(Vec::len), Some(1), "{v}");
+    assert_eq!(v["ops"][0]["resource"], "configmaps", "{v}");
+    assert_eq!(v["ops"][0]["status"], "success", "{v}");
+    assert_eq!(v["ops"][0]["count"], 2, "one operation per invocation: {v}");
+}
+
+#[test]
+fn request_timeout_ends_the_whole_watch_with_exit_0_as_kubectl() {
+    let ns = Namespace::new("get-watch-timeout");
+    kubectl(&["create", "configmap", "a", "-n", &ns.0]);
+    let m = myops();
+    let started = Instant::now();
+    let mut w = Watching::ours(
+        &m,
+        &[
+            "get",
+            "configmaps",
+            "-w",
+            "--request-timeout=2s",
+            "-n",
+            &ns.0,
+        ],
+    );
+    assert_eq!(w.wait(Duration::from_secs(15)), 0, "{:?}", w.stderr());
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(8),
+        "took {took:?}"
+    );
+    assert!(w.stdout().starts_with("NAME   DATA   AGE\na      0      "));
+    assert_eq!(w.stderr(), "");
+}
+
+#[test]
+fn a_denied_watch_is_exit_3_and_sends_no_watch_or_list_request() {
+    let ns = Namespace::new("get-watch-denied");
+    // alice may get and list, not watch.
+    ns.grant("alice", "get,list", "configmaps");
+    let m = myops();
+    let mark = audit_mark();
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "-w",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "--request-timeout=10s",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "user \"alice\" cannot watch configmaps in namespace \"{}\"",
+            ns.0
+        )),
+        "{r:?}"
+    );
+    assert_eq!(r.stdout, "");
+    // plugin.yaml without configmaps: refused before any request for them.
+    let narrow = Myops::new(
+        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total]\n",
+    );
+    let r = narrow.run(&["get", "configmaps", "-w", "-n", &ns.0]);
+    assert_eq!(r.code, 3, "{r:?}");
+    std::thread::sleep(Duration::from_secs(1));
+    let sent: Vec<_> = audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e.pointer("/userAgent")
+                .and_then(|v| v.as_str())
+                .is_some_and(|a| a.starts_with("kubectl-myops/"))
+                && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some("configmaps")
+                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(&ns.0)
+        })
+        .collect();
+    assert!(
+        sent.is_empty(),
+        "requests sent despite the denial: {sent:#?}"
+    );
+    // The control: the same filter sees alice's allowed list (the audit log records them).
+    let r = m.run(&["get", "configmaps", "-n", &ns.0, "--context", "alice"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    std::thread::sleep(Duration::from_secs(1));
+    let verbs: Vec<String> = audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e.pointer("/userAgent")
+                .and_then(|v| v.as_str())
+                .is_some_and(|a| a.starts_with("kubectl-myops/"))
+                && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some("configmaps")
+                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(&ns.0)
+        })
+        .filter_map(|e| e["verb"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(
+        verbs,
+        ["list"],
+        "only the control's list reached the server"
+    );
+}
+
+#[test]
+fn a_410_too_old_resource_version_relists_and_resumes_without_duplicates() {
+    let ns = Namespace::new("get-watch-410");
+    kubectl(&["create", "configmap", "a", "-n", &ns.0]);
+    let mut m = myops();
+    // The first watch starts from resourceVersion 1, long gone from the watch cache: the
+    // server answers 410 and the watch must re-list, print nothing new, and go on.
+    m.set_env("MYOPS_TEST_WATCH_RESOURCE_VERSION", "1");
+    let mut w = Watching::ours(&m, &["get", "configmaps", "-w", "-v", "-n", &ns.0]);
+    w.until_lines(2);
+    std::thread::sleep(Duration::from_millis(1500));
+    kubectl(&["create", "configmap", "later", "-n", &ns.0]);
+    w.until_lines(3);
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(w.stop("INT"), 0);
+    assert_eq!(
+        normalise_age(&w.stdout()),
+        "NAME   DATA   AGE\na      0      AGE\nlater   0      AGE\n"
+    );
+    assert!(
+        w.stderr()
+            .contains("re-listed after 410 (too old resource version)"),
+        "{:?}",
+        w.stderr()
+    );
+}
+
+#[test]
+fn watch_flag_misuse_is_a_usage_error_and_a_missing_name_is_not_found() {
+    let ns = Namespace::new("get-watch-usage");
+    let m = myops();
+    let r = m.run(&["get", "configmaps", "a", "b", "-w", "-n", &ns.0]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("you may only watch a single resource"),
+        "{r:?}"
+    );
+    let r = m.run(&["get", "configmaps", "--output-watch-events", "-n", &ns.0]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--output-watch-events option can only be used with --watch or --watch-only"),
+        "{r:?}"
+    );
+    let r = m.run(&["get", "configmaps", "nope", "-w", "-n", &ns.0]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(r.stderr.contains("configmaps \"nope\" not found"), "{r:?}");
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "nope",
+        "-w",
+        "--ignore-not-found",
+        "-n",
+        &ns.0,
+    ]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+}
