@@ -253,7 +253,7 @@ impl<'a> Watch<'a> {
                     return Err(e);
                 }
             };
-            let items = self.items_of(object);
+            let items = self.items_of(object)?;
             let mut events = Vec::with_capacity(items.len());
             for item in items {
                 let rv = item.resource_version();
@@ -278,23 +278,32 @@ impl<'a> Watch<'a> {
 
     /// The items of one event's object: the rows of a Table (remembering its columns the
     /// first time), else the object.
-    fn items_of(&mut self, mut object: Value) -> Vec<Item> {
+    fn items_of(&mut self, mut object: Value) -> Result<Vec<Item>, ApiError> {
         if !self.req.table {
-            return vec![Item::Object(object)];
+            return Ok(vec![Item::Object(object)]);
         }
         // After the first event the server sends `"columnDefinitions": null` (kubectl then
         // reuses the last columns: cli-runtime `tableprinter.go`).
         if let Some(m) = object.as_object_mut() {
             m.retain(|_, v| !v.is_null());
         }
-        match serde_json::from_value::<Table>(object) {
-            Ok(t) => {
-                if self.columns.is_empty() && !t.column_definitions.is_empty() {
-                    self.columns = t.column_definitions;
-                }
-                t.rows.into_iter().map(Item::Row).collect()
-            }
-            Err(_) => Vec::new(),
+        let t: Table = serde_json::from_value(object).map_err(|e| self.bad_table(e))?;
+        if self.columns.is_empty() && !t.column_definitions.is_empty() {
+            self.columns = t.column_definitions;
+        }
+        Ok(t.rows.into_iter().map(Item::Row).collect())
+    }
+
+    /// A Table the server sent that does not decode (a server bug or an API change): exit 1,
+    /// never a silently skipped change.
+    fn bad_table(&self, e: serde_json::Error) -> ApiError {
+        ApiError::Server {
+            code: 500,
+            reason: "InternalError".into(),
+            message: format!(
+                "the server's Table for {} could not be read ({e}); run the same get without -o table (e.g. -o name) and report this",
+                self.req.url
+            ),
         }
     }
 
@@ -311,6 +320,7 @@ impl<'a> Watch<'a> {
     async fn list(&mut self) -> Result<Vec<Item>, ApiError> {
         let mut lp = self.req.lp.clone();
         let mut items = Vec::new();
+        let mut list_rv: Option<String> = None;
         loop {
             let req = self.table_request(
                 kube::core::Request::new(&self.req.url)
@@ -328,12 +338,11 @@ impl<'a> Watch<'a> {
                 .and_then(Value::as_str)
                 .filter(|c| !c.is_empty())
                 .map(str::to_string);
+            if list_rv.is_none() {
+                list_rv = Some(rv);
+            }
             if self.req.table {
-                let t: Table = serde_json::from_value(page).map_err(|e| ApiError::Server {
-                    code: 500,
-                    reason: "InternalError".into(),
-                    message: format!("the server's Table for {} is not valid: {e}", self.req.url),
-                })?;
+                let t: Table = serde_json::from_value(page).map_err(|e| self.bad_table(e))?;
                 if !t.column_definitions.is_empty() {
                     self.columns = t.column_definitions;
                 }
@@ -344,10 +353,8 @@ impl<'a> Watch<'a> {
             match next {
                 Some(c) => lp.continue_token = Some(c),
                 None => {
-                    // The first page's resourceVersion is the list's (later pages repeat it).
-                    if lp.continue_token.is_none() || self.rv.is_empty() || !rv.is_empty() {
-                        self.rv = rv;
-                    }
+                    // The first page's resourceVersion is the list's snapshot.
+                    self.rv = list_rv.unwrap_or_default();
                     return Ok(items);
                 }
             }

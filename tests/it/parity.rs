@@ -919,6 +919,11 @@ fn kubectl_and_myops_print_the_same_bytes_and_exit_codes_on_the_same_objects() {
     ];
     let run: Vec<&Case> = cases.iter().collect();
     assert!(run.len() >= 120, "only {} command lines", run.len());
+    eprintln!(
+        "parity: {} command lines, {} of them intended differences",
+        run.len(),
+        run.iter().filter(|c| c.intended.is_some()).count()
+    );
 
     let mut failures = Vec::new();
     for c in &run {
