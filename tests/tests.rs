@@ -13,6 +13,8 @@ mod completion;
 mod config;
 #[path = "it/crds.rs"]
 mod crds;
+#[path = "it/discovery_cache.rs"]
+mod discovery_cache;
 #[path = "it/flags.rs"]
 mod flags;
 #[path = "it/fuzz_corpus.rs"]

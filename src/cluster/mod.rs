@@ -3,6 +3,7 @@
 
 pub mod client;
 pub mod discovery;
+pub mod discovery_cache;
 pub mod errors;
 pub mod kuberc;
 pub mod proxy;

@@ -32,7 +32,7 @@ use super::deadline::{Deadlines, bounded};
 use super::identity::{Observed, verify};
 use crate::authz::{AccessRequest, GateError, check_boundary};
 use crate::changelog::{self, Journal};
-use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect};
+use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect, discovery_cache};
 use crate::config::Verb;
 use crate::crds::Registry;
 use crate::output::Printer;
@@ -194,16 +194,19 @@ impl<'s> Session<'s> {
     }
 
     /// Fetches aggregated discovery anew (for waits that need a fresh view, e.g. until a new
-    /// CRD is served), under the discovery deadline.
+    /// CRD is served), under the discovery deadline, revalidating the per-server cache in
+    /// `MYOPS_HOME/cache/discovery/` with `If-None-Match` (never stale: the server is asked
+    /// every time, and sends the document only when it changed; issue 12, item 2).
     ///
     /// # Errors
     /// The discovery request's error or timeout.
     pub async fn fetch_index(&self) -> Result<TypeIndex, ApiError> {
+        let dir = discovery_cache::dir_for(&self.settings.home, &self.cluster.server);
         bounded(
             &self.cluster.server,
             "the discovery request",
             self.deadlines.discovery,
-            TypeIndex::fetch(&self.cluster.client),
+            discovery_cache::fetch(&self.cluster.client, &self.cluster.server, Some(&dir)),
         )
         .await
     }
