@@ -35,6 +35,19 @@ pub fn to_string(v: &Value) -> String {
     e.out
 }
 
+/// `v` as one item of a top-level mapping's block sequence (`- …`, the `items` of a
+/// `kind: List`), ending with a newline: the lines [`to_string`] prints for that item, so a
+/// list can be printed one item at a time with the same folding columns.
+pub fn sequence_item(v: &Value) -> String {
+    let mut e = Emitter::default();
+    e.put("-");
+    e.value(v, 0, false);
+    if !e.out.ends_with('\n') {
+        e.newline();
+    }
+    e.out
+}
+
 #[derive(Default)]
 struct Emitter {
     out: String,

@@ -160,6 +160,79 @@ pub fn go_json_float(f: f64) -> String {
     }
 }
 
+/// The format of a [`ListWriter`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFormat {
+    /// `-o json`.
+    Json,
+    /// `-o yaml`.
+    Yaml,
+}
+
+/// Prints a `v1 List` one item at a time (issue 12, item 3: a 10,000-object `get -o json`
+/// keeps one page in memory, not the whole response): the text of [`ListWriter::item`]s and
+/// [`ListWriter::finish`], concatenated, is byte for byte what [`kubectl_json`] or
+/// [`kubectl_yaml`] print for [`list_of`] of the same items — kubectl's key order puts
+/// `items` between `apiVersion` and `kind`, so the items can go out as they come.
+#[derive(Debug)]
+pub struct ListWriter {
+    format: ListFormat,
+    count: usize,
+}
+
+impl ListWriter {
+    /// A writer that has printed nothing yet.
+    pub fn new(format: ListFormat) -> Self {
+        ListWriter { format, count: 0 }
+    }
+
+    /// The text for one more item (the list's opening lines before the first).
+    ///
+    /// # Errors
+    /// [`OutputError::Encode`] when the item cannot be encoded.
+    pub fn item(&mut self, item: &Value) -> Result<String, OutputError> {
+        let first = self.count == 0;
+        self.count += 1;
+        Ok(match self.format {
+            ListFormat::Json => {
+                let text = kubectl_json(item)?;
+                let mut out = String::with_capacity(text.len() + text.len() / 4 + 64);
+                out.push_str(if first {
+                    "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n"
+                } else {
+                    ",\n"
+                });
+                for (i, line) in text.trim_end_matches('\n').split('\n').enumerate() {
+                    if i > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str("        ");
+                    out.push_str(line);
+                }
+                out
+            }
+            ListFormat::Yaml => {
+                let text = super::goyaml::sequence_item(item);
+                if first {
+                    format!("apiVersion: v1\nitems:\n{text}")
+                } else {
+                    text
+                }
+            }
+        })
+    }
+
+    /// The list's closing lines (the whole empty list when no item was printed).
+    pub fn finish(self) -> String {
+        match (self.format, self.count) {
+            (ListFormat::Json, 0) => "{\n    \"apiVersion\": \"v1\",\n    \"items\": [],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n".into(),
+            (ListFormat::Json, _) => "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n".into(),
+            (ListFormat::Yaml, 0) => "apiVersion: v1\nitems: []\nkind: List\nmetadata:\n  resourceVersion: \"\"\n".into(),
+            (ListFormat::Yaml, _) => "kind: List\nmetadata:\n  resourceVersion: \"\"\n".into(),
+        }
+    }
+}
+
 /// Wraps items in a `v1 List`, as kubectl does for collections.
 pub fn list_of(items: Vec<Value>) -> Value {
     serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}})
@@ -308,6 +381,36 @@ pub fn print_result(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_streamed_list_is_byte_for_byte_the_whole_list() {
+        let long: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
+        let long = long.join(" ");
+        let items = vec![
+            serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "a", "labels": {"x": "y"}},
+                "data": {"multi": "line1\n\nline3\n", "lead": " x\ny", "html": "<a&b>", "yes": "yes",
+                    "long": long, "empty": "", "num": "0123", "nested": "- a\n- b"}}),
+            serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "b"},
+                "spec": {"containers": [{"name": "c", "args": ["--x", "", "two\nlines"]}], "n": 1.5, "z": null, "t": true,
+                    "empty": {}, "list": []}}),
+        ];
+        for n in 0..=items.len() {
+            let some: Vec<Value> = items[..n].to_vec();
+            for (format, whole) in [
+                (ListFormat::Json, kubectl_json(&list_of(some.clone())).unwrap()),
+                (ListFormat::Yaml, kubectl_yaml(&list_of(some.clone())).unwrap()),
+            ] {
+                let mut w = ListWriter::new(format);
+                let mut streamed = String::new();
+                for i in &some {
+                    streamed.push_str(&w.item(i).unwrap());
+                }
+                streamed.push_str(&w.finish());
+                assert_eq!(streamed, whole, "{format:?} with {n} items");
+            }
+        }
+    }
 
     #[test]
     fn list_items_get_type_meta_first() {
