@@ -65,6 +65,26 @@ pub struct Row {
     pub object: Value,
 }
 
+impl Row {
+    /// Drops from the row's object all that printing the row does not read — everything
+    /// but `metadata.namespace` (the `-A` column) and `metadata.labels` (`-L`,
+    /// `--show-labels`) — so a long list keeps its cells and little else (issue 12, item 3:
+    /// a PartialObjectMetadata carries managedFields and annotations, several times the
+    /// size of the cells). Not for rows that `--sort-by` still has to read.
+    pub fn keep_printed_only(&mut self) {
+        let meta = self.object.get_mut("metadata").map(Value::take);
+        let mut kept = serde_json::Map::new();
+        if let Some(Value::Object(mut m)) = meta {
+            for k in ["namespace", "labels"] {
+                if let Some(v) = m.remove(k) {
+                    kept.insert(k.to_string(), v);
+                }
+            }
+        }
+        self.object = serde_json::json!({ "metadata": kept });
+    }
+}
+
 /// How to render a table.
 #[derive(Debug, Clone, Default)]
 pub struct TableOptions {
@@ -216,6 +236,28 @@ mod tests {
             ]
         }))
         .unwrap()
+    }
+
+    #[test]
+    fn a_row_kept_for_printing_only_prints_the_same_with_every_option() {
+        let mut t = table();
+        t.rows[0].object["metadata"]["managedFields"] =
+            serde_json::json!([{"manager": "kubectl", "fieldsV1": {"f:data": {}}}]);
+        t.rows[0].object["metadata"]["annotations"] = serde_json::json!({"big": "x".repeat(1000)});
+        let mut slim = t.clone();
+        slim.rows.iter_mut().for_each(Row::keep_printed_only);
+        assert_eq!(
+            slim.rows[0].object,
+            serde_json::json!({"metadata": {"namespace": "ns1", "labels": {"b": "2", "a": "1"}}})
+        );
+        let opts = TableOptions {
+            wide: true,
+            with_namespace: true,
+            show_labels: true,
+            label_columns: vec!["a".into()],
+            ..TableOptions::default()
+        };
+        assert_eq!(render(&slim, opts.clone()), render(&t, opts));
     }
 
     #[test]

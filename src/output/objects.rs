@@ -386,7 +386,7 @@ mod tests {
     fn a_streamed_list_is_byte_for_byte_the_whole_list() {
         let long: Vec<String> = (0..40).map(|i| format!("word{i}")).collect();
         let long = long.join(" ");
-        let items = vec![
+        let items = [
             serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
                 "metadata": {"name": "a", "labels": {"x": "y"}},
                 "data": {"multi": "line1\n\nline3\n", "lead": " x\ny", "html": "<a&b>", "yes": "yes",
@@ -398,8 +398,14 @@ mod tests {
         for n in 0..=items.len() {
             let some: Vec<Value> = items[..n].to_vec();
             for (format, whole) in [
-                (ListFormat::Json, kubectl_json(&list_of(some.clone())).unwrap()),
-                (ListFormat::Yaml, kubectl_yaml(&list_of(some.clone())).unwrap()),
+                (
+                    ListFormat::Json,
+                    kubectl_json(&list_of(some.clone())).unwrap(),
+                ),
+                (
+                    ListFormat::Yaml,
+                    kubectl_yaml(&list_of(some.clone())).unwrap(),
+                ),
             ] {
                 let mut w = ListWriter::new(format);
                 let mut streamed = String::new();

@@ -19,8 +19,8 @@ use crate::guard::target::{Planned, plan};
 use crate::guard::{Grant, Mode, Session, parse_targets};
 use crate::output::Printer;
 use crate::output::objects::{
-    kubectl_json, kubectl_yaml, list_of, no_resources, render_template, sort_keys,
-    with_type_meta_keeping,
+    ListFormat, ListWriter, kubectl_json, kubectl_yaml, list_of, no_resources, render_template,
+    sort_keys, with_type_meta_keeping,
 };
 use crate::output::sort::SortBy;
 use crate::settings::Settings;
@@ -75,6 +75,20 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         }
         (!seen.is_empty()).then(|| seen.join(","))
     };
+    if let Err(e) = check_watch_flags(
+        args,
+        planned.len(),
+        planned.first().map_or(0, |x| x.names.len()),
+    ) {
+        return Outcome {
+            resource: label(&mut planned.iter()),
+            result: Err(e),
+        };
+    }
+    if let (true, Some(pl)) = (args.watch || args.watch_only, planned.first()) {
+        let result = watch_and_print(&session, &pl.t, &pl.names, args, p).await;
+        return Outcome::on(pl.t.group_resource(), result);
+    }
     let units = match gate(&session, &planned, args, p).await {
         Ok(u) => u,
         Err(e) => {
@@ -236,15 +250,6 @@ async fn fetch_and_print(
     sort_by: Option<&SortBy>,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    // TEMPORARY dispatch (watch slice); the lead moves it into `run`, before `gate`.
-    check_watch_flags(
-        args,
-        units.len(),
-        units.first().map_or(0, |u| u.planned.names.len()),
-    )?;
-    if let (true, Some(u)) = (args.watch || args.watch_only, units.first()) {
-        return watch_and_print(session, &u.planned.t, &u.planned.names, args, p).await;
-    }
     let planned: Vec<&Planned> = units.iter().map(|u| u.planned).collect();
     let total_names: usize = planned.iter().map(|pl| pl.names.len()).sum();
     let named = planned.iter().all(|pl| !pl.names.is_empty());
@@ -301,6 +306,56 @@ async fn fetch_and_print(
         | OutputFormat::KYaml
         | OutputFormat::Name
         | OutputFormat::Template(_) => {
+            // kubectl's printGeneric prints one named object as itself and anything else as
+            // one `List`; unsorted json, yaml and name output goes out page by page, so a
+            // long list never sits in memory whole (issue 12, item 3).
+            let single = named && total_names == 1;
+            let streamed = sort_by.is_none()
+                && !single
+                && matches!(
+                    args.output,
+                    OutputFormat::Json | OutputFormat::Yaml | OutputFormat::Name
+                );
+            if streamed {
+                let mut writer = match args.output {
+                    OutputFormat::Json => Some(ListWriter::new(ListFormat::Json)),
+                    OutputFormat::Yaml => Some(ListWriter::new(ListFormat::Yaml)),
+                    _ => None,
+                };
+                for u in units {
+                    let fetch = Fetch::new(session, u, args, false);
+                    trace_get(session, p, &fetch);
+                    let prefix = u.planned.t.name_prefix();
+                    let mut emit = |o: Value| -> Result<(), VerbError> {
+                        match &mut writer {
+                            Some(w) => p.out(&w.item(&o)?)?,
+                            None => {
+                                let name = o
+                                    .pointer("/metadata/name")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or("");
+                                p.out(&format!("{prefix}/{name}\n"))?;
+                            }
+                        }
+                        Ok(())
+                    };
+                    if u.planned.names.is_empty() {
+                        fetch.each_object(&mut emit).await?;
+                    } else {
+                        for n in &u.planned.names {
+                            match fetch.object(n).await {
+                                Ok(o) => emit(o)?,
+                                Err(e) if e.code() == Some(404) => missing.push(e),
+                                Err(e) => return Err(e.into()),
+                            }
+                        }
+                    }
+                }
+                if let Some(w) = writer {
+                    p.out(&w.finish())?;
+                }
+                return report_missing(missing, args, p);
+            }
             // (`kind.group` prefix of `-o name`, object)
             let mut items: Vec<(String, Value)> = Vec::new();
             for u in units {
@@ -308,13 +363,12 @@ async fn fetch_and_print(
                 trace_get(session, p, &fetch);
                 let prefix = u.planned.t.name_prefix();
                 if u.planned.names.is_empty() {
-                    items.extend(
-                        fetch
-                            .objects()
-                            .await?
-                            .into_iter()
-                            .map(|o| (prefix.clone(), o)),
-                    );
+                    fetch
+                        .each_object(&mut |o| {
+                            items.push((prefix.clone(), o));
+                            Ok(())
+                        })
+                        .await?;
                 } else {
                     for n in &u.planned.names {
                         match fetch.object(n).await {
@@ -344,7 +398,7 @@ async fn fetch_and_print(
                 // kubectl's printGeneric: one named object prints as itself, anything else
                 // (several, none, a list) as one `List`; one named object that is missing
                 // prints nothing.
-                let doc = if named && total_names == 1 {
+                let doc = if single {
                     items.pop().map(|(_, o)| o).unwrap_or(Value::Null)
                 } else {
                     list_of(items.into_iter().map(|(_, o)| o).collect())
@@ -367,6 +421,16 @@ async fn fetch_and_print(
             }
         }
     }
+    report_missing(missing, args, p)
+}
+
+/// kubectl's end of `get` with missing named objects: each NotFound printed, the last one
+/// the command's error (exit 4 here), none with `--ignore-not-found`.
+fn report_missing(
+    mut missing: Vec<ApiError>,
+    args: &GetArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     if args.ignore_not_found {
         return Ok(());
     }
@@ -508,7 +572,11 @@ impl<'a> Fetch<'a> {
         let mut all = Table::default();
         loop {
             let req = self.request().list(&lp).map_err(|e| self.unbuildable(e))?;
-            let page = self.send_table(req).await?;
+            let mut page = self.send_table(req).await?;
+            if self.include_object == "Metadata" {
+                // Nothing sorts these rows: keep what printing them reads.
+                page.rows.iter_mut().for_each(table::Row::keep_printed_only);
+            }
             if all.column_definitions.is_empty() {
                 all.column_definitions = page.column_definitions;
             }
@@ -528,17 +596,20 @@ impl<'a> Fetch<'a> {
         self.send_table(req).await
     }
 
-    async fn objects(&self) -> Result<Vec<Value>, ApiError> {
+    /// Lists the collection page by page (`--chunk-size`), handing each object to `sink`
+    /// as soon as its page arrives; only one page is held at a time.
+    async fn each_object(
+        &self,
+        sink: &mut dyn FnMut(Value) -> Result<(), VerbError>,
+    ) -> Result<(), VerbError> {
         let mut lp = self.lp.clone();
-        let mut items = Vec::new();
         loop {
             let req = self.request().list(&lp).map_err(|e| self.unbuildable(e))?;
             let mut page: Value = self.session.send(self.grant, req).await?;
             if let Some(Value::Array(a)) = page.get_mut("items").map(Value::take) {
-                items.extend(
-                    a.into_iter()
-                        .map(|i| with_type_meta_keeping(i, self.t, self.keep_managed_fields)),
-                );
+                for i in a {
+                    sink(with_type_meta_keeping(i, self.t, self.keep_managed_fields))?;
+                }
             }
             match page
                 .pointer("/metadata/continue")
@@ -546,7 +617,7 @@ impl<'a> Fetch<'a> {
                 .filter(|c| !c.is_empty())
             {
                 Some(c) => lp.continue_token = Some(c.to_string()),
-                None => return Ok(items),
+                None => return Ok(()),
             }
         }
     }

@@ -199,7 +199,7 @@ fn watch_prints_the_list_then_each_change_byte_for_byte_as_kubectl() {
             ours.until_lines(1);
         }
     }
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_millis(2500));
     kubectl(&["create", "configmap", "a-much-longer-name", "-n", &ns.0]);
     kubectl(&["label", "configmap", "a", "z=1", "-n", &ns.0]);
     kubectl(&["delete", "configmap", "a-much-longer-name", "-n", &ns.0]);
