@@ -2408,18 +2408,18 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__get)
-            opts="-o -l -A -L -n -s -v -h --output --allow-missing-template-keys --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --label-columns --show-kind --show-managed-fields --sort-by --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -l -A -L -w -n -s -v -h --output --allow-missing-template-keys --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --label-columns --show-kind --show-managed-fields --sort-by --watch --watch-only --output-watch-events --kubeconfig --context --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml kyaml name" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "table wide json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "table wide json yaml kyaml name" -- "${cur}"))
                     return 0
                     ;;
                 --allow-missing-template-keys)
@@ -3501,11 +3501,11 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --output)
-                    COMPREPLY=($(compgen -W "json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json yaml kyaml name" -- "${cur}"))
                     return 0
                     ;;
                 -o)
-                    COMPREPLY=($(compgen -W "json yaml name" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "json yaml kyaml name" -- "${cur}"))
                     return 0
                     ;;
                 --kubeconfig)

@@ -64,6 +64,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s o -l
 wide\t'Server-side Table with every printer column'
 json\t'JSON (a `List` for collections)'
 yaml\t'YAML (a `List` for collections)'
+kyaml\t'KYAML, kubectl 1.34+ (a `List` for collections)'
 name\t'`kind.group/name` per object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l allow-missing-template-keys -d 'With a jsonpath output: a key missing from an object prints nothing instead of failing (kubectl\'s default, true)' -r -f -a "true\t''
 false\t''"
@@ -100,6 +101,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l ignore-not-found -d 'A missing named object is not an error (exit 0)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-kind -d 'Prefix names with `kind.group/` in the table\'s NAME column'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show-managed-fields -d 'Keep `metadata.managedFields` in `-o json|yaml` (dropped by default, as kubectl)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l watch-only -d 'Watch for changes to the requested object(s), without listing/getting first'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used. Existing objects are output as initial ADDED events'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l type -d 'Patch type' -r -f -a "strategic\t'Strategic merge patch (built-in types only)'
@@ -114,6 +118,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l su
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o -l output -d 'Print the patched object instead of the one-line result: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE' -r -f -a "json\t'JSON'
 yaml\t'YAML'
+kyaml\t'KYAML, kubectl 1.34+'
 name\t'`kind.group/name`'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r

@@ -129,7 +129,7 @@ printf 'reply:%s\n' "${{COMPREPLY[@]}}""#,
         .collect();
     assert_eq!(
         replies,
-        ["get", "table", "wide", "json", "yaml", "name"],
+        ["get", "table", "wide", "json", "yaml", "kyaml", "name"],
         "{r:?}"
     );
 }
@@ -212,7 +212,7 @@ fn kubectl_complete_lists_subcommands_types_names_and_flag_values() {
     );
     assert_eq!(
         complete(&["get", "pods", "-o", ""]),
-        ["table", "wide", "json", "yaml", "name"]
+        ["table", "wide", "json", "yaml", "kyaml", "name"]
     );
     let contexts = complete(&["--context", ""]);
     assert!(
