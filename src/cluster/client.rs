@@ -11,6 +11,8 @@
 //!   `Kubectl-Session` header, and in the `User-Agent` (`kubectl-myops/<version>
 //!   session/<id>`; kube-rs sends none) — the apiserver's audit log records the User-Agent,
 //!   so its events join to the change log's `session`.
+//! - connections have `TCP_NODELAY` on, as kubectl's do (kube-rs leaves Nagle's algorithm on,
+//!   so each new connection waited ~40 ms for a delayed ACK): see [`super::connector`].
 
 use std::path::PathBuf;
 
@@ -689,7 +691,7 @@ pub async fn connect(
     if config.auth_info.exec.is_some() {
         super::kuberc::check_plugin(&plugin_policy, &program, &opts.path_env)?;
     }
-    let build = tokio::task::spawn_blocking(move || Client::try_from(config));
+    let build = tokio::task::spawn_blocking(move || super::connector::build_client(config));
     let client = match tokio::time::timeout(deadline, build).await {
         Ok(Ok(built)) => built.map_err(|e| client_error(e, &program))?,
         Ok(Err(join)) => return Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),

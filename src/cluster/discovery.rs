@@ -6,7 +6,6 @@
 //! processes, so a CRD registered by another process is visible at once (ARCHITECTURE §9:
 //! kube-rs' per-group `Discovery::run()` is slower and fails whole if one group is down).
 
-use kube::Client;
 use kube::core::discovery::v2::{APIGroupDiscovery, APIGroupDiscoveryList};
 use kube::discovery::ApiResource;
 
@@ -96,19 +95,6 @@ impl TypeIndex {
             push_group(&mut types, g);
         }
         TypeIndex { types }
-    }
-
-    /// Fetches aggregated discovery from the server (two requests) and builds the index.
-    ///
-    /// # Errors
-    /// The kube error of either request (network, 403, server without aggregated discovery).
-    pub async fn fetch(client: &Client) -> Result<TypeIndex, kube::Error> {
-        let (core, groups) = futures::future::try_join(
-            client.list_core_api_versions_aggregated(),
-            client.list_api_groups_aggregated(),
-        )
-        .await?;
-        Ok(TypeIndex::from_discovery(core, groups))
     }
 
     /// All types, in discovery order.

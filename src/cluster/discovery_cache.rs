@@ -150,7 +150,10 @@ async fn document(
 }
 
 /// Aggregated discovery (`/api`, then `/apis`, on one connection) through the cache in
-/// `dir` (`None`: no cache), as a [`TypeIndex`].
+/// `dir` (`None`: no cache), as a [`TypeIndex`]. One after the other, not in parallel: sent
+/// together, the HTTP/1.1 client opens a second connection and pays a second TLS handshake
+/// — measured on this project's machine (issue 12, fresh client each time, median of 30
+/// interleaved runs): 16.9 ms sequential, 23.5 ms in parallel.
 ///
 /// # Errors
 /// The kube error of either request.

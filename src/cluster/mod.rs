@@ -2,6 +2,7 @@
 //! resolution, and the mapping of API errors to our exit codes.
 
 pub mod client;
+pub mod connector;
 pub mod discovery;
 pub mod discovery_cache;
 pub mod errors;
