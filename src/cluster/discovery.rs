@@ -2,9 +2,10 @@
 //!
 //! One `/api` and one `/apis` request with the aggregated-discovery media type
 //! (KEP-3352, `apidiscovery.k8s.io/v2`, GA in Kubernetes 1.30) give every served
-//! resource with its short names, singular name and categories. Nothing is cached across
-//! processes, so a CRD registered by another process is visible at once (ARCHITECTURE §9:
-//! kube-rs' per-group `Discovery::run()` is slower and fails whole if one group is down).
+//! resource with its short names, singular name and categories. They are made on every run,
+//! revalidating the documents cached by [`super::discovery_cache`] with their ETags, so a CRD
+//! registered by another process is visible at once (ARCHITECTURE §9: kube-rs' per-group
+//! `Discovery::run()` is slower and fails whole if one group is down).
 
 use kube::core::discovery::v2::{APIGroupDiscovery, APIGroupDiscoveryList};
 use kube::discovery::ApiResource;
