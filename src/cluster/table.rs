@@ -15,6 +15,33 @@ use serde_json::Value;
 /// The Accept header kubectl sends for tables, with a plain JSON fallback.
 pub const TABLE_ACCEPT: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
 
+/// Turns a GET or list request into a Table request as kubectl sends it: the Table
+/// `Accept` header ([`TABLE_ACCEPT`]) and `includeObject=` (`None`, `Metadata` or `Object`:
+/// what each row carries besides its cells).
+///
+/// # Errors
+/// A 400-like [`super::ApiError::Server`] when the URI with the parameter is not a valid URI
+/// (the request is then never sent).
+pub fn as_table_request(
+    mut req: http::Request<Vec<u8>>,
+    include_object: &str,
+) -> Result<http::Request<Vec<u8>>, super::ApiError> {
+    let uri = req.uri().to_string();
+    let sep = if uri.contains('?') { '&' } else { '?' };
+    *req.uri_mut() = format!("{uri}{sep}includeObject={include_object}")
+        .parse()
+        .map_err(|_| super::ApiError::Server {
+            code: 400,
+            reason: "BadRequest".into(),
+            message: format!("cannot build the request URI for {uri}"),
+        })?;
+    req.headers_mut().insert(
+        http::header::ACCEPT,
+        http::HeaderValue::from_static(TABLE_ACCEPT),
+    );
+    Ok(req)
+}
+
 /// A `meta.k8s.io/v1` Table (the fields we use).
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(rename_all = "camelCase")]

@@ -30,7 +30,7 @@ use serde_json::Value;
 
 use super::{Grant, Session};
 use crate::cluster::ApiError;
-use crate::cluster::table::{Column, Row, TABLE_ACCEPT, Table};
+use crate::cluster::table::{Column, Row, Table, as_table_request};
 
 /// The server-side bound of one watch request, in seconds. kube-core refuses 295 s and more
 /// (`WatchParams::validate`); kube-rs's own watcher uses 290 s. When it passes the server
@@ -364,25 +364,12 @@ impl<'a> Watch<'a> {
     /// Adds the Table Accept header and `includeObject` when the output is a table.
     fn table_request(
         &self,
-        mut req: http::Request<Vec<u8>>,
+        req: http::Request<Vec<u8>>,
     ) -> Result<http::Request<Vec<u8>>, ApiError> {
         if !self.req.table {
             return Ok(req);
         }
-        let uri = req.uri().to_string();
-        let sep = if uri.contains('?') { '&' } else { '?' };
-        *req.uri_mut() = format!("{uri}{sep}includeObject={}", self.req.include_object)
-            .parse()
-            .map_err(|_| ApiError::Server {
-                code: 400,
-                reason: "BadRequest".into(),
-                message: format!("cannot build the request URI for {uri}"),
-            })?;
-        req.headers_mut().insert(
-            http::header::ACCEPT,
-            http::HeaderValue::from_static(TABLE_ACCEPT),
-        );
-        Ok(req)
+        as_table_request(req, self.req.include_object)
     }
 
     /// Opens one watch stream from the current resourceVersion; only the answer's headers

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::authz::{AccessRequest, GateError};
 use crate::cli::{GetArgs, OutputFormat};
-use crate::cluster::table::{self, TABLE_ACCEPT, Table, TableOptions};
+use crate::cluster::table::{self, Table, TableOptions};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::target::{Planned, plan};
@@ -561,20 +561,8 @@ impl<'a> Fetch<'a> {
         kube::core::Request::new(&self.url)
     }
 
-    async fn send_table(&self, mut req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
-        let uri = req.uri().to_string();
-        let sep = if uri.contains('?') { '&' } else { '?' };
-        *req.uri_mut() = format!("{uri}{sep}includeObject={}", self.include_object)
-            .parse()
-            .map_err(|_| ApiError::Server {
-                code: 400,
-                reason: "BadRequest".into(),
-                message: format!("cannot build the request URI for {uri}"),
-            })?;
-        req.headers_mut().insert(
-            http::header::ACCEPT,
-            http::HeaderValue::from_static(TABLE_ACCEPT),
-        );
+    async fn send_table(&self, req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
+        let req = table::as_table_request(req, self.include_object)?;
         self.session.send::<Table>(self.grant, req).await
     }
 

@@ -309,16 +309,21 @@ fn a_denied_watch_is_exit_3_and_sends_no_watch_or_list_request() {
     let r = narrow.run(&["get", "configmaps", "-w", "-n", &ns.0]);
     assert_eq!(r.code, 3, "{r:?}");
     std::thread::sleep(Duration::from_secs(1));
-    let sent: Vec<_> = audit_since(mark)
-        .into_iter()
-        .filter(|e| {
-            e.pointer("/userAgent")
-                .and_then(|v| v.as_str())
-                .is_some_and(|a| a.starts_with("kubectl-myops/"))
-                && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some("configmaps")
-                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(&ns.0)
-        })
-        .collect();
+    // kubectl-myops' requests for configmaps in the namespace since `mark`.
+    let configmap_requests = || -> Vec<serde_json::Value> {
+        audit_since(mark)
+            .into_iter()
+            .filter(|e| {
+                e.pointer("/userAgent")
+                    .and_then(|v| v.as_str())
+                    .is_some_and(|a| a.starts_with("kubectl-myops/"))
+                    && e.pointer("/objectRef/resource").and_then(|v| v.as_str())
+                        == Some("configmaps")
+                    && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(&ns.0)
+            })
+            .collect()
+    };
+    let sent = configmap_requests();
     assert!(
         sent.is_empty(),
         "requests sent despite the denial: {sent:#?}"
@@ -327,15 +332,8 @@ fn a_denied_watch_is_exit_3_and_sends_no_watch_or_list_request() {
     let r = m.run(&["get", "configmaps", "-n", &ns.0, "--context", "alice"]);
     assert_eq!(r.code, 0, "{r:?}");
     std::thread::sleep(Duration::from_secs(1));
-    let verbs: Vec<String> = audit_since(mark)
+    let verbs: Vec<String> = configmap_requests()
         .into_iter()
-        .filter(|e| {
-            e.pointer("/userAgent")
-                .and_then(|v| v.as_str())
-                .is_some_and(|a| a.starts_with("kubectl-myops/"))
-                && e.pointer("/objectRef/resource").and_then(|v| v.as_str()) == Some("configmaps")
-                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(&ns.0)
-        })
         .filter_map(|e| e["verb"].as_str().map(str::to_string))
         .collect();
     assert_eq!(
