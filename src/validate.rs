@@ -29,7 +29,7 @@ pub const MAX_FIELD_MANAGER_BYTES: usize = 128;
 pub const MAX_LABEL_BYTES: usize = 63;
 
 /// The longest request URI the HTTP client builds (`http::uri::MAX_LEN`, 65,534 bytes, in the
-/// `http` crate kube and reqwest use); a longer one fails before it is sent.
+/// `http` crate kube and the Pushgateway client use); a longer one fails before it is sent.
 pub const MAX_URI_BYTES: usize = 65_534;
 
 /// Room left in a request URI for the path and the parameters other than the selectors

@@ -117,29 +117,35 @@ impl fmt::Debug for PushTarget {
     }
 }
 
+/// A boxed error of the HTTP stack (hyper, hyper-rustls, rustls, `http`), kept as the
+/// `source` of a [`PushError`].
+pub type StackError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Why a push failed. The totals stay in the state file either way, so the next successful
 /// push carries everything.
 #[derive(Debug, thiserror::Error)]
 pub enum PushError {
-    /// The URL could not be used for a request (not absolute, unknown scheme, bad host).
+    /// The URL could not be used for a request (not absolute, unknown scheme, bad host), or a
+    /// credential cannot be sent as an HTTP header.
     #[error(
         "invalid Pushgateway URL: {reason}; fix pushgateway.url in plugin.yaml or MYOPS_PUSHGATEWAY"
     )]
     InvalidUrl {
-        /// What the HTTP client rejected.
+        /// What was rejected.
         reason: String,
-        /// The client error.
+        /// The parse error.
         #[source]
-        source: reqwest::Error,
+        source: StackError,
     },
-    /// The HTTP client could not be built (e.g. no usable TLS root certificates).
+    /// The HTTP client could not be built (e.g. an unreadable `caFile`, no usable TLS root
+    /// certificates).
     #[error("cannot set up the HTTP client: {reason}")]
     Client {
         /// The innermost cause.
         reason: String,
-        /// The client error.
+        /// The TLS or certificate error.
         #[source]
-        source: reqwest::Error,
+        source: StackError,
     },
     /// Connecting or sending failed (refused, DNS, TLS, reset).
     #[error("{reason}; check that the Pushgateway is running and reachable")]
@@ -148,7 +154,7 @@ pub enum PushError {
         reason: String,
         /// The client error.
         #[source]
-        source: reqwest::Error,
+        source: StackError,
     },
     /// No complete answer within the timeout.
     #[error("no answer within {} ms; check the gateway or raise pushgateway.timeout", after.as_millis())]
@@ -176,16 +182,46 @@ impl PushError {
             _ => ExitStatus::Failure,
         }
     }
+
+    fn invalid_url(reason: impl Into<String>, source: impl Into<StackError>) -> PushError {
+        PushError::InvalidUrl {
+            reason: reason.into(),
+            source: source.into(),
+        }
+    }
+
+    fn client(source: impl Into<StackError>) -> PushError {
+        let source = source.into();
+        PushError::Client {
+            reason: root_cause(source.as_ref()),
+            source,
+        }
+    }
 }
 
 /// The innermost cause of an error chain (e.g. the `io::Error` under a connect error), which
 /// is the part a user can act on.
-fn root_cause(err: &reqwest::Error) -> String {
-    let mut cause: &dyn std::error::Error = err;
+fn root_cause(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = err;
     while let Some(next) = cause.source() {
         cause = next;
     }
     cause.to_string()
+}
+
+/// Whether the chain holds an `io::Error` of kind `TimedOut` (the connector's connect
+/// timeout), which is reported as [`PushError::Timeout`] like the whole-request timeout.
+fn timed_out(err: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(err);
+    while let Some(e) = cause {
+        if e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// The gateway's answer at most [`MAX_BODY_CHARS`] characters, on one line, control
@@ -194,14 +230,22 @@ fn trim_body(body: &str) -> String {
     crate::echo::capped(body.trim(), MAX_BODY_CHARS)
 }
 
+/// Most bytes of an error answer read: far more than [`MAX_BODY_CHARS`] shows, and a
+/// gateway (or whatever answers in its place) cannot make the process hold more.
+const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
 /// `PUT`s `body` (text exposition format) to `target.url`, replacing the whole group on the
 /// gateway ("All metrics with the grouping key specified in the URL are replaced",
 /// <https://github.com/prometheus/pushgateway/blob/master/README.md#put-method>).
 ///
-/// Sent with `Content-Type: text/plain; version=0.0.4`. The client's connect timeout and
-/// request timeout are `target.timeout`, and the whole call is also wrapped in
-/// `tokio::time::timeout(target.timeout)`, so it never blocks longer than that. Needs a
-/// tokio runtime with the time driver enabled (`#[tokio::main]` has it).
+/// Sent over HTTP/1.1 with `Content-Type: text/plain; version=0.0.4`, on a fresh connection
+/// with `TCP_NODELAY` on ([`crate::cluster::connector::tcp_connector`]). An `https://`
+/// gateway is verified against the system's root certificates (rustls-native-certs, as
+/// kubectl-myops's former reqwest client with `rustls-tls-native-roots`) plus those of
+/// `target.ca_pem`. Redirects are not followed: a 3xx is a [`PushError::Status`]. The connect
+/// timeout is `target.timeout`, and the whole call is wrapped in
+/// `tokio::time::timeout(target.timeout)`, so it never blocks longer than that. Needs a tokio
+/// runtime with the time driver enabled (`#[tokio::main]` has it).
 ///
 /// Do not pass an empty body: the gateway treats an empty `PUT` as "delete the group".
 ///
@@ -217,65 +261,183 @@ pub async fn push(target: &PushTarget, body: String) -> Result<(), PushError> {
     }
 }
 
-async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
-    // No redirects: a Pushgateway never sends one, and following it would re-send the body
-    // (and, to the same host, the credentials) somewhere else; a 3xx is reported as the
-    // status it is (issue 10: a redirect loop must end in one clear warning).
-    let mut builder = reqwest::Client::builder()
-        .connect_timeout(target.timeout)
-        .timeout(target.timeout)
-        .redirect(reqwest::redirect::Policy::none());
-    if let Some(pem) = &target.ca_pem {
-        for cert in
-            reqwest::Certificate::from_pem_bundle(pem).map_err(|source| PushError::Client {
-                reason: root_cause(&source),
-                source,
-            })?
-        {
-            builder = builder.add_root_certificate(cert);
+/// The `(user, password)` of a URL's `user:password@`, percent-decoded.
+type UrlCredentials = (String, Option<String>);
+
+/// `url` as a request URI without its userinfo, and the userinfo as percent-decoded
+/// `(user, password)` when there is one. Only `http` and `https` URLs with a host are usable.
+fn parse_url(url: &str) -> Result<(http::Uri, Option<UrlCredentials>), PushError> {
+    let uri = http::Uri::try_from(url)
+        .map_err(|e| PushError::invalid_url(format!("{e} in the URL"), e))?;
+    let scheme_ok = uri
+        .scheme_str()
+        .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
+    let no_host = || std::io::Error::other("the URL has no http:// or https:// scheme and host");
+    if !scheme_ok || uri.host().is_none_or(str::is_empty) {
+        return Err(PushError::invalid_url(
+            "the URL must start with http:// or https:// and name a host",
+            no_host(),
+        ));
+    }
+    let Some((userinfo, host)) = uri.authority().and_then(|a| a.as_str().rsplit_once('@')) else {
+        return Ok((uri, None));
+    };
+    // As reqwest did (`extract_authority`): `user:password@` becomes basic auth, decoded.
+    let decode = |s: &str| {
+        percent_encoding::percent_decode_str(s)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let credentials = match userinfo.split_once(':') {
+        Some((user, password)) => (decode(user), Some(decode(password))),
+        None => (decode(userinfo), None),
+    };
+    let mut parts = uri.clone().into_parts();
+    parts.authority = Some(
+        http::uri::Authority::try_from(host)
+            .map_err(|e| PushError::invalid_url(format!("{e} in the URL's host"), e))?,
+    );
+    let uri = http::Uri::from_parts(parts)
+        .map_err(|e| PushError::invalid_url(format!("{e} in the URL"), e))?;
+    Ok((uri, Some(credentials)))
+}
+
+/// A sensitive `Authorization: Basic base64(user:password)` value, as reqwest and curl write
+/// it (RFC 7617 §2).
+fn basic_auth(user: &str, password: Option<&str>) -> http::HeaderValue {
+    use base64::engine::general_purpose::STANDARD;
+    let encoded = STANDARD.encode(format!("{user}:{}", password.unwrap_or("")));
+    let mut value = http::HeaderValue::try_from(format!("Basic {encoded}"))
+        .unwrap_or_else(|_| http::HeaderValue::from_static("Basic"));
+    value.set_sensitive(true);
+    value
+}
+
+/// The rustls client configuration: TLS 1.2 and 1.3 with ring, trusting the system's roots
+/// (only loaded when `native` — an `https://` gateway) and every certificate of `ca_pem`.
+///
+/// # Errors
+/// [`PushError::Client`] when `ca_pem` holds a block that is not a certificate rustls can
+/// use, or when the system store has certificates and none of them is usable (as reqwest:
+/// "zero valid certificates found in native root store").
+fn tls_config(ca_pem: Option<&[u8]>, native: bool) -> Result<rustls::ClientConfig, PushError> {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject as _;
+    let mut roots = rustls::RootCertStore::empty();
+    if native {
+        let loaded = rustls_native_certs::load_native_certs();
+        let (valid, invalid) = roots.add_parsable_certificates(loaded.certs);
+        if valid == 0 && invalid > 0 {
+            let errors: Vec<String> = loaded.errors.iter().map(ToString::to_string).collect();
+            let reason = if errors.is_empty() {
+                "zero valid certificates found in native root store".to_string()
+            } else {
+                errors.join("; ")
+            };
+            return Err(PushError::client(std::io::Error::other(reason)));
         }
     }
-    let client = builder.build().map_err(|source| PushError::Client {
-        reason: root_cause(&source),
-        source,
-    })?;
-    let mut request = client
-        .put(&target.url)
-        .header(reqwest::header::CONTENT_TYPE, prometheus::TEXT_FORMAT)
-        .body(body);
+    if let Some(pem) = ca_pem {
+        for cert in CertificateDer::pem_slice_iter(pem) {
+            let cert = cert.map_err(PushError::client)?;
+            roots.add(cert).map_err(PushError::client)?;
+        }
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(PushError::client)?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
+}
+
+async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
+    use http_body_util::BodyExt as _;
+    let (uri, url_auth) = parse_url(&target.url)?;
+    let https = uri
+        .scheme_str()
+        .is_some_and(|s| s.eq_ignore_ascii_case("https"));
+    let tls = tls_config(target.ca_pem.as_deref(), https)?;
+    let mut request = http::Request::new(body);
+    *request.method_mut() = http::Method::PUT;
+    *request.uri_mut() = uri;
+    let headers = request.headers_mut();
+    headers.insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static(prometheus::TEXT_FORMAT),
+    );
+    // Appended in reqwest's order (URL userinfo, basic auth, bearer token), so the gateway
+    // sees what it saw before.
+    if let Some((user, password)) = &url_auth {
+        headers.append(
+            http::header::AUTHORIZATION,
+            basic_auth(user, password.as_deref()),
+        );
+    }
     if let Some((user, password)) = &target.basic_auth {
-        request = request.basic_auth(user, Some(password));
+        headers.append(
+            http::header::AUTHORIZATION,
+            basic_auth(user, Some(password)),
+        );
     }
     if let Some(token) = &target.bearer_token {
-        request = request.bearer_auth(token);
+        // The token is never part of the message: the header error does not quote it.
+        let mut value = http::HeaderValue::try_from(format!("Bearer {token}")).map_err(|e| {
+            PushError::invalid_url(
+                "the bearer token holds a character an HTTP header cannot carry (a line break or a control character)",
+                e,
+            )
+        })?;
+        value.set_sensitive(true);
+        headers.append(http::header::AUTHORIZATION, value);
     }
-    let classify = |source: reqwest::Error| {
-        if source.is_timeout() {
+
+    let mut tcp = crate::cluster::connector::tcp_connector();
+    tcp.set_connect_timeout(Some(target.timeout));
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(tcp);
+    // No redirects: hyper follows none. A Pushgateway never sends one, and following it would
+    // re-send the body (and, to the same host, the credentials) somewhere else; a 3xx is
+    // reported as the status it is (issue 10: a redirect loop must end in one clear warning).
+    let client: hyper_util::client::legacy::Client<_, String> =
+        hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
+            .build(connector);
+    let response = client.request(request).await.map_err(|source| {
+        if timed_out(&source) {
             PushError::Timeout {
                 after: target.timeout,
-            }
-        } else if source.is_builder() {
-            PushError::InvalidUrl {
-                reason: root_cause(&source),
-                source,
             }
         } else {
             PushError::Send {
                 reason: root_cause(&source),
-                source,
+                source: source.into(),
             }
         }
-    };
-    let response = request.send().await.map_err(classify)?;
+    })?;
     let status = response.status();
     if status.is_success() {
         return Ok(());
     }
-    // The answer text is only decoration for the message; an unreadable body leaves it empty.
-    let text = response.text().await.unwrap_or_default();
+    // The answer text is only decoration for the message; an unreadable rest is left out.
+    let mut answer = response.into_body();
+    let mut text = Vec::new();
+    while text.len() < MAX_ANSWER_BYTES {
+        match answer.frame().await {
+            Some(Ok(frame)) => {
+                if let Ok(data) = frame.into_data() {
+                    text.extend_from_slice(&data);
+                }
+            }
+            _ => break,
+        }
+    }
+    text.truncate(MAX_ANSWER_BYTES);
     Err(PushError::Status {
         code: status.as_u16(),
-        body: trim_body(&crate::redact::scrub(&text)),
+        body: trim_body(&crate::redact::scrub(&String::from_utf8_lossy(&text))),
     })
 }
 
@@ -463,5 +625,147 @@ mod tests {
             .await
             .expect_err("not a usable URL");
         assert_eq!(err.exit_status(), ExitStatus::Usage, "{err:?}");
+    }
+
+    fn local(url: String) -> PushTarget {
+        PushTarget {
+            url,
+            timeout: Duration::from_secs(2),
+            basic_auth: None,
+            bearer_token: None,
+            ca_pem: None,
+        }
+    }
+
+    /// One connection on a local port answered with `answer`; gives the port and the request
+    /// the client sent.
+    fn answer_once(answer: Vec<u8>) -> (u16, std::thread::JoinHandle<String>) {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a local port");
+        let port = listener.local_addr().expect("bound").port();
+        let server = std::thread::spawn(move || {
+            let (mut conn, _) = listener.accept().expect("the client connects");
+            let mut request = Vec::new();
+            let mut buf = [0u8; 4096];
+            while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                match conn.read(&mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => request.extend_from_slice(&buf[..n]),
+                }
+            }
+            let _ = conn.write_all(&answer);
+            String::from_utf8_lossy(&request).into_owned()
+        });
+        (port, server)
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_reads_as_the_os_error() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .expect("a free local port");
+        let err = push(&local(format!("http://127.0.0.1:{port}/m")), "x 1\n".into())
+            .await
+            .expect_err("nothing listens");
+        assert_eq!(
+            err.to_string(),
+            "Connection refused (os error 111); check that the Pushgateway is running and reachable"
+        );
+    }
+
+    #[tokio::test]
+    async fn an_ftp_url_is_a_configuration_error() {
+        let err = push(&local("ftp://127.0.0.1:21/m".into()), "x 1\n".into())
+            .await
+            .expect_err("not http");
+        assert_eq!(err.exit_status(), ExitStatus::Usage, "{err:?}");
+        assert_eq!(
+            err.to_string(),
+            "invalid Pushgateway URL: the URL must start with http:// or https:// and name a host; fix pushgateway.url in plugin.yaml or MYOPS_PUSHGATEWAY"
+        );
+    }
+
+    #[test]
+    fn userinfo_in_the_url_becomes_decoded_credentials_and_leaves_the_host() {
+        let (uri, auth) =
+            parse_url("http://us%40er:p%3As@127.0.0.1:9091/metrics/job/j").expect("a usable URL");
+        assert_eq!(uri.to_string(), "http://127.0.0.1:9091/metrics/job/j");
+        assert_eq!(auth, Some(("us@er".into(), Some("p:s".into()))));
+        let (_, none) = parse_url("https://gw/metrics").expect("a usable URL");
+        assert_eq!(none, None);
+    }
+
+    #[tokio::test]
+    async fn a_bearer_token_with_a_line_break_is_a_configuration_error_that_does_not_echo_it() {
+        let mut t = local("http://127.0.0.1:9/m".into());
+        t.bearer_token = Some("t0k\nen".into());
+        let err = push(&t, "x 1\n".into()).await.expect_err("not a header");
+        assert_eq!(err.exit_status(), ExitStatus::Usage, "{err:?}");
+        assert!(!err.to_string().contains("t0k"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_ca_file_that_is_not_a_certificate_is_a_client_error() {
+        let mut t = local("https://127.0.0.1:9/m".into());
+        t.ca_pem = Some(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".to_vec());
+        let err = push(&t, "x 1\n".into()).await.expect_err("no usable CA");
+        assert!(matches!(err, PushError::Client { .. }), "{err:?}");
+        assert!(
+            err.to_string()
+                .starts_with("cannot set up the HTTP client: "),
+            "{err}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_redirect_is_reported_not_followed_and_the_request_is_http_1_1_with_credentials() {
+        let (port, server) = answer_once(
+            b"HTTP/1.1 307 Temporary Redirect\r\nlocation: http://127.0.0.1:9/elsewhere\r\ncontent-length: 4\r\n\r\nmove"
+                .to_vec(),
+        );
+        let mut t = local(format!("http://127.0.0.1:{port}/metrics/job/j"));
+        t.basic_auth = Some(("me".into(), "s3cret".into()));
+        t.bearer_token = Some("t0ken".into());
+        let err = push(&t, "x 1\n".into()).await.expect_err("a 307");
+        assert_eq!(err.to_string(), "the Pushgateway answered HTTP 307: move");
+        let request = server.join().expect("the server thread").to_lowercase();
+        assert!(
+            request.starts_with("put /metrics/job/j http/1.1\r\n"),
+            "{request}"
+        );
+        assert!(
+            request.contains("\r\nauthorization: basic bwu6cznjcmv0\r\n"),
+            "{request}"
+        );
+        assert!(
+            request.contains("\r\nauthorization: bearer t0ken\r\n"),
+            "{request}"
+        );
+        assert!(request.contains("\r\ncontent-length: 4\r\n"), "{request}");
+    }
+
+    #[tokio::test]
+    async fn a_gateway_answering_a_huge_error_body_is_read_only_up_to_the_cap() {
+        let huge = "y".repeat(4 * MAX_ANSWER_BYTES);
+        let (port, server) = answer_once(
+            format!(
+                "HTTP/1.1 500 Internal Server Error\r\ncontent-length: {}\r\n\r\n{huge}",
+                huge.len()
+            )
+            .into_bytes(),
+        );
+        let err = push(&local(format!("http://127.0.0.1:{port}/m")), "x 1\n".into())
+            .await
+            .expect_err("a 500");
+        let PushError::Status { code, body } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(*code, 500);
+        assert!(
+            body.ends_with(&format!("… ({} characters)", MAX_ANSWER_BYTES)),
+            "{body}"
+        );
+        drop(server);
     }
 }

@@ -5,9 +5,10 @@
 //! accepts connections and never answers anything.
 //!
 //! Why plain threads and a hand-written HTTP/1.1 reader: the crate's tokio has no `net`
-//! feature of its own and the tests must not change Cargo.toml; reqwest (already a dependency,
-//! rustls) does the upstream HTTPS on a small runtime per downstream connection, because a
-//! pooled reqwest connection belongs to the runtime that opened it.
+//! feature of its own and the tests must not change Cargo.toml; the crate's own HTTP stack
+//! (hyper-util's client over hyper-rustls, as the Pushgateway client uses it) does the upstream
+//! HTTPS on a small runtime per downstream connection, because a pooled connection belongs to
+//! the runtime that opened it.
 //!
 //! Every request the proxy receives is recorded ([`Proxy::requests`]) with its headers as the
 //! client sent them, so a test can say exactly what reached the server through it.
@@ -338,13 +339,7 @@ fn serve(stream: TcpStream, up: &Upstream, options: &Options, seen: &Mutex<Vec<S
         .enable_all()
         .build()
         .unwrap();
-    let client = rt.block_on(async {
-        let mut b = reqwest::Client::builder().tls_built_in_root_certs(false);
-        for cert in reqwest::Certificate::from_pem_bundle(&up.ca_pem).unwrap() {
-            b = b.add_root_certificate(cert);
-        }
-        b.build().unwrap()
-    });
+    let client = upstream_client(&up.ca_pem);
     let Ok(read_half) = stream.try_clone() else {
         return;
     };
@@ -388,25 +383,62 @@ fn serve(stream: TcpStream, up: &Upstream, options: &Options, seen: &Mutex<Vec<S
     }
 }
 
+/// The HTTPS client to the real apiserver: HTTP/1.1, trusting only the test cluster's CA.
+type UpstreamClient = hyper_util::client::legacy::Client<
+    hyper_rustls::HttpsConnector<hyper_util::client::legacy::connect::HttpConnector>,
+    kube::client::Body,
+>;
+
+fn upstream_client(ca_pem: &[u8]) -> UpstreamClient {
+    use rustls::pki_types::CertificateDer;
+    use rustls::pki_types::pem::PemObject as _;
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(ca_pem) {
+        roots.add(cert.unwrap()).unwrap();
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_only()
+        .enable_http1()
+        .build();
+    hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new()).build(connector)
+}
+
 /// Sends `req` to the real apiserver as admin, without any `Impersonate-*` header.
 async fn forward(
-    client: &reqwest::Client,
+    client: &UpstreamClient,
     up: &Upstream,
     req: &Request,
 ) -> (u16, Vec<(String, String)>, Vec<u8>) {
-    let Ok(method) = reqwest::Method::from_bytes(req.method.as_bytes()) else {
+    use http_body_util::BodyExt as _;
+    let fail = |e: String| {
+        (
+            502,
+            vec![("content-type".into(), "text/plain".into())],
+            format!("stand-in proxy: upstream failed: {e}").into_bytes(),
+        )
+    };
+    let Ok(method) = http::Method::from_bytes(req.method.as_bytes()) else {
         return (400, vec![], b"bad method".to_vec());
     };
-    let mut b = client
-        .request(method, format!("{}{}", up.server, req.path))
-        .bearer_auth(&up.token);
+    let mut b = http::Request::builder()
+        .method(method)
+        .uri(format!("{}{}", up.server, req.path))
+        .header(http::header::AUTHORIZATION, format!("Bearer {}", up.token));
     for (k, v) in req.headers.iter().filter(|(k, _)| !dropped(k)) {
         b = b.header(k.as_str(), v.as_str());
     }
-    if !req.body.is_empty() {
-        b = b.body(req.body.clone());
-    }
-    match b.send().await {
+    let request = match b.body(kube::client::Body::from(req.body.clone())) {
+        Ok(r) => r,
+        Err(e) => return fail(e.to_string()),
+    };
+    match client.request(request).await {
         Ok(resp) => {
             let status = resp.status().as_u16();
             let headers = resp
@@ -415,15 +447,11 @@ async fn forward(
                 .filter(|(k, _)| !dropped(k.as_str()))
                 .filter_map(|(k, v)| Some((k.to_string(), v.to_str().ok()?.to_string())))
                 .collect();
-            match resp.bytes().await {
-                Ok(body) => (status, headers, body.to_vec()),
+            match resp.into_body().collect().await {
+                Ok(body) => (status, headers, body.to_bytes().to_vec()),
                 Err(e) => (502, vec![], format!("stand-in proxy: {e}").into_bytes()),
             }
         }
-        Err(e) => (
-            502,
-            vec![("content-type".into(), "text/plain".into())],
-            format!("stand-in proxy: upstream failed: {e}").into_bytes(),
-        ),
+        Err(e) => fail(e.to_string()),
     }
 }
