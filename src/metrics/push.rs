@@ -156,6 +156,13 @@ pub enum PushError {
         #[source]
         source: StackError,
     },
+    /// A credential from plugin.yaml (the bearer token file) cannot be sent in an HTTP
+    /// header (a line break or another control character inside it). Never echoes it.
+    #[error("{reason}; fix the file pushgateway.bearerTokenFile names in plugin.yaml")]
+    Credential {
+        /// What is wrong with it, without the credential.
+        reason: String,
+    },
     /// No complete answer within the timeout.
     #[error("no answer within {} ms; check the gateway or raise pushgateway.timeout", after.as_millis())]
     Timeout {
@@ -178,7 +185,7 @@ impl PushError {
     /// (configuration), 1 otherwise (runtime).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
-            PushError::InvalidUrl { .. } => ExitStatus::Usage,
+            PushError::InvalidUrl { .. } | PushError::Credential { .. } => ExitStatus::Usage,
             _ => ExitStatus::Failure,
         }
     }
@@ -382,11 +389,10 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
     }
     if let Some(token) = &target.bearer_token {
         // The token is never part of the message: the header error does not quote it.
-        let mut value = http::HeaderValue::try_from(format!("Bearer {token}")).map_err(|e| {
-            PushError::invalid_url(
-                "the bearer token holds a character an HTTP header cannot carry (a line break or a control character)",
-                e,
-            )
+        let mut value = http::HeaderValue::try_from(format!("Bearer {token}")).map_err(|_| {
+            PushError::Credential {
+                reason: "the Pushgateway bearer token holds a character an HTTP header cannot carry (a line break or a control character)".into(),
+            }
         })?;
         value.set_sensitive(true);
         headers.append(http::header::AUTHORIZATION, value);
@@ -703,6 +709,11 @@ mod tests {
         let err = push(&t, "x 1\n".into()).await.expect_err("not a header");
         assert_eq!(err.exit_status(), ExitStatus::Usage, "{err:?}");
         assert!(!err.to_string().contains("t0k"), "{err}");
+        assert!(
+            err.to_string()
+                .ends_with("fix the file pushgateway.bearerTokenFile names in plugin.yaml"),
+            "{err}"
+        );
     }
 
     #[tokio::test]
