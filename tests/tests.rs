@@ -23,6 +23,8 @@ mod fuzz_corpus;
 mod get;
 #[path = "it/get_several.rs"]
 mod get_several;
+#[path = "it/get_watch.rs"]
+mod get_watch;
 #[path = "it/guard.rs"]
 mod guard;
 #[path = "it/hostile.rs"]
@@ -49,6 +51,8 @@ mod metrics;
 mod output;
 #[path = "it/packaging.rs"]
 mod packaging;
+#[path = "it/parity.rs"]
+mod parity;
 #[path = "it/patch.rs"]
 mod patch;
 #[path = "it/prometheus.rs"]
@@ -61,7 +65,3 @@ mod push_tls;
 mod standin;
 #[path = "it/watch.rs"]
 mod watch;
-#[path = "it/parity.rs"]
-mod parity;
-#[path = "it/get_watch.rs"]
-mod get_watch;
