@@ -265,6 +265,14 @@ impl<'a> Watch<'a> {
                         self.known.remove(&item.key());
                     }
                     _ => {
+                        // The state already printed (a watch started before the list's
+                        // resourceVersion replays it): nothing changed, print nothing.
+                        if self.known.get(&item.key()).is_some_and(|k| {
+                            !k.resource_version().is_empty()
+                                && k.resource_version() == item.resource_version()
+                        }) {
+                            continue;
+                        }
                         self.known.insert(item.key(), item.clone());
                     }
                 }

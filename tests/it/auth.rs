@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::fixture::{
-    Myops, Namespace, Run, cluster, free_port, kubectl, kubectl_apply, kubectl_at, text_of,
+    Myops, Namespace, Run, cluster, free_port, kubectl_apply, kubectl_at, text_of,
 };
 
 /// The rows of a matrix, each split into `columns` cells (the last, BOUNDARY, may hold spaces).
@@ -305,12 +305,7 @@ subjects:
 - {{apiGroup: rbac.authorization.k8s.io, kind: User, name: {user}}}
 "
     ));
-    kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/{crd}"),
-        "--timeout=30s",
-    ]);
+    crate::fixture::wait_established(&[crd.as_str()]);
     let m = Myops::standard("auth-impersonate");
     let ask = |args: &[&str]| {
         let mut a = vec!["auth", "can-i"];

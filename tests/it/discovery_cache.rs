@@ -84,11 +84,7 @@ fn a_crd_registered_after_the_cache_was_written_resolves_in_the_next_process() {
     kubectl_apply(&format!(
         "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: sprockets.{group}\nspec:\n  group: {group}\n  scope: Namespaced\n  names: {{plural: sprockets, singular: sprocket, kind: Sprocket}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n"
     ));
-    kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/sprockets.{group}"),
-    ]);
+    crate::fixture::wait_established(&[format!("sprockets.{group}").as_str()]);
     // Established can precede the discovery document by a moment; kubectl's own cache
     // would hide the new type for ten minutes, this one never: bounded by a few tries.
     let mut r = m.run(&["get", &format!("sprockets.{group}"), "-n", &ns.0]);

@@ -107,6 +107,36 @@ pub fn kubectl_apply(yaml: &str) {
     );
 }
 
+/// Waits (up to 60 s) until every CRD in `names` (`plural.group`) is Established. Polls the
+/// condition instead of `kubectl wait --for=condition=Established`, which fails at once
+/// ("status.conditions accessor error: <nil>") when asked before the CRD has any condition.
+pub fn wait_established(names: &[&str]) {
+    for name in names {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            let out = kubectl_raw(
+                &cluster().kubeconfig,
+                &[
+                    "get",
+                    "crd",
+                    name,
+                    "-o",
+                    "jsonpath={.status.conditions[?(@.type==\"Established\")].status}",
+                ],
+            );
+            if text_of(&out.stdout) == "True" {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "CRD {name} not Established within 60 s: {}",
+                text_of(&out.stderr)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
 /// A namespace of its own for one test, deleted (without waiting) when dropped.
 pub struct Namespace(pub String);
 

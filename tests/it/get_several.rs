@@ -114,11 +114,9 @@ fn a_crds_own_category_from_discovery_expands_to_its_types() {
             cat = ns.0
         ));
     }
-    crate::fixture::kubectl(&[
-        "wait",
-        "--for=condition=Established",
-        &format!("crd/gadgets.{group}"),
-        &format!("crd/gizmos.{group}"),
+    crate::fixture::wait_established(&[
+        format!("gadgets.{group}").as_str(),
+        format!("gizmos.{group}").as_str(),
     ]);
     for (kind, name) in [("Gadget", "g1"), ("Gizmo", "z1")] {
         kubectl_apply(&format!(

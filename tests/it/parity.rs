@@ -312,7 +312,7 @@ fn kubectl_and_myops_print_the_same_bytes_and_exit_codes_on_the_same_objects() {
         "crd/backupjobs.example.com",
         "crd/parityclusters.parity.example.com",
     ] {
-        kubectl(&["wait", "--for=condition=Established", crd, "--timeout=60s"]);
+        crate::fixture::wait_established(&[crd.trim_start_matches("crd/")]);
     }
     kubectl_apply(&format!(
         "apiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: nightly, namespace: {a}, labels: {{team: storage, suite: {suite_value}}}}}\nspec: {{schedule: \"0 2 * * *\", target: pvc-a, retentionDays: 3}}\n---\napiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: adhoc, namespace: {a}}}\nspec: {{schedule: \"@daily\", target: pvc-b}}\n---\napiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: weekly, namespace: {b}, labels: {{suite: {suite_value}}}}}\nspec: {{schedule: \"0 3 * * 0\", target: pvc-c, retentionDays: 30}}\n"
