@@ -93,7 +93,7 @@ fn proxy_authorization(proxy: &http::Uri) -> Option<http::HeaderValue> {
 }
 
 /// `tunnel` with the proxy's basic authentication when its URL has userinfo.
-fn with_proxy_auth<C>(
+pub(crate) fn with_proxy_auth<C>(
     proxy: &http::Uri,
     tunnel: hyper_util::client::legacy::connect::proxy::Tunnel<C>,
 ) -> hyper_util::client::legacy::connect::proxy::Tunnel<C> {

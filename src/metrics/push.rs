@@ -358,6 +358,38 @@ fn tls_config(ca_pem: Option<&[u8]>, native: bool) -> Result<rustls::ClientConfi
         .with_no_client_auth())
 }
 
+/// Sends `request` over `inner` (a direct connection or a proxy tunnel), TLS to the gateway
+/// for `https://`, HTTP/1.1. No redirects: hyper follows none. A Pushgateway never sends one,
+/// and following it would re-send the body (and, to the same host, the credentials)
+/// somewhere else; a 3xx is reported as the status it is (issue 10: a redirect loop must end
+/// in one clear warning).
+async fn request_via<C>(
+    inner: C,
+    tls: rustls::ClientConfig,
+    request: http::Request<String>,
+) -> Result<http::Response<hyper::body::Incoming>, hyper_util::client::legacy::Error>
+where
+    C: tower::Service<http::Uri> + Clone + Send + Sync + 'static,
+    C::Response: hyper_util::client::legacy::connect::Connection
+        + hyper::rt::Read
+        + hyper::rt::Write
+        + Send
+        + Unpin
+        + 'static,
+    C::Future: Send + 'static,
+    C::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let connector = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(tls)
+        .https_or_http()
+        .enable_http1()
+        .wrap_connector(inner);
+    let client: hyper_util::client::legacy::Client<_, String> =
+        hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
+            .build(connector);
+    client.request(request).await
+}
+
 async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
     use http_body_util::BodyExt as _;
     let (uri, url_auth) = parse_url(&target.url)?;
@@ -400,18 +432,37 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
 
     let mut tcp = crate::cluster::connector::tcp_connector();
     tcp.set_connect_timeout(Some(target.timeout));
-    let connector = hyper_rustls::HttpsConnectorBuilder::new()
-        .with_tls_config(tls)
-        .https_or_http()
-        .enable_http1()
-        .wrap_connector(tcp);
-    // No redirects: hyper follows none. A Pushgateway never sends one, and following it would
-    // re-send the body (and, to the same host, the credentials) somewhere else; a 3xx is
-    // reported as the status it is (issue 10: a redirect loop must end in one clear warning).
-    let client: hyper_util::client::legacy::Client<_, String> =
-        hyper_util::client::legacy::Builder::new(hyper_util::rt::TokioExecutor::new())
-            .build(connector);
-    let response = client.request(request).await.map_err(|source| {
+    // Through the environment's proxy for the gateway's scheme unless NO_PROXY (or loopback)
+    // excludes it, by the rules kubectl's own requests follow (crate::cluster::proxy).
+    let proxy = crate::cluster::proxy::choose(
+        request.uri(),
+        None,
+        &crate::cluster::proxy::ProxyEnv::from_process(),
+    )
+    .map_err(PushError::client)?;
+    use hyper_util::client::legacy::connect::proxy::{SocksV5, Tunnel};
+    let sent = match proxy {
+        None => request_via(tcp, tls, request).await,
+        Some(p) if p.scheme_str() == Some("socks5") => {
+            request_via(SocksV5::new(p, tcp), tls, request).await
+        }
+        Some(p) if p.scheme_str() == Some("https") => {
+            let to_proxy = hyper_rustls::HttpsConnectorBuilder::new()
+                .with_tls_config(tls.clone())
+                .https_only()
+                .enable_http1()
+                .wrap_connector(tcp);
+            let tunnel =
+                crate::cluster::connector::with_proxy_auth(&p, Tunnel::new(p.clone(), to_proxy));
+            request_via(tunnel, tls, request).await
+        }
+        Some(p) => {
+            let tunnel =
+                crate::cluster::connector::with_proxy_auth(&p, Tunnel::new(p.clone(), tcp));
+            request_via(tunnel, tls, request).await
+        }
+    };
+    let response = sent.map_err(|source| {
         if timed_out(&source) {
             PushError::Timeout {
                 after: target.timeout,

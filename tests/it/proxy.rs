@@ -260,3 +260,42 @@ fn a_no_proxy_kube_rs_cannot_parse_is_read_the_go_way_like_kubectl() {
         "no CONNECT 0177.0.0.1"
     );
 }
+
+#[test]
+fn the_metrics_push_goes_through_http_proxy_from_the_environment() {
+    // A regression of issue 12's own HTTP client for the push: reqwest had honoured HTTP_PROXY.
+    // The gateway is named `127.0.0.01` (not an IP literal to Rust or Go; glibc reads 127.0.0.1)
+    // so the proxy rules send it through the proxy; the API server stays on 127.0.0.1 (direct).
+    let (proxy_url, log) = proxy();
+    let gateway = cluster().pushgateway.clone();
+    let port = gateway.rsplit(':').next().unwrap().trim_end_matches('/');
+    let job = format!("proxied-push-{}", std::process::id());
+    let mut m = Myops::new(&format!(
+        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total]\npushgateway:\n  url: http://127.0.0.01:{port}\n  job: {job}\n  instance: test\n  timeout: 5s\n"
+    ));
+    m.set_env("HTTP_PROXY", &proxy_url);
+    let needle = format!("CONNECT 127.0.0.01:{port} ");
+    let before = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .matches(&needle)
+        .count();
+    let r = m.run(&["get", "pods", "-n", "default"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stderr.contains("warning"), "{r:?}");
+    let after = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .matches(&needle)
+        .count();
+    assert_eq!(
+        after,
+        before + 1,
+        "one CONNECT for the push in {}",
+        log.display()
+    );
+    let text = crate::metrics::scrape(&gateway);
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("ops_total{") && l.contains(&format!("job=\"{job}\""))),
+        "{text}"
+    );
+}
