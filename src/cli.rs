@@ -582,7 +582,13 @@ pub enum TemplateFormat {
 #[derive(Debug, Args)]
 pub struct RollbackArgs {
     /// The change-log entry id (`changelog list`).
-    pub id: String,
+    #[arg(required_unless_present = "session", conflicts_with = "session")]
+    pub id: Option<String>,
+    /// Roll back every change of one invocation (the `session` of its change-log entries,
+    /// e.g. a patch fanned out over several contexts), each in the context it was made in,
+    /// newest first, with the same conflict rules as `rollback ID`.
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
     /// Restore even if someone changed the object since (skips the resourceVersion guard).
     #[arg(long)]
     pub force: bool,

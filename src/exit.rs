@@ -21,6 +21,30 @@ pub enum ExitStatus {
 }
 
 impl ExitStatus {
+    /// How severe a failure is when several outcomes make one exit code (a fan-out over
+    /// contexts, a session rollback): 0 for success, then 4 (a named object missing), 2 (bad
+    /// input or a configuration that needs fixing), 5 (a conflict: someone else changed the
+    /// object), 3 (refused by plugin.yaml or RBAC), and 1 highest: a runtime failure leaves
+    /// the outcome unknown, which a user must look at before anything else.
+    pub fn severity(self) -> u8 {
+        match self {
+            ExitStatus::Success => 0,
+            ExitStatus::NotFound => 1,
+            ExitStatus::Usage => 2,
+            ExitStatus::Conflict => 3,
+            ExitStatus::Denied => 4,
+            ExitStatus::Failure => 5,
+        }
+    }
+
+    /// The most severe of `statuses` by [`ExitStatus::severity`]; `Success` when empty.
+    pub fn most_severe(statuses: impl IntoIterator<Item = ExitStatus>) -> ExitStatus {
+        statuses
+            .into_iter()
+            .max_by_key(|s| s.severity())
+            .unwrap_or(ExitStatus::Success)
+    }
+
     /// The numeric process exit code.
     pub fn code(self) -> u8 {
         match self {
@@ -50,5 +74,16 @@ mod tests {
         ];
         let codes: Vec<u8> = all.iter().map(|s| s.code()).collect();
         assert_eq!(codes, vec![0, 1, 2, 3, 4, 5]);
+    }
+
+    #[test]
+    fn the_most_severe_of_several_outcomes_orders_failure_over_denied_over_conflict() {
+        use ExitStatus::*;
+        assert_eq!(ExitStatus::most_severe([]), Success);
+        assert_eq!(ExitStatus::most_severe([Success, NotFound]), NotFound);
+        assert_eq!(ExitStatus::most_severe([NotFound, Usage, Success]), Usage);
+        assert_eq!(ExitStatus::most_severe([Conflict, Usage, NotFound]), Conflict);
+        assert_eq!(ExitStatus::most_severe([Conflict, Denied]), Denied);
+        assert_eq!(ExitStatus::most_severe([Denied, Failure, Success]), Failure);
     }
 }

@@ -127,6 +127,40 @@ pub enum RollbackError {
     },
 }
 
+/// Why `rollback --session` did not restore every change of a session.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionRollbackError {
+    /// No change-log record carries this session id.
+    #[error(
+        "no change-log entries of session {0}; the session id is in `kubectl myops changelog list -o json` (`session`)"
+    )]
+    NoSession(String),
+    /// Some changes were not rolled back (each already reported on stderr with its context).
+    #[error(
+        "{failed} of {total} change(s) of session {session} were not rolled back (each is named above); the others were — fix what the lines above say, then roll back the rest one by one with `kubectl myops rollback ID`"
+    )]
+    Incomplete {
+        /// The session id.
+        session: String,
+        /// How many entries were not rolled back.
+        failed: usize,
+        /// How many entries the session had that changed something.
+        total: usize,
+        /// The most severe exit status among the failures ([`ExitStatus::most_severe`]).
+        status: ExitStatus,
+    },
+}
+
+impl SessionRollbackError {
+    /// 4 for an unknown session; otherwise the most severe status of the failed entries.
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            SessionRollbackError::NoSession(_) => ExitStatus::NotFound,
+            SessionRollbackError::Incomplete { status, .. } => *status,
+        }
+    }
+}
+
 impl RollbackError {
     /// 4 for an unknown id or a deleted object, 2 for an entry that cannot be restored, 5 for
     /// a changed object.
@@ -176,6 +210,9 @@ pub enum VerbError {
     /// A rollback refused before any request.
     #[error(transparent)]
     Rollback(Box<RollbackError>),
+    /// `rollback --session` did not restore every change.
+    #[error(transparent)]
+    SessionRollback(Box<SessionRollbackError>),
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
@@ -198,6 +235,7 @@ impl VerbError {
             VerbError::Api(e) => e.exit_status(),
             VerbError::Apply(e) => e.exit_status(),
             VerbError::Rollback(e) => e.exit_status(),
+            VerbError::SessionRollback(e) => e.exit_status(),
             VerbError::Guard(e) => e.exit_status(),
             VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
             VerbError::Output(e) => e.exit_status(),
@@ -237,6 +275,12 @@ impl From<GateError> for VerbError {
 impl From<ApplyError> for VerbError {
     fn from(e: ApplyError) -> VerbError {
         VerbError::Apply(Box::new(e))
+    }
+}
+
+impl From<SessionRollbackError> for VerbError {
+    fn from(e: SessionRollbackError) -> VerbError {
+        VerbError::SessionRollback(Box::new(e))
     }
 }
 

@@ -28,7 +28,8 @@ use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
 use crate::output::Printer;
 use crate::output::objects::print_result;
 use crate::settings::Settings;
-use crate::verbs::{Outcome, RollbackError, VerbError};
+use crate::exit::ExitStatus;
+use crate::verbs::{Outcome, RollbackError, SessionRollbackError, VerbError};
 
 /// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
 /// of each JSON-patch operation; for merge and strategic patches, each leaf of the patch
@@ -298,9 +299,11 @@ pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool
 /// Runs `rollback` through the guarded path (journal proven writable first, boundary and
 /// SelfSubjectAccessReview for `patch`, the JSON patch journaled write-ahead as `rollback`).
 /// An entry whose outcome is unknown (an intent without an outcome record) is never assumed
-/// to have succeeded: the live object decides.
+/// to have succeeded: the live object decides. `--session` rolls back every change of one
+/// invocation ([`run_session`]).
 ///
-/// Errors in the [`Outcome`]: [`RollbackError`] (4, 2, 5), refusals (3), API errors.
+/// Errors in the [`Outcome`]: [`RollbackError`] (4, 2, 5), refusals (3), API errors,
+/// [`SessionRollbackError`].
 pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outcome {
     let (entries, invalid) = match changelog::read_all(&s.home) {
         Ok(x) => x,
@@ -313,7 +316,17 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
             changelog::path(&s.home).display()
         ));
     }
-    let entry = match find_entry(&entries, &args.id) {
+    let id = match (&args.session, &args.id) {
+        (Some(session), _) => return run_session(s, &entries, session, args, p).await,
+        (None, Some(id)) => id,
+        (None, None) => {
+            return Outcome::early(VerbError::Usage(
+                "rollback needs an entry ID or --session SESSION; see `kubectl myops changelog list`"
+                    .into(),
+            ));
+        }
+    };
+    let entry = match find_entry(&entries, id) {
         Ok(e) => e,
         Err(e) => return Outcome::early(e),
     };
@@ -321,6 +334,21 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
+    let (resource, result) = roll_back_entry(&session, &entry, args, p).await;
+    Outcome {
+        resource,
+        result,
+    }
+}
+
+/// Resolves the entry's object in `session` and rolls it back; returns the resource
+/// (`plural.group`, once resolved) and how it ended.
+async fn roll_back_entry(
+    session: &Session<'_>,
+    entry: &Entry,
+    args: &RollbackArgs,
+    p: &mut Printer<'_>,
+) -> (Option<String>, Result<(), VerbError>) {
     // `Kind.version.group` resolves exactly the journaled type; a core kind alone resolves to core.
     let type_name = match entry.api_version.split_once('/') {
         Some((group, version)) => format!("{}.{version}.{group}", entry.kind),
@@ -331,10 +359,175 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
         .await
     {
         Ok(o) => o,
+        Err(e) => return (None, Err(e.into())),
+    };
+    let result = roll_back(session, &obj, entry, args, p).await;
+    (Some(obj.t.group_resource()), result)
+}
+
+/// The changes of one context (and server) in a session rollback, newest first.
+#[derive(Debug)]
+pub struct ContextChanges {
+    /// The kubeconfig context the entries were made in (`None`: none was recorded, the
+    /// current one is used).
+    pub context: Option<String>,
+    /// The API server the entries were made on: the context must still point there.
+    pub server: String,
+    /// The entries (each the last record of its id), newest first.
+    pub entries: Vec<Entry>,
+}
+
+/// What `rollback --session` will do (pure, [`plan_session`]).
+#[derive(Debug)]
+pub struct SessionPlan {
+    /// Per context and server, in the order the session first touched them.
+    pub contexts: Vec<ContextChanges>,
+    /// Entries of the session that changed nothing (dry runs, failed attempts): skipped.
+    pub unchanged: usize,
+    /// Entries that cannot be rolled back ([`find_entry`]'s refusals): reported, and the
+    /// rollback of the others goes on.
+    pub refused: Vec<VerbError>,
+}
+
+/// Plans the rollback of every change of session `session` (pure): the entry ids carrying
+/// that session, each as its last record, grouped by (context, server) in the order the
+/// session first touched them and newest first within a group (a later change of the same
+/// object is undone before an earlier one). Dry runs and failed attempts changed nothing and
+/// are skipped; an entry [`find_entry`] refuses is listed in [`SessionPlan::refused`].
+///
+/// # Errors
+/// [`SessionRollbackError::NoSession`] (exit 4) when no record carries the session id.
+pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, VerbError> {
+    let mut ids: Vec<&str> = Vec::new();
+    for e in entries.iter().filter(|e| e.session == session) {
+        if !ids.contains(&e.id.as_str()) {
+            ids.push(&e.id);
+        }
+    }
+    if ids.is_empty() {
+        return Err(SessionRollbackError::NoSession(crate::echo::capped(session, 64)).into());
+    }
+    let mut plan = SessionPlan {
+        contexts: Vec::new(),
+        unchanged: 0,
+        refused: Vec::new(),
+    };
+    for id in ids {
+        let last = entries.iter().rfind(|e| e.id == id);
+        if last.is_some_and(|e| e.dry_run || !(e.result == "success" || e.outcome_unknown())) {
+            plan.unchanged += 1;
+            continue;
+        }
+        match find_entry(entries, id) {
+            Ok(entry) => {
+                let at = plan
+                    .contexts
+                    .iter()
+                    .position(|c| c.context == entry.context && c.server == entry.server);
+                match at {
+                    Some(i) => plan.contexts[i].entries.push(entry),
+                    None => plan.contexts.push(ContextChanges {
+                        context: entry.context.clone(),
+                        server: entry.server.clone(),
+                        entries: vec![entry],
+                    }),
+                }
+            }
+            Err(e) => plan.refused.push(e),
+        }
+    }
+    for c in &mut plan.contexts {
+        c.entries.reverse();
+    }
+    Ok(plan)
+}
+
+/// `rollback --session ID`: every change of one invocation (e.g. a patch fanned out over
+/// several contexts, issue 13), each rolled back in the context it was made in — a session
+/// of its own per context (journal, boundary, SelfSubjectAccessReview, deadline), refused
+/// when the context now points at another server than the entries' — with the same rules as
+/// `rollback ID` (conflicts, `--force`, `--dry-run`). A failure never stops the others:
+/// each is one stderr line naming its context and entry, and the exit code is the most
+/// severe of them ([`ExitStatus::most_severe`]).
+async fn run_session(
+    s: &Settings,
+    entries: &[Entry],
+    session_id: &str,
+    args: &RollbackArgs,
+    p: &mut Printer<'_>,
+) -> Outcome {
+    let plan = match plan_session(entries, session_id) {
+        Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    let result = roll_back(&session, &obj, &entry, args, p).await;
-    Outcome::on(obj.t.group_resource(), result)
+    let total = plan.refused.len() + plan.contexts.iter().map(|c| c.entries.len()).sum::<usize>();
+    let mut failed: Vec<ExitStatus> = Vec::new();
+    let mut resources: Vec<String> = Vec::new();
+    for e in &plan.refused {
+        p.err_line(&format!("error: {e}"));
+        failed.push(e.exit_status());
+    }
+    if plan.unchanged > 0 {
+        p.err_line(&format!(
+            "note: {} entr{} of session {session_id} changed nothing (dry runs or failed attempts) and {} skipped",
+            plan.unchanged,
+            if plan.unchanged == 1 { "y" } else { "ies" },
+            if plan.unchanged == 1 { "is" } else { "are" },
+        ));
+    }
+    for group in &plan.contexts {
+        let mut cs = s.clone();
+        if group.context.is_some() {
+            cs.kube.context = group.context.clone();
+        }
+        let label = match &group.context {
+            Some(c) => format!("context {}", crate::echo::capped(c, 100)),
+            None => "the current context".to_string(),
+        };
+        let session = match Session::open(&cs, p, Mode::Mutate).await {
+            Ok(x) => x,
+            Err(e) => {
+                let e = VerbError::from(e);
+                p.err_line(&format!(
+                    "error: {label}: {} change(s) not rolled back: {e}",
+                    group.entries.len()
+                ));
+                failed.extend(std::iter::repeat_n(e.exit_status(), group.entries.len()));
+                continue;
+            }
+        };
+        if session.server() != group.server {
+            p.err_line(&format!(
+                "error: {label}: {} change(s) not rolled back: the context now points at {}, but they were made on {}; nothing was sent there — point the context back at that server, or roll back entry by entry with --context",
+                group.entries.len(),
+                session.server(),
+                group.server
+            ));
+            failed.extend(std::iter::repeat_n(ExitStatus::Usage, group.entries.len()));
+            continue;
+        }
+        for entry in &group.entries {
+            let (resource, result) = roll_back_entry(&session, entry, args, p).await;
+            resources.extend(resource.filter(|r| !resources.contains(r)));
+            if let Err(e) = result {
+                p.err_line(&format!("error: {label}: entry {}: {e}", entry.id));
+                failed.push(e.exit_status());
+            }
+        }
+    }
+    let resource = (!resources.is_empty()).then(|| resources.join(","));
+    let result = if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(SessionRollbackError::Incomplete {
+            session: crate::echo::capped(session_id, 64),
+            failed: failed.len(),
+            total,
+            status: ExitStatus::most_severe(failed),
+        }
+        .into())
+    };
+    Outcome { resource, result }
 }
 
 /// The last record of entry `id` among `entries`, if it can be rolled back at all (pure):
@@ -824,5 +1017,79 @@ mod tests {
             last_writer(&o, &Value::Null, "2026-11-30T09:30:00Z", "kubectl-myops")
                 .starts_with("a writer that managedFields does not record")
         );
+    }
+
+    /// A configmap label patch of session `session`, entry `id`, made in `context`.
+    fn change(id: &str, session: &str, context: &str, server: &str) -> Entry {
+        let mut e = secret_entry(json!({"metadata": {"labels": {"x": "y"}}}));
+        e.id = id.into();
+        e.session = session.into();
+        e.context = Some(context.into());
+        e.server = server.into();
+        e.kind = "ConfigMap".into();
+        e.before = Some(json!({"kind": "ConfigMap", "metadata": {"labels": {}}}));
+        e
+    }
+
+    #[test]
+    fn a_session_rollback_groups_changes_by_context_newest_first_and_skips_what_changed_nothing() {
+        let mut dry = change("d1", "S", "admin", "https://a");
+        dry.dry_run = true;
+        let mut failed = change("f1", "S", "admin-2", "https://b");
+        failed.result = "Conflict".into();
+        let mut pending = change("p1", "S", "admin-2", "https://b");
+        pending.result = changelog::PENDING.into();
+        let mut not_a_patch = change("c1", "S", "admin", "https://a");
+        not_a_patch.operation = Operation::CrdApply;
+        let entries = vec![
+            change("a1", "S", "admin", "https://a"),
+            change("x1", "OTHER", "admin", "https://a"),
+            pending,
+            change("a2", "S", "admin", "https://a"),
+            dry,
+            failed,
+            not_a_patch,
+            // Same context name, another server: its own group (the check of where the
+            // context points now is per group).
+            change("a3", "S", "admin", "https://moved"),
+        ];
+        let plan = plan_session(&entries, "S").unwrap();
+        let groups: Vec<(Option<&str>, &str, Vec<&str>)> = plan
+            .contexts
+            .iter()
+            .map(|c| {
+                (
+                    c.context.as_deref(),
+                    c.server.as_str(),
+                    c.entries.iter().map(|e| e.id.as_str()).collect(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            groups,
+            vec![
+                (Some("admin"), "https://a", vec!["a2", "a1"]),
+                (Some("admin-2"), "https://b", vec!["p1"]),
+                (Some("admin"), "https://moved", vec!["a3"]),
+            ]
+        );
+        assert_eq!(plan.unchanged, 2, "the dry run and the failed attempt");
+        assert_eq!(plan.refused.len(), 1);
+        assert!(
+            plan.refused[0]
+                .to_string()
+                .starts_with("entry c1 cannot be rolled back: only patch and rollback entries"),
+            "{}",
+            plan.refused[0]
+        );
+    }
+
+    #[test]
+    fn a_session_without_entries_is_not_found_and_its_id_is_not_echoed_raw() {
+        let entries = vec![change("a1", "S", "admin", "https://a")];
+        let err = plan_session(&entries, "nope\x1b[31m").unwrap_err();
+        assert_eq!(err.exit_status(), crate::exit::ExitStatus::NotFound);
+        assert!(err.to_string().starts_with("no change-log entries of session "));
+        assert!(!err.to_string().contains('\x1b'));
     }
 }
