@@ -612,8 +612,11 @@ pub enum ChangelogCommand {
         /// Only entries for this object: NAME, TYPE/NAME or NAMESPACE/NAME (kind or plural, any case).
         #[arg(long)]
         object: Option<String>,
+        /// Only the entries of one invocation (its session id, as `rollback --session` takes).
+        #[arg(long, value_name = "SESSION")]
+        session: Option<String>,
         /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
-        #[arg(long, conflicts_with_all = ["since", "object"])]
+        #[arg(long, conflicts_with_all = ["since", "object", "session"])]
         invalid: bool,
     },
     /// One entry, as pretty JSON.

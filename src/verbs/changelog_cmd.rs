@@ -105,12 +105,17 @@ pub async fn run(
         ChangelogCommand::List {
             since: since_arg,
             object,
+            session,
             ..
         } => {
             let cutoff = since_arg
                 .as_deref()
                 .map(|t| since(t, jiff::Timestamp::now()))
                 .transpose()?;
+            let mut entries = entries;
+            if let Some(session) = session {
+                entries.retain(|e| &e.session == session);
+            }
             let t = list_table(entries, cutoff, object.as_deref());
             if t.is_empty() {
                 p.err_line("No change-log entries.");

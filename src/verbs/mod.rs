@@ -132,7 +132,7 @@ pub enum RollbackError {
 pub enum SessionRollbackError {
     /// No change-log record carries this session id.
     #[error(
-        "no change-log entries of session {0}; the session id is in `kubectl myops changelog list -o json` (`session`)"
+        "no change-log entries of session {0}; a fanned-out patch prints its session id, and `kubectl myops changelog show ID` shows an entry's (`session`)"
     )]
     NoSession(String),
     /// Some changes were not rolled back (each already reported on stderr with its context).
