@@ -59,6 +59,8 @@ pub struct KubeOptions {
     pub kuberc: crate::cluster::kuberc::KubercSource,
     /// `$PATH`, to resolve an exec credential plugin against the kuberc allowlist.
     pub path_env: String,
+    /// The pod environment for the in-cluster configuration (used when no kubeconfig exists).
+    pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
 }
 
 /// Everything a command needs to know, resolved once.
@@ -101,6 +103,9 @@ pub struct Env {
     pub path: Option<String>,
     /// The running executable (for plugin.yaml next to it).
     pub exe: Option<PathBuf>,
+    /// `$KUBERNETES_SERVICE_HOST`, `$KUBERNETES_SERVICE_PORT`, `$POD_NAMESPACE` and the
+    /// service-account directory, for the in-cluster configuration.
+    pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
 }
 
 impl Env {
@@ -118,6 +123,7 @@ impl Env {
             kuberc: var("KUBERC").and_then(|v| v.into_string().ok()),
             path: var("PATH").and_then(|v| v.into_string().ok()),
             exe: std::env::current_exe().ok(),
+            in_cluster: crate::cluster::in_cluster::InClusterEnv::from_process(),
         }
     }
 }
@@ -231,6 +237,7 @@ impl Settings {
                 user_home.as_deref(),
             )?,
             path_env: env.path.clone().unwrap_or_default(),
+            in_cluster: env.in_cluster.clone(),
         };
         let push_target = push_target(
             &plugin,

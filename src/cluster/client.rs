@@ -11,6 +11,10 @@
 //!   `Kubectl-Session` header, and in the `User-Agent` (`kubectl-myops/<version>
 //!   session/<id>`; kube-rs sends none) — the apiserver's audit log records the User-Agent,
 //!   so its events join to the change log's `session`.
+//! - with no kubeconfig file and no flag naming a server, context, cluster or user, a pod's
+//!   service account is used, as client-go's in-cluster fallback does
+//!   ([`super::in_cluster`]); unlike kubectl, which drops `--as` and the TLS flags there,
+//!   every connection flag still applies;
 //! - connections have `TCP_NODELAY` on, as kubectl's do (kube-rs leaves Nagle's algorithm on,
 //!   so each new connection waited ~40 ms for a delayed ACK): see [`super::connector`].
 
@@ -175,6 +179,9 @@ pub enum ClusterError {
         "the proxy settings of the environment cannot be used: {0}; remove empty or malformed entries (e.g. a trailing comma) from NO_PROXY/no_proxy and check that HTTPS_PROXY/https_proxy is a URL such as http://HOST:PORT"
     )]
     ProxyEnvironment(String),
+    /// The in-cluster configuration (the pod's service account) is possible but unusable.
+    #[error(transparent)]
+    InCluster(#[from] super::in_cluster::InClusterError),
     /// Building the client did not finish in time: the kubeconfig user's exec credential
     /// plugin (run while the client is built) did not answer.
     #[error(
@@ -532,8 +539,22 @@ pub async fn connect(
         .and_then(|kc| chosen_cluster(kc, opts))
         .and_then(|c| c.proxy_url.clone())
         .filter(|u| !u.is_empty());
+    // Whether kube-rs must keep re-reading the token file (the in-cluster token rotates).
+    let mut rotating_token = false;
     let (mut config, context, kube_user) = match kubeconfig {
         Some(kc) => {
+            // client-go `DeferredLoadingClientConfig.Namespace`: a context that names no
+            // namespace takes the pod's when in-cluster configuration is possible.
+            let pod_namespace = chosen_context(&kc, opts)
+                .and_then(|c| c.namespace.as_deref())
+                .filter(|ns| !ns.is_empty())
+                .is_none()
+                .then(|| {
+                    opts.in_cluster
+                        .possible()
+                        .then(|| opts.in_cluster.namespace())
+                })
+                .flatten();
             let context = opts.context.clone().or_else(|| kc.current_context.clone());
             let user = context.as_ref().and_then(|c| {
                 kc.contexts
@@ -542,16 +563,29 @@ pub async fn connect(
                     .and_then(|n| n.context.as_ref())
                     .map(|x| x.user.clone())
             });
-            (
-                match Config::from_custom_kubeconfig(kc.clone(), &options).await {
-                    // kube-rs parses NO_PROXY strictly, last, whenever it sees a proxy; the
-                    // proxy is chosen below anyway, so build the same Config without it.
-                    Err(KubeconfigError::ParseNoProxy(_)) => config_without_kube_proxy(&kc, opts)?,
-                    other => other.map_err(|e| kube_proxy_error(e, kubeconfig_proxy.as_deref()))?,
-                },
-                context,
-                user.flatten(),
-            )
+            let mut config = match Config::from_custom_kubeconfig(kc.clone(), &options).await {
+                // kube-rs parses NO_PROXY strictly, last, whenever it sees a proxy; the
+                // proxy is chosen below anyway, so build the same Config without it.
+                Err(KubeconfigError::ParseNoProxy(_)) => config_without_kube_proxy(&kc, opts)?,
+                other => other.map_err(|e| kube_proxy_error(e, kubeconfig_proxy.as_deref()))?,
+            };
+            if let Some(ns) = pod_namespace {
+                config.default_namespace = ns;
+            }
+            (config, context, user.flatten())
+        }
+        // No kubeconfig and nothing naming a server, context, cluster or user: a pod's
+        // service account, when there is one (client-go's in-cluster fallback; see
+        // super::in_cluster for the rules).
+        None if opts.server.is_none()
+            && opts.context.is_none()
+            && opts.cluster.is_none()
+            && opts.user.is_none()
+            && opts.in_cluster.possible() =>
+        {
+            let ic = super::in_cluster::config(&opts.in_cluster)?;
+            rotating_token = ic.rotating;
+            (ic.config, None, ic.subject)
         }
         None => {
             let Some(server) = &opts.server else {
@@ -595,8 +629,11 @@ pub async fn connect(
     }
     // client-go trims the token file's whitespace; kube-rs sends it as read, so a file
     // ending in a newline (as `echo` writes it) fails as "invalid bearer token". Read it
-    // once here (a short-lived CLI needs no rotation) the way kubectl does.
+    // once here (a short-lived CLI needs no rotation) the way kubectl does. The in-cluster
+    // token is the exception: it rotates under a long-running watcher, so kube-rs keeps
+    // re-reading it (super::in_cluster checked that it has no whitespace to trim).
     if config.auth_info.token.is_none()
+        && !rotating_token
         && let Some(f) = config.auth_info.token_file.take()
     {
         config.auth_info.token = Some(read_token_file(&f)?.into());
@@ -759,7 +796,7 @@ fn config_without_kube_proxy(kc: &Kubeconfig, opts: &KubeOptions) -> Result<Conf
 }
 
 /// The DER bytes of every `CERTIFICATE` block of a PEM text (RFC 7468), as kube's `certs`.
-fn pem_certificates(pem: &str) -> Vec<Vec<u8>> {
+pub(crate) fn pem_certificates(pem: &str) -> Vec<Vec<u8>> {
     use base64::Engine;
     const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
     const END: &str = "-----END CERTIFICATE-----";
@@ -1030,6 +1067,78 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(c.namespace, "team-a");
+    }
+
+    /// A service-account directory with a JWT-shaped token for `sub`, and its env.
+    fn pod(dir: &std::path::Path, ns: &str) -> super::super::in_cluster::InClusterEnv {
+        use base64::Engine;
+        let claims = base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(r#"{"sub":"system:serviceaccount:ns1:watcher"}"#);
+        std::fs::write(
+            dir.join("token"),
+            format!("eyJhbGciOiJSUzI1NiJ9.{claims}.c2ln"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("namespace"), ns).unwrap();
+        super::super::in_cluster::InClusterEnv {
+            service_host: Some("fd00::1".into()),
+            service_port: Some("6443".into()),
+            pod_namespace: None,
+            account_dir: Some(dir.to_path_buf()),
+        }
+    }
+
+    #[tokio::test]
+    async fn without_a_kubeconfig_a_pods_service_account_is_used_like_client_go() {
+        let d = tempfile::tempdir().unwrap();
+        let opts = KubeOptions {
+            default_kubeconfig: Some(d.path().join("no-such-kubeconfig")),
+            in_cluster: pod(d.path(), "ns1\n"),
+            ..Default::default()
+        };
+        let c = connect_test(&opts).await.unwrap();
+        assert_eq!(c.server, "https://[fd00::1]:6443");
+        assert_eq!(c.namespace, "ns1");
+        assert_eq!(c.context, None);
+        assert_eq!(
+            c.configured_user.as_deref(),
+            Some("system:serviceaccount:ns1:watcher")
+        );
+        // -n still overrides the pod's namespace.
+        let mut with_n = opts.clone();
+        with_n.namespace = Some("other".into());
+        assert_eq!(connect_test(&with_n).await.unwrap().namespace, "other");
+        // A flag naming a context (or server) means a kubeconfig was meant: no fallback.
+        let mut with_context = opts.clone();
+        with_context.context = Some("prod".into());
+        let e = connect_test(&with_context).await.err().unwrap();
+        assert!(matches!(e, ClusterError::NoKubeconfig { .. }), "{e}");
+        let mut with_server = opts.clone();
+        with_server.server = Some("https://127.0.0.1:1".into());
+        let c = connect_test(&with_server).await.unwrap();
+        assert_eq!(
+            (c.server.as_str(), c.namespace.as_str()),
+            ("https://127.0.0.1:1", "default")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_kubeconfig_context_without_a_namespace_takes_the_pods_namespace() {
+        let d = tempfile::tempdir().unwrap();
+        let kc = d.path().join("kc");
+        std::fs::write(&kc, KUBECONFIG_A.replace(", namespace: team-a", "")).unwrap();
+        let opts = KubeOptions {
+            kubeconfig: Some(kc.clone()),
+            in_cluster: pod(d.path(), "ns1"),
+            ..Default::default()
+        };
+        let c = connect_test(&opts).await.unwrap();
+        assert_eq!(
+            (c.server.as_str(), c.namespace.as_str()),
+            ("https://127.0.0.1:1", "ns1")
+        );
+        std::fs::write(&kc, KUBECONFIG_A).unwrap();
+        assert_eq!(connect_test(&opts).await.unwrap().namespace, "team-a");
     }
 
     #[tokio::test]

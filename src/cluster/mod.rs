@@ -6,6 +6,7 @@ pub mod connector;
 pub mod discovery;
 pub mod discovery_cache;
 pub mod errors;
+pub mod in_cluster;
 pub mod kuberc;
 pub mod proxy;
 pub mod table;

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 #[cfg(test)]
 use crate::crds::loader::parse_crds;
-use crate::crds::loader::{LoadError, LoadedCrd, crd_files, parse_bytes, read_file};
+use crate::crds::loader::{LoadError, LoadedCrd, parse_bytes, read_consistent, read_entry};
 
 /// One file as scanned: a fingerprint of its bytes and the parse result.
 #[derive(Debug, Clone)]
@@ -37,38 +37,54 @@ pub type Snapshot = BTreeMap<PathBuf, FileSnapshot>;
 /// error, so it is reported once, and again only when what is wrong changes (a `chmod o-w`,
 /// the FIFO replaced by a file).
 ///
+/// A mounted ConfigMap directory (the kubelet's `..data` layout) is read one generation at a
+/// time, through [`read_consistent`]: a ConfigMap update is one change of the snapshot, with
+/// every key's new content, never a mix, and never a key missing because the old generation
+/// was deleted while it was read.
+///
 /// # Errors
-/// The I/O error of listing an existing directory; unreadable files are per-file errors.
+/// The I/O error of listing an existing directory, or `Interrupted` when a ConfigMap
+/// directory changed during every read; unreadable files are per-file errors.
 pub fn scan(dir: &Path) -> std::io::Result<Snapshot> {
-    let files = match crd_files(dir) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Snapshot::new()),
-        Err(e) => return Err(e),
+    scan_with(dir, || {})
+}
+
+/// [`scan`], running `between` after the directory is listed and before its files are read
+/// (tests update the directory there).
+///
+/// # Errors
+/// As [`scan`].
+pub fn scan_with(dir: &Path, between: impl FnMut()) -> std::io::Result<Snapshot> {
+    let read = |entries: &[crate::crds::loader::Entry]| {
+        let mut snap = Snapshot::new();
+        for entry in entries {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            let parsed = match read_entry(entry) {
+                // A file deleted between listing and reading is simply gone.
+                Ok(None) => continue,
+                Ok(Some(bytes)) => {
+                    bytes.hash(&mut h);
+                    parse_bytes(&bytes, &entry.path)
+                }
+                Err(e) => {
+                    ("unreadable", &e.message).hash(&mut h);
+                    Err(e)
+                }
+            };
+            snap.insert(
+                entry.path.clone(),
+                FileSnapshot {
+                    hash: h.finish(),
+                    parsed,
+                },
+            );
+        }
+        snap
     };
-    let mut snap = Snapshot::new();
-    for f in files {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        let parsed = match read_file(&f) {
-            // A file deleted between listing and reading is simply gone.
-            Ok(None) => continue,
-            Ok(Some(bytes)) => {
-                bytes.hash(&mut h);
-                parse_bytes(&bytes, &f)
-            }
-            Err(e) => {
-                ("unreadable", &e.message).hash(&mut h);
-                Err(e)
-            }
-        };
-        snap.insert(
-            f,
-            FileSnapshot {
-                hash: h.finish(),
-                parsed,
-            },
-        );
+    match read_consistent(dir, between, read) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Snapshot::new()),
+        other => other,
     }
-    Ok(snap)
 }
 
 /// What the watcher must do.
@@ -265,6 +281,200 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    /// The kubelet's AtomicWriter (`pkg/volume/util/atomic_writer.go`, Kubernetes 1.30
+    /// `Write`), step by step with its step numbers, so a test can look at the directory
+    /// between any two steps: files 0644 in a 0755 timestamped directory, `..data_tmp`
+    /// renamed over `..data`, key links `name -> ..data/name`.
+    struct AtomicWriter {
+        dir: PathBuf,
+        n: u32,
+    }
+
+    impl AtomicWriter {
+        fn write(&mut self, payload: &[(&str, &str)], mut after_step: impl FnMut(u32)) {
+            use std::os::unix::fs::{PermissionsExt, symlink};
+            let data = self.dir.join("..data");
+            // (2) the current generation; (3) the keys it has that the payload lacks.
+            let old = std::fs::read_link(&data).ok();
+            let to_remove: Vec<String> = old
+                .as_ref()
+                .map(|o| {
+                    std::fs::read_dir(self.dir.join(o))
+                        .unwrap()
+                        .map(|e| e.unwrap().file_name().into_string().unwrap())
+                        .filter(|n| !payload.iter().any(|(k, _)| k == n))
+                        .collect()
+                })
+                .unwrap_or_default();
+            // (5) os.MkdirTemp(dir, "..2006_01_02_15_04_05.") then chmod 0755.
+            self.n += 1;
+            let ts = format!(
+                "..{}.{:09}",
+                jiff::Timestamp::now().strftime("%Y_%m_%d_%H_%M_%S"),
+                1_000_000 + self.n
+            );
+            let ts_dir = self.dir.join(&ts);
+            std::fs::create_dir(&ts_dir).unwrap();
+            std::fs::set_permissions(&ts_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+            // (6) the payload, mode 0644 (the ConfigMap volume's defaultMode).
+            for (k, v) in payload {
+                let f = ts_dir.join(k);
+                std::fs::write(&f, v).unwrap();
+                std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+            }
+            after_step(6);
+            // (8) ..data_tmp -> the new generation.
+            symlink(&ts, self.dir.join("..data_tmp")).unwrap();
+            after_step(8);
+            // (9) the atomic step.
+            std::fs::rename(self.dir.join("..data_tmp"), &data).unwrap();
+            after_step(9);
+            // (10) links for new keys.
+            for (k, _) in payload {
+                let link = self.dir.join(k);
+                if std::fs::read_link(&link).is_err() {
+                    symlink(Path::new("..data").join(k), &link).unwrap();
+                }
+            }
+            after_step(10);
+            // (11) links of removed keys.
+            for k in &to_remove {
+                std::fs::remove_file(self.dir.join(k)).unwrap();
+            }
+            after_step(11);
+            // (12) the old generation.
+            if let Some(o) = old {
+                std::fs::remove_dir_all(self.dir.join(o)).unwrap();
+            }
+            after_step(12);
+        }
+    }
+
+    fn configmap_dir() -> (tempfile::TempDir, AtomicWriter) {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        std::fs::set_permissions(d.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let w = AtomicWriter {
+            dir: d.path().to_path_buf(),
+            n: 0,
+        };
+        (d, w)
+    }
+
+    fn names(snap: &Snapshot) -> Vec<String> {
+        snap.keys()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn a_configmap_update_is_one_change_at_the_atomic_rename_whatever_the_step_scanned() {
+        let (d, mut w) = configmap_dir();
+        let (a1, b1, c1) = (crd_text("as"), crd_text("bs"), crd_text("cs"));
+        let a2 = a1.replace("scope: Namespaced", "scope: Cluster");
+        w.write(&[("a.yaml", &a1), ("b.yaml", &b1)], |_| {});
+        assert!(crate::crds::check_dir_mode(d.path()).is_ok());
+        let mut st = WatchState::default();
+        let first = scan(d.path()).unwrap();
+        assert_eq!(
+            names(&first),
+            ["a.yaml", "b.yaml"],
+            "..data, ..<timestamp> are not files"
+        );
+        assert_eq!(
+            summary(&st.plan(&first)),
+            ["apply as.example.com", "apply bs.example.com"]
+        );
+        // Update: a changes, b is removed, c is added. Scan and plan after every step.
+        let mut seen: Vec<(u32, Vec<String>)> = Vec::new();
+        w.write(&[("a.yaml", &a2), ("c.yaml", &c1)], |step| {
+            let snap = scan(d.path()).unwrap();
+            let acts = summary(&st.plan(&snap));
+            if !acts.is_empty() {
+                seen.push((step, acts));
+            }
+        });
+        let file = |n: &str| d.path().join(n).display().to_string();
+        assert_eq!(
+            seen,
+            [(
+                9,
+                vec![
+                    format!("unregister bs.example.com ({})", file("b.yaml")),
+                    "apply as.example.com".to_string(),
+                    "apply cs.example.com".to_string(),
+                ]
+            )],
+            "one change, at the rename of ..data_tmp, with the new contents; no error, no second apply"
+        );
+        let a = scan(d.path()).unwrap();
+        let applied = a[&d.path().join("a.yaml")].parsed.as_ref().unwrap();
+        assert_eq!(applied[0].scope, "Cluster");
+    }
+
+    #[test]
+    fn the_old_generation_deleted_while_it_is_read_costs_a_reread_not_a_removal() {
+        let (d, mut w) = configmap_dir();
+        let (a1, b1) = (crd_text("as"), crd_text("bs"));
+        let a2 = a1.replace("scope: Namespaced", "scope: Cluster");
+        w.write(&[("a.yaml", &a1), ("b.yaml", &b1)], |_| {});
+        let mut st = WatchState::default();
+        st.plan(&scan(d.path()).unwrap());
+        // Listed generation 1, then a whole update (old directory deleted) before reading.
+        let mut once = true;
+        let snap = scan_with(d.path(), || {
+            if std::mem::take(&mut once) {
+                w.write(&[("a.yaml", &a2), ("b.yaml", &b1)], |_| {});
+            }
+        })
+        .unwrap();
+        assert_eq!(names(&snap), ["a.yaml", "b.yaml"]);
+        assert_eq!(summary(&st.plan(&snap)), ["apply as.example.com"]);
+        // Swapped but the old generation still there: still the new contents only.
+        let a3 = a1.replace("plural: as", "plural: as, singular: a");
+        let mut once = true;
+        let snap = scan_with(d.path(), || {
+            if std::mem::take(&mut once) {
+                w.write(&[("a.yaml", &a3), ("b.yaml", &b1)], |step| {
+                    assert!(step <= 12)
+                });
+            }
+        })
+        .unwrap();
+        let c = snap[&d.path().join("a.yaml")].parsed.as_ref().unwrap();
+        assert_eq!(c[0].body.pointer("/spec/names/singular").unwrap(), "a");
+    }
+
+    #[test]
+    fn a_configmap_that_changes_during_every_read_is_an_interrupted_scan_not_a_guess() {
+        let (d, mut w) = configmap_dir();
+        let a1 = crd_text("as");
+        w.write(&[("a.yaml", &a1)], |_| {});
+        let e = scan_with(d.path(), || w.write(&[("a.yaml", &a1)], |_| {})).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::Interrupted);
+        assert!(e.to_string().contains("..data link moved"), "{e}");
+    }
+
+    #[test]
+    fn a_key_removed_from_the_configmap_is_an_unregistration() {
+        let (d, mut w) = configmap_dir();
+        let (a1, b1) = (crd_text("as"), crd_text("bs"));
+        w.write(&[("a.yaml", &a1), ("b.yaml", &b1)], |_| {});
+        let mut st = WatchState::default();
+        st.plan(&scan(d.path()).unwrap());
+        w.write(&[("a.yaml", &a1)], |_| {});
+        let snap = scan(d.path()).unwrap();
+        assert_eq!(names(&snap), ["a.yaml"]);
+        assert_eq!(
+            summary(&st.plan(&snap)),
+            [format!(
+                "unregister bs.example.com ({})",
+                d.path().join("b.yaml").display()
+            )]
+        );
+        assert!(!d.path().join("b.yaml").exists());
     }
 
     #[test]
