@@ -17,6 +17,8 @@ mod crds;
 mod discovery_cache;
 #[path = "it/flags.rs"]
 mod flags;
+#[path = "it/fleet.rs"]
+mod fleet;
 #[path = "it/fuzz_corpus.rs"]
 mod fuzz_corpus;
 #[path = "it/get.rs"]
@@ -41,6 +43,8 @@ mod hostile_metrics;
 mod hostile_regressions;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
+#[path = "it/in_cluster.rs"]
+mod in_cluster;
 #[path = "it/jsonpath.rs"]
 mod jsonpath;
 #[path = "it/layering.rs"]
