@@ -91,6 +91,12 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -> ExitStatus {
     let started = Instant::now();
     let mut p = Printer::new(out, err);
+    if crate::fleet::commands::wanted(&cli.global)
+        && let Err(e) = crate::fleet::commands::applies(&cli.command)
+    {
+        p.err_line(&format!("error: {e}"));
+        return ExitStatus::Usage;
+    }
     // `config schema` and `config validate PATH` must work even when the active plugin.yaml is broken.
     match &cli.command {
         Command::Config(ConfigCommand::Schema) => {
@@ -119,6 +125,20 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             return ExitStatus::Usage;
         }
     };
+    if crate::fleet::commands::wanted(&cli.global) {
+        return crate::fleet::commands::run_command(
+            &cli.global,
+            &cli.command,
+            &settings,
+            &env,
+            &mut p,
+        )
+        .await;
+    }
+    if cli.global.max_parallel.is_some() {
+        p.err_line("error: --max-parallel applies with --contexts or --all-contexts only");
+        return ExitStatus::Usage;
+    }
     match &cli.command {
         Command::Get(args) => {
             let outcome = verbs::get::run(&settings, args, &mut p).await;

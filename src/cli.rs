@@ -36,6 +36,17 @@ pub struct GlobalArgs {
     /// The kubeconfig context to use.
     #[arg(long, global = true)]
     pub context: Option<String>,
+    /// Run in each of these kubeconfig contexts and merge the results (comma-separated; an
+    /// entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth
+    /// can-i, auth matrix, crds sync. See README "Fleet".
+    #[arg(long, global = true, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["context", "all_contexts"])]
+    pub contexts: Vec<String>,
+    /// Run in every context of the kubeconfig and merge the results (as --contexts).
+    #[arg(long, global = true, conflicts_with = "context")]
+    pub all_contexts: bool,
+    /// With --contexts/--all-contexts: how many contexts are worked on at once (default 8).
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_parallel: Option<u16>,
     /// The kubeconfig cluster to use.
     #[arg(long, global = true)]
     pub cluster: Option<String>,
@@ -359,7 +370,7 @@ impl Command {
 }
 
 /// Arguments of `patch`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct PatchArgs {
     /// TYPE NAME or TYPE/NAME.
     #[arg(required = true, num_args = 1..=2, value_name = "TYPE[/NAME]")]
@@ -390,6 +401,10 @@ pub struct PatchArgs {
     /// jsonpath=TEMPLATE, jsonpath-file=PATH or jsonpath-as-json=TEMPLATE.
     #[arg(short = 'o', long, value_parser = FormatParser::<false>)]
     pub output: Option<ObjectFormat>,
+    /// With --contexts/--all-contexts: how many contexts the first (canary) wave patches;
+    /// the rest follow only if every one of them succeeded.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    pub canary: u16,
 }
 
 /// Object output formats of `patch` and `rollback`.
@@ -714,7 +729,7 @@ impl OutputFormat {
 }
 
 /// Arguments of `get`.
-#[derive(Debug, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct GetArgs {
     /// TYPE, TYPE NAME…, or TYPE/NAME… (TYPE: plural, singular, kind, short name, plural.group).
     #[arg(required = true, value_name = "TYPE[/NAME]")]

@@ -19,6 +19,7 @@ pub mod crds;
 pub mod diff;
 pub mod echo;
 pub mod exit;
+pub mod fleet;
 pub mod fsutil;
 pub mod guard;
 pub mod metrics;

@@ -80,6 +80,11 @@ pub struct Settings {
     pub push_target: Option<PushTarget>,
     /// `-v` count.
     pub verbose: u8,
+    /// The session id every [`crate::guard::Session`] opened with these settings uses
+    /// (sent on every request, written on every change-log record); `None` = a new id per
+    /// session. A fan-out over contexts ([`crate::fleet`]) sets it once, so all journal
+    /// entries of one invocation share one session id (ARCHITECTURE §7).
+    pub session_id: Option<String>,
 }
 
 /// The environment variables settings read, captured once so resolution is a pure function.
@@ -106,6 +111,8 @@ pub struct Env {
     /// `$KUBERNETES_SERVICE_HOST`, `$KUBERNETES_SERVICE_PORT`, `$POD_NAMESPACE` and the
     /// service-account directory, for the in-cluster configuration.
     pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
+    /// Whether stderr is a terminal (a fan-out over contexts then shows a progress line).
+    pub stderr_is_terminal: bool,
 }
 
 impl Env {
@@ -124,6 +131,7 @@ impl Env {
             path: var("PATH").and_then(|v| v.into_string().ok()),
             exe: std::env::current_exe().ok(),
             in_cluster: crate::cluster::in_cluster::InClusterEnv::from_process(),
+            stderr_is_terminal: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         }
     }
 }
@@ -253,6 +261,7 @@ impl Settings {
             kube,
             push_target,
             verbose: g.verbose,
+            session_id: None,
         })
     }
 
@@ -322,6 +331,9 @@ pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
     GlobalArgs {
         kubeconfig: p(&g.kubeconfig),
         context: s(&g.context),
+        contexts: g.contexts.clone(),
+        all_contexts: g.all_contexts,
+        max_parallel: g.max_parallel,
         cluster: s(&g.cluster),
         user: s(&g.user),
         namespace: s(&g.namespace),

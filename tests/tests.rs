@@ -17,6 +17,8 @@ mod crds;
 mod discovery_cache;
 #[path = "it/flags.rs"]
 mod flags;
+#[path = "it/fleet.rs"]
+mod fleet;
 #[path = "it/fuzz_corpus.rs"]
 mod fuzz_corpus;
 #[path = "it/get.rs"]

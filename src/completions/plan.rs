@@ -195,7 +195,8 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 return Plan::fixed(values, directive::NO_FILE_COMP);
             }
             let need = match id.as_str() {
-                "context" => Need::Contexts,
+                // `--contexts` completes one name (the first of the list).
+                "context" | "contexts" => Need::Contexts,
                 "cluster" => Need::Clusters,
                 "user" => Need::Users,
                 "namespace" => Need::Namespaces,

@@ -90,7 +90,10 @@ impl<'s> Session<'s> {
         if let Some(w) = journal.as_ref().and_then(Journal::warning) {
             p.err_line(w);
         }
-        let id = changelog::new_session_id();
+        let id = settings
+            .session_id
+            .clone()
+            .unwrap_or_else(changelog::new_session_id);
         let deadlines = Deadlines::new(settings.kube.request_timeout);
         let cluster = connect(&settings.kube, &id, deadlines.call).await?;
         // The registry only adds CRDs to the boundary; if it is unreadable, go on without them.

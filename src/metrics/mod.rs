@@ -33,8 +33,8 @@ pub use push::{
     MAX_BODY_CHARS, PushError, PushTarget, base_url_problem, push, push_url, redact_url,
 };
 pub use state::{
-    BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, record, record_crd_loads,
-    reset, state_path,
+    BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, record, record_all,
+    record_crd_loads, reset, state_path,
 };
 
 /// Outcome label `status` of one operation, and `result` of one CRD load (ARCHITECTURE §6).
@@ -154,6 +154,25 @@ pub async fn finish(
     let (home_owned, plugin_owned, obs_owned) =
         (home.to_path_buf(), plugin.to_string(), obs.clone());
     let recorded = move || record(&home_owned, &plugin_owned, &obs_owned);
+    record_and_push(home, recorded, families, target).await
+}
+
+/// [`finish`] for several observations — one command fanned out over several contexts,
+/// one observation per context — recorded in one locked update ([`record_all`]) and pushed
+/// once (not once per context). An empty `obs` is a no-op.
+pub async fn finish_all(
+    home: &Path,
+    plugin: &str,
+    obs: &[Observation],
+    families: &[MetricFamily],
+    target: Option<&PushTarget>,
+) -> Vec<String> {
+    if obs.is_empty() {
+        return Vec::new();
+    }
+    let (home_owned, plugin_owned, obs_owned) =
+        (home.to_path_buf(), plugin.to_string(), obs.to_vec());
+    let recorded = move || record_all(&home_owned, &plugin_owned, &obs_owned);
     record_and_push(home, recorded, families, target).await
 }
 

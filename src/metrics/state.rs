@@ -220,6 +220,19 @@ pub fn record(home: &Path, plugin: &str, obs: &Observation) -> Result<State, Met
     update(home, |state| state.observe(plugin, obs))
 }
 
+/// Adds several observations (one command fanned out over several contexts: one per
+/// context) in one locked read-modify-write, exactly as [`record`] does for one.
+///
+/// # Errors
+/// As [`record`]; on error none of `obs` is recorded.
+pub fn record_all(home: &Path, plugin: &str, obs: &[Observation]) -> Result<State, MetricsError> {
+    update(home, |state| {
+        for o in obs {
+            state.observe(plugin, o);
+        }
+    })
+}
+
 /// Adds several CRD loads — `(result, duration in seconds)` each, e.g. one watcher batch — to
 /// the state in one locked read-modify-write, exactly as [`record`] does for one operation,
 /// and returns the new totals. Each load adds one to `crd_loads_total{plugin,result}` and one

@@ -50,16 +50,106 @@ impl From<std::io::Error> for OutputError {
     }
 }
 
-/// stdout and stderr for one command.
+/// How a table's cells are laid out into text: the three layouts the tool prints with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Go's `text/tabwriter` as kubectl configures it: server Tables, custom columns
+    /// ([`custom_columns::tabwriter`]).
+    Tabwriter,
+    /// `kubectl auth can-i --list` and `whoami`'s layout ([`go_tab`]: minimum width 6,
+    /// padding 3, the last cell as is).
+    GoTab,
+    /// Our own tables ([`table::align`]).
+    Align,
+}
+
+impl Layout {
+    /// Lays `lines` out as text with this layout.
+    pub fn render(self, lines: &[Vec<String>]) -> String {
+        match self {
+            Layout::Tabwriter => custom_columns::tabwriter(lines),
+            Layout::GoTab => go_tab(lines),
+            Layout::Align => table::align(lines),
+        }
+    }
+}
+
+/// kubectl's `printers.GetNewTabWriter` for lines without tabs or newlines in their cells
+/// (Go `text/tabwriter`, minwidth 6, padding 3, pad ' '): every cell but a line's last is
+/// padded to its column's width (the widest cell + 3, at least 6; widths in characters).
+pub fn go_tab(lines: &[Vec<String>]) -> String {
+    let columns = lines.iter().map(Vec::len).max().unwrap_or(0);
+    let mut widths = vec![6usize; columns];
+    for l in lines {
+        for (i, c) in l.iter().enumerate().take(l.len().saturating_sub(1)) {
+            widths[i] = widths[i].max(c.chars().count() + 3);
+        }
+    }
+    let mut out = String::new();
+    for l in lines {
+        for (i, c) in l.iter().enumerate() {
+            out.push_str(c);
+            if i + 1 < l.len() {
+                out.push_str(&" ".repeat(widths[i] - c.chars().count()));
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// One piece of a captured command's stdout ([`Printer::capturing`]), in the order printed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Chunk {
+    /// Text printed with [`Printer::out`] (consecutive writes joined).
+    Text(String),
+    /// A table printed with [`Printer::table`], as cells.
+    Table(TableBlock),
+}
+
+/// A table as cells, before layout: what the fan-out ([`crate::fleet`]) merges across
+/// contexts before laying the merged table out once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TableBlock {
+    /// What the table shows (e.g. the `plural.group` of `get`'s type): tables of several
+    /// contexts merge when key and header agree.
+    pub key: String,
+    /// The header line, `None` with `--no-headers`.
+    pub header: Option<Vec<String>>,
+    /// The rows, as cells.
+    pub rows: Vec<Vec<String>>,
+    /// How the rows are laid out.
+    pub layout: Layout,
+}
+
+enum Out<'a> {
+    Stream(&'a mut dyn Write),
+    Capture(&'a mut Vec<Chunk>),
+}
+
+/// stdout and stderr for one command: written through at once, or (for a fan-out over
+/// contexts) stdout captured as [`Chunk`]s — tables as cells — to be merged afterwards.
 pub struct Printer<'a> {
-    out: &'a mut dyn Write,
+    out: Out<'a>,
     err: &'a mut dyn Write,
 }
 
 impl<'a> Printer<'a> {
     /// A printer over the given writers.
     pub fn new(out: &'a mut dyn Write, err: &'a mut dyn Write) -> Printer<'a> {
-        Printer { out, err }
+        Printer {
+            out: Out::Stream(out),
+            err,
+        }
+    }
+
+    /// A printer that keeps stdout as chunks in `chunks` (tables as cells, see
+    /// [`Printer::table`]) and writes stderr lines to `err`.
+    pub fn capturing(chunks: &'a mut Vec<Chunk>, err: &'a mut dyn Write) -> Printer<'a> {
+        Printer {
+            out: Out::Capture(chunks),
+            err,
+        }
     }
 
     /// Writes `text` to stdout as is.
@@ -67,7 +157,44 @@ impl<'a> Printer<'a> {
     /// # Errors
     /// [`OutputError`] when stdout fails.
     pub fn out(&mut self, text: &str) -> Result<(), OutputError> {
-        self.out.write_all(text.as_bytes())?;
+        match &mut self.out {
+            Out::Stream(w) => w.write_all(text.as_bytes())?,
+            Out::Capture(chunks) => match chunks.last_mut() {
+                Some(Chunk::Text(t)) => t.push_str(text),
+                _ => chunks.push(Chunk::Text(text.to_string())),
+            },
+        }
+        Ok(())
+    }
+
+    /// Prints a table: the header (unless `None`) and the rows laid out by `layout` — or,
+    /// when capturing, the cells themselves, so that a fan-out can merge the tables of
+    /// several contexts and lay them out once. `key` names what the table shows (tables
+    /// merge when key and header agree).
+    ///
+    /// # Errors
+    /// [`OutputError`] when stdout fails.
+    pub fn table(
+        &mut self,
+        key: &str,
+        header: Option<Vec<String>>,
+        rows: Vec<Vec<String>>,
+        layout: Layout,
+    ) -> Result<(), OutputError> {
+        match &mut self.out {
+            Out::Stream(w) => {
+                let mut lines = Vec::with_capacity(rows.len() + 1);
+                lines.extend(header);
+                lines.extend(rows);
+                w.write_all(layout.render(&lines).as_bytes())?;
+            }
+            Out::Capture(chunks) => chunks.push(Chunk::Table(TableBlock {
+                key: key.to_string(),
+                header,
+                rows,
+                layout,
+            })),
+        }
         Ok(())
     }
 
@@ -78,12 +205,23 @@ impl<'a> Printer<'a> {
         let _ = writeln!(self.err, "{}", for_terminal(line));
     }
 
+    /// Rewrites the progress line on stderr (a terminal): `\r`, the text through
+    /// [`for_terminal`], then ANSI "erase to end of line"; `None` clears it. Only for a
+    /// stderr that is a terminal (the caller checks).
+    pub fn progress(&mut self, line: Option<&str>) {
+        let text = line.map(for_terminal).unwrap_or_default();
+        let _ = write!(self.err, "\r{text}\x1b[K");
+        let _ = self.err.flush();
+    }
+
     /// Flushes stdout.
     ///
     /// # Errors
     /// [`OutputError`] when stdout fails.
     pub fn flush(&mut self) -> Result<(), OutputError> {
-        self.out.flush()?;
+        if let Out::Stream(w) = &mut self.out {
+            w.flush()?;
+        }
         Ok(())
     }
 }

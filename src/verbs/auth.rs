@@ -49,8 +49,8 @@ use crate::exit::ExitStatus;
 use crate::guard::session::NO_RULE_REASON;
 use crate::guard::target::check_type;
 use crate::guard::{Mode, Session, check_names};
-use crate::output::Printer;
 use crate::output::table::OwnTable;
+use crate::output::{Layout, Printer};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
 
@@ -537,7 +537,9 @@ async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(),
         rows[*i].cells[*j] = Some(answer?.is_ok());
     }
 
-    p.out(&matrix_table(&verbs, &rows).render(a.no_headers))?;
+    let t = matrix_table(&verbs, &rows);
+    let header = (!a.no_headers).then(|| t.headers().to_vec());
+    p.table("matrix", header, t.rows().to_vec(), Layout::Align)?;
     Ok(())
 }
 
@@ -738,45 +740,36 @@ pub fn combine_resource_group(resources: &[String], groups: &[String]) -> String
 /// padding 3, pad ' '): every cell but a line's last is padded to its column's width
 /// (the widest cell + 3, at least 6; widths in characters); the last cell is written as is.
 pub fn go_tabwriter(lines: &[Vec<String>]) -> String {
-    let columns = lines.iter().map(Vec::len).max().unwrap_or(0);
-    let mut widths = vec![6usize; columns];
-    for l in lines {
-        for (i, c) in l.iter().enumerate().take(l.len().saturating_sub(1)) {
-            widths[i] = widths[i].max(c.chars().count() + 3);
-        }
-    }
-    let mut out = String::new();
-    for l in lines {
-        for (i, c) in l.iter().enumerate() {
-            out.push_str(c);
-            if i + 1 < l.len() {
-                out.push_str(&" ".repeat(widths[i] - c.chars().count()));
-            }
-        }
-        out.push('\n');
-    }
-    out
+    crate::output::go_tab(lines)
 }
 
 /// The `can-i --list` table as kubectl prints it (header unless `no_headers`).
 pub fn rules_table(rules: &[Rule], no_headers: bool) -> String {
-    let mut lines: Vec<Vec<String>> = Vec::new();
-    if !no_headers {
-        lines.push(
-            ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"]
-                .map(String::from)
-                .to_vec(),
-        );
-    }
-    for r in rules {
-        lines.push(vec![
-            combine_resource_group(&r.resources, &r.groups),
-            go_list(&r.urls),
-            go_list(&r.names),
-            go_list(&r.verbs),
-        ]);
-    }
+    let (header, rows) = rules_cells(rules, no_headers);
+    let mut lines: Vec<Vec<String>> = header.into_iter().collect();
+    lines.extend(rows);
     go_tabwriter(&lines)
+}
+
+/// The cells of [`rules_table`]: the header (unless `no_headers`) and one row per rule.
+pub fn rules_cells(rules: &[Rule], no_headers: bool) -> (Option<Vec<String>>, Vec<Vec<String>>) {
+    let header = (!no_headers).then(|| {
+        ["Resources", "Non-Resource URLs", "Resource Names", "Verbs"]
+            .map(String::from)
+            .to_vec()
+    });
+    let rows = rules
+        .iter()
+        .map(|r| {
+            vec![
+                combine_resource_group(&r.resources, &r.groups),
+                go_list(&r.urls),
+                go_list(&r.names),
+                go_list(&r.verbs),
+            ]
+        })
+        .collect();
+    (header, rows)
 }
 
 /// The stderr line of `can-i --list` when rules were hidden.
@@ -826,7 +819,8 @@ async fn can_i_list(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<(
         ));
     }
     let (kept, hidden) = filter_rules(&rules_of(&status), &boundary);
-    p.out(&rules_table(&compact_and_sort(&kept), a.no_headers))?;
+    let (header, rows) = rules_cells(&compact_and_sort(&kept), a.no_headers);
+    p.table("rules", header, rows, Layout::GoTab)?;
     if hidden > 0 {
         p.err_line(&hidden_note(hidden));
     }

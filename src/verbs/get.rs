@@ -17,12 +17,12 @@ use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::target::{Planned, plan};
 use crate::guard::{Grant, Mode, Session, parse_targets};
-use crate::output::Printer;
 use crate::output::objects::{
     ListFormat, ListWriter, kubectl_json, kubectl_yaml, list_of, no_resources, render_template,
     sort_keys, with_type_meta_keeping,
 };
 use crate::output::sort::SortBy;
+use crate::output::{Layout, Printer};
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
@@ -488,7 +488,9 @@ fn print_tables(
         if written && !args.no_headers {
             p.out("\n")?;
         }
-        p.out(&table::render(tb, opts))?;
+        let mut lines = table::lines(tb, &opts);
+        let header = (!args.no_headers && !lines.is_empty()).then(|| lines.remove(0));
+        p.table(&t.group_resource(), header, lines, Layout::Tabwriter)?;
         written = true;
     }
     Ok(())

@@ -1,0 +1,395 @@
+//! The commands a fan-out runs (`get`, `patch`, `auth can-i`, `auth matrix`, `crds sync`):
+//! which verb each context runs, how its outputs merge, and what is printed after — the
+//! merged output, each context's stderr lines marked with it, one summary line per failed
+//! context, for `patch` the contexts not attempted and how to roll back; then the metrics,
+//! one observation per context and one push. `app` calls [`run_command`] when `--contexts`
+//! or `--all-contexts` is given.
+
+use crate::cli::{
+    AuthCommand, Command, CrdsCommand, DryRun, GlobalArgs, ObjectFormat, OutputFormat,
+    TemplateFormat,
+};
+use crate::exit::ExitStatus;
+use crate::metrics::{self, Observation};
+use crate::output::Printer;
+use crate::output::objects::render_template;
+use crate::settings::{Env, Settings};
+use crate::verbs::{self, Outcome, VerbError};
+
+use super::{Captured, ContextRun, Done, Fleet, Shape};
+
+/// Where the fan-out flags apply, for the usage error of any other command.
+pub const APPLIES_TO: &str = "get, patch, auth can-i, auth matrix and crds sync";
+
+/// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
+pub fn wanted(g: &GlobalArgs) -> bool {
+    g.all_contexts || !g.contexts.is_empty()
+}
+
+/// The sentence of a verb's failure, as `app` prints it after `error: ` (a server error is
+/// printed bare by kubectl, so it is kept whole here too).
+pub fn message_of(e: &VerbError) -> String {
+    e.to_string()
+}
+
+/// The [`Done`] of a counted verb's [`Outcome`].
+pub fn done_of(o: Outcome) -> Done {
+    match o.result {
+        Ok(()) => Done {
+            status: ExitStatus::Success,
+            message: None,
+            resource: o.resource,
+        },
+        Err(e) => Done {
+            status: e.exit_status(),
+            message: Some(message_of(&e)).filter(|_| {
+                !matches!(e, VerbError::Output(crate::output::OutputError::BrokenPipe))
+            }),
+            resource: o.resource,
+        },
+    }
+}
+
+fn done_of_result(r: Result<(), VerbError>) -> Done {
+    done_of(Outcome {
+        resource: None,
+        result: r,
+    })
+}
+
+/// What to run in each context and how to merge it.
+enum Plan<'c> {
+    Get {
+        args: crate::cli::GetArgs,
+        shape: Shape,
+        template: Option<TemplateFormat>,
+    },
+    Patch {
+        args: crate::cli::PatchArgs,
+        shape: Shape,
+        template: Option<TemplateFormat>,
+    },
+    Auth(&'c AuthCommand),
+    CrdsSync(&'c crate::cli::CrdsSyncArgs),
+}
+
+/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `auth can-i`,
+/// `auth matrix`, `crds sync`.
+///
+/// # Errors
+/// The usage error (exit 2) that names where the flags apply, before anything else runs.
+pub fn applies(cmd: &Command) -> Result<(), String> {
+    plan(cmd).map(|_| ())
+}
+
+/// The plan for `cmd`, or the usage error that refuses it (exit 2, before any request).
+fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
+    match cmd {
+        Command::Get(a) => {
+            if a.watch || a.watch_only {
+                return Err("get -w/--watch-only follows one context; with --contexts or --all-contexts drop -w, or run one watch per context with --context".into());
+            }
+            let mut args = a.clone();
+            let (shape, template) = match &a.output {
+                OutputFormat::Table | OutputFormat::Wide | OutputFormat::Name => {
+                    (Shape::Cells, None)
+                }
+                OutputFormat::Json => (Shape::Json, None),
+                OutputFormat::Yaml => (Shape::Yaml, None),
+                OutputFormat::KYaml => (Shape::KYaml, None),
+                OutputFormat::Template(t) => {
+                    args.output = OutputFormat::Json;
+                    (Shape::Json, Some(with_context_column(t)?))
+                }
+            };
+            Ok(Plan::Get {
+                args,
+                shape,
+                template,
+            })
+        }
+        Command::Patch(a) => {
+            let mut args = a.clone();
+            let (shape, template) = match &a.output {
+                None | Some(ObjectFormat::Name) => (Shape::Cells, None),
+                Some(ObjectFormat::Json) => (Shape::Json, None),
+                Some(ObjectFormat::Yaml) => (Shape::Yaml, None),
+                Some(ObjectFormat::KYaml) => (Shape::KYaml, None),
+                Some(ObjectFormat::Template(t)) => {
+                    args.output = Some(ObjectFormat::Json);
+                    (Shape::Json, Some(t.clone()))
+                }
+            };
+            Ok(Plan::Patch {
+                args,
+                shape,
+                template,
+            })
+        }
+        Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
+        Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
+        _ => Err(format!(
+            "--contexts and --all-contexts apply to {APPLIES_TO} only; use --context NAME for this command"
+        )),
+    }
+}
+
+/// A template for the merged `List`: custom columns get a leading `CONTEXT` column (read
+/// from the item's [`super::CONTEXT_ANNOTATION`]); a JSONPath template sees the merged
+/// `List` as it is.
+fn with_context_column(t: &TemplateFormat) -> Result<TemplateFormat, String> {
+    match t {
+        TemplateFormat::CustomColumns(cols) => {
+            let path = format!("{{.metadata.annotations['{}']}}", super::CONTEXT_ANNOTATION);
+            let template = crate::output::jsonpath::Template::parse(&path)
+                .map_err(|e| format!("internal: the CONTEXT column: {e}"))?;
+            let mut all = vec![crate::output::custom_columns::Column {
+                header: "CONTEXT".into(),
+                template,
+            }];
+            all.extend(cols.iter().cloned());
+            Ok(TemplateFormat::CustomColumns(all))
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+/// Runs `cli.command` in every selected context and prints the merged result; returns the
+/// most severe exit status of the contexts ([`ExitStatus::most_severe`]).
+pub async fn run_command(
+    global: &GlobalArgs,
+    command: &Command,
+    settings: &Settings,
+    env: &Env,
+    p: &mut Printer<'_>,
+) -> ExitStatus {
+    let plan = match plan(command) {
+        Ok(x) => x,
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            return ExitStatus::Usage;
+        }
+    };
+    let known: Vec<String> = match crate::cluster::client::load_kubeconfig(&settings.kube) {
+        Ok(Some(kc)) => kc.contexts.into_iter().map(|c| c.name).collect(),
+        Ok(None) => Vec::new(),
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            return e.exit_status();
+        }
+    };
+    let contexts = match super::select(&global.contexts, global.all_contexts, &known) {
+        Ok(c) => c,
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            return ExitStatus::Usage;
+        }
+    };
+    let fleet = Fleet {
+        contexts,
+        max_parallel: global
+            .max_parallel
+            .map_or(super::DEFAULT_MAX_PARALLEL, usize::from),
+        session_id: crate::changelog::new_session_id(),
+        progress: env.stderr_is_terminal,
+    };
+    let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
+    let (runs, shape, template, verb) =
+        match &plan {
+            Plan::Get {
+                args,
+                shape,
+                template,
+            } => {
+                let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
+                    done_of(verbs::get::run(s, args, cp).await)
+                })
+                .await;
+                (runs, *shape, template.as_ref(), Some("get"))
+            }
+            Plan::Patch {
+                args,
+                shape,
+                template,
+            } => {
+                let waves = super::waves(fleet.contexts.len(), usize::from(args.canary));
+                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
+                    done_of(verbs::patch::run(s, args, cp).await)
+                })
+                .await;
+                (runs, *shape, template.as_ref(), Some("patch"))
+            }
+            Plan::Auth(cmd) => {
+                let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
+                    match verbs::auth::run(s, cmd, cp).await {
+                        Ok(ExitStatus::Success) => done_of_result(Ok(())),
+                        Ok(other) => Done {
+                            status: other,
+                            message: Some("the answer is no".into()),
+                            resource: None,
+                        },
+                        Err(e) => done_of_result(Err(e)),
+                    }
+                })
+                .await;
+                (runs, Shape::Cells, None, None)
+            }
+            Plan::CrdsSync(args) => {
+                let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
+                    done_of_result(verbs::crds_sync::run(s, args, cp).await)
+                })
+                .await;
+                (runs, Shape::Cells, None, None)
+            }
+        };
+    let mut status = print_merged(&runs, shape, template, global_no_headers(&plan), p);
+    status = ExitStatus::most_severe(
+        [status].into_iter().chain(
+            runs.iter()
+                .filter_map(|r| r.done.as_ref().map(|d| d.status)),
+        ),
+    );
+    report_contexts(&runs, p);
+    if let Plan::Patch { args, .. } = &plan {
+        report_waves(&runs, &fleet.session_id, args.dry_run.strategy, p);
+    }
+    if let Some(verb) = verb {
+        observe(settings, verb, &runs, p).await;
+    }
+    status
+}
+
+fn global_no_headers(plan: &Plan<'_>) -> bool {
+    match plan {
+        Plan::Get { args, .. } => args.no_headers,
+        _ => false,
+    }
+}
+
+/// Prints the merged stdout of the contexts that ran; a failure to write or encode is the
+/// returned status (it joins the aggregate).
+fn print_merged(
+    runs: &[ContextRun],
+    shape: Shape,
+    template: Option<&TemplateFormat>,
+    no_headers: bool,
+    p: &mut Printer<'_>,
+) -> ExitStatus {
+    let captured: Vec<Captured<'_>> = runs
+        .iter()
+        .filter(|r| r.done.is_some())
+        .map(|r| Captured {
+            context: &r.context,
+            chunks: &r.chunks,
+        })
+        .collect();
+    let text = match template {
+        Some(t) => super::merged_list(&captured, shape).and_then(|doc| {
+            let empty = doc
+                .get("items")
+                .and_then(serde_json::Value::as_array)
+                .is_none_or(Vec::is_empty);
+            if empty {
+                return Ok(String::new());
+            }
+            render_template(t, &doc, no_headers, true)
+                .map_err(|e| crate::output::OutputError::Encode(e.to_string()))
+        }),
+        None => super::merge(&captured, shape),
+    };
+    let written = text.and_then(|t| {
+        p.out(&t)?;
+        p.flush()
+    });
+    match written {
+        Ok(()) => ExitStatus::Success,
+        Err(e) => {
+            if !matches!(e, crate::output::OutputError::BrokenPipe) {
+                p.err_line(&format!("error: {e}"));
+            }
+            e.exit_status()
+        }
+    }
+}
+
+/// Each context's stderr lines, marked with it ([`super::stderr_line`]), in selection order;
+/// then one summary line per failed context.
+fn report_contexts(runs: &[ContextRun], p: &mut Printer<'_>) {
+    for r in runs {
+        for line in String::from_utf8_lossy(&r.stderr).lines() {
+            p.err_line(&super::stderr_line(&r.context, line));
+        }
+    }
+    for r in runs {
+        if let Some(d) = &r.done
+            && d.status != ExitStatus::Success
+        {
+            let why = d.message.as_deref().unwrap_or("failed");
+            p.err_line(&format!(
+                "error: context {}: {why} (exit {})",
+                r.context,
+                d.status.code()
+            ));
+        }
+    }
+}
+
+/// After a `patch` fan-out with a failure: the contexts not attempted, and the rollback
+/// command for the ones patched.
+fn report_waves(runs: &[ContextRun], session: &str, dry_run: DryRun, p: &mut Printer<'_>) {
+    let failed = runs.iter().any(|r| {
+        r.done
+            .as_ref()
+            .is_some_and(|d| d.status != ExitStatus::Success)
+    });
+    if !failed {
+        return;
+    }
+    let skipped: Vec<&str> = runs
+        .iter()
+        .filter(|r| r.done.is_none())
+        .map(|r| r.context.as_str())
+        .collect();
+    if !skipped.is_empty() {
+        p.err_line(&format!(
+            "error: patch stopped after a failure; not attempted (nothing was sent): {}",
+            skipped.join(", ")
+        ));
+    }
+    let patched = runs.iter().any(|r| {
+        r.done
+            .as_ref()
+            .is_some_and(|d| d.status == ExitStatus::Success)
+    });
+    if patched && dry_run == DryRun::None {
+        p.err_line(&format!(
+            "to undo the contexts patched by this invocation: kubectl myops rollback --session {session}"
+        ));
+    }
+}
+
+/// One `ops_*` observation per context that ran, recorded together and pushed once.
+async fn observe(s: &Settings, verb: &str, runs: &[ContextRun], p: &mut Printer<'_>) {
+    let obs: Vec<Observation> = runs
+        .iter()
+        .filter_map(|r| {
+            r.done.as_ref().map(|d| Observation {
+                verb: verb.into(),
+                resource: d.resource.clone().unwrap_or_else(|| "unknown".into()),
+                status: metrics::Status::for_exit(d.status),
+                duration_seconds: r.seconds,
+            })
+        })
+        .collect();
+    for w in metrics::finish_all(
+        &s.home,
+        &s.plugin.name,
+        &obs,
+        &s.plugin.metrics,
+        s.push_target.as_ref(),
+    )
+    .await
+    {
+        p.err_line(&w);
+    }
+}

@@ -1,0 +1,152 @@
+//! The runner of a fan-out: each context's command run with its own settings and a
+//! capturing printer, at most `max_parallel` at once on the current-thread runtime
+//! (`buffer_unordered`), the results kept in selection order; a progress line on a terminal;
+//! for `patch`, waves that stop at the first failure.
+
+use std::cell::Cell;
+use std::ops::Range;
+use std::time::Instant;
+
+use futures::StreamExt;
+
+use crate::exit::ExitStatus;
+use crate::output::{Chunk, Printer};
+use crate::settings::Settings;
+
+/// How one context's command ended, as the caller (`app`) reads it from the verb.
+#[derive(Debug, Clone)]
+pub struct Done {
+    /// The exit status of that context.
+    pub status: ExitStatus,
+    /// The one-sentence reason when it failed (the line `app` would have printed as
+    /// `error: …`), or a short note for a non-error non-zero status (`auth can-i`'s "no").
+    pub message: Option<String>,
+    /// The metric `resource` label of the operation (`plural.group`), when known.
+    pub resource: Option<String>,
+}
+
+/// What one context did: its name, how it ended, what it printed.
+#[derive(Debug)]
+pub struct ContextRun {
+    /// The context name.
+    pub context: String,
+    /// `None` when it was not attempted (an earlier `patch` wave failed).
+    pub done: Option<Done>,
+    /// Its stdout, captured.
+    pub chunks: Vec<Chunk>,
+    /// Its stderr, captured (lines already scrubbed and escaped).
+    pub stderr: Vec<u8>,
+    /// Wall time of its command, in seconds.
+    pub seconds: f64,
+}
+
+/// One fan-out: which contexts, how many at once, the shared session id.
+#[derive(Debug, Clone)]
+pub struct Fleet {
+    /// The selected contexts, in order ([`super::select`]).
+    pub contexts: Vec<String>,
+    /// At most this many contexts are worked on at once (`--max-parallel`, at least 1).
+    pub max_parallel: usize,
+    /// The session id of every context's session and journal entries.
+    pub session_id: String,
+    /// Show a progress line (stderr is a terminal; only above [`super::PROGRESS_ABOVE`]
+    /// contexts).
+    pub progress: bool,
+}
+
+/// Runs `one` in every context of `fleet`, wave by wave (`waves`: ranges of indexes into
+/// `fleet.contexts`, e.g. [`super::waves`]; one wave of all for commands that do not
+/// change anything). With `stop_on_failure`, once any context fails no context not yet
+/// started is started, and the waves after it are not attempted (their [`ContextRun::done`]
+/// is `None`) — nothing further is sent.
+///
+/// Each context runs with `base` cloned, `kube.context` set to it and `session_id` set to
+/// `fleet.session_id`, and a printer that captures its stdout and stderr. The results come
+/// back in `fleet.contexts` order, whatever order they finished in. `p` gets only the
+/// progress line.
+pub async fn run<F>(
+    fleet: &Fleet,
+    base: &Settings,
+    waves: &[Range<usize>],
+    stop_on_failure: bool,
+    p: &mut Printer<'_>,
+    one: F,
+) -> Vec<ContextRun>
+where
+    F: AsyncFn(&Settings, &mut Printer<'_>) -> Done,
+{
+    let n = fleet.contexts.len();
+    let mut results: Vec<Option<ContextRun>> = (0..n).map(|_| None).collect();
+    let stopped = Cell::new(false);
+    let show = fleet.progress && n > super::PROGRESS_ABOVE;
+    let (mut finished, mut failed) = (0usize, 0usize);
+    let one = &one;
+    let stopped_ref = &stopped;
+    for wave in waves {
+        if stopped.get() {
+            break;
+        }
+        let start = |i: usize| async move {
+            let context = fleet.contexts[i].clone();
+            if stopped_ref.get() {
+                return (i, None);
+            }
+            let mut s = base.clone();
+            s.kube.context = Some(context.clone());
+            s.session_id = Some(fleet.session_id.clone());
+            let (mut chunks, mut stderr) = (Vec::new(), Vec::new());
+            let began = Instant::now();
+            let done = {
+                let mut cp = Printer::capturing(&mut chunks, &mut stderr);
+                one(&s, &mut cp).await
+            };
+            let run = ContextRun {
+                context,
+                done: Some(done),
+                chunks,
+                stderr,
+                seconds: began.elapsed().as_secs_f64(),
+            };
+            (i, Some(run))
+        };
+        let mut stream = futures::stream::iter(wave.clone())
+            .map(start)
+            .buffer_unordered(fleet.max_parallel.max(1));
+        while let Some((i, run)) = stream.next().await {
+            if let Some(r) = &run {
+                finished += 1;
+                if r.done
+                    .as_ref()
+                    .is_some_and(|d| d.status != ExitStatus::Success)
+                {
+                    failed += 1;
+                    if stop_on_failure {
+                        stopped.set(true);
+                    }
+                }
+                if show {
+                    p.progress(Some(&format!(
+                        "contexts: {finished}/{n} done, {failed} failed"
+                    )));
+                }
+            }
+            results[i] = run;
+        }
+    }
+    if show {
+        p.progress(None);
+    }
+    results
+        .into_iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.unwrap_or_else(|| ContextRun {
+                context: fleet.contexts[i].clone(),
+                done: None,
+                chunks: Vec::new(),
+                stderr: Vec::new(),
+                seconds: 0.0,
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,270 @@
+use super::*;
+use crate::output::{Layout, TableBlock};
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+const KNOWN: &[&str] = &["admin", "alice", "bob", "admin-2", "alice-2", "bob-2"];
+
+#[test]
+fn globs_match_any_run_of_characters_and_nothing_else_is_special() {
+    assert!(glob_match("*", ""));
+    assert!(glob_match("*", "anything"));
+    assert!(glob_match("a*b*c", "aXXbYYc"));
+    assert!(glob_match("a*b*c", "abc"));
+    assert!(!glob_match("a*b*c", "acb"));
+    assert!(
+        !glob_match("ab*ba", "aba"),
+        "prefix and suffix must not overlap"
+    );
+    assert!(glob_match("prod-?", "prod-?"), "? is literal");
+    assert!(!glob_match("prod-?", "prod-a"));
+    assert!(glob_match("*-2", "bob-2"));
+    assert!(!glob_match("*-2", "bob"));
+}
+
+#[test]
+fn selection_keeps_the_order_given_expands_globs_in_kubeconfig_order_and_drops_repeats() {
+    let known = s(KNOWN);
+    assert_eq!(
+        select(&s(&["bob-2", "admin"]), false, &known).unwrap(),
+        s(&["bob-2", "admin"])
+    );
+    assert_eq!(
+        select(&s(&["admin*"]), false, &known).unwrap(),
+        s(&["admin", "admin-2"])
+    );
+    assert_eq!(
+        select(&s(&["*-2", "alice-2", "admin"]), false, &known).unwrap(),
+        s(&["admin-2", "alice-2", "bob-2", "admin"])
+    );
+    assert_eq!(select(&[], true, &known).unwrap(), known);
+}
+
+#[test]
+fn a_name_or_glob_that_matches_nothing_is_a_usage_error_naming_it() {
+    let known = s(KNOWN);
+    let e = select(&s(&["admin", "prod-*"]), false, &known)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("--contexts: \"prod-*\" matches no context"),
+        "{e}"
+    );
+    assert!(e.contains("\"admin-2\""), "{e}");
+    let e = select(&s(&["adm"]), false, &known).unwrap_err().to_string();
+    assert!(
+        e.contains("\"adm\" matches no context"),
+        "a prefix is not a match: {e}"
+    );
+    assert!(matches!(
+        select(&s(&["admin", ""]), false, &known),
+        Err(SelectError::Empty)
+    ));
+    assert!(matches!(
+        select(&s(&["admin"]), false, &[]),
+        Err(SelectError::NoContexts)
+    ));
+    let e = select(&s(&["x\u{1b}[2J"]), false, &known)
+        .unwrap_err()
+        .to_string();
+    assert!(!e.contains('\u{1b}'), "{e}");
+}
+
+#[test]
+fn waves_are_a_canary_then_the_rest() {
+    assert_eq!(waves(0, 1), Vec::<std::ops::Range<usize>>::new());
+    assert_eq!(waves(1, 1), vec![0..1]);
+    assert_eq!(waves(6, 1), vec![0..1, 1..6]);
+    assert_eq!(
+        waves(6, 0),
+        vec![0..1, 1..6],
+        "the canary wave has at least one"
+    );
+    assert_eq!(waves(6, 6), vec![0..6]);
+    assert_eq!(waves(40, 3), vec![0..3, 3..40]);
+}
+
+fn table(key: &str, header: Option<&[&str]>, rows: &[&[&str]]) -> Chunk {
+    Chunk::Table(TableBlock {
+        key: key.into(),
+        header: header.map(s),
+        rows: rows.iter().map(|r| s(r)).collect(),
+        layout: Layout::Tabwriter,
+    })
+}
+
+#[test]
+fn tables_of_several_contexts_merge_into_one_aligned_table_with_a_context_column() {
+    let a = vec![table(
+        "configmaps",
+        Some(&["NAME", "DATA", "AGE"]),
+        &[&["kube-root-ca.crt", "1", "5m"], &["web", "2", "1s"]],
+    )];
+    let b = vec![table(
+        "configmaps",
+        Some(&["NAME", "DATA", "AGE"]),
+        &[&["x", "10", "3d"]],
+    )];
+    let out = merge(
+        &[
+            Captured {
+                context: "admin",
+                chunks: &a,
+            },
+            Captured {
+                context: "arn:aws:eks:eu-west-1:1:cluster/prod",
+                chunks: &b,
+            },
+        ],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "CONTEXT                                NAME               DATA   AGE\n\
+         admin                                  kube-root-ca.crt   1      5m\n\
+         admin                                  web                2      1s\n\
+         arn:aws:eks:eu-west-1:1:cluster/prod   x                  10     3d\n"
+    );
+}
+
+#[test]
+fn tables_of_other_types_or_headers_stay_apart_and_blank_text_between_them_is_dropped() {
+    let a = vec![
+        table("configmaps", Some(&["NAME", "DATA"]), &[&["c1", "1"]]),
+        Chunk::Text("\n".into()),
+        table("secrets", Some(&["NAME", "TYPE"]), &[&["s1", "Opaque"]]),
+    ];
+    let b = vec![table("secrets", Some(&["NAME", "TYPE"]), &[&["s2", "tls"]])];
+    let out = merge(
+        &[
+            Captured {
+                context: "a",
+                chunks: &a,
+            },
+            Captured {
+                context: "b",
+                chunks: &b,
+            },
+        ],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "CONTEXT   NAME   DATA\na         c1     1\n\nCONTEXT   NAME   TYPE\na         s1     Opaque\nb         s2     tls\n"
+    );
+    // --no-headers: no header line, no blank line between types.
+    let c = vec![
+        table("configmaps", None, &[&["c1", "1"]]),
+        table("secrets", None, &[&["s1", "Opaque"]]),
+    ];
+    let out = merge(
+        &[Captured {
+            context: "a",
+            chunks: &c,
+        }],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(out, "a     c1    1\na     s1    Opaque\n");
+}
+
+#[test]
+fn lines_are_prefixed_by_the_context_and_a_tab() {
+    let a = vec![Chunk::Text("configmap/a\nconfigmap/b\n".into())];
+    let b: Vec<Chunk> = Vec::new();
+    let c = vec![Chunk::Text("yes\n".into())];
+    let out = merge(
+        &[
+            Captured {
+                context: "one",
+                chunks: &a,
+            },
+            Captured {
+                context: "two",
+                chunks: &b,
+            },
+            Captured {
+                context: "c:3/x",
+                chunks: &c,
+            },
+        ],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(out, "one\tconfigmap/a\none\tconfigmap/b\nc:3/x\tyes\n");
+}
+
+#[test]
+fn json_and_yaml_outputs_merge_into_one_list_with_the_context_on_each_item() {
+    let list = r#"{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[{"kind":"ConfigMap","metadata":{"name":"a"}},{"kind":"ConfigMap","metadata":{"name":"b","annotations":{"x":"y"}}}]}"#;
+    let single = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n";
+    let a = vec![Chunk::Text(list.into())];
+    let empty: Vec<Chunk> = Vec::new();
+    let out = merge(
+        &[
+            Captured {
+                context: "admin",
+                chunks: &a,
+            },
+            Captured {
+                context: "none",
+                chunks: &empty,
+            },
+        ],
+        Shape::Json,
+    )
+    .unwrap();
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["kind"], "List");
+    let items = v["items"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    assert_eq!(
+        items[0]["metadata"]["annotations"][CONTEXT_ANNOTATION],
+        "admin"
+    );
+    assert_eq!(items[1]["metadata"]["annotations"]["x"], "y");
+    assert_eq!(
+        items[1]["metadata"]["annotations"][CONTEXT_ANNOTATION],
+        "admin"
+    );
+    assert!(
+        out.starts_with("{\n    \"apiVersion\": \"v1\",\n    \"items\": ["),
+        "{out}"
+    );
+
+    let b = vec![Chunk::Text(single.into())];
+    let out = merge(
+        &[Captured {
+            context: "admin-2",
+            chunks: &b,
+        }],
+        Shape::Yaml,
+    )
+    .unwrap();
+    let v: Value = serde_saphyr::from_str(&out).unwrap();
+    assert_eq!(v["items"][0]["metadata"]["name"], "c");
+    assert_eq!(
+        v["items"][0]["metadata"]["annotations"][CONTEXT_ANNOTATION],
+        "admin-2"
+    );
+}
+
+#[test]
+fn stderr_lines_name_their_context() {
+    assert_eq!(
+        stderr_line("bob-2", "error: boom"),
+        "error: context bob-2: boom"
+    );
+    assert_eq!(
+        stderr_line("bob-2", "warning: w"),
+        "warning: context bob-2: w"
+    );
+    assert_eq!(
+        stderr_line("a", "No resources found in default namespace."),
+        "context a: No resources found in default namespace."
+    );
+}

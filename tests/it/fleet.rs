@@ -1,0 +1,672 @@
+//! Fan-out over contexts (issue 13, item 2) against the two real apiservers of the test
+//! cluster: contexts admin/alice/bob on the first, admin-2/alice-2/bob-2 on the second.
+
+use std::path::PathBuf;
+
+use crate::fixture::{Myops, Run, cluster, free_port, kubectl, kubectl_at, root, text_of};
+
+/// A CRD whose table has no AGE column (only NAME and SIZE), so a table printed by kubectl
+/// a moment earlier is byte-for-byte comparable.
+const WIDGET_CRD: &str = "apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: fleetwidgets.fleet.myops.test
+spec:
+  group: fleet.myops.test
+  scope: Namespaced
+  names: {plural: fleetwidgets, singular: fleetwidget, kind: FleetWidget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec: {type: object, properties: {size: {type: string}}}
+    additionalPrinterColumns:
+    - {name: Size, type: string, jsonPath: .spec.size}
+";
+
+fn plugin() -> Myops {
+    Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps, namespaces, fleetwidgets.fleet.myops.test, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n",
+    )
+}
+
+/// kubectl as admin in `context` (`admin` or `admin-2`).
+fn kubectl_in(context: &str, args: &[&str]) -> String {
+    let mut all = vec!["--context", context];
+    all.extend_from_slice(args);
+    kubectl(&all)
+}
+
+fn apply_in(context: &str, yaml: &str) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(root().join("target/testbin/kubectl"))
+        .args(["--context", context, "apply", "-f", "-"])
+        .env("KUBECONFIG", &cluster().kubeconfig)
+        .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(yaml.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "apply: {}", text_of(&out.stderr));
+}
+
+/// The widget CRD on both servers, Established.
+fn widgets_served() {
+    for ctx in ["admin", "admin-2"] {
+        apply_in(ctx, WIDGET_CRD);
+        let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        while kubectl_in(
+            ctx,
+            &[
+                "get",
+                "crd",
+                "fleetwidgets.fleet.myops.test",
+                "-o",
+                "jsonpath={.status.conditions[?(@.type==\"Established\")].status}",
+            ],
+        ) != "True"
+        {
+            assert!(
+                std::time::Instant::now() < end,
+                "CRD not Established in {ctx}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+}
+
+/// The same namespace on both servers, deleted from both when dropped.
+struct TwoNamespaces(String);
+
+impl TwoNamespaces {
+    fn new(test: &str) -> TwoNamespaces {
+        let suffix = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .subsec_nanos()
+            % 100_000;
+        let name = format!("t-{}-{suffix}", test.replace('_', "-"));
+        for ctx in ["admin", "admin-2"] {
+            kubectl_in(ctx, &["create", "namespace", &name]);
+        }
+        TwoNamespaces(name)
+    }
+}
+
+impl Drop for TwoNamespaces {
+    fn drop(&mut self) {
+        for ctx in ["admin", "admin-2"] {
+            let _ = kubectl_at(
+                &cluster().kubeconfig,
+                &[
+                    "--context",
+                    ctx,
+                    "delete",
+                    "namespace",
+                    &self.0,
+                    "--wait=false",
+                ],
+            );
+        }
+    }
+}
+
+fn audit_log_2() -> PathBuf {
+    let text = std::fs::read_to_string(root().join("target/testcluster/env")).unwrap();
+    PathBuf::from(
+        text.lines()
+            .find_map(|l| l.strip_prefix("export MYOPS_TEST_AUDIT_LOG_2="))
+            .expect("the env file names MYOPS_TEST_AUDIT_LOG_2 (two-server cluster)"),
+    )
+}
+
+fn log_len(p: &PathBuf) -> u64 {
+    std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
+}
+
+fn events_since(p: &PathBuf, mark: u64) -> Vec<serde_json::Value> {
+    let bytes = std::fs::read(p).unwrap();
+    text_of(&bytes[(mark as usize).min(bytes.len())..])
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn patches_in(events: &[serde_json::Value], ns: &str) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            e["verb"] == "patch"
+                && e["objectRef"]["namespace"] == ns
+                && e["userAgent"]
+                    .as_str()
+                    .is_some_and(|a| a.starts_with("kubectl-myops/"))
+        })
+        .count()
+}
+
+fn summary_lines(r: &Run) -> Vec<&str> {
+    r.stderr
+        .lines()
+        .filter(|l| l.starts_with("error: context "))
+        .collect()
+}
+
+#[test]
+fn get_over_two_clusters_prints_one_table_aligned_across_them_with_a_context_column() {
+    widgets_served();
+    let ns = TwoNamespaces::new("fleet-table");
+    apply_in(
+        "admin",
+        &format!(
+            "apiVersion: fleet.myops.test/v1\nkind: FleetWidget\nmetadata: {{name: a, namespace: {}}}\nspec: {{size: small}}\n",
+            ns.0
+        ),
+    );
+    apply_in(
+        "admin-2",
+        &format!(
+            "apiVersion: fleet.myops.test/v1\nkind: FleetWidget\nmetadata: {{name: a-much-longer-name, namespace: {0}}}\nspec: {{size: extra-extra-large}}\n---\napiVersion: fleet.myops.test/v1\nkind: FleetWidget\nmetadata: {{name: b, namespace: {0}}}\nspec: {{size: m}}\n",
+            ns.0
+        ),
+    );
+    let m = plugin();
+    let r = m.run(&[
+        "get",
+        "fleetwidgets",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // What kubectl prints per context, cells re-laid out once with the CONTEXT column.
+    let mut lines = vec![vec![
+        "CONTEXT".to_string(),
+        "NAME".to_string(),
+        "SIZE".to_string(),
+    ]];
+    for ctx in ["admin", "admin-2"] {
+        let text = kubectl_in(ctx, &["get", "fleetwidgets", "-n", &ns.0]);
+        let mut it = text.lines();
+        assert_eq!(
+            it.next().unwrap().split_whitespace().collect::<Vec<_>>(),
+            ["NAME", "SIZE"]
+        );
+        for l in it {
+            let mut row = vec![ctx.to_string()];
+            row.extend(l.split_whitespace().map(str::to_string));
+            lines.push(row);
+        }
+    }
+    let expected = myops::output::custom_columns::tabwriter(&lines);
+    assert_eq!(r.stdout, expected);
+    assert_eq!(
+        r.stdout,
+        "CONTEXT   NAME                 SIZE\n\
+         admin     a                    small\n\
+         admin-2   a-much-longer-name   extra-extra-large\n\
+         admin-2   b                    m\n"
+    );
+    assert_eq!(r.stderr, "");
+
+    // -o json: one List, the context on each item.
+    let r = m.run(&[
+        "get",
+        "fleetwidgets",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+        "-o",
+        "json",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["kind"], "List");
+    let seen: Vec<(String, String)> = v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["metadata"]["annotations"]["kubectl-myops/context"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+                i["metadata"]["name"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            ("admin".to_string(), "a".to_string()),
+            ("admin-2".into(), "a-much-longer-name".into()),
+            ("admin-2".into(), "b".into())
+        ]
+    );
+
+    // -o name: context, tab, kind/name.
+    let r = m.run(&[
+        "get",
+        "fleetwidgets",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin-2,admin",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin-2\tfleetwidget.fleet.myops.test/a-much-longer-name\nadmin-2\tfleetwidget.fleet.myops.test/b\nadmin\tfleetwidget.fleet.myops.test/a\n"
+    );
+
+    // custom columns get the CONTEXT column too.
+    let r = m.run(&[
+        "get",
+        "fleetwidgets",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin*",
+        "-o",
+        "custom-columns=N:.metadata.name",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "CONTEXT   N\nadmin     a\nadmin-2   a-much-longer-name\nadmin-2   b\n"
+    );
+}
+
+#[test]
+fn a_context_rbac_denies_does_not_hide_the_others_rows_and_exits_3_with_one_summary_line() {
+    let ns = TwoNamespaces::new("fleet-denied");
+    kubectl_in("admin", &["create", "configmap", "here", "-n", &ns.0]);
+    let r = plugin().run(&[
+        "get",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "alice-2,admin",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stdout.contains("admin\tconfigmap/here\n"), "{r:?}");
+    assert!(!r.stdout.contains("alice-2"), "{r:?}");
+    let summary = summary_lines(&r);
+    assert_eq!(summary.len(), 1, "{r:?}");
+    assert!(
+        summary[0].starts_with(
+            "error: context alice-2: forbidden: user \"alice\" cannot list configmaps"
+        ),
+        "{r:?}"
+    );
+    assert!(summary[0].ends_with("(exit 3)"), "{r:?}");
+}
+
+#[test]
+fn an_unreachable_context_is_exit_1_and_the_others_still_print() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    std::fs::copy(&cluster().kubeconfig, &kc).unwrap();
+    let port = free_port();
+    for args in [
+        vec![
+            "config".to_string(),
+            "set-cluster".into(),
+            "dead".into(),
+            format!("--server=https://127.0.0.1:{port}"),
+            "--insecure-skip-tls-verify=true".into(),
+        ],
+        vec![
+            "config".into(),
+            "set-context".into(),
+            "dead".into(),
+            "--cluster=dead".into(),
+            "--user=admin".into(),
+        ],
+    ] {
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = kubectl_at(&kc, &a);
+        assert!(out.status.success(), "{}", text_of(&out.stderr));
+    }
+    let mut m = plugin();
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = m.run(&[
+        "get",
+        "namespaces",
+        "default",
+        "--contexts",
+        "dead,admin",
+        "-o",
+        "name",
+        "--request-timeout",
+        "5s",
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(r.stdout, "admin\tnamespace/default\n");
+    let summary = summary_lines(&r);
+    assert_eq!(summary.len(), 1, "{r:?}");
+    assert!(summary[0].starts_with("error: context dead: "), "{r:?}");
+    assert!(summary[0].contains(&port.to_string()), "{r:?}");
+}
+
+#[test]
+fn globs_and_all_contexts_select_from_the_kubeconfig() {
+    let m = plugin();
+    let r = m.run(&[
+        "get",
+        "namespaces",
+        "default",
+        "--contexts",
+        "admin*",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tnamespace/default\nadmin-2\tnamespace/default\n"
+    );
+    let r = m.run(&[
+        "get",
+        "namespaces",
+        "default",
+        "--all-contexts",
+        "-o",
+        "name",
+    ]);
+    // alice, bob, alice-2 and bob-2 have no binding: denied, exit 3, one line each.
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stdout.starts_with("admin\tnamespace/default\n"), "{r:?}");
+    assert!(r.stdout.contains("admin-2\tnamespace/default\n"), "{r:?}");
+    let failed: Vec<&str> = summary_lines(&r)
+        .iter()
+        .map(|l| l.split(':').nth(1).unwrap().trim_start_matches(" context "))
+        .collect();
+    for want in ["alice", "bob", "alice-2", "bob-2"] {
+        assert!(failed.contains(&want), "{want} not in {failed:?}");
+    }
+}
+
+#[test]
+fn fan_out_flags_are_exclusive_with_context_and_refused_where_they_do_not_apply() {
+    let m = plugin();
+    for args in [
+        &["get", "ns", "--context", "admin", "--contexts", "admin"][..],
+        &["get", "ns", "--context", "admin", "--all-contexts"],
+        &["get", "ns", "--contexts", "admin", "--all-contexts"],
+    ] {
+        let r = m.run(args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(r.stderr.contains("cannot be used with"), "{r:?}");
+        assert_eq!(r.stderr.lines().count(), 1, "{r:?}");
+    }
+    let r = m.run(&["version", "--all-contexts"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        "error: --contexts and --all-contexts apply to get, patch, auth can-i, auth matrix and crds sync only; use --context NAME for this command\n"
+    );
+    let r = m.run(&["get", "ns", "-w", "--contexts", "admin"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    let r = m.run(&["get", "ns", "--contexts", "admin,nope-*"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr
+            .starts_with("error: --contexts: \"nope-*\" matches no context"),
+        "{r:?}"
+    );
+    assert_eq!(r.stdout, "");
+    let r = m.run(&["get", "ns", "--max-parallel", "0", "--contexts", "admin"]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
+
+#[test]
+fn patch_canary_failure_stops_the_later_waves_and_nothing_is_sent_to_them() {
+    let ns = TwoNamespaces::new("fleet-canary");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let (log1, log2) = (cluster().audit_log.clone(), audit_log_2());
+    let (m1, m2) = (log_len(&log1), log_len(&log2));
+    let m = plugin();
+    // alice-2 (no binding) is the canary: denied, so admin and admin-2 are never patched.
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        "{\"data\":{\"k\":\"v2\"}}",
+        "--contexts",
+        "alice-2,admin,admin-2",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.stdout, "");
+    assert!(
+        r.stderr.contains(
+            "error: patch stopped after a failure; not attempted (nothing was sent): admin, admin-2\n"
+        ),
+        "{r:?}"
+    );
+    assert_eq!(summary_lines(&r).len(), 1, "{r:?}");
+    assert!(
+        !r.stderr.contains("rollback --session"),
+        "nothing was patched: {r:?}"
+    );
+    // The audit logs of both servers: no patch, and no request at all from the later waves.
+    let (e1, e2) = (events_since(&log1, m1), events_since(&log2, m2));
+    assert_eq!(patches_in(&e1, &ns.0) + patches_in(&e2, &ns.0), 0);
+    // The denial was journaled under the invocation's session id, which every request of
+    // the invocation carries in its User-Agent.
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(first["context"], "alice-2");
+    let ua = format!("session/{}", first["session"].as_str().unwrap());
+    let of_session = |events: &[serde_json::Value]| -> Vec<String> {
+        events
+            .iter()
+            .filter(|e| e["userAgent"].as_str().is_some_and(|a| a.ends_with(&ua)))
+            .map(|e| e["user"]["username"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    assert_eq!(
+        of_session(&e1),
+        Vec::<String>::new(),
+        "server 1 (admin, wave 2) got requests"
+    );
+    let users2 = of_session(&e2);
+    assert!(!users2.is_empty(), "the canary asked its review");
+    assert!(
+        users2.iter().all(|u| u == "alice"),
+        "only the canary (user alice on server 2) sent requests: {users2:?}"
+    );
+    for ctx in ["admin", "admin-2"] {
+        assert_eq!(
+            kubectl_in(
+                ctx,
+                &["get", "cm", "w", "-n", &ns.0, "-o", "jsonpath={.data.k}"]
+            ),
+            "v1"
+        );
+    }
+}
+
+#[test]
+fn patch_over_contexts_journals_every_entry_under_one_session_id() {
+    let ns = TwoNamespaces::new("fleet-session");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let m = plugin();
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        "{\"data\":{\"k\":\"v2\"}}",
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tconfigmap/w patched\nadmin-2\tconfigmap/w patched\n"
+    );
+    for ctx in ["admin", "admin-2"] {
+        assert_eq!(
+            kubectl_in(
+                ctx,
+                &["get", "cm", "w", "-n", &ns.0, "-o", "jsonpath={.data.k}"]
+            ),
+            "v2"
+        );
+    }
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    let records: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 4, "intent + outcome per context: {log}");
+    let sessions: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["session"].as_str().unwrap())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let contexts: std::collections::BTreeSet<&str> = records
+        .iter()
+        .map(|r| r["context"].as_str().unwrap())
+        .collect();
+    assert_eq!(contexts, ["admin", "admin-2"].into());
+    let ids: std::collections::BTreeSet<&str> =
+        records.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), 2, "one entry per context");
+}
+
+#[test]
+fn auth_can_i_and_matrix_fan_out() {
+    let ns = TwoNamespaces::new("fleet-auth");
+    let m = plugin();
+    let r = m.run(&[
+        "auth",
+        "can-i",
+        "list",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,alice,admin-2",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.stdout, "admin\tyes\nalice\tno\nadmin-2\tyes\n");
+    assert_eq!(
+        summary_lines(&r),
+        ["error: context alice: the answer is no (exit 3)"]
+    );
+    let r = m.run(&["auth", "matrix", "-n", &ns.0, "--contexts", "admin-2,bob"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(lines[0].starts_with("CONTEXT   RESOURCE "), "{}", r.stdout);
+    assert!(
+        lines.iter().any(|l| l.starts_with("admin-2   configmaps ")
+            && l.split_whitespace().collect::<Vec<_>>()[2..6] == ["yes", "yes", "yes", "yes"]),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("bob       configmaps ")
+            && l.split_whitespace().collect::<Vec<_>>()[2..6] == ["no", "no", "no", "no"]),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn crds_sync_fan_out_applies_in_each_context() {
+    let dir = tempfile::tempdir().unwrap();
+    let name = format!("fleetsyncs{}.fleet.myops.test", std::process::id());
+    let plural = name.split('.').next().unwrap().to_string();
+    std::fs::write(
+        dir.path().join("crd.yaml"),
+        WIDGET_CRD
+            .replace("fleetwidgets.fleet.myops.test", &name)
+            .replace("plural: fleetwidgets", &format!("plural: {plural}"))
+            .replace(
+                "singular: fleetwidget",
+                &format!("singular: {}", plural.trim_end_matches('s')),
+            )
+            .replace("kind: FleetWidget", "kind: FleetSync"),
+    )
+    .unwrap();
+    let m = plugin();
+    let r = m.run(&[
+        "crds",
+        "sync",
+        &dir.path().display().to_string(),
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "admin\tcustomresourcedefinition.apiextensions.k8s.io/{name} registered (v1)\nadmin-2\tcustomresourcedefinition.apiextensions.k8s.io/{name} registered (v1)\n"
+        )
+    );
+    for ctx in ["admin", "admin-2"] {
+        assert_eq!(
+            kubectl_in(
+                ctx,
+                &["get", "crd", &name, "-o", "jsonpath={.metadata.name}"]
+            ),
+            name
+        );
+        kubectl_in(ctx, &["delete", "crd", &name, "--wait=false"]);
+    }
+}
