@@ -72,6 +72,15 @@ pub enum ApplyError {
         /// The condition's reason and message.
         reason: String,
     },
+    /// `crds watch --leader-elect`: this process does not hold the Lease (any more), so
+    /// nothing was sent; the leader applies it.
+    #[error(
+        "{name}: not applied: this watcher is not the leader (its Lease renewal is overdue or another holds it); the leader applies it"
+    )]
+    NotLeader {
+        /// CRD name.
+        name: String,
+    },
     /// The CRD did not become ready in time.
     #[error(
         "CRD {name} was applied but is not {what} after {seconds:.1}s; check `kubectl get crd {name} -o yaml` for its conditions"
@@ -95,7 +104,7 @@ impl ApplyError {
                 source.exit_status()
             }
             ApplyError::NamesRejected { .. } => ExitStatus::Conflict,
-            ApplyError::NotReady { .. } => ExitStatus::Failure,
+            ApplyError::NotReady { .. } | ApplyError::NotLeader { .. } => ExitStatus::Failure,
         }
     }
 }
@@ -128,6 +137,7 @@ pub struct Applier<'a> {
     api: Api<CustomResourceDefinition>,
     params: PatchParams,
     timeout: Duration,
+    fence: Option<super::lease::Fence>,
 }
 
 impl<'a> Applier<'a> {
@@ -143,6 +153,23 @@ impl<'a> Applier<'a> {
             api: Api::all(session.client().clone()),
             params,
             timeout,
+            fence: None,
+        }
+    }
+
+    /// Fences every later apply and prune by leader election (`crds watch --leader-elect`):
+    /// each is refused with [`ApplyError::NotLeader`], before its journal entry and before
+    /// any request, unless `fence` holds at that moment.
+    pub fn with_fence(mut self, fence: super::lease::Fence) -> Applier<'a> {
+        self.fence = Some(fence);
+        self
+    }
+
+    /// [`ApplyError::NotLeader`] when a fence is set and does not hold now.
+    fn check_fence(&self, name: &str) -> Option<ApplyError> {
+        match &self.fence {
+            Some(f) if !f.holds() => Some(ApplyError::NotLeader { name: name.into() }),
+            _ => None,
         }
     }
 
@@ -202,6 +229,9 @@ impl<'a> Applier<'a> {
             .flatten();
         let from =
             serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
+        if let Some(e) = self.check_fence(&crd.name) {
+            return Err(e);
+        }
         let intent = self
             .intent(Operation::CrdApply, &crd.name, before.as_ref(), Some(from))
             .await;
@@ -259,6 +289,9 @@ impl<'a> Applier<'a> {
             .any(|m| m.manager.as_deref() == Some(FIELD_MANAGER));
         if !ours {
             return Ok(false);
+        }
+        if let Some(e) = self.check_fence(name) {
+            return Err(e);
         }
         let intent = self
             .intent(Operation::CrdPrune, name, Some(&crd), None)

@@ -16,7 +16,9 @@
 //! - [`mutation`]: write-ahead journaling — an intent record fsynced before the request, the
 //!   complete outcome record after it — for patches, rollbacks, CRD applies and prunes;
 //! - [`crd_apply`] and [`crd_batch`]: CRD registration on the same path, and the one batch
-//!   function (plan → check access → apply → wait → record) of `crds sync` and `crds watch`.
+//!   function (plan → check access → apply → wait → record) of `crds sync` and `crds watch`;
+//! - [`election`] (pure) and [`lease`]: leader election on a Lease for
+//!   `crds watch --leader-elect`, and the [`lease::Fence`] every CRD apply and prune checks.
 //!
 //! `cli`, `settings`, `config`, `cluster`, `authz`, `changelog` and `output` are below this
 //! layer; `verbs` and `crds` are above it and never import each other's files.
@@ -24,7 +26,9 @@
 pub mod crd_apply;
 pub mod crd_batch;
 pub mod deadline;
+pub mod election;
 pub mod identity;
+pub mod lease;
 pub mod mutation;
 pub mod session;
 pub mod target;

@@ -13,8 +13,27 @@
 //! with a warning that says so. File reads never block (only regular files of a bounded size
 //! are read, see [`crate::crds::loader::read_file`]), so a FIFO in the directory cannot hold
 //! a batch up.
+//!
+//! Leader election (`--leader-elect`, issue 13): several watchers on one directory (the
+//! replicas of a Deployment) elect one leader through a `coordination.k8s.io/v1` Lease
+//! (`guard::election`, `guard::lease`: client-go's algorithm and defaults, 15 s / 10 s /
+//! 2 s). Only the leader applies and prunes; every apply and prune checks, right before it is
+//! journaled and sent, that this process still holds the Lease by its own clock. Followers
+//! keep scanning the directory (reporting bad files) and stand by; a new leader forgets what
+//! it knew and reconciles the whole directory. A leader that loses the Lease goes back to
+//! standing by rather than exiting (client-go tools usually exit in `OnStoppedLeading`;
+//! here nothing in the process outlives a term except the file list, which a new term
+//! rebuilds). On SIGTERM/SIGINT a leader releases the Lease (`ReleaseOnCancel`) so a
+//! follower takes over at its next retry — unless an apply was abandoned mid-flight, in
+//! which case the Lease is left to expire. Lease requests are the tool's own coordination,
+//! not user changes: they are not journaled.
+//!
+//! `--metrics-addr` serves `/metrics`, `/healthz` and `/readyz` (`metrics::serve`); such a
+//! watcher is scraped and does not push to the Pushgateway (the totals are still recorded in
+//! MYOPS_HOME, which `/metrics` reads).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use notify::RecursiveMode;
@@ -24,9 +43,15 @@ use tokio::signal::unix::{SignalKind, signal};
 
 use crate::authz::check_boundary;
 use crate::cli::{CrdsWatchArgs, LogFormat};
+use crate::config::model::duration_string::parse_go;
 use crate::config::{Verb, duration_string};
-use crate::crds::{WatchState, check_dir_mode};
-use crate::guard::{Applier, Event, Mode, Session, crd_type, run_batch};
+use crate::crds::{Action, WatchState, check_dir_mode, scan};
+use crate::guard::election::{Elector, Timing};
+use crate::guard::lease::{
+    self, Change, Election, Fence, Leadership, LeaseLock, Observer, Released,
+};
+use crate::guard::{Applier, ApplyError, Event, Mode, Session, crd_type, run_batch};
+use crate::metrics::serve;
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -44,6 +69,8 @@ struct StopSignals {
     term: tokio::signal::unix::Signal,
     int: tokio::signal::unix::Signal,
     hup: tokio::signal::unix::Signal,
+    /// When the first stop signal came.
+    at: Option<Instant>,
 }
 
 impl StopSignals {
@@ -57,6 +84,7 @@ impl StopSignals {
             term: one(SignalKind::terminate(), "SIGTERM")?,
             int: one(SignalKind::interrupt(), "SIGINT")?,
             hup: one(SignalKind::hangup(), "SIGHUP")?,
+            at: None,
         })
     }
 
@@ -67,6 +95,7 @@ impl StopSignals {
             _ = self.int.recv() => {}
             _ = self.hup.recv() => {}
         }
+        self.at.get_or_insert_with(Instant::now);
     }
 }
 
@@ -134,14 +163,47 @@ impl Log {
     }
 }
 
+/// Everything spent on stopping after a signal, release of the Lease included, stays under
+/// this bound (the one-second promise of issue 10).
+pub const STOP_BUDGET: Duration = Duration::from_millis(850);
+
+/// The leader-election options, parsed and validated (exit 2 when they are bad).
+fn election_timing(args: &CrdsWatchArgs) -> Result<Option<Timing>, VerbError> {
+    if !args.leader_elect {
+        return Ok(None);
+    }
+    let d =
+        |flag: &str, v: &str| parse_go(v).map_err(|e| VerbError::Usage(format!("--{flag}: {e}")));
+    let timing = Timing::new(
+        d("lease-duration", &args.lease_duration)?,
+        d("renew-deadline", &args.renew_deadline)?,
+        d("retry-period", &args.retry_period)?,
+    )
+    .map_err(|e| VerbError::Usage(e.to_string()))?;
+    if args.lease_name.is_empty() || args.lease_namespace.as_deref() == Some("") {
+        return Err(VerbError::Usage(
+            "--lease-name and --lease-namespace must not be empty".into(),
+        ));
+    }
+    Ok(Some(timing))
+}
+
 /// Runs the watcher until SIGINT or SIGTERM.
 ///
 /// # Errors
-/// Usage errors (exit 2) for a bad directory or timeout; a failure to start watching (exit 1).
-/// Per-file and per-CRD problems are logged, never returned.
+/// Usage errors (exit 2) for a bad directory, timeout, lease timing or `--metrics-addr`;
+/// exit 3 when RBAC denies the Lease; a failure to start watching or to listen on
+/// `--metrics-addr` (exit 1). Per-file and per-CRD problems are logged, never returned.
 pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let timeout = duration_string::parse(&args.timeout)
         .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
+    let timing = election_timing(args)?;
+    let metrics_addr = args
+        .metrics_addr
+        .as_deref()
+        .map(serve::parse_addr)
+        .transpose()
+        .map_err(|e| VerbError::Usage(e.to_string()))?;
     check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = absolute(&s.crd_dir(args.dir.as_deref()));
     check_dir_mode(&dir).map_err(VerbError::Usage)?;
@@ -157,19 +219,82 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
             dir.display()
         ))
     })?;
+    // Bound before anything is started: a port in use fails the command at once.
+    let listener = match metrics_addr {
+        Some(a) => Some(
+            serve::bind(a)
+                .await
+                .map_err(|e| VerbError::Io(e.to_string()))?,
+        ),
+        None => None,
+    };
+    // A scraped watcher does not push (the totals are still recorded where /metrics reads them).
+    let scraped;
+    let s = if listener.is_some() {
+        scraped = Settings {
+            push_target: None,
+            ..s.clone()
+        };
+        &scraped
+    } else {
+        s
+    };
     let session = Session::open(s, p, Mode::Mutate).await?;
     let log = Log {
         json: args.log_format == LogFormat::Json,
         verbose: s.verbose,
     };
+    let election = match timing {
+        Some(timing) => {
+            let ns = args
+                .lease_namespace
+                .clone()
+                .unwrap_or_else(|| session.namespace().to_string());
+            lease::check_access(&session, &ns, &args.lease_name).await?;
+            let lock = LeaseLock::new(&session, &ns, &args.lease_name);
+            let elector = Elector::new(lease::identity(session.id()), timing);
+            Some((Election::start(lock.clone(), elector), lock))
+        }
+        None => None,
+    };
+    let mut leadership = election.as_ref().map(|(e, _)| e.subscribe());
+    let mut applier = Applier::new(&session, args.force_conflicts, timeout);
+    if let Some(rx) = &leadership {
+        applier = applier.with_fence(Fence::new(rx.clone()));
+    }
     let mut w = Worker {
         settings: s,
-        applier: Applier::new(&session, args.force_conflicts, timeout),
+        applier,
         state: WatchState::default(),
         log,
         prune: args.prune,
         pending_prune: Default::default(),
         dir: dir.clone(),
+        abandoned: false,
+    };
+    let endpoint = match listener {
+        Some(l) => {
+            let ready: Arc<dyn Fn() -> bool + Send + Sync> = match leadership.clone() {
+                Some(rx) => Arc::new(move || rx.borrow().ready(Instant::now())),
+                None => Arc::new(|| true),
+            };
+            let source = serve::Source {
+                home: s.home.clone(),
+                families: s.plugin.metrics.clone(),
+                ready,
+            };
+            let (bound, task) =
+                serve::serve(l, source).map_err(|e| VerbError::Io(e.to_string()))?;
+            w.log.emit(
+                p,
+                "info",
+                "metrics-endpoint",
+                &format!("serving /metrics, /healthz and /readyz on http://{bound}"),
+                json!({"addr": bound.to_string()}),
+            );
+            Some(task)
+        }
+        None => None,
     };
 
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<DebounceEventResult>();
@@ -196,8 +321,24 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         &format!("watching {}{note}", dir.display()),
         json!({"dir": dir}),
     );
-    let mut stopped = w.batch(p, None, &mut signals).await;
+    let lease_name = election
+        .as_ref()
+        .map(|(_, l)| l.describe())
+        .unwrap_or_default();
+    let mut observer = Observer::default();
+    // Without leader election this process is the only applier, as before.
+    let mut stopped = if election.is_none() {
+        w.batch(p, None, &mut signals).await
+    } else {
+        false
+    };
+    let leads = |o: &Observer| election.is_none() || o.leading();
     while !stopped {
+        // The renew deadline ends a term on the clock alone: wake for it.
+        let term_end = leadership
+            .as_ref()
+            .and_then(|r| r.borrow().leading_until)
+            .filter(|_| observer.leading());
         tokio::select! {
             ev = rx.recv() => {
                 let Some(ev) = ev else { break };
@@ -225,10 +366,31 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                     watching_dir = false;
                 }
                 w.log.emit(p, "debug", "events", &format!("{} file event(s)", relevant.len()), json!({"count": relevant.len()}));
-                stopped = w.batch(p, Some(first), &mut signals).await;
+                if leads(&observer) {
+                    stopped = w.batch(p, Some(first), &mut signals).await;
+                } else {
+                    w.stand_by(p);
+                }
             }
-            _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() => {
+            _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() && leads(&observer) => {
                 stopped = w.prune_due(p, &mut signals).await;
+            }
+            changed = async {
+                match leadership.as_mut() {
+                    Some(r) => r.changed().await.is_ok(),
+                    None => std::future::pending().await,
+                }
+            } => {
+                if !changed {
+                    // The election task ended (it never does before a stop): no leadership.
+                    leadership = None;
+                    w.log.emit(p, "error", "lease-error", "leader election stopped unexpectedly; not applying anything until restarted", json!({}));
+                    continue;
+                }
+                stopped = w.leadership(p, &mut observer, leadership.as_ref(), &lease_name, &mut signals).await;
+            }
+            _ = tokio::time::sleep_until(term_end.unwrap_or_else(Instant::now).into()), if term_end.is_some() => {
+                stopped = w.leadership(p, &mut observer, leadership.as_ref(), &lease_name, &mut signals).await;
             }
             _ = signals.recv() => break,
         }
@@ -242,6 +404,35 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
             &format!("not pruned (stopped first): {names:?}"),
             json!({"crds": names}),
         );
+    }
+    if let Some((election, _)) = election {
+        // ReleaseOnCancel, within what is left of the stop budget — unless an apply may still
+        // be on the wire, when another leader must not start before the Lease expires.
+        let left = signals
+            .at
+            .map(|at| (at + STOP_BUDGET).saturating_duration_since(Instant::now()))
+            .unwrap_or(STOP_BUDGET);
+        let bound = (!w.abandoned && !left.is_zero()).then_some(left);
+        match election.stop(bound).await {
+            Released::Released => w.log.emit(
+                p,
+                "info",
+                "released",
+                &format!("released the Lease {lease_name}; a follower takes over at once"),
+                json!({"lease": lease_name}),
+            ),
+            Released::NotLeader => {}
+            Released::Failed(why) => w.log.emit(
+                p,
+                "warning",
+                "not-released",
+                &format!("did not release the Lease {lease_name} ({why}); it expires by itself"),
+                json!({"lease": lease_name}),
+            ),
+        }
+    }
+    if let Some(task) = endpoint {
+        task.abort();
     }
     w.log.emit(p, "info", "stopped", "stopped", json!({}));
     Ok(())
@@ -261,6 +452,8 @@ struct Worker<'a> {
     /// CRD name → when it may be pruned, if no file defines it again by then.
     pending_prune: std::collections::BTreeMap<String, Instant>,
     dir: PathBuf,
+    /// Work was abandoned after a stop signal (an apply may still be on the wire).
+    abandoned: bool,
 }
 
 impl Worker<'_> {
@@ -301,6 +494,7 @@ impl Worker<'_> {
                         ),
                         json!({"crd": name}),
                     );
+                    self.abandoned = true;
                     return true;
                 }
             };
@@ -363,6 +557,7 @@ impl Worker<'_> {
                     "stopped during a batch: CRDs being applied may or may not be registered; run `kubectl myops crds sync` to finish, and see `kubectl myops changelog list` for outcomes marked unknown",
                     json!({}),
                 );
+                self.abandoned = true;
                 return true;
             }
         };
@@ -370,6 +565,101 @@ impl Worker<'_> {
             self.report(p, e);
         }
         stopped
+    }
+
+    /// A follower's look at the directory: rescan and plan (so the file list stays current
+    /// and bad files are reported by every replica), apply nothing.
+    fn stand_by(&mut self, p: &mut Printer<'_>) {
+        if let Err(e) = check_dir_mode(&self.dir) {
+            self.log.emit(p, "error", "refused", &e, json!({}));
+            return;
+        }
+        let snap = match scan(&self.dir) {
+            Ok(s) => s,
+            Err(e) => {
+                let m = format!("cannot read {}: {e}", self.dir.display());
+                self.log.emit(p, "error", "scan-error", &m, json!({}));
+                return;
+            }
+        };
+        let mut waiting = 0usize;
+        for action in self.state.plan(&snap) {
+            match action {
+                Action::Invalid(e) => self.report(p, Event::Invalid(e)),
+                Action::Apply(_) => waiting += 1,
+                Action::Duplicate { .. } | Action::Unregister { .. } => {}
+            }
+        }
+        self.log.emit(
+            p,
+            "debug",
+            "standing-by",
+            &format!(
+                "standing by: {} CRD(s) in the directory, {waiting} changed; the leader applies them",
+                self.state.owners().len()
+            ),
+            json!({"crds": self.state.owners().len(), "changed": waiting}),
+        );
+    }
+
+    /// Reacts to what the election published: logs each [`Change`]; a new term forgets the
+    /// file list and reconciles the whole directory; a lost Lease drops pending prunes (the
+    /// fence would refuse them anyway). True when a stop signal came during the reconcile.
+    async fn leadership(
+        &mut self,
+        p: &mut Printer<'_>,
+        observer: &mut Observer,
+        rx: Option<&tokio::sync::watch::Receiver<Leadership>>,
+        lease_name: &str,
+        signals: &mut StopSignals,
+    ) -> bool {
+        let Some(rx) = rx else { return false };
+        let now = rx.borrow().clone();
+        let identity = now.identity.clone();
+        for change in observer.update(&now, Instant::now()) {
+            match change {
+                Change::LostLease => {
+                    self.pending_prune.clear();
+                    self.log.emit(
+                        p,
+                        "warning",
+                        "lost-lease",
+                        &format!("lost the Lease {lease_name}: stopped applying; standing by"),
+                        json!({"lease": lease_name, "identity": identity}),
+                    );
+                }
+                Change::BecameLeader => {
+                    self.log.emit(
+                        p,
+                        "info",
+                        "became-leader",
+                        &format!(
+                            "became leader (Lease {lease_name}, identity {identity}); reconciling the whole directory"
+                        ),
+                        json!({"lease": lease_name, "identity": identity, "term": now.term}),
+                    );
+                    self.state = WatchState::default();
+                    if self.batch(p, None, signals).await {
+                        return true;
+                    }
+                }
+                Change::Following(holder) => self.log.emit(
+                    p,
+                    "info",
+                    "following",
+                    &format!("following {holder} (holder of the Lease {lease_name}); standing by"),
+                    json!({"lease": lease_name, "holder": holder, "identity": identity}),
+                ),
+                Change::RoundFailed(why) => self.log.emit(
+                    p,
+                    "warning",
+                    "lease-error",
+                    &format!("leader election: {why}"),
+                    json!({"lease": lease_name}),
+                ),
+            }
+        }
+        false
     }
 
     /// Logs one event of a batch (and schedules prunes for unregistered CRDs).
@@ -429,6 +719,16 @@ impl Worker<'_> {
                     );
                 }
             }
+            Event::Failed {
+                crd,
+                error: error @ ApplyError::NotLeader { .. },
+            } => self.log.emit(
+                p,
+                "info",
+                "not-leader",
+                &error.to_string(),
+                json!({"crd": crd.name, "file": crd.file}),
+            ),
             Event::Failed { crd, error } => self.log.emit(
                 p,
                 "error",
