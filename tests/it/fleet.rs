@@ -386,6 +386,14 @@ fn globs_and_all_contexts_select_from_the_kubeconfig() {
         r.stdout,
         "admin\tnamespace/default\nadmin-2\tnamespace/default\n"
     );
+    // One observation per context, recorded together.
+    let shown = m.run(&["metrics", "show"]);
+    assert_eq!(
+        shown.stdout,
+        "VERB   RESOURCE     STATUS    COUNT   MEAN-SECONDS\nget    namespaces   success   2       "
+            .to_string() + shown.stdout.rsplit("   ").next().unwrap(),
+        "{shown:?}"
+    );
     let r = m.run(&[
         "get",
         "namespaces",
@@ -669,4 +677,61 @@ fn crds_sync_fan_out_applies_in_each_context() {
         );
         kubectl_in(ctx, &["delete", "crd", &name, "--wait=false"]);
     }
+}
+
+#[test]
+fn patch_failure_after_a_passed_canary_wave_prints_the_session_rollback() {
+    let ns = TwoNamespaces::new("fleet-rollback-hint");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let m = plugin();
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        "{\"data\":{\"k\":\"v2\"}}",
+        "--contexts",
+        "admin,admin-2,bob-2",
+        "--canary",
+        "2",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tconfigmap/w patched\nadmin-2\tconfigmap/w patched\n"
+    );
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let session = first["session"].as_str().unwrap();
+    assert!(
+        r.stderr.ends_with(&format!(
+            "to undo the contexts patched by this invocation: kubectl myops rollback --session {session}\n"
+        )),
+        "{r:?}"
+    );
+    assert!(
+        !r.stderr.contains("not attempted"),
+        "bob-2 was the last: {r:?}"
+    );
+    assert_eq!(summary_lines(&r).len(), 1, "{r:?}");
+    assert!(
+        summary_lines(&r)[0].starts_with("error: context bob-2: "),
+        "{r:?}"
+    );
 }
