@@ -82,7 +82,10 @@ mod tests {
         assert_eq!(ExitStatus::most_severe([]), Success);
         assert_eq!(ExitStatus::most_severe([Success, NotFound]), NotFound);
         assert_eq!(ExitStatus::most_severe([NotFound, Usage, Success]), Usage);
-        assert_eq!(ExitStatus::most_severe([Conflict, Usage, NotFound]), Conflict);
+        assert_eq!(
+            ExitStatus::most_severe([Conflict, Usage, NotFound]),
+            Conflict
+        );
         assert_eq!(ExitStatus::most_severe([Conflict, Denied]), Denied);
         assert_eq!(ExitStatus::most_severe([Denied, Failure, Success]), Failure);
     }

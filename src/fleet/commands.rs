@@ -334,17 +334,10 @@ fn report_contexts(runs: &[ContextRun], p: &mut Printer<'_>) {
     }
 }
 
-/// After a `patch` fan-out with a failure: the contexts not attempted, and the rollback
-/// command for the ones patched.
+/// After a `patch` fan-out: the contexts not attempted (after a failure), and the rollback
+/// command when anything was patched (also after a full success: the session id is what
+/// `rollback --session` needs, and it is printed nowhere else).
 fn report_waves(runs: &[ContextRun], session: &str, dry_run: DryRun, p: &mut Printer<'_>) {
-    let failed = runs.iter().any(|r| {
-        r.done
-            .as_ref()
-            .is_some_and(|d| d.status != ExitStatus::Success)
-    });
-    if !failed {
-        return;
-    }
     let skipped: Vec<&str> = runs
         .iter()
         .filter(|r| r.done.is_none())
@@ -363,7 +356,7 @@ fn report_waves(runs: &[ContextRun], session: &str, dry_run: DryRun, p: &mut Pri
     });
     if patched && dry_run == DryRun::None {
         p.err_line(&format!(
-            "to undo the contexts patched by this invocation: kubectl myops rollback --session {session}"
+            "to undo the changes of this invocation: kubectl myops rollback --session {session}"
         ));
     }
 }

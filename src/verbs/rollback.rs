@@ -24,11 +24,11 @@ use serde_json::{Value, json};
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{PatchType, RollbackArgs};
 use crate::cluster::ApiError;
+use crate::exit::ExitStatus;
 use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
 use crate::output::Printer;
 use crate::output::objects::print_result;
 use crate::settings::Settings;
-use crate::exit::ExitStatus;
 use crate::verbs::{Outcome, RollbackError, SessionRollbackError, VerbError};
 
 /// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
@@ -335,10 +335,7 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
         Err(e) => return Outcome::early(e),
     };
     let (resource, result) = roll_back_entry(&session, &entry, args, p).await;
-    Outcome {
-        resource,
-        result,
-    }
+    Outcome { resource, result }
 }
 
 /// Resolves the entry's object in `session` and rolls it back; returns the resource
@@ -475,8 +472,15 @@ async fn run_session(
             if plan.unchanged == 1 { "is" } else { "are" },
         ));
     }
+    // This rollback's own entries share one session id too (so it can itself be undone with
+    // `rollback --session`).
+    let own_session = s
+        .session_id
+        .clone()
+        .unwrap_or_else(changelog::new_session_id);
     for group in &plan.contexts {
         let mut cs = s.clone();
+        cs.session_id = Some(own_session.clone());
         if group.context.is_some() {
             cs.kube.context = group.context.clone();
         }
@@ -516,6 +520,11 @@ async fn run_session(
         }
     }
     let resource = (!resources.is_empty()).then(|| resources.join(","));
+    if !plan.contexts.is_empty() {
+        p.err_line(&format!(
+            "to undo this rollback: kubectl myops rollback --session {own_session}"
+        ));
+    }
     let result = if failed.is_empty() {
         Ok(())
     } else {
@@ -1089,7 +1098,10 @@ mod tests {
         let entries = vec![change("a1", "S", "admin", "https://a")];
         let err = plan_session(&entries, "nope\x1b[31m").unwrap_err();
         assert_eq!(err.exit_status(), crate::exit::ExitStatus::NotFound);
-        assert!(err.to_string().starts_with("no change-log entries of session "));
+        assert!(
+            err.to_string()
+                .starts_with("no change-log entries of session ")
+        );
         assert!(!err.to_string().contains('\x1b'));
     }
 }

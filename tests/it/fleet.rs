@@ -721,7 +721,7 @@ fn patch_failure_after_a_passed_canary_wave_prints_the_session_rollback() {
     let session = first["session"].as_str().unwrap();
     assert!(
         r.stderr.ends_with(&format!(
-            "to undo the contexts patched by this invocation: kubectl myops rollback --session {session}\n"
+            "to undo the changes of this invocation: kubectl myops rollback --session {session}\n"
         )),
         "{r:?}"
     );
@@ -734,4 +734,225 @@ fn patch_failure_after_a_passed_canary_wave_prints_the_session_rollback() {
         summary_lines(&r)[0].starts_with("error: context bob-2: "),
         "{r:?}"
     );
+}
+
+/// The configmap `w` in `ns` as `context` sees it: (data.k, data.other).
+fn w_data(context: &str, ns: &str) -> (String, String) {
+    let get = |path: &str| {
+        kubectl_in(
+            context,
+            &[
+                "get",
+                "cm",
+                "w",
+                "-n",
+                ns,
+                "-o",
+                &format!("jsonpath={path}"),
+            ],
+        )
+    };
+    (get("{.data.k}"), get("{.data.other}"))
+}
+
+/// The change-log records of `home`'s journal.
+fn journal(m: &Myops) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn rollback_session_undoes_a_fanned_out_patch_per_context_and_a_conflict_in_one_does_not_stop_the_other()
+ {
+    let ns = TwoNamespaces::new("fleet-rollback");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let m = plugin();
+    let patch = [
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        "{\"data\":{\"k\":\"v2\"}}",
+        "--contexts",
+        "admin,admin-2",
+    ];
+    let r = m.run(&patch);
+    assert_eq!(r.code, 0, "{r:?}");
+    let session = journal(&m)[0]["session"].as_str().unwrap().to_string();
+    assert!(
+        r.stderr
+            .contains(&format!("kubectl myops rollback --session {session}")),
+        "the patch says how to undo it: {}",
+        r.stderr
+    );
+    // Someone else writes the second cluster's object after the patch.
+    kubectl_in(
+        "admin-2",
+        &[
+            "patch",
+            "cm",
+            "w",
+            "-n",
+            &ns.0,
+            "--type",
+            "merge",
+            "-p",
+            "{\"data\":{\"other\":\"x\"}}",
+        ],
+    );
+
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(
+        r.code, 5,
+        "the conflict in admin-2 decides the exit code: {r:?}"
+    );
+    assert_eq!(
+        w_data("admin", &ns.0),
+        ("v1".into(), String::new()),
+        "admin rolled back"
+    );
+    assert_eq!(
+        w_data("admin-2", &ns.0),
+        ("v2".into(), "x".into()),
+        "admin-2 untouched"
+    );
+    assert!(r.stdout.contains("configmap/w rolled back"), "{r:?}");
+    let errors: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(
+        errors.len(),
+        2,
+        "one line for admin-2's entry, one summary: {}",
+        r.stderr
+    );
+    assert!(
+        errors[0].starts_with("error: context admin-2: entry "),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[0].contains("changed since entry"), "{}", errors[0]);
+    assert!(
+        errors[1].starts_with(&format!(
+            "error: 1 of 2 change(s) of session {session} were not rolled back"
+        )),
+        "{}",
+        errors[1]
+    );
+
+    // --force: admin already holds its earlier value (nothing to do), admin-2 is restored and
+    // keeps the other writer's key.
+    let r = m.run(&["rollback", "--session", &session, "--force"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(w_data("admin", &ns.0), ("v1".into(), String::new()));
+    assert_eq!(w_data("admin-2", &ns.0), ("v1".into(), "x".into()));
+    assert!(r.stdout.contains("nothing to roll back"), "{r:?}");
+
+    // The rollbacks' own entries: one session per invocation, each in its entry's context.
+    let records = journal(&m);
+    let rollbacks: Vec<&serde_json::Value> = records
+        .iter()
+        .filter(|e| e["operation"] == "rollback")
+        .collect();
+    let own: std::collections::BTreeSet<&str> = rollbacks
+        .iter()
+        .map(|e| e["session"].as_str().unwrap())
+        .collect();
+    assert_eq!(own.len(), 2, "one session per rollback invocation: {own:?}");
+    assert!(!own.contains(session.as_str()));
+    let contexts: std::collections::BTreeSet<&str> = rollbacks
+        .iter()
+        .map(|e| e["context"].as_str().unwrap())
+        .collect();
+    assert_eq!(contexts, ["admin", "admin-2"].into());
+
+    let r = m.run(&["rollback", "--session", "no-such-session"]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(
+        r.stderr
+            .starts_with("error: no change-log entries of session no-such-session;"),
+        "{}",
+        r.stderr
+    );
+    let r = m.run(&["rollback", "some-id", "--session", &session]);
+    assert_eq!(r.code, 2, "an id and --session exclude each other: {r:?}");
+}
+
+#[test]
+fn rollback_session_refuses_a_context_that_now_points_at_another_server_and_sends_nothing_there() {
+    let ns = TwoNamespaces::new("fleet-moved");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let mut m = plugin();
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        "{\"data\":{\"k\":\"v2\"}}",
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let session = journal(&m)[0]["session"].as_str().unwrap().to_string();
+    // The kubeconfig's admin-2 now points at the first server.
+    let text = std::fs::read_to_string(&cluster().kubeconfig).unwrap();
+    let moved = text.replace(
+        "context: {cluster: test-2, user: admin-2,",
+        "context: {cluster: test, user: admin,",
+    );
+    assert_ne!(
+        moved, text,
+        "the test kubeconfig's admin-2 context line changed shape"
+    );
+    let kc = m.dir.path().join("moved-kubeconfig");
+    std::fs::write(&kc, moved).unwrap();
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "error: context admin-2: 1 change(s) not rolled back: the context now points at"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(w_data("admin", &ns.0).0, "v1", "admin rolled back");
+    assert_eq!(w_data("admin-2", &ns.0).0, "v2", "admin-2 untouched");
 }
