@@ -816,7 +816,11 @@ Examples:
   kubectl myops crds watch
 
   # Follow ./crds, machine-readable log lines
-  kubectl myops crds watch ./crds --log-format json";
+  kubectl myops crds watch ./crds --log-format json
+
+  # Three replicas on one directory: only the Lease holder applies, the others stand by;
+  # Prometheus scrapes each on :9100 (/metrics, /healthz, /readyz)
+  kubectl myops crds watch /etc/crds --leader-elect --lease-namespace crd-loader --metrics-addr :9100";
 
 /// Log line format of `crds watch`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -845,6 +849,53 @@ pub struct CrdsWatchArgs {
     /// Log line format.
     #[arg(long, value_enum, default_value = "text")]
     pub log_format: LogFormat,
+    /// Run as one of several replicas: only the holder of a coordination.k8s.io/v1 Lease
+    /// applies; the others watch the directory and take over when the Lease expires
+    /// (client-go leader election).
+    #[arg(long)]
+    pub leader_elect: bool,
+    /// Namespace of the Lease (default: the namespace in effect — -n, else the context's;
+    /// in a pod, its service account's).
+    #[arg(long, requires = "leader_elect", value_name = "NAMESPACE")]
+    pub lease_namespace: Option<String>,
+    /// Name of the Lease.
+    #[arg(
+        long,
+        requires = "leader_elect",
+        default_value = "kubectl-myops-crd-loader",
+        value_name = "NAME"
+    )]
+    pub lease_name: String,
+    /// How long followers wait without seeing the Lease renewed before taking over (whole
+    /// seconds; client-go's default).
+    #[arg(
+        long,
+        requires = "leader_elect",
+        default_value = "15s",
+        value_name = "DURATION"
+    )]
+    pub lease_duration: String,
+    /// How long the leader keeps trying to renew before it stops applying (client-go's
+    /// default).
+    #[arg(
+        long,
+        requires = "leader_elect",
+        default_value = "10s",
+        value_name = "DURATION"
+    )]
+    pub renew_deadline: String,
+    /// Time between two attempts to acquire or renew the Lease (client-go's default).
+    #[arg(
+        long,
+        requires = "leader_elect",
+        default_value = "2s",
+        value_name = "DURATION"
+    )]
+    pub retry_period: String,
+    /// Serve /metrics, /healthz and /readyz on HOST:PORT (e.g. :9100 or 127.0.0.1:0); the
+    /// totals are then scraped, not pushed to the Pushgateway.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub metrics_addr: Option<String>,
 }
 
 /// Arguments of `crds list`.

@@ -175,6 +175,12 @@ impl<'s> Session<'s> {
         &self.cluster.client
     }
 
+    /// The deadline of one call (`--request-timeout`, else 32 s), for the guarded layer's
+    /// own requests made outside a borrowed session (the leader-election loop).
+    pub(crate) fn call_deadline(&self) -> std::time::Duration {
+        self.deadlines.call
+    }
+
     /// Runs one request under the call deadline.
     ///
     /// # Errors

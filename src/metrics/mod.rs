@@ -12,11 +12,13 @@
 //! the others from the gateway.
 //!
 //! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
-//! exposition format), `push.rs` (URL and HTTP `PUT`).
+//! exposition format), `push.rs` (URL and HTTP `PUT`), `serve.rs` (the `/metrics`,
+//! `/healthz`, `/readyz` endpoint of a long-running `crds watch --metrics-addr`).
 
 mod encode;
 mod error;
 mod push;
+pub mod serve;
 mod state;
 
 use std::fmt;
