@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_kubectl_myops_global_optspecs
-    string join \n kubeconfig= context= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= client-certificate= client-key= tls-server-name= as-user-extra= username= password= kuberc= config= pushgateway= v/v= h/help V/version
+    string join \n kubeconfig= context= contexts= all-contexts max-parallel= cluster= user= n/namespace= as= as-group= as-uid= request-timeout= s/server= token= insecure-skip-tls-verify certificate-authority= client-certificate= client-key= tls-server-name= as-user-extra= username= password= kuberc= config= pushgateway= v/v= h/help V/version
 end
 
 function __fish_kubectl_myops_needs_command
@@ -26,6 +26,8 @@ end
 
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -46,6 +48,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kuberc -d '
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s V -l version -d 'Print version'
@@ -75,6 +78,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s L -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l sort-by -d 'Sort the objects by a JSONPath expression, e.g. `.metadata.name` or `{.status.startTime}` (numbers numerically, strings in natural order, objects without the field first)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -104,6 +109,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l show
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s w -l watch -d 'After listing/getting the requested object, watch for changes'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l watch-only -d 'Watch for changes to the requested object(s), without listing/getting first'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l output-watch-events -d 'Output watch event objects when --watch or --watch-only is used. Existing objects are output as initial ADDED events'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l type -d 'Patch type' -r -f -a "strategic\t'Strategic merge patch (built-in types only)'
@@ -120,8 +126,11 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o 
 yaml\t'YAML'
 kyaml\t'KYAML, kubectl 1.34+'
 name\t'`kind.group/name`'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave patches; the rest follow only if every one of them succeeded' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -143,14 +152,18 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l co
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l diff -d 'Show the change by field path (always on with --dry-run)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l session -d 'Roll back every change of one invocation (the `session` of its change-log entries, e.g. a patch fanned out over several contexts), each in the context it was made in, newest first, with the same conflict rules as `rollback ID`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l dry-run -d 'Dry run: none (default), server, or client; shows the diff. A bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
 client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -172,10 +185,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l force -d 'Restore even if someone changed the object since (skips the resourceVersion guard)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -196,6 +212,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
@@ -203,8 +220,11 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list show help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l since -d 'Only entries newer than this: a duration (`1h`, `30m`) or an RFC 3339 time' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l object -d 'Only entries for this object: NAME, TYPE/NAME or NAMESPACE/NAME (kind or plural, any case)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l session -d 'Only the entries of one invocation (its session id, as `rollback --session` takes)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -226,10 +246,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l invalid -d 'List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -250,6 +273,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
@@ -257,6 +281,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -277,6 +303,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
@@ -286,6 +313,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -306,13 +335,22 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l log-format -d 'Log line format' -r -f -a "text\t'One human-readable line per event and outcome'
 json\t'One JSON object per line'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l lease-namespace -d 'Namespace of the Lease (default: the namespace in effect — -n, else the context\'s; in a pod, its service account\'s)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l lease-name -d 'Name of the Lease' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l lease-duration -d 'How long followers wait without seeing the Lease renewed before taking over (whole seconds; client-go\'s default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l renew-deadline -d 'How long the leader keeps trying to renew before it stops applying (client-go\'s default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l retry-period -d 'Time between two attempts to acquire or renew the Lease (client-go\'s default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l metrics-addr -d 'Serve /metrics, /healthz and /readyz on HOST:PORT (e.g. :9100 or 127.0.0.1:0); the totals are then scraped, not pushed to the Pushgateway' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -335,10 +373,14 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l prune -d 'Delete a CRD from the cluster when its file is removed (only CRDs this tool applied; deleting a CRD deletes all its custom resources)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l force-conflicts -d 'Take over fields another field manager owns instead of reporting the conflict'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l leader-elect -d 'Run as one of several replicas: only the holder of a coordination.k8s.io/v1 Lease applies; the others watch the directory and take over when the Lease expires (client-go leader election)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -359,6 +401,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "sync" -d 'Server-side apply every CRD in DIR once and wait until each is Established and served'
@@ -367,6 +410,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -387,6 +432,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
@@ -397,6 +443,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 json\t'JSON'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -417,10 +465,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -441,10 +492,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -466,6 +520,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l yes -d 'Do not ask'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print the local totals (MYOPS_HOME/metrics-state.json)'
@@ -474,6 +529,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -494,6 +551,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
@@ -501,6 +559,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -521,10 +581,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -545,6 +608,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "schema" -d 'Print the JSON Schema of plugin.yaml'
@@ -552,6 +616,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -572,6 +638,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no'
@@ -581,6 +648,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l subresource -d 'A subresource, e.g. `status`, `scale`, `log`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -605,10 +674,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s q -l quiet -d 'No output, only the exit code'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l list -d 'Print the rules you have in the namespace that plugin.yaml lets this plugin use'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l no-headers -d 'With --list: omit the table header (without --list: a usage error, as kubectl)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -631,12 +703,15 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s A -l all-namespaces -d 'Ask for all namespaces (cluster-wide)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l no-headers -d 'Omit the table header'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s o -l output -d 'Output format: json or yaml (default: an ATTRIBUTE/VALUE table)' -r -f -a "json\t'The SelfSubjectReview as JSON (kubectl\'s field order, 4-space indent)'
 yaml\t'The SelfSubjectReview as YAML (sorted keys, as kubectl)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -657,6 +732,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "can-i" -d 'Check whether an action is allowed: prints `yes` or `no[ - REASON]`; exit 0 yes, 3 no'
@@ -665,6 +741,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -685,10 +763,13 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -709,6 +790,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch rollback changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
