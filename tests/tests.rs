@@ -49,6 +49,8 @@ mod in_cluster;
 mod jsonpath;
 #[path = "it/layering.rs"]
 mod layering;
+#[path = "it/leader.rs"]
+mod leader;
 #[path = "it/metrics.rs"]
 mod metrics;
 #[path = "it/output.rs"]
