@@ -330,6 +330,8 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     let mut stopped = if election.is_none() {
         w.batch(p, None, &mut signals).await
     } else {
+        // A follower-to-be reports bad files at once; the leader reconciles when elected.
+        w.stand_by(p);
         false
     };
     let leads = |o: &Observer| election.is_none() || o.leading();
