@@ -603,3 +603,69 @@ fn the_test_prometheus_scrapes_a_watchers_metrics_endpoint() {
     assert_eq!(up, Some(1.0), "up{{{sel}}}");
     assert_eq!(loads, Some(1.0), "crd_loads_total{{{sel}}}");
 }
+
+#[test]
+fn a_leader_whose_lease_is_taken_stops_applying_until_it_leads_again_then_reconciles_everything() {
+    let ns = Namespace::new("leader-stolen");
+    let lease = "loader";
+    let m = Myops::standard(&ns.0);
+    let dir = private_dir(&m);
+    let group = format!("{}.stolen.example.com", ns.0);
+    let mut g = Group::new();
+    let mut extra = vec![
+        "--leader-elect",
+        "--lease-namespace",
+        &ns.0,
+        "--lease-name",
+        lease,
+    ];
+    extra.extend(QUICK);
+    g.start(&m, &dir, &extra);
+    g.expect(Some(0), "became-leader", "", Duration::from_secs(20));
+    // Another holder writes the Lease (as a second candidate would after a takeover).
+    kubectl(&[
+        "patch",
+        "lease",
+        "-n",
+        &ns.0,
+        lease,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"holderIdentity":"intruder","leaseTransitions":7}}"#,
+    ]);
+    g.expect(Some(0), "lost-lease", lease, Duration::from_secs(5));
+    g.expect(Some(0), "following", "intruder", Duration::from_secs(5));
+    std::fs::write(dir.join("a.yaml"), crd(&group, "deltas", "Delta")).unwrap();
+    // The intruder never renews: after the lease duration the watcher leads again (a new
+    // term), reconciles, and only then registers the file dropped while it followed.
+    let (_, v) = g.expect(Some(0), "became-leader", "", LEASE + RETRY + SLACK);
+    assert_eq!(v["term"], 2);
+    g.expect(Some(0), "registered", &group, SLACK);
+    let order: Vec<String> = g
+        .seen
+        .iter()
+        .map(|(_, v)| v["event"].as_str().unwrap().to_string())
+        .filter(|e| {
+            [
+                "became-leader",
+                "lost-lease",
+                "following",
+                "registered",
+                "standing-by",
+            ]
+            .contains(&e.as_str())
+        })
+        .collect();
+    let pos = |e: &str| order.iter().rposition(|x| x == e).unwrap();
+    assert!(
+        pos("following") < pos("became-leader") && pos("became-leader") < pos("registered"),
+        "{order:?}"
+    );
+    assert_eq!(
+        order.iter().filter(|e| *e == "registered").count(),
+        1,
+        "{order:?}"
+    );
+    assert_eq!(lease_spec(&ns.0, lease)["leaseTransitions"], 8);
+}
