@@ -211,7 +211,7 @@ async fn observe(
     for w in metrics::finish(
         &s.home,
         &s.plugin.name,
-        &obs,
+        std::slice::from_ref(&obs),
         &s.plugin.metrics,
         s.push_target.as_ref(),
     )

@@ -283,13 +283,17 @@ fn print_merged(
             chunks: &r.chunks,
         })
         .collect();
+    // A template is rendered on the merged List when some context answered (kubectl renders
+    // an empty List too: `{.items}` is `[]`, custom columns print their header); when every
+    // context failed there is nothing to render, as kubectl prints nothing after an error.
+    let answered = runs.iter().any(|r| {
+        r.done
+            .as_ref()
+            .is_some_and(|d| d.status == ExitStatus::Success)
+    });
     let text = match template {
         Some(t) => super::merged_list(&captured, shape).and_then(|doc| {
-            let empty = doc
-                .get("items")
-                .and_then(serde_json::Value::as_array)
-                .is_none_or(Vec::is_empty);
-            if empty {
+            if !answered {
                 return Ok(String::new());
             }
             render_template(t, &doc, no_headers, true)
@@ -374,7 +378,7 @@ async fn observe(s: &Settings, verb: &str, runs: &[ContextRun], p: &mut Printer<
             })
         })
         .collect();
-    for w in metrics::finish_all(
+    for w in metrics::finish(
         &s.home,
         &s.plugin.name,
         &obs,

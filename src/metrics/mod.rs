@@ -131,9 +131,11 @@ pub fn instance_default() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-/// Records `obs` into the cumulative state and, when `target` is `Some`, pushes the totals of
-/// `families`. Returns warnings (one line each, ready for stderr, e.g. `warning: metrics push
-/// to http://127.0.0.1:9091/metrics/job/kubectl-myops/instance/node-1 failed: Connection
+/// Records `obs` into the cumulative state — one observation per command, or one per context
+/// of a command fanned out over several, in one locked update ([`record_all`]) — and, when
+/// `target` is `Some`, pushes the totals of `families` once. An empty `obs` is a no-op.
+/// Returns warnings (one line each, ready for stderr, e.g. `warning: metrics push to
+/// http://127.0.0.1:9091/metrics/job/kubectl-myops/instance/node-1 failed: Connection
 /// refused (os error 111); check that the Pushgateway is running and reachable; the totals
 /// are kept in /home/me/.myops/metrics-state.json and sent with the next push`) — never an
 /// error: a metrics failure never changes the command's exit code.
@@ -147,22 +149,6 @@ pub fn instance_default() -> String {
 /// push is bounded by `target.timeout`; the state file I/O runs on tokio's blocking pool.
 /// Credentials in the URL are removed from the warning.
 pub async fn finish(
-    home: &Path,
-    plugin: &str,
-    obs: &Observation,
-    families: &[MetricFamily],
-    target: Option<&PushTarget>,
-) -> Vec<String> {
-    let (home_owned, plugin_owned, obs_owned) =
-        (home.to_path_buf(), plugin.to_string(), obs.clone());
-    let recorded = move || record(&home_owned, &plugin_owned, &obs_owned);
-    record_and_push(home, recorded, families, target).await
-}
-
-/// [`finish`] for several observations — one command fanned out over several contexts,
-/// one observation per context — recorded in one locked update ([`record_all`]) and pushed
-/// once (not once per context). An empty `obs` is a no-op.
-pub async fn finish_all(
     home: &Path,
     plugin: &str,
     obs: &[Observation],

@@ -217,7 +217,7 @@ impl State {
 /// # Ok::<(), myops::metrics::MetricsError>(())
 /// ```
 pub fn record(home: &Path, plugin: &str, obs: &Observation) -> Result<State, MetricsError> {
-    update(home, |state| state.observe(plugin, obs))
+    record_all(home, plugin, std::slice::from_ref(obs))
 }
 
 /// Adds several observations (one command fanned out over several contexts: one per

@@ -230,7 +230,7 @@ async fn finish_records_and_puts_the_totals() {
     let home = tempfile::tempdir().unwrap();
     let (base, server) = one_shot_server("HTTP/1.1 200 OK", "");
     let o = obs(Status::Success, 0.25);
-    let warnings = finish(home.path(), "myops", &o, &ALL, Some(&target(&base, 5000))).await;
+    let warnings = finish(home.path(), "myops", std::slice::from_ref(&o), &ALL, Some(&target(&base, 5000))).await;
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
     let lower = request.to_ascii_lowercase();
@@ -271,7 +271,7 @@ async fn a_rejected_push_keeps_the_totals_and_quotes_the_gateway() {
     let warnings = finish(
         home.path(),
         "myops",
-        &obs(Status::Success, 0.1),
+        &[obs(Status::Success, 0.1)],
         &ALL,
         Some(&target(&base, 5000)),
     )
@@ -301,7 +301,7 @@ async fn an_unreachable_gateway_is_one_warning() {
     let warnings = finish(
         home.path(),
         "myops",
-        &obs(Status::Error, 0.1),
+        &[obs(Status::Error, 0.1)],
         &ALL,
         Some(&t),
     )
@@ -331,7 +331,7 @@ async fn a_silent_gateway_times_out() {
     let warnings = finish(
         home.path(),
         "myops",
-        &obs(Status::Success, 0.1),
+        &[obs(Status::Success, 0.1)],
         &ALL,
         Some(&target(&base, 300)),
     )
@@ -357,7 +357,7 @@ async fn a_corrupt_state_is_a_warning_and_nothing_is_pushed() {
     let warnings = finish(
         home.path(),
         "myops",
-        &obs(Status::Success, 0.1),
+        &[obs(Status::Success, 0.1)],
         &ALL,
         Some(&t),
     )
@@ -376,7 +376,7 @@ async fn without_a_target_finish_only_records() {
     let warnings = finish(
         home.path(),
         "myops",
-        &obs(Status::NotFound, 0.1),
+        &[obs(Status::NotFound, 0.1)],
         &ALL,
         None,
     )
@@ -525,7 +525,7 @@ async fn every_push_carries_both_the_ops_and_the_crd_families() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let (base, server) = one_shot_server("HTTP/1.1 200 OK", "");
     let o = obs(Status::Success, 0.25);
-    let warnings = finish(home.path(), "myops", &o, &EVERY, Some(&target(&base, 5000))).await;
+    let warnings = finish(home.path(), "myops", std::slice::from_ref(&o), &EVERY, Some(&target(&base, 5000))).await;
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
     let body = body_of(&request);
