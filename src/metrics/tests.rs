@@ -230,7 +230,14 @@ async fn finish_records_and_puts_the_totals() {
     let home = tempfile::tempdir().unwrap();
     let (base, server) = one_shot_server("HTTP/1.1 200 OK", "");
     let o = obs(Status::Success, 0.25);
-    let warnings = finish(home.path(), "myops", std::slice::from_ref(&o), &ALL, Some(&target(&base, 5000))).await;
+    let warnings = finish(
+        home.path(),
+        "myops",
+        std::slice::from_ref(&o),
+        &ALL,
+        Some(&target(&base, 5000)),
+    )
+    .await;
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
     let lower = request.to_ascii_lowercase();
@@ -525,7 +532,14 @@ async fn every_push_carries_both_the_ops_and_the_crd_families() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let (base, server) = one_shot_server("HTTP/1.1 200 OK", "");
     let o = obs(Status::Success, 0.25);
-    let warnings = finish(home.path(), "myops", std::slice::from_ref(&o), &EVERY, Some(&target(&base, 5000))).await;
+    let warnings = finish(
+        home.path(),
+        "myops",
+        std::slice::from_ref(&o),
+        &EVERY,
+        Some(&target(&base, 5000)),
+    )
+    .await;
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
     let body = body_of(&request);
