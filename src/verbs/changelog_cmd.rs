@@ -114,6 +114,9 @@ pub async fn run(
                 .transpose()?;
             let mut entries = entries;
             if let Some(session) = session {
+                if session.is_empty() {
+                    return Err(VerbError::Usage(EMPTY_SESSION.into()));
+                }
                 entries.retain(|e| &e.session == session);
             }
             let t = list_table(entries, cutoff, object.as_deref());
@@ -126,6 +129,11 @@ pub async fn run(
     }
     Ok(())
 }
+
+/// The usage error of `changelog list --session ''`: records written before sessions existed
+/// (issue 9) all carry the empty session id, so it would list unrelated changes as one
+/// invocation (`rollback --session ''` refuses it the same way).
+pub const EMPTY_SESSION: &str = "--session needs a session id (a fanned-out patch prints it; `kubectl myops changelog show ID` shows an entry's); an empty one would select every change logged before sessions existed";
 
 /// The stderr line for `n` skipped lines of the log at `path` (pure).
 pub fn skipped_warning(n: usize, path: &Path) -> String {

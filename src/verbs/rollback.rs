@@ -22,7 +22,7 @@
 use serde_json::{Value, json};
 
 use crate::changelog::{self, Entry, Operation};
-use crate::cli::{PatchType, RollbackArgs};
+use crate::cli::{DryRun, PatchType, RollbackArgs};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
 use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
@@ -362,6 +362,11 @@ async fn roll_back_entry(
     (Some(obj.t.group_resource()), result)
 }
 
+/// The usage error of `rollback --session ''`: the change-log records written before
+/// sessions existed (issue 9) all carry the empty session id, so it would select unrelated
+/// changes made at different times as if they were one invocation.
+pub const EMPTY_SESSION: &str = "--session needs a session id (a fanned-out patch prints it; `kubectl myops changelog show ID` shows an entry's); an empty one would select every change logged before sessions existed";
+
 /// The changes of one context (and server) in a session rollback, newest first.
 #[derive(Debug)]
 pub struct ContextChanges {
@@ -384,17 +389,29 @@ pub struct SessionPlan {
     /// Entries that cannot be rolled back ([`find_entry`]'s refusals): reported, and the
     /// rollback of the others goes on.
     pub refused: Vec<VerbError>,
+    /// The order to roll the entries back in: `(index into contexts, index into its
+    /// entries)`, newest first across the whole session — two contexts may point at the same
+    /// server and change the same object, and a later change must be undone before an
+    /// earlier one whatever context made it.
+    pub order: Vec<(usize, usize)>,
 }
 
 /// Plans the rollback of every change of session `session` (pure): the entry ids carrying
 /// that session, each as its last record, grouped by (context, server) in the order the
-/// session first touched them and newest first within a group (a later change of the same
-/// object is undone before an earlier one). Dry runs and failed attempts changed nothing and
-/// are skipped; an entry [`find_entry`] refuses is listed in [`SessionPlan::refused`].
+/// session first touched them and newest first within a group; [`SessionPlan::order`] is
+/// newest first across groups (a later change of the same object is undone before an earlier
+/// one, also when two contexts point at the same server). Dry runs and failed attempts
+/// changed nothing and are skipped; an entry [`find_entry`] refuses is listed in
+/// [`SessionPlan::refused`].
 ///
 /// # Errors
+/// [`VerbError::Usage`] (exit 2) for an empty session id: the records written before
+/// sessions existed all carry the empty one, and they are not one invocation.
 /// [`SessionRollbackError::NoSession`] (exit 4) when no record carries the session id.
 pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, VerbError> {
+    if session.is_empty() {
+        return Err(VerbError::Usage(EMPTY_SESSION.into()));
+    }
     let mut ids: Vec<&str> = Vec::new();
     for e in entries.iter().filter(|e| e.session == session) {
         if !ids.contains(&e.id.as_str()) {
@@ -408,7 +425,10 @@ pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, Ver
         contexts: Vec::new(),
         unchanged: 0,
         refused: Vec::new(),
+        order: Vec::new(),
     };
+    // The group of each planned entry, oldest first.
+    let mut placed: Vec<usize> = Vec::new();
     for id in ids {
         let last = entries.iter().rfind(|e| e.id == id);
         if last.is_some_and(|e| e.dry_run || !(e.result == "success" || e.outcome_unknown())) {
@@ -422,12 +442,18 @@ pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, Ver
                     .iter()
                     .position(|c| c.context == entry.context && c.server == entry.server);
                 match at {
-                    Some(i) => plan.contexts[i].entries.push(entry),
-                    None => plan.contexts.push(ContextChanges {
-                        context: entry.context.clone(),
-                        server: entry.server.clone(),
-                        entries: vec![entry],
-                    }),
+                    Some(i) => {
+                        plan.contexts[i].entries.push(entry);
+                        placed.push(i);
+                    }
+                    None => {
+                        plan.contexts.push(ContextChanges {
+                            context: entry.context.clone(),
+                            server: entry.server.clone(),
+                            entries: vec![entry],
+                        });
+                        placed.push(plan.contexts.len() - 1);
+                    }
                 }
             }
             Err(e) => plan.refused.push(e),
@@ -435,6 +461,13 @@ pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, Ver
     }
     for c in &mut plan.contexts {
         c.entries.reverse();
+    }
+    // Walking the entries newest first, the k-th seen of a group is its k-th entry (the
+    // groups' entries are newest first now).
+    let mut seen = vec![0usize; plan.contexts.len()];
+    for g in placed.into_iter().rev() {
+        plan.order.push((g, seen[g]));
+        seen[g] += 1;
     }
     Ok(plan)
 }
@@ -478,49 +511,80 @@ async fn run_session(
         .session_id
         .clone()
         .unwrap_or_else(changelog::new_session_id);
-    for group in &plan.contexts {
-        let mut cs = s.clone();
-        cs.session_id = Some(own_session.clone());
-        if group.context.is_some() {
-            cs.kube.context = group.context.clone();
-        }
-        let label = match &group.context {
-            Some(c) => format!("context {}", crate::echo::capped(c, 100)),
-            None => "the current context".to_string(),
-        };
-        let session = match Session::open(&cs, p, Mode::Mutate).await {
+    let settings: Vec<Settings> = plan
+        .contexts
+        .iter()
+        .map(|group| {
+            let mut cs = s.clone();
+            cs.session_id = Some(own_session.clone());
+            if group.context.is_some() {
+                cs.kube.context = group.context.clone();
+            }
+            cs
+        })
+        .collect();
+    let label = |group: &ContextChanges| match &group.context {
+        Some(c) => format!("context {}", crate::echo::capped(c, 100)),
+        None => "the current context".to_string(),
+    };
+    // One session per context (and server); a context that cannot be used is reported once
+    // for all its entries.
+    let mut sessions: Vec<Option<Session<'_>>> = Vec::with_capacity(settings.len());
+    for (group, cs) in plan.contexts.iter().zip(&settings) {
+        let session = match Session::open(cs, p, Mode::Mutate).await {
             Ok(x) => x,
             Err(e) => {
                 let e = VerbError::from(e);
                 p.err_line(&format!(
-                    "error: {label}: {} change(s) not rolled back: {e}",
+                    "error: {}: {} change(s) not rolled back: {e}",
+                    label(group),
                     group.entries.len()
                 ));
                 failed.extend(std::iter::repeat_n(e.exit_status(), group.entries.len()));
+                sessions.push(None);
                 continue;
             }
         };
         if session.server() != group.server {
             p.err_line(&format!(
-                "error: {label}: {} change(s) not rolled back: the context now points at {}, but they were made on {}; nothing was sent there — point the context back at that server, or roll back entry by entry with --context",
+                "error: {}: {} change(s) not rolled back: the context now points at {}, but they were made on {}; nothing was sent there — point the context back at that server, or roll back entry by entry with --context",
+                label(group),
                 group.entries.len(),
                 session.server(),
                 group.server
             ));
             failed.extend(std::iter::repeat_n(ExitStatus::Usage, group.entries.len()));
+            sessions.push(None);
             continue;
         }
-        for entry in &group.entries {
-            let (resource, result) = roll_back_entry(&session, entry, args, p).await;
-            resources.extend(resource.filter(|r| !resources.contains(r)));
-            if let Err(e) = result {
-                p.err_line(&format!("error: {label}: entry {}: {e}", entry.id));
-                failed.push(e.exit_status());
-            }
+        sessions.push(Some(session));
+    }
+    // Newest first across the contexts: two contexts may point at the same object.
+    for &(g, i) in &plan.order {
+        let Some(session) = &sessions[g] else {
+            continue;
+        };
+        let entry = &plan.contexts[g].entries[i];
+        let (resource, result) = roll_back_entry(session, entry, args, p).await;
+        resources.extend(resource.filter(|r| !resources.contains(r)));
+        if let Err(e) = result {
+            p.err_line(&format!(
+                "error: {}: entry {}: {e}",
+                label(&plan.contexts[g]),
+                entry.id
+            ));
+            failed.push(e.exit_status());
         }
     }
+    drop(sessions);
     let resource = (!resources.is_empty()).then(|| resources.join(","));
-    if !plan.contexts.is_empty() {
+    // Only when this rollback changed something that its own session can undo (not after a
+    // dry run, nor when every entry failed or had nothing to roll back).
+    if args.dry_run.strategy == DryRun::None
+        && changelog::read_all(&s.home).is_ok_and(|(entries, _)| {
+            plan_session(&entries, &own_session).is_ok_and(|p| !p.contexts.is_empty())
+        })
+    {
         p.err_line(&format!(
             "to undo this rollback: kubectl myops rollback --session {own_session}"
         ));
@@ -1090,6 +1154,41 @@ mod tests {
                 .starts_with("entry c1 cannot be rolled back: only patch and rollback entries"),
             "{}",
             plan.refused[0]
+        );
+    }
+
+    #[test]
+    fn session_rollback_of_two_contexts_on_the_same_server_undid_the_older_change_first() {
+        // admin patched the object, then same-as-admin (a second context on the same
+        // server) patched it again: the later change must be undone first, else the older
+        // one's restore makes the later one look overwritten (a false conflict whose
+        // --force put the patched value back).
+        let entries = vec![
+            change("a1", "S", "admin", "https://a"),
+            change("b1", "S", "admin-2", "https://b"),
+            change("s1", "S", "same-as-admin", "https://a"),
+            change("a2", "S", "admin", "https://a"),
+        ];
+        let plan = plan_session(&entries, "S").unwrap();
+        let order: Vec<&str> = plan
+            .order
+            .iter()
+            .map(|&(g, i)| plan.contexts[g].entries[i].id.as_str())
+            .collect();
+        assert_eq!(order, ["a2", "s1", "b1", "a1"]);
+    }
+
+    #[test]
+    fn rollback_of_an_empty_session_id_selected_every_change_logged_before_sessions() {
+        // Records written before issue 9 have no session: serde gives them "".
+        let mut legacy = change("l1", "", "admin", "https://a");
+        legacy.session = String::new();
+        let entries = vec![legacy, change("l2", "", "admin", "https://a")];
+        let err = plan_session(&entries, "").unwrap_err();
+        assert_eq!(err.exit_status(), crate::exit::ExitStatus::Usage);
+        assert!(
+            err.to_string().contains("--session needs a session id"),
+            "{err}"
         );
     }
 

@@ -956,3 +956,184 @@ fn rollback_session_refuses_a_context_that_now_points_at_another_server_and_send
     assert_eq!(w_data("admin", &ns.0).0, "v1", "admin rolled back");
     assert_eq!(w_data("admin-2", &ns.0).0, "v2", "admin-2 untouched");
 }
+
+/// The test kubeconfig with one more context, `same-as-admin`: the first server as admin
+/// (two contexts that point at the same server, as a kubeconfig may well have).
+fn kubeconfig_with_same_as_admin(m: &Myops) -> PathBuf {
+    let text = std::fs::read_to_string(&cluster().kubeconfig).unwrap();
+    let more = text.replacen(
+        "contexts:\n",
+        "contexts:\n- name: same-as-admin\n  context: {cluster: test, user: admin, namespace: default}\n",
+        1,
+    );
+    assert_ne!(
+        more, text,
+        "the test kubeconfig's contexts list changed shape"
+    );
+    let kc = m.dir.path().join("same-as-admin-kubeconfig");
+    std::fs::write(&kc, more).unwrap();
+    kc
+}
+
+#[test]
+fn rollback_session_over_two_contexts_on_one_server_undid_the_older_change_first_and_reported_a_false_conflict()
+ {
+    let ns = TwoNamespaces::new("fleet-same-server");
+    kubectl_in(
+        "admin",
+        &[
+            "create",
+            "configmap",
+            "w",
+            "-n",
+            &ns.0,
+            "--from-literal=k=v1",
+        ],
+    );
+    let mut m = plugin();
+    let kc = kubeconfig_with_same_as_admin(&m);
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    // One session: admin sets k=v3, then (the next wave) same-as-admin patches the same
+    // object (no change, its before-state is v3).
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"k":"v3"}}"#,
+        "--contexts",
+        "admin,same-as-admin",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("same-as-admin\tconfigmap/w patched (no change)"),
+        "{r:?}"
+    );
+    let session = journal(&m).last().unwrap()["session"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stderr.contains("changed since"), "{r:?}");
+    assert_eq!(
+        w_data("admin", &ns.0).0,
+        "v1",
+        "back to the value before the session"
+    );
+    // --force never puts the session's value back (it did with the old order).
+    let r = m.run(&["rollback", "--session", &session, "--force"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(w_data("admin", &ns.0).0, "v1");
+}
+
+#[test]
+fn rollback_session_printed_an_undo_line_for_a_dry_run_and_for_a_rollback_that_changed_nothing() {
+    let ns = TwoNamespaces::new("fleet-undo-line");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "--from-literal=k=v1",
+            ],
+        );
+    }
+    let m = plugin();
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"k":"v2"}}"#,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let session = journal(&m)[0]["session"].as_str().unwrap().to_string();
+    let r = m.run(&["rollback", "--session", &session, "--dry-run=server"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stderr.contains("to undo this rollback"), "{r:?}");
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("to undo this rollback: kubectl myops rollback --session "),
+        "{r:?}"
+    );
+    // Again: both are conflicts now (exit 5), nothing was changed, so nothing to undo.
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(!r.stderr.contains("to undo this rollback"), "{r:?}");
+    // An empty session id would be every record written before sessions existed.
+    let cases: [&[&str]; 2] = [
+        &["rollback", "--session", ""],
+        &["changelog", "list", "--session", ""],
+    ];
+    for args in cases {
+        let r = m.run(args);
+        assert_eq!(r.code, 2, "{args:?}: {r:?}");
+        assert!(r.stderr.contains("--session needs a session id"), "{r:?}");
+    }
+}
+
+#[test]
+fn a_template_over_contexts_with_empty_lists_printed_nothing_where_kubectl_prints_the_empty_list() {
+    let ns = TwoNamespaces::new("fleet-empty-template");
+    let m = plugin();
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--field-selector",
+        "metadata.name=none",
+        "--contexts",
+        "admin,admin-2",
+        "-o",
+        "jsonpath={.items}",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, "[]", "kubectl prints [] for an empty List");
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--field-selector",
+        "metadata.name=none",
+        "--contexts",
+        "admin,admin-2",
+        "-o",
+        "custom-columns=N:.metadata.name",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, "CONTEXT   N\n", "kubectl prints the header");
+    // Every context failed: nothing to render, as kubectl prints nothing after an error.
+    let r = m.run(&[
+        "get",
+        "configmap",
+        "none",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+        "-o",
+        "jsonpath={.items}",
+    ]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert_eq!(r.stdout, "");
+}
