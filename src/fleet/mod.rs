@@ -283,7 +283,9 @@ pub fn merged_list(outputs: &[Captured<'_>], shape: Shape) -> Result<Value, Outp
 /// by their layout; tables appear in the order they first appear, separated by a blank line
 /// when they have headers (kubectl's rule between the tables of several types); text lines
 /// are prefixed by `CONTEXT\t` and come where the first text appeared. Text that is only
-/// blank lines (the separators between one context's tables) is dropped.
+/// blank lines (the separators between one context's tables) is dropped. The context name
+/// in a cell or prefix has its control characters escaped ([`crate::echo::escaped`]: `\t`,
+/// `\n`, `\u{1b}`), so one row stays one line and a tab only ever ends the prefix.
 ///
 /// # Errors
 /// As [`items_of`] for the document shapes.
@@ -305,6 +307,9 @@ pub fn merge(outputs: &[Captured<'_>], shape: Shape) -> Result<String, OutputErr
     let mut parts: Vec<Part> = Vec::new();
     let mut lines_at: Option<usize> = None;
     for c in outputs {
+        // A context name is kubeconfig text: a control character in it must neither repaint
+        // the terminal nor break a row or the `CONTEXT<TAB>line` shape.
+        let name = crate::echo::escaped(c.context);
         for ch in c.chunks {
             match ch {
                 Chunk::Table(t) => {
@@ -321,7 +326,7 @@ pub fn merge(outputs: &[Captured<'_>], shape: Shape) -> Result<String, OutputErr
                     });
                     let rows = t.rows.iter().map(|r| {
                         let mut row = Vec::with_capacity(r.len() + 1);
-                        row.push(c.context.to_string());
+                        row.push(name.clone());
                         row.extend(r.iter().cloned());
                         row
                     });
@@ -349,7 +354,7 @@ pub fn merge(outputs: &[Captured<'_>], shape: Shape) -> Result<String, OutputErr
                     });
                     if let Part::Lines(buf) = &mut parts[i] {
                         for l in t.lines() {
-                            buf.push_str(c.context);
+                            buf.push_str(&name);
                             buf.push('\t');
                             buf.push_str(l);
                             buf.push('\n');

@@ -199,6 +199,50 @@ fn lines_are_prefixed_by_the_context_and_a_tab() {
 }
 
 #[test]
+fn a_context_name_with_control_characters_repainted_the_terminal_and_split_rows() {
+    // Context names are kubeconfig text: ESC, tab and newline came out raw in the CONTEXT
+    // cell and the `CONTEXT<TAB>line` prefix (one record became two lines, `cut -f2-` broke).
+    let t = vec![table("namespaces", Some(&["NAME"]), &[&["default"]])];
+    let l = vec![Chunk::Text("namespace/default\n".into())];
+    let out = merge(
+        &[
+            Captured {
+                context: "red\u{1b}[31m",
+                chunks: &t,
+            },
+            Captured {
+                context: "new\nline",
+                chunks: &t,
+            },
+        ],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "CONTEXT         NAME\nred\\u{1b}[31m   default\nnew\\nline       default\n"
+    );
+    let out = merge(
+        &[
+            Captured {
+                context: "tab\there",
+                chunks: &l,
+            },
+            Captured {
+                context: "rtl\u{202e}x",
+                chunks: &l,
+            },
+        ],
+        Shape::Cells,
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "tab\\there\tnamespace/default\nrtl\\u{202e}x\tnamespace/default\n"
+    );
+}
+
+#[test]
 fn json_and_yaml_outputs_merge_into_one_list_with_the_context_on_each_item() {
     let list = r#"{"apiVersion":"v1","kind":"List","metadata":{"resourceVersion":""},"items":[{"kind":"ConfigMap","metadata":{"name":"a"}},{"kind":"ConfigMap","metadata":{"name":"b","annotations":{"x":"y"}}}]}"#;
     let single = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n";
