@@ -61,6 +61,11 @@ pub struct KubeOptions {
     pub path_env: String,
     /// The pod environment for the in-cluster configuration (used when no kubeconfig exists).
     pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
+    /// A kubeconfig already read and merged, used instead of reading the files again: a
+    /// fan-out over contexts ([`crate::fleet`]) reads the files once and hands each context
+    /// only its own context, cluster and user ([`crate::cluster::client::for_context`]), so
+    /// N contexts cost one parse, not N (a 1,000-context kubeconfig took minutes).
+    pub preloaded: Option<std::sync::Arc<kube::config::Kubeconfig>>,
 }
 
 /// Everything a command needs to know, resolved once.
@@ -80,6 +85,10 @@ pub struct Settings {
     pub push_target: Option<PushTarget>,
     /// `-v` count.
     pub verbose: u8,
+    /// Aggregated discovery shared by the sessions of one fan-out, per API server URL
+    /// ([`crate::cluster::discovery_cache::SharedIndex`]): contexts on one server revalidate
+    /// and parse it once per invocation, not once each. `None` = each session fetches its own.
+    pub shared_discovery: Option<std::sync::Arc<crate::cluster::discovery_cache::SharedIndex>>,
     /// The session id every [`crate::guard::Session`] opened with these settings uses
     /// (sent on every request, written on every change-log record); `None` = a new id per
     /// session. A fan-out over contexts ([`crate::fleet`]) sets it once, so all journal
@@ -246,6 +255,7 @@ impl Settings {
             )?,
             path_env: env.path.clone().unwrap_or_default(),
             in_cluster: env.in_cluster.clone(),
+            preloaded: None,
         };
         let push_target = push_target(
             &plugin,
@@ -262,6 +272,7 @@ impl Settings {
             push_target,
             verbose: g.verbose,
             session_id: None,
+            shared_discovery: None,
         })
     }
 

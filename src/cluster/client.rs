@@ -434,6 +434,9 @@ fn file_problem(path: &std::path::Path, max: u64) -> Option<String> {
 /// # Errors
 /// [`ClusterError::Kubeconfig`] for an unreadable or invalid file.
 pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, ClusterError> {
+    if let Some(kc) = &opts.preloaded {
+        return Ok(Some(kc.as_ref().clone()));
+    }
     let read = |path: &PathBuf| {
         check_kubeconfig_file(path)?;
         Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
@@ -461,6 +464,40 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
         });
     }
     Ok(merged)
+}
+
+/// The part of the merged kubeconfig `kc` that connecting in `context` reads (pure): that
+/// context (made current), the cluster and user it names, and those `opts` names with
+/// `--cluster`/`--user`; preferences and extensions kept. A fan-out hands each context this
+/// instead of the whole file, so connecting costs the same in a 1,000-context kubeconfig
+/// as in a small one. A context that is not in `kc` gives a kubeconfig without it, so
+/// [`connect`] reports it as it would for the whole file.
+pub fn for_context(kc: &Kubeconfig, context: &str, opts: &KubeOptions) -> Kubeconfig {
+    let ctx = kc.contexts.iter().find(|c| c.name == context);
+    let named = ctx.and_then(|c| c.context.as_ref());
+    let cluster_names = [named.map(|c| c.cluster.as_str()), opts.cluster.as_deref()];
+    let user_names = [named.and_then(|c| c.user.as_deref()), opts.user.as_deref()];
+    Kubeconfig {
+        preferences: kc.preferences.clone(),
+        clusters: kc
+            .clusters
+            .iter()
+            .filter(|c| cluster_names.contains(&Some(c.name.as_str())))
+            .cloned()
+            .collect(),
+        auth_infos: kc
+            .auth_infos
+            .iter()
+            .filter(|u| user_names.contains(&Some(u.name.as_str())))
+            .cloned()
+            .collect(),
+        contexts: ctx.into_iter().cloned().collect(),
+        current_context: Some(context.to_string()),
+        extensions: kc.extensions.clone(),
+        kind: kc.kind.clone(),
+        api_version: kc.api_version.clone(),
+        other: kc.other.clone(),
+    }
 }
 
 /// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent to the API
@@ -1160,5 +1197,90 @@ mod tests {
             ..Default::default()
         };
         assert_eq!(connect_test(&opts).await.unwrap().namespace, "other");
+    }
+
+    #[test]
+    fn a_fan_out_context_gets_only_its_context_cluster_and_user_and_connects_as_from_the_file() {
+        let text = "apiVersion: v1\nkind: Config\ncurrent-context: a\nclusters:\n- name: a\n  cluster: {server: 'https://127.0.0.1:1'}\n- name: b\n  cluster: {server: 'https://127.0.0.1:2'}\n- name: c\n  cluster: {server: 'https://127.0.0.1:3'}\ncontexts:\n- name: a\n  context: {cluster: a, user: ua, namespace: team-a}\n- name: b\n  context: {cluster: b, user: ub, namespace: team-b}\nusers:\n- name: ua\n  user: {token: ta}\n- name: ub\n  user: {token: tb}\n- name: uc\n  user: {token: tc}\n";
+        let kc = Kubeconfig::from_yaml(text).unwrap();
+        let names = |k: &Kubeconfig| {
+            (
+                k.contexts
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect::<Vec<_>>(),
+                k.clusters
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect::<Vec<_>>(),
+                k.auth_infos
+                    .iter()
+                    .map(|c| c.name.clone())
+                    .collect::<Vec<_>>(),
+                k.current_context.clone(),
+            )
+        };
+        let opts = KubeOptions::default();
+        assert_eq!(
+            names(&for_context(&kc, "b", &opts)),
+            (
+                vec!["b".to_string()],
+                vec!["b".to_string()],
+                vec!["ub".to_string()],
+                Some("b".to_string())
+            )
+        );
+        // --cluster/--user name other entries: those are kept too.
+        let flags = KubeOptions {
+            cluster: Some("c".into()),
+            user: Some("uc".into()),
+            ..KubeOptions::default()
+        };
+        let (_, clusters, users, _) = names(&for_context(&kc, "a", &flags));
+        assert_eq!(
+            (clusters, users),
+            (
+                vec!["a".to_string(), "c".to_string()],
+                vec!["ua".to_string(), "uc".to_string()]
+            )
+        );
+        // Connecting from the part is connecting from the file: same server, namespace, context.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let preloaded = KubeOptions {
+            context: Some("b".into()),
+            preloaded: Some(std::sync::Arc::new(for_context(&kc, "b", &opts))),
+            ..KubeOptions::default()
+        };
+        let c = rt.block_on(connect_test(&preloaded)).unwrap();
+        assert_eq!(
+            (
+                c.server.as_str(),
+                c.namespace.as_str(),
+                c.context.as_deref()
+            ),
+            ("https://127.0.0.1:2", "team-b", Some("b"))
+        );
+        // A context missing from the file is still reported as missing.
+        let missing = KubeOptions {
+            context: Some("zz".into()),
+            preloaded: Some(std::sync::Arc::new(for_context(&kc, "zz", &opts))),
+            ..KubeOptions::default()
+        };
+        let Err(e) = rt.block_on(connect_test(&missing)) else {
+            panic!("a context that is not in the kubeconfig connected");
+        };
+        assert!(
+            matches!(
+                e,
+                ClusterError::NoSuchEntry {
+                    kind: "context",
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }

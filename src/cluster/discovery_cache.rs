@@ -25,6 +25,42 @@ use serde::{Deserialize, Serialize};
 
 use super::discovery::TypeIndex;
 
+/// Aggregated discovery shared by the sessions of one invocation, per API server URL: a
+/// fan-out over contexts ([`crate::fleet`]) with several contexts on one server revalidates
+/// and parses the documents once for all of them (discovery is the same for every user of a
+/// server: RBAC does not filter it, and the on-disk cache is per server already, as
+/// kubectl's is). Each server's index is fetched by the first session that needs it while
+/// the others wait for it; a failed fetch is not kept (the next session tries itself, so one
+/// context's bad credentials never become another's error). Within one process only: every
+/// invocation still asks the server ([`fetch`]).
+#[derive(Debug, Default)]
+pub struct SharedIndex {
+    servers: std::sync::Mutex<
+        std::collections::HashMap<String, std::sync::Arc<tokio::sync::OnceCell<TypeIndex>>>,
+    >,
+}
+
+impl SharedIndex {
+    /// The index of `server`: the one fetched already in this invocation, else `fetch`'s
+    /// (kept for the other sessions when it succeeds).
+    ///
+    /// # Errors
+    /// `fetch`'s error (not kept).
+    pub async fn get_or_fetch<E, F>(&self, server: &str, fetch: F) -> Result<TypeIndex, E>
+    where
+        F: AsyncFnOnce() -> Result<TypeIndex, E>,
+    {
+        let cell = {
+            let mut servers = self
+                .servers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            servers.entry(server.to_string()).or_default().clone()
+        };
+        cell.get_or_try_init(|| fetch()).await.cloned()
+    }
+}
+
 /// The largest cache entry read (16 MiB); the `/apis` document of a cluster with a few
 /// hundred CRDs is well under 1 MiB.
 pub const MAX_ENTRY_BYTES: u64 = 16 << 20;
@@ -225,5 +261,34 @@ mod tests {
             decode(&serde_json::to_vec(&no_etag).unwrap(), "https://a:1"),
             None
         );
+    }
+
+    #[tokio::test]
+    async fn a_shared_index_is_fetched_once_per_server_and_a_failed_fetch_is_not_kept() {
+        let shared = SharedIndex::default();
+        let calls = std::cell::Cell::new(0);
+        let fetch = async || {
+            calls.set(calls.get() + 1);
+            Ok::<_, String>(TypeIndex::default())
+        };
+        // Three sessions on one server at once: one fetch, the others wait for it.
+        let (a, b, c) = tokio::join!(
+            shared.get_or_fetch("https://one", fetch),
+            shared.get_or_fetch("https://one", fetch),
+            shared.get_or_fetch("https://one", fetch),
+        );
+        assert!(a.is_ok() && b.is_ok() && c.is_ok());
+        assert_eq!(calls.get(), 1);
+        shared.get_or_fetch("https://two", fetch).await.unwrap();
+        assert_eq!(calls.get(), 2, "another server fetches its own");
+        // A failure (one context's bad credentials) is that session's only.
+        let failed = shared
+            .get_or_fetch("https://three", async || {
+                Err::<TypeIndex, _>("401".to_string())
+            })
+            .await;
+        assert_eq!(failed.unwrap_err(), "401");
+        shared.get_or_fetch("https://three", fetch).await.unwrap();
+        assert_eq!(calls.get(), 3);
     }
 }

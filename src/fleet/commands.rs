@@ -170,14 +170,17 @@ pub async fn run_command(
             return ExitStatus::Usage;
         }
     };
-    let known: Vec<String> = match crate::cluster::client::load_kubeconfig(&settings.kube) {
-        Ok(Some(kc)) => kc.contexts.into_iter().map(|c| c.name).collect(),
-        Ok(None) => Vec::new(),
+    let kubeconfig = match crate::cluster::client::load_kubeconfig(&settings.kube) {
+        Ok(kc) => kc,
         Err(e) => {
             p.err_line(&format!("error: {e}"));
             return e.exit_status();
         }
     };
+    let known: Vec<String> = kubeconfig
+        .iter()
+        .flat_map(|kc| kc.contexts.iter().map(|c| c.name.clone()))
+        .collect();
     let contexts = match super::select(&global.contexts, global.all_contexts, &known) {
         Ok(c) => c,
         Err(e) => {
@@ -192,6 +195,7 @@ pub async fn run_command(
             .map_or(super::DEFAULT_MAX_PARALLEL, usize::from),
         session_id: crate::changelog::new_session_id(),
         progress: env.stderr_is_terminal,
+        kubeconfig,
     };
     let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
     let (runs, shape, template, verb) =

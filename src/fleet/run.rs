@@ -52,6 +52,9 @@ pub struct Fleet {
     /// Show a progress line (stderr is a terminal; only above [`super::PROGRESS_ABOVE`]
     /// contexts).
     pub progress: bool,
+    /// The kubeconfig, read and merged once; each context gets only its own part of it
+    /// ([`crate::cluster::client::for_context`]). `None`: each context reads the files.
+    pub kubeconfig: Option<kube::config::Kubeconfig>,
 }
 
 /// Runs `one` in every context of `fleet`, wave by wave (`waves`: ranges of indexes into
@@ -82,6 +85,8 @@ where
     let (mut finished, mut failed) = (0usize, 0usize);
     let one = &one;
     let stopped_ref = &stopped;
+    let shared = std::sync::Arc::new(crate::cluster::discovery_cache::SharedIndex::default());
+    let shared = &shared;
     for wave in waves {
         if stopped.get() {
             break;
@@ -92,8 +97,14 @@ where
                 return (i, None);
             }
             let mut s = base.clone();
+            s.kube.preloaded = fleet.kubeconfig.as_ref().map(|kc| {
+                std::sync::Arc::new(crate::cluster::client::for_context(
+                    kc, &context, &base.kube,
+                ))
+            });
             s.kube.context = Some(context.clone());
             s.session_id = Some(fleet.session_id.clone());
+            s.shared_discovery = Some(shared.clone());
             let (mut chunks, mut stderr) = (Vec::new(), Vec::new());
             let began = Instant::now();
             let done = {

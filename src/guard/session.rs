@@ -194,12 +194,22 @@ impl<'s> Session<'s> {
 
     /// The type index from aggregated discovery, fetched once per session under the discovery
     /// deadline (a CRD registered a moment ago by another process is seen: nothing is cached
-    /// across processes).
+    /// across processes), or once per server for all sessions of a fan-out
+    /// ([`Settings::shared_discovery`]).
     ///
     /// # Errors
     /// The discovery request's error or timeout.
     pub async fn index(&self) -> Result<&TypeIndex, ApiError> {
-        self.index.get_or_try_init(|| self.fetch_index()).await
+        self.index
+            .get_or_try_init(async || match &self.settings.shared_discovery {
+                Some(shared) => {
+                    shared
+                        .get_or_fetch(&self.cluster.server, async || self.fetch_index().await)
+                        .await
+                }
+                None => self.fetch_index().await,
+            })
+            .await
     }
 
     /// Fetches aggregated discovery anew (for waits that need a fresh view, e.g. until a new
