@@ -126,7 +126,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s o 
 yaml\t'YAML'
 kyaml\t'KYAML, kubectl 1.34+'
 name\t'`kind.group/name`'"
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave patches; the rest follow only if every one of them succeeded' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave patches; the rest follow only if every one of them succeeded. (default 1)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r

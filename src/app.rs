@@ -92,7 +92,7 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
     let started = Instant::now();
     let mut p = Printer::new(out, err);
     if crate::fleet::commands::wanted(&cli.global)
-        && let Err(e) = crate::fleet::commands::applies(&cli.command)
+        && let Err(e) = crate::fleet::commands::applies(&cli.global, &cli.command)
     {
         p.err_line(&format!("error: {e}"));
         return ExitStatus::Usage;
@@ -137,6 +137,12 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
     }
     if cli.global.max_parallel.is_some() {
         p.err_line("error: --max-parallel applies with --contexts or --all-contexts only");
+        return ExitStatus::Usage;
+    }
+    if let Command::Patch(a) = &cli.command
+        && a.canary.is_some()
+    {
+        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one patch)");
         return ExitStatus::Usage;
     }
     match &cli.command {

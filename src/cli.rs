@@ -403,8 +403,9 @@ pub struct PatchArgs {
     pub output: Option<ObjectFormat>,
     /// With --contexts/--all-contexts: how many contexts the first (canary) wave patches;
     /// the rest follow only if every one of them succeeded.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
-    pub canary: u16,
+    /// (default 1)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub canary: Option<u16>,
 }
 
 /// Object output formats of `patch` and `rollback`.

@@ -78,8 +78,40 @@ enum Plan<'c> {
 ///
 /// # Errors
 /// The usage error (exit 2) that names where the flags apply, before anything else runs.
-pub fn applies(cmd: &Command) -> Result<(), String> {
+pub fn applies(g: &GlobalArgs, cmd: &Command) -> Result<(), String> {
+    let pinned = pinning_flags(g);
+    if !pinned.is_empty() {
+        return Err(format!(
+            "{} {} one server or identity for every context; with --contexts or --all-contexts each context uses its own cluster and user from the kubeconfig — drop {}, or use --context for one context",
+            pinned.join(", "),
+            if pinned.len() == 1 { "pins" } else { "pin" },
+            if pinned.len() == 1 { "it" } else { "them" }
+        ));
+    }
     plan(cmd).map(|_| ())
+}
+
+/// The connection flags given in `g` that would replace every context's own server or
+/// credentials (pure): in a fan-out `--server` would send each context's token to one
+/// server, `--user`/`--token` one identity to every server — refused (exit 2) rather than
+/// applied to all contexts. `-n`, `--as*`, `--request-timeout`, `--kubeconfig` and
+/// `--insecure-skip-tls-verify` apply to each context as they do to one.
+pub fn pinning_flags(g: &GlobalArgs) -> Vec<&'static str> {
+    [
+        ("--server", g.server.is_some()),
+        ("--cluster", g.cluster.is_some()),
+        ("--user", g.user.is_some()),
+        ("--token", g.token.is_some()),
+        ("--username", g.username.is_some()),
+        ("--password", g.password.is_some()),
+        ("--certificate-authority", g.certificate_authority.is_some()),
+        ("--client-certificate", g.client_certificate.is_some()),
+        ("--client-key", g.client_key.is_some()),
+        ("--tls-server-name", g.tls_server_name.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, given)| given.then_some(flag))
+    .collect()
 }
 
 /// The plan for `cmd`, or the usage error that refuses it (exit 2, before any request).
@@ -216,7 +248,7 @@ pub async fn run_command(
                 shape,
                 template,
             } => {
-                let waves = super::waves(fleet.contexts.len(), usize::from(args.canary));
+                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
                     done_of(verbs::patch::run(s, args, cp).await)
                 })

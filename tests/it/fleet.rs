@@ -449,6 +449,65 @@ fn fan_out_flags_are_exclusive_with_context_and_refused_where_they_do_not_apply(
 }
 
 #[test]
+fn server_and_credential_flags_sent_one_contexts_token_to_another_server_under_a_fan_out() {
+    // `--cluster test` over admin,admin-2 used to send admin-2's token to the first server
+    // (401 there); `--token`/`--user` would put one identity on every server. Refused.
+    let m = plugin();
+    for (flag, value) in [
+        ("--cluster", "test"),
+        ("--server", "https://127.0.0.1:1"),
+        ("--user", "admin"),
+        ("--token", "not-a-real-token-0123"),
+    ] {
+        let r = m.run(&[
+            "get",
+            "ns",
+            "default",
+            "--contexts",
+            "admin,admin-2",
+            flag,
+            value,
+        ]);
+        assert_eq!(r.code, 2, "{flag}: {r:?}");
+        assert_eq!(
+            r.stderr,
+            format!(
+                "error: {flag} pins one server or identity for every context; with --contexts or --all-contexts each context uses its own cluster and user from the kubeconfig — drop it, or use --context for one context\n"
+            )
+        );
+        assert!(!r.stderr.contains("not-a-real-token"));
+    }
+    // What does apply to every context still works: -n, --as, --request-timeout.
+    let r = m.run(&[
+        "get",
+        "ns",
+        "default",
+        "--contexts",
+        "admin,admin-2",
+        "-o",
+        "name",
+        "--as",
+        "admin",
+        "--as-group",
+        "system:masters",
+        "--request-timeout",
+        "10s",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tnamespace/default\nadmin-2\tnamespace/default\n"
+    );
+    // --canary without a fan-out is refused like --max-parallel, not ignored.
+    let r = m.run(&["patch", "configmap", "x", "-p", "{}", "--canary", "2"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        "error: --canary applies with --contexts or --all-contexts only (one context is one patch)\n"
+    );
+}
+
+#[test]
 fn patch_canary_failure_stops_the_later_waves_and_nothing_is_sent_to_them() {
     let ns = TwoNamespaces::new("fleet-canary");
     for ctx in ["admin", "admin-2"] {
