@@ -939,12 +939,14 @@ pub enum MetricsCommand {
     },
     /// Push the local totals to the Pushgateway now.
     Push,
-    /// Delete the local totals (asks unless --yes).
+    /// Delete the local totals and this MYOPS_HOME's group on the Pushgateway (asks unless --yes).
     Reset {
         /// Do not ask.
         #[arg(long)]
         yes: bool,
     },
+    /// Delete this MYOPS_HOME's group on the Pushgateway; keep the local totals.
+    Delete,
 }
 
 /// Output formats of `metrics show`.

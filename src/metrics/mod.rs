@@ -11,6 +11,14 @@
 //! and `crd_*` alike), whichever call made it: a push with only some of them would delete
 //! the others from the gateway.
 //!
+//! Groups (issue 14): each state directory pushes to a group of its own,
+//! `/metrics/job/<job>/instance/<instance>/state_id/<id>` ([`state_group_url`]; the id is
+//! kept in the state file), so two users on one host never replace each other's totals. The
+//! state remembers the group it last pushed to; a push under another grouping key (job,
+//! instance or gateway URL changed) deletes that old group ([`settle_group`]) so a `sum()`
+//! never counts the same totals twice, and `metrics reset` / `metrics delete` delete the
+//! group on the gateway ([`delete_groups`]).
+//!
 //! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
 //! exposition format), `push.rs` (URL and HTTP `PUT`), `serve.rs` (the `/metrics`,
 //! `/healthz`, `/readyz` endpoint of a long-running `crds watch --metrics-addr`).
@@ -32,11 +40,12 @@ use crate::exit::ExitStatus;
 pub use encode::encode;
 pub use error::MetricsError;
 pub use push::{
-    MAX_BODY_CHARS, PushError, PushTarget, base_url_problem, push, push_url, redact_url,
+    MAX_BODY_CHARS, PushError, PushTarget, STATE_ID_LABEL, base_url_problem, delete, push,
+    push_url, redact_url, same_origin, state_group_url,
 };
 pub use state::{
-    BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, record, record_all,
-    record_crd_loads, reset, state_path,
+    BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, load_with_id, new_state_id,
+    record, record_all, record_crd_loads, reset, set_pushed_group, state_path,
 };
 
 /// Outcome label `status` of one operation, and `result` of one CRD load (ARCHITECTURE §6).
@@ -217,6 +226,9 @@ async fn record_and_push(
     if body.is_empty() {
         return warnings;
     }
+    let Some(target) = &group_target(target, &state) else {
+        return warnings;
+    };
     // Concurrent runs push after releasing the state lock, so an older total can land at the
     // gateway after a newer one (a PUT replaces the group). After each push, re-read the state:
     // if it moved on, push again. The run whose push lands last then always leaves the newest
@@ -232,19 +244,154 @@ async fn record_and_push(
             ));
             return warnings;
         }
-        let home = home.to_path_buf();
-        let now = match tokio::task::spawn_blocking(move || load(&home)).await {
+        let home_owned = home.to_path_buf();
+        let now = match tokio::task::spawn_blocking(move || load(&home_owned)).await {
             Ok(Ok(state)) => encode(&state, families),
             _ => return warnings,
         };
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if now == body || left < std::time::Duration::from_millis(10) {
+            warnings.extend(settle_group(home, target, state.pushed_group.as_deref()).await);
             return warnings;
         }
         // A repeated push gets only what is left of the timeout: the whole stays within it.
         this_push.timeout = left;
         body = now;
     }
+}
+
+/// The target of this state directory's own group: `target` with the `state_id` grouping
+/// pair of `state` appended to its URL ([`state_group_url`]); `None` when the state has no
+/// id (a file no write of this build touched; every [`record`] gives it one).
+pub fn group_target(target: &PushTarget, state: &State) -> Option<PushTarget> {
+    let id = state.state_id.as_deref()?;
+    Some(PushTarget {
+        url: state_group_url(&target.url, id),
+        ..target.clone()
+    })
+}
+
+/// The target that deletes `old_group` (a group URL without userinfo from the state file):
+/// `current`'s credentials and CA when it is on the same origin as `current.url`
+/// ([`same_origin`]), else none of them (a credential is never sent to another host), and
+/// `current`'s timeout.
+fn old_group_target(current: &PushTarget, old_group: &str) -> PushTarget {
+    let same = same_origin(old_group, &current.url);
+    PushTarget {
+        url: old_group.to_string(),
+        timeout: current.timeout,
+        basic_auth: current.basic_auth.clone().filter(|_| same),
+        bearer_token: current.bearer_token.clone().filter(|_| same),
+        ca_pem: current.ca_pem.clone(),
+    }
+}
+
+/// After a successful push to `pushed` (a [`group_target`]): when the state's previous group
+/// `previous` is another one (job, instance or gateway URL changed since), deletes it with
+/// [`delete`] — so the same totals are never in two groups, which `sum()` would count twice —
+/// and remembers `pushed` as the state's group ([`set_pushed_group`], without userinfo).
+/// No I/O when `previous` already is `pushed`.
+///
+/// Returns warnings, one line each: the old group could not be deleted (with the `curl`
+/// command that deletes it), or the state could not be updated. Never an error: it runs at
+/// the end of a command whose exit code metrics never change. Bounded by the push timeout
+/// (one extra `DELETE` when the key changed).
+pub async fn settle_group(home: &Path, pushed: &PushTarget, previous: Option<&str>) -> Vec<String> {
+    let now = redact_url(&pushed.url);
+    if previous == Some(now.as_str()) {
+        return Vec::new();
+    }
+    let mut warnings = Vec::new();
+    if let Some(old) = previous
+        && let Err(err) = delete(&old_group_target(pushed, old)).await
+    {
+        warnings.push(format!(
+            "warning: the totals now go to the Pushgateway group {now}, but deleting their old group {} failed: {err}; delete it (curl -X DELETE '{}') or sums over both groups count these totals twice",
+            crate::echo::escaped(old),
+            crate::echo::escaped(old)
+        ));
+    }
+    let home_owned = home.to_path_buf();
+    let remembered =
+        tokio::task::spawn_blocking(move || set_pushed_group(&home_owned, Some(&now))).await;
+    match remembered {
+        Ok(Ok(_)) => {}
+        Ok(Err(err)) => warnings.push(format!("warning: metrics group not remembered: {err}")),
+        Err(join) => warnings.push(format!(
+            "warning: metrics group not remembered: the recorder stopped unexpectedly ({join})"
+        )),
+    }
+    warnings
+}
+
+/// Why [`delete_groups`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum DeleteGroupError {
+    /// The state file could not be read or updated.
+    #[error(transparent)]
+    State(#[from] MetricsError),
+    /// The gateway did not delete a group.
+    #[error("deleting the group {url} on the Pushgateway failed: {source}")]
+    Gateway {
+        /// The group URL, without userinfo.
+        url: String,
+        /// The push client's error.
+        #[source]
+        source: PushError,
+    },
+}
+
+/// Deletes this state directory's groups on the Pushgateway (`metrics reset` and
+/// `metrics delete`): its group under `target`'s current grouping key and, when another, the
+/// group the state last pushed to ([`State::pushed_group`]); then forgets the latter. The
+/// local totals are not touched. Returns the deleted group URLs (without userinfo); none when
+/// the state has no id (nothing was ever recorded here, so nothing pushed).
+///
+/// # Errors
+/// [`DeleteGroupError::State`] when the state cannot be read or written;
+/// [`DeleteGroupError::Gateway`] for the first group the gateway did not delete (the state
+/// still remembers the old group then, so a later push or delete retries it).
+pub async fn delete_groups(
+    home: &Path,
+    target: &PushTarget,
+) -> Result<Vec<String>, DeleteGroupError> {
+    let home_owned = home.to_path_buf();
+    let state = tokio::task::spawn_blocking(move || load(&home_owned))
+        .await
+        .map_err(|join| MetricsError::Read {
+            path: state_path(home),
+            source: std::io::Error::other(join.to_string()),
+        })??;
+    let Some(current) = group_target(target, &state) else {
+        return Ok(Vec::new());
+    };
+    let mut groups = vec![current.clone()];
+    if let Some(old) = state
+        .pushed_group
+        .as_deref()
+        .filter(|old| *old != redact_url(&current.url))
+    {
+        groups.push(old_group_target(&current, old));
+    }
+    let mut deleted = Vec::new();
+    for group in &groups {
+        let url = redact_url(&group.url);
+        delete(group)
+            .await
+            .map_err(|source| DeleteGroupError::Gateway {
+                url: crate::echo::escaped(&url),
+                source,
+            })?;
+        deleted.push(url);
+    }
+    let home_owned = home.to_path_buf();
+    tokio::task::spawn_blocking(move || set_pushed_group(&home_owned, None))
+        .await
+        .map_err(|join| MetricsError::Write {
+            path: state_path(home),
+            source: std::io::Error::other(join.to_string()),
+        })??;
+    Ok(deleted)
 }
 
 #[cfg(test)]

@@ -16,7 +16,13 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use crate::exit::ExitStatus;
 
 /// Longest part of a gateway's error answer kept in [`PushError::Status`], in characters.
-pub const MAX_BODY_CHARS: usize = 300;
+///
+/// Large enough for the Pushgateway's whole HTTP 400 reason: it quotes the offending metric
+/// with all its labels and, for a histogram, every bucket (1,088 characters measured for an
+/// `ops_duration_seconds` series against Pushgateway 1.5.1), and a warning cut before the
+/// reason's end does not say what to fix (issue 14). A longer answer is not a Pushgateway's
+/// reason (or a hostile one): it is cut, with its length.
+pub const MAX_BODY_CHARS: usize = 2048;
 
 /// The push URL of a group: `<base>/metrics/job/<job>/instance/<instance>`.
 ///
@@ -48,6 +54,29 @@ pub fn push_url(base: &str, job: &str, instance: &str) -> String {
         grouping("job", job),
         grouping("instance", instance)
     )
+}
+
+/// The grouping label that makes each MYOPS_HOME's group its own: `state_id`.
+///
+/// Two users (or two MYOPS_HOMEs) on one host share `job` and `instance`; without a third
+/// grouping label each push would replace the other's totals (issue 14). Aggregate it away
+/// like `instance`: `sum without (instance, state_id) (ops_total)`.
+pub const STATE_ID_LABEL: &str = "state_id";
+
+/// The URL of the group of one state directory: `group_url` (as built by [`push_url`]) with
+/// the grouping pair `/state_id/<id>` appended, in the gateway's `@base64` form when `id`
+/// needs it (same rule as [`push_url`]).
+///
+/// # Example
+/// ```
+/// # use myops::metrics::{push_url, state_group_url};
+/// assert_eq!(
+///     state_group_url(&push_url("http://gw:9091", "kubectl-myops", "node-1"), "3f9c2a71b0de"),
+///     "http://gw:9091/metrics/job/kubectl-myops/instance/node-1/state_id/3f9c2a71b0de"
+/// );
+/// ```
+pub fn state_group_url(group_url: &str, id: &str) -> String {
+    format!("{group_url}/{}", grouping(STATE_ID_LABEL, id))
 }
 
 /// One `name/value` path pair of the grouping key.
@@ -260,7 +289,28 @@ const MAX_ANSWER_BYTES: usize = 64 * 1024;
 /// [`PushError::InvalidUrl`], [`PushError::Client`], [`PushError::Send`],
 /// [`PushError::Timeout`], or [`PushError::Status`] for a non-2xx answer.
 pub async fn push(target: &PushTarget, body: String) -> Result<(), PushError> {
-    match tokio::time::timeout(target.timeout, send(target, body)).await {
+    match tokio::time::timeout(target.timeout, send(target, http::Method::PUT, body)).await {
+        Ok(result) => result,
+        Err(_elapsed) => Err(PushError::Timeout {
+            after: target.timeout,
+        }),
+    }
+}
+
+/// `DELETE`s the group at `target.url`: "Delete all metrics in the group identified by the
+/// grouping key" (<https://github.com/prometheus/pushgateway/blob/master/README.md#delete-method>).
+/// The gateway answers 202 whether or not the group existed, so deleting twice is not an
+/// error. Same client, credentials, proxy rules and timeout as [`push`].
+///
+/// # Errors
+/// As [`push`].
+pub async fn delete(target: &PushTarget) -> Result<(), PushError> {
+    match tokio::time::timeout(
+        target.timeout,
+        send(target, http::Method::DELETE, String::new()),
+    )
+    .await
+    {
         Ok(result) => result,
         Err(_elapsed) => Err(PushError::Timeout {
             after: target.timeout,
@@ -390,7 +440,7 @@ where
     client.request(request).await
 }
 
-async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
+async fn send(target: &PushTarget, method: http::Method, body: String) -> Result<(), PushError> {
     use http_body_util::BodyExt as _;
     let (uri, url_auth) = parse_url(&target.url)?;
     let https = uri
@@ -398,13 +448,16 @@ async fn send(target: &PushTarget, body: String) -> Result<(), PushError> {
         .is_some_and(|s| s.eq_ignore_ascii_case("https"));
     let tls = tls_config(target.ca_pem.as_deref(), https)?;
     let mut request = http::Request::new(body);
-    *request.method_mut() = http::Method::PUT;
+    let put = method == http::Method::PUT;
+    *request.method_mut() = method;
     *request.uri_mut() = uri;
     let headers = request.headers_mut();
-    headers.insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static(prometheus::TEXT_FORMAT),
-    );
+    if put {
+        headers.insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static(prometheus::TEXT_FORMAT),
+        );
+    }
     // Appended in reqwest's order (URL userinfo, basic auth, bearer token), so the gateway
     // sees what it saw before.
     if let Some((user, password)) = &url_auth {
@@ -536,6 +589,19 @@ pub fn base_url_problem(what: &str, url: &str) -> Option<String> {
     None
 }
 
+/// Whether two URLs name the same origin: scheme and host:port equal, ignoring case and any
+/// `user:password@` (RFC 6454 §4 with the port as written). Credentials for one gateway are
+/// only ever sent to the same origin: an old group on another gateway is deleted without them.
+pub fn same_origin(a: &str, b: &str) -> bool {
+    fn origin(url: &str) -> Option<(String, String)> {
+        let (scheme, rest) = url.split_once("://")?;
+        let authority = rest.split(['/', '?', '#']).next()?;
+        let host = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+        Some((scheme.to_ascii_lowercase(), host.to_ascii_lowercase()))
+    }
+    matches!((origin(a), origin(b)), (Some(x), Some(y)) if x == y)
+}
+
 /// The URL with any `user:password@` removed, for messages
 /// ([`crate::redact::url_without_userinfo`]).
 pub fn redact_url(url: &str) -> String {
@@ -602,12 +668,37 @@ mod tests {
     }
 
     #[test]
+    fn the_state_id_is_a_third_grouping_pair_in_base64_when_needed() {
+        let group = push_url("http://gw:9091", "j", "i");
+        assert_eq!(
+            state_group_url(&group, "3f9c2a71b0de"),
+            "http://gw:9091/metrics/job/j/instance/i/state_id/3f9c2a71b0de"
+        );
+        assert_eq!(
+            state_group_url(&group, "a/b"),
+            "http://gw:9091/metrics/job/j/instance/i/state_id@base64/YS9i"
+        );
+    }
+
+    #[test]
+    fn same_origin_compares_scheme_host_and_port_only() {
+        assert!(same_origin(
+            "http://GW:9091/metrics/job/a",
+            "http://me:pw@gw:9091/metrics/job/b/instance/c"
+        ));
+        assert!(!same_origin("http://gw:9091/m", "https://gw:9091/m"));
+        assert!(!same_origin("http://gw:9091/m", "http://gw:9092/m"));
+        assert!(!same_origin("http://gw/m", "http://gw.evil/m"));
+        assert!(!same_origin("gw:9091", "gw:9091"));
+    }
+
+    #[test]
     fn long_gateway_answers_are_cut() {
-        let body = format!("  {}  \n", "x".repeat(500));
+        let body = format!("  {}  \n", "x".repeat(5000));
         let cut = trim_body(&body);
         assert_eq!(
             cut,
-            format!("{}… (500 characters)", "x".repeat(MAX_BODY_CHARS))
+            format!("{}… (5000 characters)", "x".repeat(MAX_BODY_CHARS))
         );
         assert_eq!(trim_body(" short \n"), "short");
     }

@@ -42,6 +42,13 @@
 //! before. Every CRD load adds to one `crdLoads` entry and to its plugin's `crdLoadDurations`
 //! entry, so per plugin the `crdLoads` counts add up to the `crdLoadDurations` count; a file
 //! where they do not is corrupt.
+//!
+//! Two keys added within version 1 for issue 14 (optional on read, absent in older files):
+//! `stateId`, a random id created by the first write and kept by `metrics reset` — the
+//! `state_id` grouping label that gives each MYOPS_HOME its own Pushgateway group — and
+//! `pushedGroup`, the group URL (never with a userinfo) the totals were last pushed to, so a
+//! push under a changed grouping key (job, instance or gateway URL) deletes the old group
+//! instead of leaving it to be counted twice.
 
 use std::collections::BTreeMap;
 use std::fs::{self, File};
@@ -160,6 +167,27 @@ pub struct State {
     /// `crd_load_duration_seconds` histograms by `plugin` label. Per plugin, the count equals
     /// the sum of that plugin's [`State::crd_loads`] counts.
     pub crd_load_durations: BTreeMap<String, OpTotals>,
+    /// This state directory's id, the value of the `state_id` grouping label (12 lowercase
+    /// hex digits, 48 random bits; see [`new_state_id`]). `None` only in a file no write of
+    /// this build has touched yet.
+    pub state_id: Option<String>,
+    /// The group URL (without userinfo) the totals were last pushed to successfully, e.g.
+    /// `http://gw:9091/metrics/job/kubectl-myops/instance/node-1/state_id/3f9c2a71b0de`;
+    /// `None` when never pushed or after that group was deleted.
+    pub pushed_group: Option<String>,
+}
+
+/// Longest `stateId` accepted on read, in characters (a generated one has 12).
+const MAX_STATE_ID_CHARS: usize = 64;
+
+/// Longest `pushedGroup` accepted on read, in characters.
+const MAX_PUSHED_GROUP_CHARS: usize = 4096;
+
+/// A fresh state id: the first 12 hex digits (48 bits) of [`crate::changelog::new_session_id`]
+/// (the OS random source). 48 bits make a collision among even 10,000 state directories
+/// pushing to one gateway about one in 5 million; the id is short enough to read in a label.
+pub fn new_state_id() -> String {
+    crate::changelog::new_session_id()[..12].to_string()
 }
 
 impl State {
@@ -281,9 +309,40 @@ fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, Metrics
     let _lock = lock(home, true)?;
     let mut state = read_state(home)?;
     change(&mut state);
+    if state.state_id.is_none() {
+        state.state_id = Some(new_state_id());
+    }
     write_state(home, &state)?;
     Ok(state)
     // `_lock` is dropped here, after the rename: the lock is released when the file closes.
+}
+
+/// The state with a [`State::state_id`]: as [`load`] when the file has one, else written
+/// once with a new id (creating `home` as [`record`] does). For `metrics push` and
+/// `metrics delete`, which need the group's id without recording anything.
+///
+/// # Errors
+/// As [`load`] and [`record`].
+pub fn load_with_id(home: &Path) -> Result<State, MetricsError> {
+    let state = load(home)?;
+    if state.state_id.is_some() {
+        return Ok(state);
+    }
+    update(home, |_| {})
+}
+
+/// Sets [`State::pushed_group`] to `group` (a URL without userinfo, or `None` after the group
+/// was deleted) under the exclusive lock, leaving the totals alone; no write when it already
+/// is. Returns the state.
+///
+/// # Errors
+/// As [`record`].
+pub fn set_pushed_group(home: &Path, group: Option<&str>) -> Result<State, MetricsError> {
+    let state = load(home)?;
+    if state.pushed_group.as_deref() == group && state.state_id.is_some() {
+        return Ok(state);
+    }
+    update(home, |s| s.pushed_group = group.map(str::to_string))
 }
 
 /// Reads the totals under a shared lock; an empty state when `home` or the file is missing
@@ -339,23 +398,38 @@ pub fn home_exists(home: &Path) -> Result<bool, MetricsError> {
     }
 }
 
-/// Deletes the state file under the exclusive lock (the `metrics reset` action); the next
-/// push then starts the totals from zero. A missing file is not an error.
+/// Clears the totals under the exclusive lock (the `metrics reset` action); the next push
+/// then starts them from zero. The [`State::state_id`] and [`State::pushed_group`] are kept
+/// (the directory stays the same group; deleting that group on the gateway is the caller's
+/// part), so the file then holds only those. Nothing is created when there is no file. A
+/// state file that cannot be read (corrupt, another version) is deleted: reset is the way
+/// out those errors name.
 ///
 /// # Errors
 /// [`MetricsError::NotADirectory`] when `home` is not a directory; [`MetricsError::Lock`] or
-/// [`MetricsError::Write`] when the lock or the removal fails.
-pub fn reset(home: &Path) -> Result<(), MetricsError> {
+/// [`MetricsError::Write`] when the lock, the write or the removal fails.
+pub fn reset(home: &Path) -> Result<State, MetricsError> {
     if !home_exists(home)? {
-        return Ok(());
+        return Ok(State::default());
     }
     let _lock = lock(home, true)?;
     let path = state_path(home);
-    match fs::remove_file(&path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(source) => Err(MetricsError::Write { path, source }),
-    }
+    let kept = match read_state(home) {
+        Ok(old) if old.state_id.is_some() => State {
+            state_id: old.state_id,
+            pushed_group: old.pushed_group,
+            ..State::default()
+        },
+        _ => {
+            return match fs::remove_file(&path) {
+                Ok(()) => Ok(State::default()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(State::default()),
+                Err(source) => Err(MetricsError::Write { path, source }),
+            };
+        }
+    };
+    write_state(home, &kept)?;
+    Ok(kept)
 }
 
 /// Opens and locks the lock file (exclusive for writers, shared for readers); the lock lives as
@@ -417,6 +491,16 @@ struct FileV1 {
         skip_serializing_if = "Vec::is_empty"
     )]
     crd_load_durations: Vec<CrdDurationV1>,
+    /// Absent in files written before issue 14.
+    #[serde(default, rename = "stateId", skip_serializing_if = "Option::is_none")]
+    state_id: Option<String>,
+    /// Absent in files written before issue 14, and while nothing is pushed.
+    #[serde(
+        default,
+        rename = "pushedGroup",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pushed_group: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -498,6 +582,29 @@ fn parse_state(text: &str) -> Result<State, ParseError> {
     }
     let file: FileV1 = serde_json::from_str(text).map_err(|e| ParseError::Corrupt(tame(&e)))?;
     let mut state = State::default();
+    if let Some(id) = &file.state_id {
+        let ok = (1..=MAX_STATE_ID_CHARS).contains(&id.chars().count())
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !ok {
+            return Err(ParseError::Corrupt(
+                "stateId must be 1 to 64 ASCII letters, digits, '-' or '_'".to_string(),
+            ));
+        }
+    }
+    if let Some(group) = &file.pushed_group {
+        let ok = group.chars().count() <= MAX_PUSHED_GROUP_CHARS
+            && (group.starts_with("http://") || group.starts_with("https://"))
+            && !group.chars().any(|c| c.is_control() || c.is_whitespace());
+        if !ok {
+            return Err(ParseError::Corrupt(
+                "pushedGroup must be an http:// or https:// URL of at most 4096 characters without spaces or control characters".to_string(),
+            ));
+        }
+    }
+    state.state_id = file.state_id;
+    state.pushed_group = file.pushed_group;
     for s in file.ops {
         let totals = OpTotals {
             count: s.count,
@@ -619,6 +726,8 @@ fn serialize_state(state: &State) -> serde_json::Result<String> {
                 buckets: t.buckets,
             })
             .collect(),
+        state_id: state.state_id.clone(),
+        pushed_group: state.pushed_group.clone(),
     };
     serde_json::to_string(&file)
 }

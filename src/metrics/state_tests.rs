@@ -51,10 +51,16 @@ fn the_file_is_versioned_json_and_round_trips() {
     let home = tempfile::tempdir().unwrap();
     record(home.path(), "myops", &obs("patch", Status::Conflict, 1.5)).unwrap();
     let text = fs::read_to_string(state_path(home.path())).unwrap();
+    let id = load(home.path()).unwrap().state_id.unwrap();
+    assert!(
+        id.len() == 12 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{id}"
+    );
     assert_eq!(
-        text,
+        text.replace(&id, "ID"),
         "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"patch\",\"resource\":\"pods\",\
-         \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}]}\n"
+         \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
+         \"stateId\":\"ID\"}\n"
     );
     assert!(
         !home.path().join(TEMP_FILE).exists(),
@@ -264,14 +270,15 @@ fn crd_loads_are_written_after_the_ops_and_round_trip() {
     )
     .unwrap();
     let text = fs::read_to_string(state_path(home.path())).unwrap();
+    let id = load(home.path()).unwrap().state_id.unwrap();
     assert_eq!(
-        text,
+        text.replace(&id, "ID"),
         "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"patch\",\"resource\":\"pods\",\
          \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
          \"crdLoads\":[{\"plugin\":\"myops\",\"result\":\"success\",\"count\":1},\
          {\"plugin\":\"myops\",\"result\":\"invalid\",\"count\":1}],\
          \"crdLoadDurations\":[{\"plugin\":\"myops\",\"count\":2,\"sum\":0.251,\
-         \"buckets\":[1,1,1,1,1,2,2,2,2,2,2,2,2]}]}\n"
+         \"buckets\":[1,1,1,1,1,2,2,2,2,2,2,2,2]}],\"stateId\":\"ID\"}\n"
     );
     let state = load(home.path()).unwrap();
     assert_eq!(parse_ok(&serialize_state(&state).unwrap()), state);
@@ -560,4 +567,70 @@ fn a_myops_home_that_is_not_a_directory_is_named_by_load_record_and_reset() {
         }
     }
     assert!(!dir.path().join("missing").exists(), "nothing created");
+}
+
+#[test]
+fn two_homes_get_different_state_ids_and_reset_keeps_the_id_and_the_pushed_group() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let id_a = record(a.path(), "myops", &obs("get", Status::Success, 0.1))
+        .unwrap()
+        .state_id
+        .unwrap();
+    let id_b = record(b.path(), "myops", &obs("get", Status::Success, 0.1))
+        .unwrap()
+        .state_id
+        .unwrap();
+    assert_ne!(id_a, id_b);
+    // Recording again keeps the id.
+    let again = record(a.path(), "myops", &obs("get", Status::Success, 0.1)).unwrap();
+    assert_eq!(again.state_id.as_deref(), Some(id_a.as_str()));
+
+    let group = "http://gw:9091/metrics/job/j/instance/i/state_id/x";
+    set_pushed_group(a.path(), Some(group)).unwrap();
+    let kept = reset(a.path()).unwrap();
+    assert!(kept.is_empty(), "{kept:?}");
+    assert_eq!(kept.state_id.as_deref(), Some(id_a.as_str()));
+    assert_eq!(kept.pushed_group.as_deref(), Some(group));
+    assert_eq!(load(a.path()).unwrap(), kept);
+    set_pushed_group(a.path(), None).unwrap();
+    assert_eq!(load(a.path()).unwrap().pushed_group, None);
+}
+
+#[test]
+fn a_file_from_before_state_ids_gets_one_on_the_next_write_and_keeps_its_totals() {
+    let home = tempfile::tempdir().unwrap();
+    let old = "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"get\",\"resource\":\"pods\",\
+               \"status\":\"success\",\"count\":3,\"sum\":0.875,\"buckets\":[0,0,0,0,0,2,3,3,3,3,3,3,3]}]}\n";
+    fs::write(state_path(home.path()), old).unwrap();
+    assert_eq!(load(home.path()).unwrap().state_id, None);
+    let state = load_with_id(home.path()).unwrap();
+    assert!(state.state_id.is_some());
+    assert_eq!(state.ops[&key("get", Status::Success)].count, 3);
+    assert_eq!(load(home.path()).unwrap(), state);
+}
+
+#[test]
+fn a_bad_state_id_or_pushed_group_makes_the_file_corrupt() {
+    let ops = r#""ops":[]"#;
+    for (extra, why) in [
+        (r#""stateId":"""#, "stateId"),
+        (r#""stateId":"a/b""#, "stateId"),
+        (r#""stateId":"a\u001b[2J""#, "stateId"),
+        (r#""pushedGroup":"ftp://gw/x""#, "pushedGroup"),
+        (r#""pushedGroup":"http://gw/x y""#, "pushedGroup"),
+    ] {
+        let text = format!("{{\"version\":1,{ops},{extra}}}");
+        match parse_state(&text) {
+            Err(ParseError::Corrupt(reason)) => {
+                assert!(reason.starts_with(why), "{text}: {reason}")
+            }
+            Err(ParseError::Version(v)) => panic!("{text}: version {v}"),
+            Ok(s) => panic!("{text}: parsed as {s:?}"),
+        }
+    }
+    let ok = parse_ok(&format!(
+        "{{\"version\":1,{ops},\"stateId\":\"abc-1_2\",\"pushedGroup\":\"https://gw/metrics/job/j\"}}"
+    ));
+    assert_eq!(ok.state_id.as_deref(), Some("abc-1_2"));
+    assert_eq!(ok.pushed_group.as_deref(), Some("https://gw/metrics/job/j"));
 }

@@ -241,9 +241,24 @@ async fn finish_records_and_puts_the_totals() {
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
     let lower = request.to_ascii_lowercase();
+    let state = load(home.path()).unwrap();
+    let id = state
+        .state_id
+        .clone()
+        .expect("recording creates the state id");
+    assert_eq!(id.len(), 12, "{id}");
     assert!(
-        request.starts_with("PUT /metrics/job/kubectl-myops/instance/node-1 HTTP/1.1\r\n"),
+        request.starts_with(&format!(
+            "PUT /metrics/job/kubectl-myops/instance/node-1/state_id/{id} HTTP/1.1\r\n"
+        )),
         "{request}"
+    );
+    // The group is remembered (without the credentials), for a later change of grouping key.
+    assert_eq!(
+        state.pushed_group,
+        Some(format!(
+            "{base}/metrics/job/kubectl-myops/instance/node-1/state_id/{id}"
+        ))
     );
     assert!(
         lower.contains("\r\ncontent-type: text/plain; version=0.0.4\r\n"),
@@ -285,10 +300,11 @@ async fn a_rejected_push_keeps_the_totals_and_quotes_the_gateway() {
     .await;
     server.join().unwrap();
     let path = state_path(home.path()).display().to_string();
+    let id = load(home.path()).unwrap().state_id.unwrap();
     assert_eq!(
         warnings,
         [format!(
-            "warning: metrics push to {base}/metrics/job/kubectl-myops/instance/node-1 failed: the Pushgateway \
+            "warning: metrics push to {base}/metrics/job/kubectl-myops/instance/node-1/state_id/{id} failed: the Pushgateway \
              answered HTTP 400: pushed metrics are invalid or inconsistent; the totals are kept in {path} and sent \
              with the next push"
         )]
@@ -548,7 +564,10 @@ async fn every_push_carries_both_the_ops_and_the_crd_families() {
     assert!(body.contains(&format!("{crd_line}2\n")), "{body}");
     assert!(body.ends_with(&crd_batch_text()), "{body}");
 
-    // Then a CRD batch pushes: the ops totals are in its body too.
+    // Then a CRD batch pushes: the ops totals are in its body too. (This second stand-in is
+    // another gateway to the state, whose first group it would delete: forget that group, the
+    // deletion is tested against the real Pushgateway in tests/it/metrics.rs.)
+    set_pushed_group(home.path(), None).unwrap();
     let (base, server) = one_shot_server("HTTP/1.1 200 OK", "");
     let batch = [(Status::Success, 0.25), (Status::Error, 1.5)];
     let warnings = finish_crd_loads(
@@ -561,8 +580,11 @@ async fn every_push_carries_both_the_ops_and_the_crd_families() {
     .await;
     assert_eq!(warnings, Vec::<String>::new());
     let request = server.join().unwrap();
+    let id = load(home.path()).unwrap().state_id.unwrap();
     assert!(
-        request.starts_with("PUT /metrics/job/kubectl-myops/instance/node-1 HTTP/1.1\r\n"),
+        request.starts_with(&format!(
+            "PUT /metrics/job/kubectl-myops/instance/node-1/state_id/{id} HTTP/1.1\r\n"
+        )),
         "{request}"
     );
     let body = body_of(&request);
@@ -635,19 +657,20 @@ async fn finish_crd_loads_warns_like_finish() {
     .await;
     server.join().unwrap();
     let path = state_path(home.path()).display().to_string();
+    let id = load(home.path()).unwrap().state_id.unwrap();
     assert_eq!(
         warnings,
         [format!(
-            "warning: metrics push to {base}/metrics/job/kubectl-myops/instance/node-1 failed: the Pushgateway \
+            "warning: metrics push to {base}/metrics/job/kubectl-myops/instance/node-1/state_id/{id} failed: the Pushgateway \
              answered HTTP 400: pushed metrics are invalid or inconsistent; the totals are kept in {path} and sent \
              with the next push"
         )]
     );
-    assert_eq!(
-        load(home.path()).unwrap(),
-        crd_state(),
-        "the totals are kept"
-    );
+    let kept = State {
+        state_id: Some(id),
+        ..crd_state()
+    };
+    assert_eq!(load(home.path()).unwrap(), kept, "the totals are kept");
 }
 
 #[tokio::test]
@@ -681,5 +704,7 @@ async fn without_a_target_finish_crd_loads_only_records() {
     let home = tempfile::tempdir().unwrap();
     let warnings = finish_crd_loads(home.path(), "myops", &CRD_BATCH, &EVERY, None).await;
     assert!(warnings.is_empty(), "{warnings:?}");
-    assert_eq!(load(home.path()).unwrap(), crd_state());
+    let mut state = load(home.path()).unwrap();
+    assert!(state.state_id.take().is_some(), "recording creates the id");
+    assert_eq!(state, crd_state());
 }

@@ -1,4 +1,5 @@
-//! `metrics show|push|reset`: the local cumulative totals (ARCHITECTURE §6).
+//! `metrics show|push|reset|delete`: the local cumulative totals and this state directory's
+//! group on the Pushgateway (ARCHITECTURE §6, issue 14).
 
 use std::io::IsTerminal;
 
@@ -15,7 +16,8 @@ use crate::verbs::VerbError;
 ///
 /// # Errors
 /// [`VerbError::Io`] when the state cannot be read or written, or the push fails (exit 1);
-/// [`VerbError::Usage`] when `reset` would need a confirmation nobody can give.
+/// [`VerbError::Usage`] when `reset` would need a confirmation nobody can give, or `push` /
+/// `delete` have no Pushgateway configured.
 pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let state = |s: &Settings| metrics::load(&s.home).map_err(|e| VerbError::Io(e.to_string()));
     match cmd {
@@ -30,25 +32,46 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
             }
         }
         MetricsCommand::Push => {
-            let Some(target) = &s.push_target else {
-                return Err(VerbError::Usage(
-                    "no Pushgateway configured: set pushgateway.url in plugin.yaml, MYOPS_PUSHGATEWAY or --pushgateway".into(),
-                ));
-            };
+            let target = configured(s)?;
             let st = state(s)?;
             if st.is_empty() {
                 p.err_line("Nothing to push: no metrics recorded yet.");
                 return Ok(());
             }
-            metrics::push(target, metrics::encode(&st, &s.plugin.metrics))
+            let st = metrics::load_with_id(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+            let Some(group) = metrics::group_target(target, &st) else {
+                return Err(VerbError::Io(format!(
+                    "the metrics state in {} has no state id; run any command again",
+                    s.home.display()
+                )));
+            };
+            metrics::push(&group, metrics::encode(&st, &s.plugin.metrics))
                 .await
                 .map_err(|e| {
                     VerbError::Io(format!(
                         "push to {} failed: {e}",
-                        metrics::redact_url(&target.url)
+                        metrics::redact_url(&group.url)
                     ))
                 })?;
-            p.out(&format!("pushed to {}\n", metrics::redact_url(&target.url)))?;
+            for w in metrics::settle_group(&s.home, &group, st.pushed_group.as_deref()).await {
+                p.err_line(&w);
+            }
+            p.out(&format!("pushed to {}\n", metrics::redact_url(&group.url)))?;
+        }
+        MetricsCommand::Delete => {
+            let target = configured(s)?;
+            let deleted = metrics::delete_groups(&s.home, target)
+                .await
+                .map_err(|e| VerbError::Io(e.to_string()))?;
+            if deleted.is_empty() {
+                p.err_line(&format!(
+                    "Nothing to delete: no metrics recorded yet in {}.",
+                    s.home.display()
+                ));
+            }
+            for url in deleted {
+                p.out(&format!("deleted the Pushgateway group {url}\n"))?;
+            }
         }
         MetricsCommand::Reset { yes } => {
             if !yes {
@@ -70,9 +93,30 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
             }
             metrics::reset(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
             p.out("metrics reset\n")?;
+            if let Some(target) = &s.push_target {
+                let deleted = metrics::delete_groups(&s.home, target)
+                    .await
+                    .map_err(|e| {
+                        VerbError::Io(format!(
+                            "the local totals were reset, but {e}; run `kubectl myops metrics delete` once the Pushgateway is reachable"
+                        ))
+                    })?;
+                for url in deleted {
+                    p.out(&format!("deleted the Pushgateway group {url}\n"))?;
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// The Pushgateway target, or the usage error saying how to configure one.
+fn configured(s: &Settings) -> Result<&metrics::PushTarget, VerbError> {
+    s.push_target.as_ref().ok_or_else(|| {
+        VerbError::Usage(
+            "no Pushgateway configured: set pushgateway.url in plugin.yaml, MYOPS_PUSHGATEWAY or --pushgateway".into(),
+        )
+    })
 }
 
 /// The totals as JSON (pure).

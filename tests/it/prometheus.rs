@@ -645,12 +645,23 @@ fn grouping_values_with_slash_space_and_empty_round_trip_through_the_pushgateway
         ("a/b c".to_string(), String::new()),
         (own_job.clone(), "rack 1/node-2".to_string()),
     ];
+    let mut ids = Vec::new();
+    let mut homes = Vec::new();
     for (job, instance) in &cases {
         let m = Myops::new(&format!(
             "{base}pushgateway: {{url: '{gw}', job: \"{job}\", instance: \"{instance}\", timeout: 2s}}\n"
         ));
         run_ok(&m, &["get", "pods", "-n", &ns.0]);
+        ids.push(
+            crate::metrics::state_file(&m)["stateId"]
+                .as_str()
+                .unwrap()
+                .to_string(),
+        );
+        homes.push(m);
     }
+    // Each run of this test has a MYOPS_HOME, so a group, of its own: look at this run's
+    // (state_id), and delete them at the end (`metrics delete`, the base64 forms included).
 
     // The gateway's API: one group per case whose grouping labels are the values as
     // written, the empty instance included, and every metric in it carries them.
@@ -660,18 +671,20 @@ fn grouping_values_with_slash_space_and_empty_round_trip_through_the_pushgateway
         .expect("curl runs");
     assert!(out.status.success());
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    for (job, instance) in &cases {
+    for ((job, instance), id) in cases.iter().zip(&ids) {
         let groups: Vec<&serde_json::Value> = v["data"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|g| g["labels"]["job"] == job.as_str())
+            .filter(|g| {
+                g["labels"]["job"] == job.as_str() && g["labels"]["state_id"] == id.as_str()
+            })
             .collect();
         assert_eq!(groups.len(), 1, "job {job:?}: {groups:?}");
         let g = groups[0];
         assert_eq!(
             g["labels"],
-            serde_json::json!({"job": job, "instance": instance}),
+            serde_json::json!({"job": job, "instance": instance, "state_id": id}),
             "{g}"
         );
         assert_eq!(g["last_push_successful"], true, "{g}");
@@ -684,15 +697,24 @@ fn grouping_values_with_slash_space_and_empty_round_trip_through_the_pushgateway
     // The exposition the gateway serves to Prometheus spells them the same way.
     let text = scrape(gw);
     assert_eq!(
-        sample(&text, "ops_total", &["instance=\"\",job=\"a/b c\","]),
+        sample(
+            &text,
+            "ops_total",
+            &[
+                "instance=\"\",job=\"a/b c\",",
+                &format!("state_id=\"{}\"", ids[0])
+            ]
+        ),
         Some(1.0),
         "{text}"
     );
     // Prometheus keeps them (honor_labels: true). An empty label is no label there, and the
     // gateway's own address does not fill it in.
-    let s = wait_for(r#"ops_total{job="a/b c"}"#, "the job a/b c", |s| {
-        s.len() == 1
-    });
+    let s = wait_for(
+        &format!(r#"ops_total{{job="a/b c",state_id="{}"}}"#, ids[0]),
+        "the job a/b c",
+        |s| s.len() == 1,
+    );
     assert_eq!(s[0].value, 1.0);
     assert!(!s[0].labels.contains_key("instance"), "{s:?}");
     let s = wait_for(
@@ -702,6 +724,16 @@ fn grouping_values_with_slash_space_and_empty_round_trip_through_the_pushgateway
     );
     assert_eq!(s[0].labels["instance"], "rack 1/node-2", "{s:?}");
     assert_eq!(s[0].value, 1.0);
+    for (m, (job, _)) in homes.iter().zip(&cases) {
+        let r = m.run(&["metrics", "delete"]);
+        assert_eq!(r.code, 0, "{r:?}");
+        assert!(
+            !crate::metrics::groups(gw, job)
+                .iter()
+                .any(|g| ids.contains(&g["state_id"].as_str().unwrap_or("").to_string())),
+            "{job}"
+        );
+    }
 }
 
 /// Runs `promtool ARGS…` in the repository and returns its output (stdout + stderr);
@@ -990,10 +1022,7 @@ fn a_push_the_gateway_rejects_raises_the_push_failure_alert_until_the_next_push(
             "--data-binary",
         ])
         .arg("myops_test_duplicate{a=\"1\"} 1\nmyops_test_duplicate{a=\"1\"} 2\n")
-        .arg(format!(
-            "{}/metrics/job/{j}/instance/test",
-            cluster().pushgateway
-        ))
+        .arg(crate::metrics::pushed_group(&m))
         .output()
         .expect("curl runs");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "400");
@@ -1065,4 +1094,72 @@ fn a_burst_of_denials_fires_the_denied_spike_alert_and_the_error_ratio_rule_rise
     let pending = wait_for_alert("MyopsHighErrorRatio", j, "pending");
     assert_eq!(pending["labels"]["verb"], "get", "{pending}");
     eprintln!("spike {value}, error ratio {}", ratio[0].value);
+}
+
+#[test]
+fn two_myops_homes_on_one_host_sum_exactly_in_prometheus_and_a_reset_removes_one() {
+    // Issue 14: two users on one host (same job, same instance) replaced each other's group,
+    // so their series vanished and reappeared. Now each MYOPS_HOME has its own group.
+    let ns = Namespace::new("prom-two-homes");
+    ns.pod("web-1");
+    let j = &ns.0;
+    let (a, b) = (Myops::standard(j), Myops::standard(j));
+    for _ in 0..2 {
+        run_ok(&a, &["get", "pods", "-n", j]);
+    }
+    run_ok(&b, &["get", "pods", "-n", j]);
+    let id = |m: &Myops| {
+        crate::metrics::state_file(m)["stateId"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (id_a, id_b) = (id(&a), id(&b));
+    let mut s = wait_for(
+        &format!(r#"ops_total{{job="{j}",status="success"}}"#),
+        "both homes' series",
+        |s| s.len() == 2 && s.iter().map(|x| x.value).sum::<f64>() == 3.0,
+    );
+    s.sort_by(|x, y| x.value.total_cmp(&y.value));
+    assert_eq!(
+        s.iter()
+            .map(|x| (
+                x.labels["instance"].as_str(),
+                x.labels["state_id"].as_str(),
+                x.value
+            ))
+            .collect::<Vec<_>>(),
+        [("test", id_b.as_str(), 1.0), ("test", id_a.as_str(), 2.0)]
+    );
+    // The README's query: the per-user, per-machine labels aggregated away.
+    let s = wait_for(
+        &format!(r#"sum without (instance, state_id) (ops_total{{job="{j}"}})"#),
+        "the sum over both homes",
+        |s| s.len() == 1,
+    );
+    assert_eq!(s[0].value, 3.0);
+    assert!(!s[0].labels.contains_key("state_id"), "{s:?}");
+    assert_eq!(s[0].labels["verb"], "get");
+    // The recording rule aggregates both homes into one series per job, plugin, verb.
+    let rule = wait_for(
+        &format!(r#"verb:ops:rate5m{{job="{j}"}}"#),
+        "the rule",
+        |s| s.len() == 1,
+    );
+    assert!(!rule[0].labels.contains_key("state_id"), "{rule:?}");
+
+    // `metrics reset` on one home deletes its group: only the other's series stays.
+    let r = a.run(&["metrics", "reset", "--yes"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(&format!("/state_id/{id_a}\n")), "{r:?}");
+    let s = wait_for(
+        &format!(r#"ops_total{{job="{j}"}}"#),
+        "only the other home's series",
+        |s| s.len() == 1,
+    );
+    assert_eq!(
+        (s[0].labels["state_id"].as_str(), s[0].value),
+        (id_b.as_str(), 1.0)
+    );
+    wait_for_value(&format!(r#"sum(ops_total{{job="{j}"}})"#), 1.0);
 }
