@@ -113,6 +113,11 @@ pub async fn run(
                 .map(|t| since(t, jiff::Timestamp::now()))
                 .transpose()?;
             let mut entries = entries;
+            // `--context NAME` lists the changes made in that context only (a fan-out's
+            // entries otherwise look alike when the user names match).
+            if let Some(context) = &s.kube.context {
+                entries.retain(|e| e.context.as_ref() == Some(context));
+            }
             if let Some(session) = session {
                 if session.is_empty() {
                     return Err(VerbError::Usage(EMPTY_SESSION.into()));
@@ -174,7 +179,15 @@ pub fn list_table(
     cutoff: Option<jiff::Timestamp>,
     object: Option<&str>,
 ) -> OwnTable {
-    let mut t = OwnTable::new(["Id", "Time", "User", "Operation", "Object", "Result"]);
+    let mut t = OwnTable::new([
+        "Id",
+        "Time",
+        "User",
+        "Context",
+        "Operation",
+        "Object",
+        "Result",
+    ]);
     for e in changelog::latest(records)
         .iter()
         .filter(|e| {
@@ -197,6 +210,7 @@ pub fn list_table(
                 e.id.clone(),
                 e.timestamp.clone(),
                 e.user.clone(),
+                e.context.clone().unwrap_or_default(),
                 op,
                 object_of(e),
                 result,
@@ -286,9 +300,9 @@ mod tests {
         let t = list_table(vec![intent, other, done], None, None);
         assert_eq!(
             t.render(false),
-            "ID   TIME                   USER    OPERATION         OBJECT           RESULT\n\
-             1    2026-11-30T08:00:00Z   admin   patch             pod/shop/web-1   success\n\
-             2    2026-11-30T08:00:00Z   admin   patch (dry run)   deployment/api   success\n"
+            "ID   TIME                   USER    CONTEXT   OPERATION         OBJECT           RESULT\n\
+             1    2026-11-30T08:00:00Z   admin             patch             pod/shop/web-1   success\n\
+             2    2026-11-30T08:00:00Z   admin             patch (dry run)   deployment/api   success\n"
         );
     }
 
@@ -306,7 +320,7 @@ mod tests {
         let t = list_table(vec![intent.clone(), denied], None, Some("web-1"));
         assert_eq!(
             t.render(true),
-            "1   2026-11-30T08:00:00Z   admin   patch   pod/shop/web-1   outcome unknown\n"
+            "1   2026-11-30T08:00:00Z   admin       patch   pod/shop/web-1   outcome unknown\n"
         );
         assert_eq!(
             no_outcome_warning(&intent),
@@ -358,8 +372,8 @@ mod tests {
         let t = list_table(vec![e], None, None);
         let row = &t.rows()[0];
         assert_eq!(row[2], "ad\\u{1b}]0;pwned\\u{7}min");
-        assert!(row[4].chars().count() < 700, "{}", row[4].len());
-        assert!(row[4].ends_with("(5004 characters)"), "{}", &row[4][590..]);
+        assert!(row[5].chars().count() < 700, "{}", row[5].len());
+        assert!(row[5].ends_with("(5004 characters)"), "{}", &row[5][590..]);
     }
 
     #[test]

@@ -137,7 +137,7 @@ pub enum SessionRollbackError {
     NoSession(String),
     /// Some changes were not rolled back (each already reported on stderr with its context).
     #[error(
-        "{failed} of {total} change(s) of session {session} were not rolled back (each is named above); the others were — fix what the lines above say, then roll back the rest one by one with `kubectl myops rollback ID`"
+        "{failed} of {total} change(s) of session {session} were not rolled back (each is named above; {done} rolled back or already as before) — fix what the lines above say and run `kubectl myops rollback --session {session}` again (changes already undone are skipped; --force restores over later writers)"
     )]
     Incomplete {
         /// The session id.
@@ -146,6 +146,8 @@ pub enum SessionRollbackError {
         failed: usize,
         /// How many entries the session had that changed something.
         total: usize,
+        /// How many were rolled back now or already held their earlier values.
+        done: usize,
         /// The most severe exit status among the failures ([`ExitStatus::most_severe`]).
         status: ExitStatus,
     },

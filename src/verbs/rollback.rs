@@ -26,8 +26,8 @@ use crate::cli::{DryRun, PatchType, RollbackArgs};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
 use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
-use crate::output::Printer;
 use crate::output::objects::print_result;
+use crate::output::{Chunk, Printer};
 use crate::settings::Settings;
 use crate::verbs::{Outcome, RollbackError, SessionRollbackError, VerbError};
 
@@ -358,7 +358,7 @@ async fn roll_back_entry(
         Ok(o) => o,
         Err(e) => return (None, Err(e.into())),
     };
-    let result = roll_back(session, &obj, entry, args, p).await;
+    let result = roll_back(session, &obj, entry, args, args.session.is_some(), p).await;
     (Some(obj.t.group_resource()), result)
 }
 
@@ -492,6 +492,7 @@ async fn run_session(
     };
     let total = plan.refused.len() + plan.contexts.iter().map(|c| c.entries.len()).sum::<usize>();
     let mut failed: Vec<ExitStatus> = Vec::new();
+    let mut restored = 0usize;
     let mut resources: Vec<String> = Vec::new();
     for e in &plan.refused {
         p.err_line(&format!("error: {e}"));
@@ -565,7 +566,13 @@ async fn run_session(
             continue;
         };
         let entry = &plan.contexts[g].entries[i];
-        let (resource, result) = roll_back_entry(session, entry, args, p).await;
+        let (resource, result) = in_context(plan.contexts[g].context.as_deref(), p, async |cp| {
+            roll_back_entry(session, entry, args, cp).await
+        })
+        .await;
+        if result.is_ok() {
+            restored += 1;
+        }
         resources.extend(resource.filter(|r| !resources.contains(r)));
         if let Err(e) = result {
             p.err_line(&format!(
@@ -596,11 +603,54 @@ async fn run_session(
             session: crate::echo::capped(session_id, 64),
             failed: failed.len(),
             total,
+            done: restored,
             status: ExitStatus::most_severe(failed),
         }
         .into())
     };
     Outcome { resource, result }
+}
+
+/// Runs `f` with a printer whose stdout lines are then printed prefixed by `context` and a
+/// tab — the fan-out's line shape (README "Fleet"), so the same object rolled back in two
+/// clusters is told apart; stderr lines go through as they are. Without a context (an entry
+/// that recorded none), `f` prints directly.
+async fn in_context<T>(
+    context: Option<&str>,
+    p: &mut Printer<'_>,
+    f: impl AsyncFnOnce(&mut Printer<'_>) -> (T, Result<(), VerbError>),
+) -> (T, Result<(), VerbError>) {
+    let Some(context) = context else {
+        return f(p).await;
+    };
+    let (mut chunks, mut err) = (Vec::new(), Vec::new());
+    let (value, mut result) = {
+        let mut cp = Printer::capturing(&mut chunks, &mut err);
+        f(&mut cp).await
+    };
+    for line in String::from_utf8_lossy(&err).lines() {
+        p.err_line(line);
+    }
+    let name = crate::echo::escaped(context);
+    for chunk in chunks {
+        let text = match chunk {
+            Chunk::Text(t) => t,
+            // Rollback prints no tables; were one captured, its cells go out as tab-separated lines.
+            Chunk::Table(t) => t
+                .header
+                .iter()
+                .chain(&t.rows)
+                .map(|r| r.join("\t") + "\n")
+                .collect(),
+        };
+        for line in text.lines() {
+            if let Err(e) = p.out(&format!("{name}\t{line}\n")) {
+                result = result.and(Err(e.into()));
+                return (value, result);
+            }
+        }
+    }
+    (value, result)
 }
 
 /// The last record of entry `id` among `entries`, if it can be rolled back at all (pure):
@@ -668,11 +718,15 @@ pub fn find_entry(entries: &[Entry], id: &str) -> Result<Entry, VerbError> {
     Ok(entry)
 }
 
+/// `rerun`: part of `rollback --session`, which may be run again after a partial failure —
+/// fields that already hold their earlier values (undone by the first run, or by hand) are
+/// "nothing to roll back" rather than a conflict; nothing is written either way.
 async fn roll_back(
     session: &Session<'_>,
     obj: &ObjectRef,
     entry: &Entry,
     args: &RollbackArgs,
+    rerun: bool,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let before = entry.before.clone().unwrap_or(Value::Null);
@@ -748,6 +802,10 @@ async fn roll_back(
     // An intent without an outcome: the request may or may not have been applied. The live
     // object decides; nothing is restored on a guess.
     let mut rv_test = entry.resource_version_after.as_deref();
+    if rerun && !entry.outcome_unknown() && holds_before(&current, &before, &touched) {
+        p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", obj.display(), entry.id))?;
+        return Ok(());
+    }
     if entry.outcome_unknown() {
         if holds_before(&current, &before, &touched) {
             p.out(&format!("{}: nothing to roll back (entry {} has no outcome record, and the fields it would change still hold their earlier values)\n", obj.display(), entry.id))?;
