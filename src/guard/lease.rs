@@ -386,7 +386,18 @@ async fn round(lock: &LeaseLock, elector: &mut Elector, started: Instant) -> Res
             Ok(())
         }
         Err(WriteError::Conflict) => Ok(()),
-        Err(WriteError::Api(e)) => Err(e.to_string()),
+        Err(WriteError::Api(e)) => Err(with_hint(&e, &lock.namespace)),
+    }
+}
+
+/// A failed Lease write as one log line that says what to do: a `NotFound` on create is the
+/// Lease's namespace missing (the apiserver answers `namespaces "x" not found`).
+fn with_hint(e: &crate::cluster::ApiError, namespace: &str) -> String {
+    match e {
+        crate::cluster::ApiError::Server { code: 404, .. } => format!(
+            "{e}; create the namespace {namespace} (kubectl create namespace {namespace}) or pass --lease-namespace with an existing one"
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -567,6 +578,28 @@ mod tests {
         assert!(
             id.ends_with("_0123abcd") && id.len() > "_0123abcd".len(),
             "{id}"
+        );
+    }
+
+    #[test]
+    fn a_lease_namespace_that_does_not_exist_says_how_to_fix_it() {
+        let missing = crate::cluster::ApiError::Server {
+            code: 404,
+            reason: "NotFound".into(),
+            message: "namespaces \"crd-loader\" not found".into(),
+        };
+        assert_eq!(
+            with_hint(&missing, "crd-loader"),
+            "Error from server (NotFound): namespaces \"crd-loader\" not found; create the namespace crd-loader (kubectl create namespace crd-loader) or pass --lease-namespace with an existing one"
+        );
+        let other = crate::cluster::ApiError::Server {
+            code: 500,
+            reason: "InternalError".into(),
+            message: "boom".into(),
+        };
+        assert_eq!(
+            with_hint(&other, "x"),
+            "Error from server (InternalError): boom"
         );
     }
 }
