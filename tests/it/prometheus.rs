@@ -1028,6 +1028,8 @@ fn a_push_the_gateway_rejects_raises_the_push_failure_alert_until_the_next_push(
     assert_eq!(String::from_utf8_lossy(&out.stdout), "400");
     let s = wait_for(&failing, "the failed push", |s| s.len() == 1);
     assert_eq!(s[0].labels["instance"], "test", "{s:?}");
+    let id = crate::metrics::state_file(&m)["stateId"].clone();
+    assert_eq!(s[0].labels["state_id"], id.as_str().unwrap(), "{s:?}");
     let alert = wait_for_alert("MyopsMetricsPushFailing", j, "pending");
     assert_eq!(alert["labels"]["instance"], "test", "{alert}");
     assert_eq!(alert["labels"]["severity"], "warning", "{alert}");
