@@ -378,3 +378,42 @@ fn a_pushgateway_400_reason_is_shown_whole_on_one_line() {
     assert!(w.contains("is not a GAUGE; the totals are kept in "), "{w}");
     assert!(w.len() > 400 && !w.contains("characters)"), "{w}");
 }
+
+#[test]
+fn metrics_reset_with_the_gateway_down_resets_locally_and_names_metrics_delete_exit_1() {
+    let ns = Namespace::new("metrics-reset-down");
+    ns.pod("web-1");
+    let port = free_port();
+    let gw = Pushgateway::start(port);
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nmetrics: [ops_total]\npushgateway: {{url: '{}', job: {}, instance: i, timeout: 1s}}\n",
+        gw.url, ns.0
+    ));
+    assert_eq!(m.run(&["get", "pods", "-n", &ns.0]).code, 0);
+    let group = pushed_group(&m);
+    drop(gw);
+    let r = m.run(&["metrics", "reset", "--yes"]);
+    assert_eq!((r.code, r.stdout.as_str()), (1, "metrics reset\n"), "{r:?}");
+    assert_eq!(r.stderr.lines().count(), 1, "one line of error: {r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "the local totals were reset, but deleting the group {group} on the Pushgateway failed: Connection refused"
+        )) && r.stderr.contains("run `kubectl myops metrics delete` once the Pushgateway is reachable"),
+        "{r:?}"
+    );
+    // Local totals gone, the id and the remembered group kept for the later delete.
+    let st = state_file(&m);
+    assert_eq!(st["ops"], serde_json::json!([]), "{st}");
+    assert_eq!(st["pushedGroup"], group.as_str(), "{st}");
+    let r = m.run(&["metrics", "delete"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    // The gateway is back (empty, in memory): the delete succeeds and forgets the group.
+    let _gw = Pushgateway::start(port);
+    let r = m.run(&["metrics", "delete"]);
+    assert_eq!(
+        (r.code, r.stdout.clone()),
+        (0, format!("deleted the Pushgateway group {group}\n")),
+        "{r:?}"
+    );
+    assert!(state_file(&m).get("pushedGroup").is_none());
+}
