@@ -4,8 +4,6 @@
 use std::io::Write;
 use std::time::Instant;
 
-use clap::Parser;
-
 use crate::cli::{Cli, Command, ConfigCommand, CrdsCommand};
 use crate::exit::ExitStatus;
 use crate::metrics::{self, Observation};
@@ -15,7 +13,7 @@ use crate::verbs::{self, VerbError};
 
 /// Runs the CLI with the process's argv and environment; returns the exit code.
 pub fn main() -> u8 {
-    let cli = match Cli::try_parse() {
+    let cli = match crate::cli::help::try_parse() {
         Ok(c) => c,
         Err(e) => {
             // Usage errors echo the offending argument: print them through the same

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod help;
+
 /// `kubectl myops`: the guarded kubectl.
 #[derive(Debug, Parser)]
 #[command(
@@ -16,7 +18,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
     bin_name = "kubectl-myops",
     version,
     about = "The guarded kubectl: get behind a plugin.yaml boundary and a SelfSubjectAccessReview, with metrics",
-    after_help = "Exit codes: 0 ok, 1 runtime failure, 2 usage/config error, 3 denied, 4 not found, 5 conflict."
+    after_help = help::ROOT_HELP
 )]
 pub struct Cli {
     /// Flags shared by every command.
@@ -181,23 +183,25 @@ pub enum Command {
     #[command(after_help = PATCH_EXAMPLES)]
     Patch(PatchArgs),
     /// Undo a journaled change: restore the fields it touched from its before-state.
+    #[command(after_help = help::ROLLBACK_HELP)]
     Rollback(RollbackArgs),
     /// The change log of every mutation attempt.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = help::CHANGELOG_HELP)]
     Changelog(ChangelogCommand),
     /// Register CustomResourceDefinitions from a directory on the cluster.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = help::CRDS_HELP)]
     Crds(CrdsCommand),
     /// The local cumulative metric totals: show, push now, reset.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = help::METRICS_HELP)]
     Metrics(MetricsCommand),
     /// Inspect and check plugin.yaml.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = help::CONFIG_HELP)]
     Config(ConfigCommand),
     /// What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = help::AUTH_HELP)]
     Auth(AuthCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
+    #[command(after_help = help::VERSION_HELP)]
     Version,
     /// Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell).
     #[command(after_help = COMPLETION_HELP)]
@@ -621,6 +625,7 @@ pub struct RollbackArgs {
 #[derive(Debug, Subcommand)]
 pub enum ChangelogCommand {
     /// One line per entry: id, time, user, operation, object, result.
+    #[command(after_help = help::CHANGELOG_LIST_HELP)]
     List {
         /// Only entries newer than this: a duration (`1h`, `30m`) or an RFC 3339 time.
         #[arg(long)]
@@ -636,6 +641,7 @@ pub enum ChangelogCommand {
         invalid: bool,
     },
     /// One entry, as pretty JSON.
+    #[command(after_help = help::CHANGELOG_SHOW_HELP)]
     Show {
         /// The entry id.
         id: String,
@@ -795,11 +801,13 @@ pub struct GetArgs {
 #[derive(Debug, Subcommand)]
 pub enum CrdsCommand {
     /// Server-side apply every CRD in DIR once and wait until each is Established and served.
+    #[command(after_help = help::CRDS_SYNC_HELP)]
     Sync(CrdsSyncArgs),
     /// Hot-load: register every CRD in DIR, then follow the directory until SIGINT/SIGTERM.
     #[command(after_help = WATCH_HELP)]
     Watch(CrdsWatchArgs),
     /// What the directory holds and what the cluster has, side by side.
+    #[command(after_help = help::CRDS_LIST_HELP)]
     List(CrdsListArgs),
 }
 
@@ -920,8 +928,10 @@ pub struct CrdsSyncArgs {
 #[derive(Debug, Subcommand)]
 pub enum ConfigCommand {
     /// Print the JSON Schema of plugin.yaml.
+    #[command(after_help = help::CONFIG_SCHEMA_HELP)]
     Schema,
     /// Check a plugin.yaml (default: the one the lookup order finds) and print what it allows.
+    #[command(after_help = help::CONFIG_VALIDATE_HELP)]
     Validate {
         /// The file to check.
         path: Option<PathBuf>,
@@ -932,20 +942,24 @@ pub enum ConfigCommand {
 #[derive(Debug, Subcommand)]
 pub enum MetricsCommand {
     /// Print the local totals (MYOPS_HOME/metrics-state.json).
+    #[command(after_help = help::METRICS_SHOW_HELP)]
     Show {
         /// Output format.
         #[arg(short = 'o', long, value_enum, default_value = "table")]
         output: MetricsFormat,
     },
     /// Push the local totals to the Pushgateway now.
+    #[command(after_help = help::METRICS_PUSH_HELP)]
     Push,
     /// Delete the local totals and this MYOPS_HOME's group on the Pushgateway (asks unless --yes).
+    #[command(after_help = help::METRICS_RESET_HELP)]
     Reset {
         /// Do not ask.
         #[arg(long)]
         yes: bool,
     },
     /// Delete this MYOPS_HOME's group on the Pushgateway; keep the local totals.
+    #[command(after_help = help::METRICS_DELETE_HELP)]
     Delete,
 }
 
@@ -968,6 +982,7 @@ pub enum AuthCommand {
     #[command(after_help = MATRIX_HELP)]
     Matrix(MatrixArgs),
     /// Who the API server says you are (SelfSubjectReview), as `kubectl auth whoami`.
+    #[command(after_help = help::WHOAMI_HELP)]
     Whoami(WhoamiArgs),
 }
 
@@ -1121,4 +1136,11 @@ flags, -o values, contexts, namespaces, resource types and object names (asking 
 for at most 1s, env MYOPS_COMPLETION_TIMEOUT). krew links only kubectl-myops; link the helper
 next to it once (again after `kubectl krew upgrade myops`):
   d=\"${KREW_ROOT:-$HOME/.krew}/bin\"
-  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"";
+  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"
+
+Examples:
+  # Load bash completion for kubectl-myops in this shell
+  source <(kubectl-myops completion bash)
+
+  # Install zsh completion
+  kubectl-myops completion zsh > \"${fpath[1]}/_kubectl-myops\"";

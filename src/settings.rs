@@ -94,6 +94,9 @@ pub struct Settings {
     /// session. A fan-out over contexts ([`crate::fleet`]) sets it once, so all journal
     /// entries of one invocation share one session id (ARCHITECTURE §7).
     pub session_id: Option<String>,
+    /// Whether stderr is a terminal ([`Env::stderr_is_terminal`]): `crds sync` then draws a
+    /// progress line.
+    pub stderr_is_terminal: bool,
 }
 
 /// The environment variables settings read, captured once so resolution is a pure function.
@@ -273,6 +276,7 @@ impl Settings {
             verbose: g.verbose,
             session_id: None,
             shared_discovery: None,
+            stderr_is_terminal: env.stderr_is_terminal,
         })
     }
 

@@ -61,6 +61,8 @@ mod packaging;
 mod parity;
 #[path = "it/patch.rs"]
 mod patch;
+#[path = "it/progress_help.rs"]
+mod progress_help;
 #[path = "it/prometheus.rs"]
 mod prometheus;
 #[path = "it/proxy.rs"]

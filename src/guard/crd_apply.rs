@@ -30,6 +30,15 @@ use crate::exit::ExitStatus;
 /// Applies in flight at once (large CRDs take the server a while to validate).
 const PARALLEL_APPLIES: usize = 4;
 
+/// How long a wait (Established, discovery) runs before it is announced to the user
+/// ([`WaitNotices`]): a second, after which a silent command looks hung.
+pub const ANNOUNCE_WAIT_AFTER: Duration = Duration::from_secs(1);
+
+/// Where the waits of [`Applier::apply_stream`] announce themselves once they last longer than
+/// [`ANNOUNCE_WAIT_AFTER`]: a text naming what is awaited (`CRD x.example.com to be
+/// Established`). Unbounded: at most one message per CRD.
+pub type WaitNotices = tokio::sync::mpsc::UnboundedSender<String>;
+
 /// The field manager of every server-side apply this tool makes.
 pub const FIELD_MANAGER: &str = "kubectl-myops";
 
@@ -173,18 +182,23 @@ impl<'a> Applier<'a> {
         }
     }
 
-    /// Applies `crds` (at most four in flight) and returns each result in input order.
-    pub async fn apply_many<'c>(
-        &self,
-        crds: &[&'c LoadedCrd],
-    ) -> Vec<(&'c LoadedCrd, Result<Instant, ApplyError>)> {
+    /// Applies `crds` (at most four in flight, each through [`Applier::apply`]) and yields each
+    /// result as soon as it and those before it are done, in input order — so a caller can
+    /// report each file as it lands. A wait for `Established` that lasts longer than
+    /// [`ANNOUNCE_WAIT_AFTER`] sends one message to `notices`.
+    pub fn apply_stream<'c, 's>(
+        &'s self,
+        crds: &'s [&'c LoadedCrd],
+        notices: Option<&'s WaitNotices>,
+    ) -> impl futures::Stream<Item = (&'c LoadedCrd, Result<Instant, ApplyError>)> + 's
+    where
+        'c: 's,
+    {
         futures::stream::iter(
             crds.iter()
-                .map(|c| async move { (*c, self.apply(c).await) }),
+                .map(move |c| async move { (*c, self.apply_noticed(c, notices).await) }),
         )
         .buffered(PARALLEL_APPLIES)
-        .collect()
-        .await
     }
 
     /// The gate for registering CRDs: the plugin.yaml boundary (verb `patch` on
@@ -221,6 +235,15 @@ impl<'a> Applier<'a> {
     /// [`ApplyError::Rejected`] with the file and the server's message (a field conflict names
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
     pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
+        self.apply_noticed(crd, None).await
+    }
+
+    /// [`Applier::apply`], announcing a long wait for `Established` to `notices`.
+    async fn apply_noticed(
+        &self,
+        crd: &LoadedCrd,
+        notices: Option<&WaitNotices>,
+    ) -> Result<Instant, ApplyError> {
         let before = self
             .session
             .call("the read of the CRD", self.api.get_opt(&crd.name))
@@ -256,7 +279,7 @@ impl<'a> Applier<'a> {
             }
             Err(e) => return Err(e.into()),
         }
-        self.wait_established(&crd.name, sent).await?;
+        self.wait_established(&crd.name, sent, notices).await?;
         Ok(sent)
     }
 
@@ -332,8 +355,15 @@ impl<'a> Applier<'a> {
             .await
     }
 
-    /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`.
-    async fn wait_established(&self, name: &str, started: Instant) -> Result<(), ApplyError> {
+    /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`; once the
+    /// wait has lasted [`ANNOUNCE_WAIT_AFTER`], says so on `notices` (once).
+    async fn wait_established(
+        &self,
+        name: &str,
+        started: Instant,
+        notices: Option<&WaitNotices>,
+    ) -> Result<(), ApplyError> {
+        let mut announced = false;
         loop {
             let crd = self
                 .session
@@ -363,6 +393,18 @@ impl<'a> Applier<'a> {
                     ),
                 });
             }
+            if !announced
+                && started.elapsed() >= ANNOUNCE_WAIT_AFTER
+                && let Some(n) = notices
+            {
+                announced = true;
+                let what = if names {
+                    "Established"
+                } else {
+                    "Established with its names accepted"
+                };
+                let _ = n.send(format!("CRD {name} to be {what}"));
+            }
             if started.elapsed() > self.timeout {
                 let what = if names {
                     "Established"
@@ -379,40 +421,35 @@ impl<'a> Applier<'a> {
         }
     }
 
-    /// Polls aggregated discovery (every 100 ms) until every CRD's storage version is served,
-    /// so a new process resolves the kinds at once.
+    /// One look at aggregated discovery: for each of `crds`, whether its storage version is
+    /// served (so a new process resolves the kind at once). The caller polls (every 100 ms
+    /// in [`super::crd_batch`]) and applies its own deadline per CRD.
     ///
     /// # Errors
-    /// [`ApplyError::NotReady`] after the timeout; [`ApplyError::Wait`] when discovery fails.
-    pub async fn wait_discoverable(&self, crds: &[&LoadedCrd]) -> Result<(), ApplyError> {
-        let started = Instant::now();
-        loop {
-            let index = self
-                .session
-                .fetch_index()
-                .await
-                .map_err(|source| ApplyError::Wait {
-                    name: "discovery".into(),
-                    source,
-                })?;
-            let missing = crds.iter().find(|c| {
-                !index.types().iter().any(|t| {
+    /// [`ApplyError::Wait`] when discovery cannot be fetched.
+    pub async fn served(&self, crds: &[&LoadedCrd]) -> Result<Vec<bool>, ApplyError> {
+        let index = self
+            .session
+            .fetch_index()
+            .await
+            .map_err(|source| ApplyError::Wait {
+                name: "discovery".into(),
+                source,
+            })?;
+        Ok(crds
+            .iter()
+            .map(|c| {
+                index.types().iter().any(|t| {
                     t.api.group == c.group
                         && t.api.plural == c.plural
                         && t.api.version == c.storage_version
                 })
-            });
-            match missing {
-                None => return Ok(()),
-                Some(c) if started.elapsed() > self.timeout => {
-                    return Err(ApplyError::NotReady {
-                        name: c.name.clone(),
-                        what: "served by discovery".into(),
-                        seconds: started.elapsed().as_secs_f64(),
-                    });
-                }
-                Some(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-            }
-        }
+            })
+            .collect())
+    }
+
+    /// How long each wait may take (`--timeout`).
+    pub fn timeout(&self) -> Duration {
+        self.timeout
     }
 }

@@ -1,11 +1,21 @@
 //! The one batch function of CRD hot-loading, shared by `crds sync` (one batch from an empty
 //! state) and `crds watch` (one batch per burst of file events): plan → check access →
 //! apply → wait → record. The verbs only report the [`Event`]s it returns (ARCHITECTURE §5).
+//!
+//! The applies and the waits are pipelined, so each CRD's outcome is known as it lands: a
+//! CRD goes from the apply stream (four in flight, waiting for `Established` each) to a
+//! pending set that one discovery poll every 100 ms checks for all pending CRDs at once;
+//! each is `Registered` (or fails) on its own, with its own deadline (`--timeout` from the
+//! moment it was Established). [`run_batch_into`] hands each [`Event`] to a [`BatchSink`]
+//! the moment it happens (`crds sync` prints it at once), together with [`Notice`]s: how
+//! many CRDs are being applied, and what a wait longer than a second waits for.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use super::crd_apply::{Applier, ApplyError};
+use futures::StreamExt;
+
+use super::crd_apply::{ANNOUNCE_WAIT_AFTER, Applier, ApplyError};
 use crate::crds::{Action, LoadError, LoadedCrd, Registry, WatchState, check_dir_mode, scan};
 use crate::metrics::{self, Status};
 use crate::settings::Settings;
@@ -58,10 +68,48 @@ pub enum Event {
     Warning(String),
 }
 
-/// Runs one batch: rescan `dir`, plan against `state`, check access, apply (write-ahead
-/// journaled), wait until Established and served, record the registry and the
-/// `crd_loads_total`/`crd_load_duration_seconds` observations (pushed when configured).
-/// `event` is when the first file event of the batch happened (now, for `crds sync`).
+/// What a batch tells about itself while it runs, besides its [`Event`]s: for a progress
+/// line and for the user waiting at a terminal. Never part of the outcome.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// This many CRDs passed the access check and are being applied now.
+    Applying(usize),
+    /// A wait has lasted [`ANNOUNCE_WAIT_AFTER`]: what it waits for (`CRD x.example.com to be
+    /// Established`, `discovery to serve x.example.com`); once per CRD and wait.
+    Waiting(String),
+}
+
+/// Where [`run_batch_into`] hands each [`Event`] and [`Notice`] the moment it happens.
+pub trait BatchSink {
+    /// One event of the batch, in the order they happen.
+    fn event(&mut self, event: Event);
+    /// A notice; ignored unless the sink shows progress.
+    fn notice(&mut self, _notice: Notice) {}
+}
+
+/// Collects the events (`crds watch` reports them after the batch).
+impl BatchSink for Vec<Event> {
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
+/// A [`BatchSink`] that also keeps the `crd_loads_total` observations of the batch.
+struct Counting<'k> {
+    sink: &'k mut dyn BatchSink,
+    loads: Vec<(Status, f64)>,
+}
+
+impl Counting<'_> {
+    fn event(&mut self, e: Event) {
+        self.sink.event(e);
+    }
+    fn load(&mut self, status: Status, seconds: f64) {
+        self.loads.push((status, seconds));
+    }
+}
+
+/// Runs one batch and returns its events: [`run_batch_into`] collecting into a `Vec`.
 pub async fn run_batch(
     applier: &Applier<'_>,
     settings: &Settings,
@@ -69,19 +117,31 @@ pub async fn run_batch(
     dir: &Path,
     event: Option<Instant>,
 ) -> Vec<Event> {
-    let started = event.unwrap_or_else(Instant::now);
     let mut events = Vec::new();
-    let mut loads: Vec<(Status, f64)> = Vec::new();
-    carry_out(
-        applier,
-        settings,
-        state,
-        dir,
-        started,
-        &mut events,
-        &mut loads,
-    )
-    .await;
+    run_batch_into(applier, settings, state, dir, event, &mut events).await;
+    events
+}
+
+/// Runs one batch: rescan `dir`, plan against `state`, check access, apply (write-ahead
+/// journaled), wait until Established and served, record the registry and the
+/// `crd_loads_total`/`crd_load_duration_seconds` observations (pushed when configured).
+/// `event` is when the first file event of the batch happened (now, for `crds sync`).
+/// Each [`Event`] goes to `sink` as it happens.
+pub async fn run_batch_into(
+    applier: &Applier<'_>,
+    settings: &Settings,
+    state: &mut WatchState,
+    dir: &Path,
+    event: Option<Instant>,
+    sink: &mut dyn BatchSink,
+) {
+    let started = event.unwrap_or_else(Instant::now);
+    let mut out = Counting {
+        sink,
+        loads: Vec::new(),
+    };
+    carry_out(applier, settings, state, dir, started, &mut out).await;
+    let Counting { sink, loads } = out;
     // Pushed after every batch, even one with nothing to count: a push that timed out
     // earlier is re-sent with the totals kept on disk (the Pushgateway holds only the last PUT).
     {
@@ -95,10 +155,9 @@ pub async fn run_batch(
         )
         .await
         {
-            events.push(Event::Warning(w));
+            sink.event(Event::Warning(w));
         }
     }
-    events
 }
 
 fn status_of(e: &ApplyError) -> Status {
@@ -111,19 +170,18 @@ async fn carry_out(
     state: &mut WatchState,
     dir: &Path,
     started: Instant,
-    events: &mut Vec<Event>,
-    loads: &mut Vec<(Status, f64)>,
+    out: &mut Counting<'_>,
 ) {
     let secs = || started.elapsed().as_secs_f64();
     // The directory's mode can change while we watch (chmod, re-created, replaced).
     if let Err(e) = check_dir_mode(dir) {
-        events.push(Event::Refused(e));
+        out.event(Event::Refused(e));
         return;
     }
     let snap = match scan(dir) {
         Ok(s) => s,
         Err(e) => {
-            events.push(Event::ScanFailed(format!(
+            out.event(Event::ScanFailed(format!(
                 "cannot read {}: {e}",
                 dir.display()
             )));
@@ -135,12 +193,12 @@ async fn carry_out(
     for action in state.plan(&snap) {
         match action {
             Action::Invalid(e) => {
-                loads.push((Status::Invalid, 0.0));
-                events.push(Event::Invalid(e));
+                out.load(Status::Invalid, 0.0);
+                out.event(Event::Invalid(e));
             }
             Action::Duplicate { file, name, owner } => {
-                loads.push((Status::Invalid, 0.0));
-                events.push(Event::Duplicate(LoadError {
+                out.load(Status::Invalid, 0.0);
+                out.event(Event::Duplicate(LoadError {
                     file,
                     line: 1,
                     column: 1,
@@ -153,64 +211,185 @@ async fn carry_out(
             Action::Apply(c) => to_apply.push(*c),
             Action::Unregister { name, file } => {
                 gone.push(name.clone());
-                events.push(Event::Unregistered { name, file });
+                out.event(Event::Unregistered { name, file });
             }
         }
     }
     if !gone.is_empty()
         && let Err(e) = Registry::remove(&settings.home, &gone)
     {
-        events.push(Event::Warning(e.to_string()));
+        out.event(Event::Warning(e.to_string()));
     }
     if to_apply.is_empty() {
         return;
     }
     if let Err(e) = applier.check_access().await {
         let error = ApplyError::from(e);
-        loads.extend(to_apply.iter().map(|_| (status_of(&error), secs())));
-        events.push(Event::Refusal {
+        for _ in &to_apply {
+            out.load(status_of(&error), secs());
+        }
+        out.event(Event::Refusal {
             crds: to_apply,
             error,
         });
         return;
     }
+    out.sink.notice(Notice::Applying(to_apply.len()));
     let refs: Vec<&LoadedCrd> = to_apply.iter().collect();
-    let mut applied: Vec<(&LoadedCrd, Duration)> = Vec::new();
-    for (c, r) in applier.apply_many(&refs).await {
-        match r {
-            Ok(sent) => applied.push((c, sent.saturating_duration_since(started))),
-            Err(error) => {
-                loads.push((status_of(&error), secs()));
-                events.push(Event::Failed {
-                    crd: c.clone(),
-                    error,
-                });
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut applies = std::pin::pin!(applier.apply_stream(&refs, Some(&tx)));
+    let mut applies_done = false;
+    // Applied and Established, not yet served by discovery: the CRD, event → apply sent,
+    // when it became Established, whether its wait was announced.
+    let mut pending: Vec<Pending<'_>> = Vec::new();
+    let mut next_look = Instant::now();
+    let poll = Duration::from_millis(100);
+    while !applies_done || !pending.is_empty() {
+        let look_at = tokio::time::Instant::from_std(next_look);
+        tokio::select! {
+            next = applies.next(), if !applies_done => match next {
+                None => applies_done = true,
+                Some((c, Ok(sent))) => {
+                    if pending.is_empty() {
+                        next_look = next_look.max(Instant::now());
+                    }
+                    pending.push(Pending {
+                        crd: c,
+                        watcher: sent.saturating_duration_since(started),
+                        established: Instant::now(),
+                        announced: false,
+                    });
+                }
+                Some((c, Err(error))) => {
+                    out.load(status_of(&error), secs());
+                    out.event(Event::Failed { crd: c.clone(), error });
+                }
+            },
+            Some(what) = rx.recv() => out.sink.notice(Notice::Waiting(what)),
+            () = tokio::time::sleep_until(look_at), if !pending.is_empty() => {
+                look_for_served(applier, settings, started, &mut pending, out).await;
+                next_look = Instant::now() + poll;
             }
         }
     }
-    let crds: Vec<&LoadedCrd> = applied.iter().map(|(c, _)| *c).collect();
-    if crds.is_empty() {
+}
+
+/// A CRD applied and Established, waiting for discovery to serve it.
+struct Pending<'c> {
+    crd: &'c LoadedCrd,
+    /// From the first file event to the apply request.
+    watcher: Duration,
+    /// When it was seen Established (its discovery deadline counts from here).
+    established: Instant,
+    /// Whether its wait was announced ([`Notice::Waiting`]).
+    announced: bool,
+}
+
+/// One discovery look for every pending CRD: the served ones are recorded in the registry
+/// and reported `Registered`; those past the deadline fail; the rest stay pending, and those
+/// waiting for [`ANNOUNCE_WAIT_AFTER`] are announced in one notice.
+async fn look_for_served(
+    applier: &Applier<'_>,
+    settings: &Settings,
+    started: Instant,
+    pending: &mut Vec<Pending<'_>>,
+    out: &mut Counting<'_>,
+) {
+    let crds: Vec<&LoadedCrd> = pending.iter().map(|p| p.crd).collect();
+    let served = match applier.served(&crds).await {
+        Ok(s) => s,
+        Err(e) => {
+            for _ in pending.iter() {
+                out.load(Status::Error, started.elapsed().as_secs_f64());
+            }
+            pending.clear();
+            out.event(Event::NotDiscoverable(e));
+            return;
+        }
+    };
+    let mut now_served: Vec<Pending<'_>> = Vec::new();
+    let mut still = Vec::new();
+    for (p, ok) in std::mem::take(pending).into_iter().zip(served) {
+        if ok {
+            now_served.push(p);
+        } else if p.established.elapsed() > applier.timeout() {
+            out.load(Status::Error, started.elapsed().as_secs_f64());
+            out.event(Event::NotDiscoverable(ApplyError::NotReady {
+                name: p.crd.name.clone(),
+                what: "served by discovery".into(),
+                seconds: p.established.elapsed().as_secs_f64(),
+            }));
+        } else {
+            still.push(p);
+        }
+    }
+    *pending = still;
+    let late: Vec<String> = pending
+        .iter_mut()
+        .filter(|p| !p.announced && p.established.elapsed() >= ANNOUNCE_WAIT_AFTER)
+        .map(|p| {
+            p.announced = true;
+            p.crd.name.clone()
+        })
+        .collect();
+    if !late.is_empty() {
+        out.sink.notice(Notice::Waiting(format!(
+            "discovery to serve {}",
+            names(&late)
+        )));
+    }
+    if now_served.is_empty() {
         return;
     }
-    if let Err(e) = applier.wait_discoverable(&crds).await {
-        loads.extend(crds.iter().map(|_| (Status::Error, secs())));
-        events.push(Event::NotDiscoverable(e));
-        return;
-    }
+    let crds: Vec<&LoadedCrd> = now_served.iter().map(|p| p.crd).collect();
     if let Err(e) = Registry::upsert(&settings.home, &crds) {
-        events.push(Event::Warning(e.to_string()));
+        out.event(Event::Warning(e.to_string()));
     }
     let total = started.elapsed();
-    loads.extend(
-        applied
-            .iter()
-            .map(|_| (Status::Success, total.as_secs_f64())),
-    );
-    for (c, watcher) in applied {
-        events.push(Event::Registered {
-            crd: c.clone(),
-            watcher,
+    for p in now_served {
+        out.load(Status::Success, total.as_secs_f64());
+        out.event(Event::Registered {
+            crd: p.crd.clone(),
+            watcher: p.watcher,
             total,
         });
+    }
+}
+
+/// `a, b, c` or `a, b, c and 4 more`: a few names for a one-line notice.
+fn names(all: &[String]) -> String {
+    const SHOWN: usize = 3;
+    let head = all
+        .iter()
+        .take(SHOWN)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    match all.len().saturating_sub(SHOWN) {
+        0 => head,
+        more => format!("{head} and {more} more"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_waiting_notice_names_at_most_three_crds() {
+        let n = |k: usize| {
+            (0..k)
+                .map(|i| format!("c{i}.example.com"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&n(1)), "c0.example.com");
+        assert_eq!(
+            names(&n(3)),
+            "c0.example.com, c1.example.com, c2.example.com"
+        );
+        assert_eq!(
+            names(&n(10)),
+            "c0.example.com, c1.example.com, c2.example.com and 7 more"
+        );
     }
 }

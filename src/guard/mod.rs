@@ -35,7 +35,7 @@ pub mod target;
 pub mod watch;
 
 pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
-pub use crd_batch::{Event, run_batch};
+pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
 pub use mutation::{ObjectRef, PatchRequest};

@@ -214,6 +214,12 @@ impl<'a> Printer<'a> {
         let _ = self.err.flush();
     }
 
+    /// Whether stdout is being captured ([`Printer::capturing`], a context of a fan-out):
+    /// such a printer must not draw a progress line (the fan-out draws its own).
+    pub fn is_capturing(&self) -> bool {
+        matches!(self.out, Out::Capture(_))
+    }
+
     /// Flushes stdout.
     ///
     /// # Errors

@@ -1,0 +1,309 @@
+//! Help texts of the commands that had none (the `Examples:` sections clap prints after the
+//! options, in kubectl's style: a `#` comment, then a real command line), and the name the
+//! usage lines show.
+//!
+//! Usage lines: run by kubectl as a plugin (`kubectl myops …`), the program is still
+//! `kubectl-myops` in argv[0], so clap would print `Usage: kubectl-myops get …`, which is not
+//! what the user typed. kubectl 1.37+ sets `KUBECTL_PATH` (the kubectl executable) in every
+//! plugin's environment (`k8s.io/kubectl/pkg/cmd/plugin.go`, `pluginEnvironment`, kubernetes
+//! PR 138694); kubectl 1.36 sets nothing (it `exec`s the plugin with its own environment, the
+//! process keeps no trace of kubectl), so there the shell's `_` is read instead: bash and zsh
+//! put the path of the command they run in `_`, which a plugin started by `kubectl myops` in
+//! such a shell inherits (`…/kubectl`). [`usage_name`] reads both.
+
+use std::ffi::OsStr;
+
+/// The name usage lines start with: `kubectl myops` when kubectl ran the plugin — the
+/// environment's `KUBECTL_PATH` is set, or its `_` names an executable called `kubectl` (see
+/// the module doc) — else the binary's own name, `kubectl-myops` (run directly).
+pub fn usage_name(kubectl_path: Option<&OsStr>, underscore: Option<&OsStr>) -> &'static str {
+    let by_shell = underscore
+        .and_then(|u| std::path::Path::new(u).file_name())
+        .is_some_and(|n| n == "kubectl");
+    match kubectl_path {
+        Some(p) if !p.is_empty() => "kubectl myops",
+        _ if by_shell => "kubectl myops",
+        _ => super::BIN,
+    }
+}
+
+/// The whole command tree with usage lines named `name` ([`usage_name`]; clap derives every
+/// subcommand's usage from the root's `bin_name`).
+pub fn command_for(name: &str) -> clap::Command {
+    use clap::CommandFactory;
+    super::Cli::command().bin_name(name.to_string())
+}
+
+/// Parses the process's argv with usage lines named for how it was run ([`usage_name`] of
+/// the environment's `KUBECTL_PATH` and `_`); the one place that reads them.
+///
+/// # Errors
+/// clap's error for bad arguments, and its early exits (`--help`, `--version`), for the
+/// caller to print.
+pub fn try_parse() -> Result<super::Cli, clap::Error> {
+    use clap::FromArgMatches;
+    let path = std::env::var_os("KUBECTL_PATH");
+    let underscore = std::env::var_os("_");
+    let name = usage_name(path.as_deref(), underscore.as_deref());
+    let matches = command_for(name).try_get_matches()?;
+    super::Cli::from_arg_matches(&matches)
+}
+
+/// Top-level help, after the options: the exit codes, then examples.
+pub const ROOT_HELP: &str =
+    "Exit codes: 0 ok, 1 runtime failure, 2 usage/config error, 3 denied, 4 not found, 5 conflict.
+
+Examples:
+  # What may I do here? Then list pods behind the plugin.yaml boundary
+  kubectl myops auth can-i --list
+  kubectl myops get pods
+
+  # Change an object; every attempt is journaled, and can be undone
+  kubectl myops patch deployment web -p '{\"spec\":{\"replicas\":3}}'
+  kubectl myops changelog list --since 1h
+
+  # Register the CRDs of a directory
+  kubectl myops crds sync ./crds";
+
+/// `rollback` help: what is restored, the conflict rule, examples.
+pub const ROLLBACK_HELP: &str =
+    "Only the fields the change touched are restored, from the entry's before-state, guarded by the
+object's resourceVersion: if someone changed the object since, the rollback is refused (exit 5)
+naming the last writer, unless --force. A rollback is journaled like any change.
+
+Examples:
+  # Find the change, look at the undo first, then undo it
+  kubectl myops changelog list --object deployment/web
+  kubectl myops rollback 1a22bb68db7-364e --dry-run=server
+  kubectl myops rollback 1a22bb68db7-364e
+
+  # Restore even though someone changed the object since
+  kubectl myops rollback 1a22bb68db7-364e --force
+
+  # Undo every change of one fanned-out patch, each in its own context (newest first)
+  kubectl myops rollback --session 1a22bb68d00-2f1c";
+
+/// `changelog` help (the group).
+pub const CHANGELOG_HELP: &str =
+    "The change log is MYOPS_HOME/changelog.jsonl: one line per mutation attempt, written before
+the request is sent (its outcome follows when known).
+
+Examples:
+  # The last hour's changes to one object
+  kubectl myops changelog list --since 1h --object deployment/shop/web
+
+  # Every change of one invocation (a fanned-out patch), then one entry in full
+  kubectl myops changelog list --session 1a22bb68d00-2f1c
+  kubectl myops changelog show 1a22bb68db7-364e";
+
+/// `changelog list` help.
+pub const CHANGELOG_LIST_HELP: &str = "Examples:
+  # Everything, oldest first
+  kubectl myops changelog list
+
+  # Changes of the last 30 minutes to deployment web (any namespace)
+  kubectl myops changelog list --since 30m --object deployment/web
+
+  # The entries of one invocation (the session id `rollback --session` takes)
+  kubectl myops changelog list --session 1a22bb68d00-2f1c
+
+  # Lines that are not valid entries (a torn write), with their line numbers
+  kubectl myops changelog list --invalid";
+
+/// `changelog show` help.
+pub const CHANGELOG_SHOW_HELP: &str = "Examples:
+  # One entry with its before-state and patch, as JSON
+  kubectl myops changelog show 1a22bb68db7-364e";
+
+/// `crds` help (the group).
+pub const CRDS_HELP: &str =
+    "Registering a CRD is a server-side apply (field manager kubectl-myops): plugin.yaml must
+allow verb `patch` on customresourcedefinitions at scope `cluster`, and RBAC `create` and
+`patch` on them.
+
+Examples:
+  # Register once, see where things stand, or follow the directory
+  kubectl myops crds sync ./crds
+  kubectl myops crds list ./crds
+  kubectl myops crds watch ./crds";
+
+/// `crds sync` help: what is printed when.
+pub const CRDS_SYNC_HELP: &str =
+    "Each file's result is printed as it lands: `registered` lines on stdout once a CRD is
+Established and served by discovery, errors on stderr (file:line:column). On a terminal a
+progress line counts the CRDs of large directories, and a wait longer than a second says what
+it waits for. A bad file does not stop the others (exit 2 at the end).
+
+Examples:
+  # Register every CRD of the default directory (plugin.yaml crdDir, else ~/.kube/plugins/crds)
+  kubectl myops crds sync
+
+  # A directory, waiting at most a minute for each CRD
+  kubectl myops crds sync ./crds --timeout 1m
+
+  # The same CRDs on every production cluster
+  kubectl myops crds sync ./crds --contexts 'prod-*'";
+
+/// `crds list` help.
+pub const CRDS_LIST_HELP: &str =
+    "FILE `-` marks CRDs this tool manages on the cluster that no file in DIR defines.
+
+Examples:
+  # Files of ./crds next to what the cluster has
+  kubectl myops crds list ./crds
+
+  # The default directory, on another context
+  kubectl myops crds list --context staging";
+
+/// `metrics` help (the group).
+pub const METRICS_HELP: &str =
+    "Every command adds to cumulative totals in MYOPS_HOME/metrics-state.json and pushes them
+to the Pushgateway when one is configured (plugin.yaml, --pushgateway, MYOPS_PUSHGATEWAY).
+
+Examples:
+  kubectl myops metrics show
+  kubectl myops metrics push --pushgateway http://pushgateway:9091
+  kubectl myops metrics reset --yes";
+
+/// `metrics show` help.
+pub const METRICS_SHOW_HELP: &str = "Examples:
+  # The totals as a table, or as JSON for a script
+  kubectl myops metrics show
+  kubectl myops metrics show -o json";
+
+/// `metrics push` help.
+pub const METRICS_PUSH_HELP: &str = "Examples:
+  # Push now (e.g. after the gateway was down), to the configured gateway or another
+  kubectl myops metrics push
+  kubectl myops metrics push --pushgateway http://pushgateway:9091";
+
+/// `metrics reset` help.
+pub const METRICS_RESET_HELP: &str = "Examples:
+  # Start counting from zero (asks first)
+  kubectl myops metrics reset
+
+  # In a script
+  kubectl myops metrics reset --yes";
+
+/// `metrics delete` help.
+pub const METRICS_DELETE_HELP: &str = "Examples:
+  # Remove this MYOPS_HOME's group from the Pushgateway, keeping the local totals
+  kubectl myops metrics delete";
+
+/// `config` help (the group).
+pub const CONFIG_HELP: &str =
+    "plugin.yaml lookup: --config, $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the
+executable, built-in.
+
+Examples:
+  kubectl myops config validate
+  kubectl myops config schema > plugin.schema.json";
+
+/// `config schema` help.
+pub const CONFIG_SCHEMA_HELP: &str = "Examples:
+  # The JSON Schema, for an editor's YAML language server
+  kubectl myops config schema > ~/.kube/plugins/myops/plugin.schema.json";
+
+/// `config validate` help.
+pub const CONFIG_VALIDATE_HELP: &str = "Examples:
+  # The plugin.yaml in effect, and what it allows
+  kubectl myops config validate
+
+  # A file before installing it
+  kubectl myops config validate ./plugin.yaml";
+
+/// `auth` help (the group).
+pub const AUTH_HELP: &str = "Examples:
+  kubectl myops auth can-i patch deployments -n web
+  kubectl myops auth matrix -n web
+  kubectl myops auth whoami";
+
+/// `auth whoami` help.
+pub const WHOAMI_HELP: &str = "Examples:
+  # Who am I on this context?
+  kubectl myops auth whoami
+
+  # Who would I be, impersonating bob in group devs? As YAML
+  kubectl myops auth whoami --as bob --as-group devs -o yaml";
+
+/// `version` help.
+pub const VERSION_HELP: &str = "Examples:
+  kubectl myops version";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every command and subcommand, by its full name (`kubectl-myops crds sync`).
+    fn walk(cmd: &clap::Command, prefix: &str, out: &mut Vec<(String, clap::Command)>) {
+        let name = if prefix.is_empty() {
+            cmd.get_name().to_string()
+        } else {
+            format!("{prefix} {}", cmd.get_name())
+        };
+        out.push((name.clone(), cmd.clone()));
+        for sub in cmd.get_subcommands() {
+            walk(sub, &name, out);
+        }
+    }
+
+    #[test]
+    fn every_command_and_subcommand_has_examples_in_its_help() {
+        let mut all = Vec::new();
+        walk(&command_for(crate::cli::BIN), "", &mut all);
+        // The root, 10 commands, and the subcommands of changelog, crds, metrics, config, auth.
+        assert!(all.len() >= 25, "only {} commands walked", all.len());
+        let missing: Vec<&str> = all
+            .iter()
+            .filter(|(_, c)| {
+                let after = c
+                    .get_after_help()
+                    .map(|s| s.to_string())
+                    .unwrap_or_default();
+                let section = after.starts_with("Examples:\n") || after.contains("\nExamples:\n");
+                let line = after.contains("\n  kubectl");
+                !(section && line)
+            })
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert!(
+            missing.is_empty(),
+            "no Examples section with a command line: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn usage_lines_read_kubectl_myops_when_kubectl_runs_the_plugin() {
+        let o = |s: &'static str| Some(OsStr::new(s));
+        assert_eq!(usage_name(None, None), "kubectl-myops");
+        assert_eq!(usage_name(o(""), None), "kubectl-myops");
+        assert_eq!(
+            usage_name(o("/usr/local/bin/kubectl"), None),
+            "kubectl myops"
+        );
+        assert_eq!(usage_name(None, o("/usr/bin/kubectl")), "kubectl myops");
+        assert_eq!(
+            usage_name(None, o("/opt/bin/kubectl-myops")),
+            "kubectl-myops"
+        );
+        assert_eq!(
+            usage_name(None, o("/usr/bin/kubectl.real")),
+            "kubectl-myops"
+        );
+        let help = command_for("kubectl myops")
+            .try_get_matches_from(["kubectl-myops", "crds", "sync", "--help"])
+            .expect_err("--help is an early exit")
+            .render()
+            .to_string();
+        assert!(
+            help.contains("Usage: kubectl myops crds sync [OPTIONS] [DIR]"),
+            "{help}"
+        );
+        let mut direct = command_for(crate::cli::BIN);
+        let usage = direct.render_usage().to_string();
+        assert!(
+            usage.starts_with("Usage: kubectl-myops [OPTIONS] <COMMAND>"),
+            "{usage}"
+        );
+    }
+}
