@@ -532,8 +532,8 @@ fn verify_fails_on_a_tampered_archive() {
     let name = archive_name();
     for want in [
         format!("{name}: FAILED (sha256 differs from SHA256SUMS)\n"),
-        format!("{name}.sha256: FAILED (does not match {name})\n"),
-        format!("myops.yaml: FAILED (platform {name}: sha256 "),
+        format!("{name}: FAILED (differs from {name}.sha256)\n"),
+        format!("{name}: FAILED (differs from its sha256 in myops.yaml, "),
     ] {
         assert!(r.stdout.contains(&want), "{want:?} missing: {r:?}");
     }
