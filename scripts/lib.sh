@@ -10,6 +10,10 @@ export GOFLAGS="${GOFLAGS:-} -mod=readonly"
 
 # Pinned versions, read from the Go modules (go.mod is the single source of truth).
 modver() { (cd "$1" && go list -m -f '{{.Version}}' "$2"); }
+# Cargo tools scripts/setup installs (cargo install --locked): the license/ban/source checks of
+# scripts/test and the release SBOM of scripts/package.
+CARGO_DENY_VERSION=0.20.2
+CARGO_CYCLONEDX_VERSION=0.5.9
 
 log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

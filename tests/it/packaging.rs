@@ -499,18 +499,19 @@ fn verify_accepts_the_release_directory_scripts_package_wrote() {
         .collect();
     let archive = archive_name();
     let archive_sum = format!("{archive}.sha256");
+    let sbom = sbom_name();
     assert_eq!(
         names,
-        [archive.as_str(), archive_sum.as_str(), "myops.yaml"]
+        [archive.as_str(), archive_sum.as_str(), &sbom, "myops.yaml"]
     );
     let r = verify(&dist);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(
         r.stdout,
-        format!("{archive}: OK\n{archive_sum}: OK\nmyops.yaml: OK\n")
+        format!("{archive}: OK\n{archive_sum}: OK\n{sbom}: OK\nmyops.yaml: OK\n")
     );
     assert!(
-        r.stderr.contains("verified: 3 files match SHA256SUMS"),
+        r.stderr.contains("verified: 4 files match SHA256SUMS"),
         "{r:?}"
     );
 }
@@ -579,6 +580,91 @@ fn package_refuses_a_published_manifest_without_a_homepage() {
         "{r:?}"
     );
     assert!(!dist.join("myops.yaml").exists());
+}
+
+fn sbom_name() -> String {
+    format!("kubectl-myops-v{VERSION}-linux-amd64.cdx.json")
+}
+
+/// The release's SBOM (cargo-cyclonedx) is CycloneDX 1.5 JSON naming this package, and its
+/// crates are Cargo.lock's entries built for linux/amd64: every component is in Cargo.lock with
+/// its locked version and crates.io checksum, the TLS and Kubernetes crates are there with a
+/// license, Windows-only crates are not. Its timestamp is the commit's time (reproducible).
+#[test]
+fn package_writes_a_cyclonedx_sbom_of_the_locked_crates() {
+    let t = tempfile::tempdir().unwrap();
+    let dist = t.path().join("dist");
+    package(&dist, &format!("file://{}", dist.display()));
+    let sbom: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dist.join(sbom_name())).unwrap()).unwrap();
+    assert_eq!(sbom["bomFormat"], "CycloneDX");
+    assert_eq!(sbom["specVersion"], "1.5");
+    assert_eq!(sbom["metadata"]["component"]["name"], "kubectl-myops");
+    assert_eq!(sbom["metadata"]["component"]["version"], VERSION);
+    let commit_time = text_of(
+        &Command::new("git")
+            .args([
+                "log",
+                "-1",
+                "--date=format-local:%Y-%m-%dT%H:%M:%S",
+                "--format=%cd",
+            ])
+            .env("TZ", "UTC")
+            .current_dir(root())
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    let ts = sbom["metadata"]["timestamp"].as_str().unwrap();
+    assert_eq!(
+        ts,
+        format!("{}.000000000Z", commit_time.trim()),
+        "SBOM timestamp vs the commit's time"
+    );
+
+    // Cargo.lock's packages: (name, version) -> checksum.
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap();
+    let mut locked = std::collections::HashMap::<(String, String), Option<String>>::new();
+    for block in lock.split("[[package]]").skip(1) {
+        let field = |k: &str| {
+            block
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{k} = \"")))
+                .map(|v| v.trim_end_matches('"').to_string())
+        };
+        locked.insert(
+            (field("name").unwrap(), field("version").unwrap()),
+            field("checksum"),
+        );
+    }
+    let components = sbom["components"].as_array().unwrap();
+    assert!(components.len() > 100, "{} components", components.len());
+    for c in components {
+        let key = (
+            c["name"].as_str().unwrap().to_string(),
+            c["version"].as_str().unwrap().to_string(),
+        );
+        let checksum = locked
+            .get(&key)
+            .unwrap_or_else(|| panic!("{key:?} is in the SBOM, not in Cargo.lock"));
+        assert_eq!(
+            c["hashes"][0]["content"].as_str(),
+            checksum.as_deref(),
+            "{key:?}"
+        );
+        assert_eq!(c["purl"], format!("pkg:cargo/{}@{}", key.0, key.1));
+    }
+    for name in ["kube-client", "k8s-openapi", "rustls", "ring", "hyper"] {
+        let c = components
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("{name} missing from the SBOM"));
+        assert!(c["licenses"][0]["expression"].is_string(), "{c}");
+    }
+    assert!(
+        !components.iter().any(|c| c["name"] == "windows-sys"),
+        "the linux/amd64 SBOM lists Windows crates"
+    );
 }
 
 /// Runs `scripts/package --verify dir`.
