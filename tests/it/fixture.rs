@@ -81,11 +81,11 @@ pub fn kubectl(args: &[&str]) -> String {
     text_of(&out.stdout)
 }
 
-/// Runs the real kubectl as admin with `stdin` as input (for `apply -f -`).
-pub fn kubectl_apply(yaml: &str) {
+/// Runs the real kubectl (test kubeconfig) with `args`, `yaml` on its stdin.
+pub fn kubectl_stdin(args: &[&str], yaml: &str) -> std::process::Output {
     use std::io::Write;
     let mut child = Command::new(root().join("target/testbin/kubectl"))
-        .args(["apply", "-f", "-"])
+        .args(args)
         .env("KUBECONFIG", &cluster().kubeconfig)
         .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
         .stdin(Stdio::piped())
@@ -99,7 +99,12 @@ pub fn kubectl_apply(yaml: &str) {
         .unwrap()
         .write_all(yaml.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+/// Runs the real kubectl as admin with `stdin` as input (for `apply -f -`).
+pub fn kubectl_apply(yaml: &str) {
+    let out = kubectl_stdin(&["apply", "-f", "-"], yaml);
     assert!(
         out.status.success(),
         "kubectl apply failed: {}",

@@ -42,23 +42,7 @@ fn kubectl_in(context: &str, args: &[&str]) -> String {
 }
 
 fn apply_in(context: &str, yaml: &str) {
-    use std::io::Write;
-    let mut child = std::process::Command::new(root().join("target/testbin/kubectl"))
-        .args(["--context", context, "apply", "-f", "-"])
-        .env("KUBECONFIG", &cluster().kubeconfig)
-        .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(yaml.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = crate::fixture::kubectl_stdin(&["--context", context, "apply", "-f", "-"], yaml);
     assert!(out.status.success(), "apply: {}", text_of(&out.stderr));
 }
 
@@ -102,6 +86,25 @@ impl TwoNamespaces {
             kubectl_in(ctx, &["create", "namespace", &name]);
         }
         TwoNamespaces(name)
+    }
+}
+
+impl TwoNamespaces {
+    /// ConfigMap `w` with `k=v1` in the namespace on both servers.
+    fn configmap_w(&self) {
+        for ctx in ["admin", "admin-2"] {
+            kubectl_in(
+                ctx,
+                &[
+                    "create",
+                    "configmap",
+                    "w",
+                    "-n",
+                    &self.0,
+                    "--from-literal=k=v1",
+                ],
+            );
+        }
     }
 }
 
@@ -510,19 +513,7 @@ fn server_and_credential_flags_sent_one_contexts_token_to_another_server_under_a
 #[test]
 fn patch_canary_failure_stops_the_later_waves_and_nothing_is_sent_to_them() {
     let ns = TwoNamespaces::new("fleet-canary");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let (log1, log2) = (cluster().audit_log.clone(), audit_log_2());
     let (m1, m2) = (log_len(&log1), log_len(&log2));
     let m = plugin();
@@ -594,19 +585,7 @@ fn patch_canary_failure_stops_the_later_waves_and_nothing_is_sent_to_them() {
 #[test]
 fn patch_over_contexts_journals_every_entry_under_one_session_id() {
     let ns = TwoNamespaces::new("fleet-session");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let m = plugin();
     let r = m.run(&[
         "patch",
@@ -741,19 +720,7 @@ fn crds_sync_fan_out_applies_in_each_context() {
 #[test]
 fn patch_failure_after_a_passed_canary_wave_prints_the_session_rollback() {
     let ns = TwoNamespaces::new("fleet-rollback-hint");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let m = plugin();
     let r = m.run(&[
         "patch",
@@ -827,19 +794,7 @@ fn journal(m: &Myops) -> Vec<serde_json::Value> {
 fn rollback_session_undoes_a_fanned_out_patch_per_context_and_a_conflict_in_one_does_not_stop_the_other()
  {
     let ns = TwoNamespaces::new("fleet-rollback");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let m = plugin();
     let patch = [
         "patch",
@@ -990,19 +945,7 @@ fn rollback_session_undoes_a_fanned_out_patch_per_context_and_a_conflict_in_one_
 #[test]
 fn rollback_session_refuses_a_context_that_now_points_at_another_server_and_sends_nothing_there() {
     let ns = TwoNamespaces::new("fleet-moved");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let mut m = plugin();
     let r = m.run(&[
         "patch",
@@ -1123,19 +1066,7 @@ fn rollback_session_over_two_contexts_on_one_server_undid_the_older_change_first
 #[test]
 fn rollback_session_printed_an_undo_line_for_a_dry_run_and_for_a_rollback_that_changed_nothing() {
     let ns = TwoNamespaces::new("fleet-undo-line");
-    for ctx in ["admin", "admin-2"] {
-        kubectl_in(
-            ctx,
-            &[
-                "create",
-                "configmap",
-                "w",
-                "-n",
-                &ns.0,
-                "--from-literal=k=v1",
-            ],
-        );
-    }
+    ns.configmap_w();
     let m = plugin();
     let r = m.run(&[
         "patch",

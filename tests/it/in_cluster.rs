@@ -7,13 +7,15 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, cluster, kubectl, kubectl_at, root, text_of};
+use crate::fixture::{
+    Myops, Namespace, cluster, kubectl, kubectl_at, kubectl_stdin, root, text_of,
+};
 
 /// The manifests of deploy/in-cluster, sorted by file name.
 fn manifest_files() -> Vec<PathBuf> {
@@ -34,27 +36,6 @@ fn manifest(file: &Path, ns: &str) -> String {
         .replace("namespace: kubectl-myops\n", &format!("namespace: {ns}\n"))
         .replace("  name: kubectl-myops\n", &format!("  name: {ns}\n"))
         .replace("- kubectl-myops\n", &format!("- {ns}\n"))
-}
-
-/// The real kubectl as admin with `yaml` on stdin.
-fn kubectl_stdin(args: &[&str], yaml: &str) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(root().join("target/testbin/kubectl"))
-        .args(args)
-        .env("KUBECONFIG", &cluster().kubeconfig)
-        .env("HOME", std::env::temp_dir().join("myops-test-kubectl-home"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kubectl runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(yaml.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
 }
 
 /// Deletes cluster-wide objects when dropped (a test's ClusterRole, binding and CRDs).
