@@ -90,6 +90,18 @@ pub struct Entry {
     pub dry_run: bool,
     /// The full object before the change (redacted), `None` when it did not exist or could not be read.
     pub before: Option<Value>,
+    /// The full object after the change (issue 15), redacted like `before` but pairwise
+    /// ([`redact_after`]: a Secret value that differs from the before-state reads
+    /// `<redacted> (changed)`), so `changelog diff` needs no fetch. Set in the outcome record
+    /// of a request the server answered (for a dry run: the object it would have been);
+    /// absent in intent records, failures and records written before issue 15.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+    /// The reconciler the live object named (issue 15, [`crate::reconciler::detect`]): a
+    /// patch of such an object was warned about, a rollback of it was forced (`--force`).
+    /// Absent when none was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconciler: Option<crate::reconciler::Reconciler>,
     /// `metadata.resourceVersion` after the change.
     pub resource_version_after: Option<String>,
     /// `pending` in an intent record (written before the request), then `success`, `denied`
@@ -265,6 +277,36 @@ pub fn redact_as(kind: &str, mut object: Value) -> Value {
             .or_insert_with(|| Value::String(kind.into()));
     }
     redact(object)
+}
+
+/// The marker of a Secret value in an after-state that differs from the before-state (or is
+/// new): the value itself is never stored, the fact that it changed is ([`redact_after`]).
+pub const REDACTED_CHANGED: &str = "<redacted> (changed)";
+
+/// [`redact_as`] for an after-state, pairwise with the (unredacted) before-state: a Secret's
+/// `data`/`stringData` value reads `<redacted>` when it equals the before value and
+/// [`REDACTED_CHANGED`] when it differs or is new — kubectl diff's masking rule (its
+/// `Masker`), so `changelog diff` can say `*** (before) → *** (after)` without a value.
+pub fn redact_after(kind: &str, before: Option<&Value>, after: Value) -> Value {
+    let mut changed: Vec<(&str, String)> = Vec::new();
+    for field in ["data", "stringData"] {
+        if let Some(Value::Object(m)) = after.get(field) {
+            for (k, v) in m {
+                if before.and_then(|b| b.get(field)).and_then(|d| d.get(k)) != Some(v) {
+                    changed.push((field, k.clone()));
+                }
+            }
+        }
+    }
+    let mut out = redact_as(kind, after);
+    if out.get("kind").and_then(Value::as_str) == Some("Secret") {
+        for (field, k) in changed {
+            if let Some(v) = out.get_mut(field).and_then(|d| d.get_mut(&k)) {
+                *v = Value::String(REDACTED_CHANGED.into());
+            }
+        }
+    }
+    out
 }
 
 /// Redacts a patch body aimed at a Secret: `data`/`stringData` values of a merge or
@@ -764,6 +806,8 @@ mod tests {
             patch: None,
             dry_run: false,
             before: None,
+            after: None,
+            reconciler: None,
             resource_version_after: Some("42".into()),
             result: "success".into(),
             duration_seconds: 0.25,

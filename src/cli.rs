@@ -609,7 +609,9 @@ pub struct RollbackArgs {
     /// newest first, with the same conflict rules as `rollback ID`.
     #[arg(long, value_name = "SESSION")]
     pub session: Option<String>,
-    /// Restore even if someone changed the object since (skips the resourceVersion guard).
+    /// Restore even if someone changed the object since (skips the resourceVersion guard),
+    /// or a reconciler (Flux, Argo CD, Helm, kapp, kubectl apply) manages it; the owner is
+    /// recorded in the rollback's change-log entry.
     #[arg(long)]
     pub force: bool,
     /// Dry run: none (default), server, or client; shows the diff. A bare --dry-run is

@@ -4,10 +4,12 @@
 //! Server bookkeeping (`metadata.resourceVersion`, `managedFields`, `generation`) is left
 //! out: it changes on every write and says nothing about the change itself.
 //!
-//! A Secret's values are never shown, but their changes are ([`render_for`]): the diff is
-//! computed on the real objects and the values are hidden when rendered. Diffing two
-//! redacted copies instead would show `<redacted>` = `<redacted>` — a changed password
-//! reported as no change (issue 10).
+//! A Secret's values are never shown, but their changes are ([`render_for`]): the values are
+//! masked pairwise with kubectl diff's tokens before the diff is computed
+//! ([`mask_secret_pair`]) — `***` where a value is the same on both sides (or only on one),
+//! `*** (before)` and `*** (after)` where it differs. Masking each side alone instead would
+//! show `***` = `***` — a changed password reported as no change (issue 10). The change
+//! log's pairwise markers ([`crate::changelog::redact_after`]) mask the same way.
 
 use json_patch::PatchOperation;
 use serde_json::Value;
@@ -47,54 +49,86 @@ fn path_of(op: &PatchOperation) -> &str {
 /// One line per changed field: `spec.replicas: 2 → 3`, `+ metadata.labels.tier: "web"`,
 /// `- spec.paused (was true)`. Empty when nothing but bookkeeping changed.
 pub fn render(before: &Value, after: &Value) -> Vec<String> {
-    render_ops(before, after, |_| false)
+    render_ops(before, after)
 }
 
-/// [`render`] for an object of `kind`: for a Secret, the values of `data`, `stringData` and
-/// the `last-applied-configuration` annotation are hidden (`data.password: changed (value
-/// hidden)`, `+ data.token (value hidden)`), while which keys changed still shows. Other
+/// [`render`] for an object of `kind`: a Secret's values (`data`, `stringData` and the
+/// `last-applied-configuration` annotation, which holds them too) are masked pairwise first
+/// ([`mask_secret_pair`]): `data.password: "*** (before)" → "*** (after)"`,
+/// `+ data.token: "***"`, `- data.gone (was "***")` — which keys changed still shows. Other
 /// kinds render as [`render`].
 pub fn render_for(kind: &str, before: &Value, after: &Value) -> Vec<String> {
-    let secret = kind == "Secret"
-        || before.get("kind").and_then(Value::as_str) == Some("Secret")
-        || after.get("kind").and_then(Value::as_str) == Some("Secret");
-    if secret {
-        render_ops(before, after, secret_content)
+    if is_secret(kind, before, after) {
+        let (b, a) = mask_secret_pair(before, after);
+        render(&b, &a)
     } else {
         render(before, after)
     }
 }
 
-/// Whether a pointer into a Secret reaches (or contains) a value the change log and the
-/// output never show.
-fn secret_content(path: &str) -> bool {
-    path.is_empty()
-        || path == "/data"
-        || path.starts_with("/data/")
-        || path == "/stringData"
-        || path.starts_with("/stringData/")
-        || path == "/metadata"
-        || path == "/metadata/annotations"
-        || path
-            .starts_with("/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration")
+/// Whether the pair is about a Secret (`kind`, or either object's `kind` field).
+pub fn is_secret(kind: &str, before: &Value, after: &Value) -> bool {
+    kind == "Secret"
+        || before.get("kind").and_then(Value::as_str) == Some("Secret")
+        || after.get("kind").and_then(Value::as_str) == Some("Secret")
 }
 
-fn render_ops(before: &Value, after: &Value, hidden: impl Fn(&str) -> bool) -> Vec<String> {
+/// kubectl diff's mask for a value the same on both sides, or on one side only.
+pub const MASK: &str = "***";
+/// kubectl diff's mask for the before side of a value that changed.
+pub const MASK_BEFORE: &str = "*** (before)";
+/// kubectl diff's mask for the after side of a value that changed.
+pub const MASK_AFTER: &str = "*** (after)";
+
+/// A Secret pair with its values masked the way `kubectl diff` does (k8s.io/kubectl
+/// pkg/cmd/diff `Masker`, tokens `***`, `*** (before)`, `*** (after)`), pure: a key on both
+/// sides with different values becomes `*** (before)` / `*** (after)`, every other value
+/// `***`. kubectl masks `data` only; here `stringData` and the
+/// `kubectl.kubernetes.io/last-applied-configuration` annotation (it holds the values too)
+/// are masked by the same rule.
+pub fn mask_secret_pair(before: &Value, after: &Value) -> (Value, Value) {
+    let (mut b, mut a) = (before.clone(), after.clone());
+    let annotation = format!(
+        "/metadata/annotations/{}",
+        crate::reconciler::LAST_APPLIED.replace('/', "~1")
+    );
+    for map in ["/data", "/stringData"] {
+        let keys: Vec<String> = [&b, &a]
+            .iter()
+            .filter_map(|o| o.pointer(map).and_then(Value::as_object))
+            .flat_map(|m| m.keys().cloned())
+            .collect();
+        for k in keys {
+            let path = format!("{map}/{}", k.replace('~', "~0").replace('/', "~1"));
+            mask_one(&mut b, &mut a, &path);
+        }
+    }
+    mask_one(&mut b, &mut a, &annotation);
+    (b, a)
+}
+
+/// Masks the value at `path` on both sides by kubectl's rule.
+fn mask_one(b: &mut Value, a: &mut Value, path: &str) {
+    let differ = match (b.pointer(path), a.pointer(path)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    };
+    let (tb, ta) = if differ {
+        (MASK_BEFORE, MASK_AFTER)
+    } else {
+        (MASK, MASK)
+    };
+    for (doc, token) in [(b, tb), (a, ta)] {
+        if let Some(v) = doc.pointer_mut(path) {
+            *v = Value::String(token.into());
+        }
+    }
+}
+
+fn render_ops(before: &Value, after: &Value) -> Vec<String> {
     operations(before, after)
         .iter()
         .map(|op| match op {
-            PatchOperation::Replace(o) if hidden(o.path.as_str()) => {
-                format!(
-                    "{}: changed (value hidden)",
-                    dotted(o.path.as_str(), before)
-                )
-            }
-            PatchOperation::Add(o) if hidden(o.path.as_str()) => {
-                format!("+ {} (value hidden)", dotted(o.path.as_str(), after))
-            }
-            PatchOperation::Remove(o) if hidden(o.path.as_str()) => {
-                format!("- {} (value hidden)", dotted(o.path.as_str(), before))
-            }
             PatchOperation::Replace(o) => {
                 let old = before
                     .pointer(o.path.as_str())
@@ -117,9 +151,6 @@ fn render_ops(before: &Value, after: &Value, hidden: impl Fn(&str) -> bool) -> V
                 format!("- {} (was {old})", dotted(o.path.as_str(), before))
             }
             // diff() emits only add, remove and replace; a move or copy would carry no value.
-            other if hidden(path_of(other)) => {
-                format!("{} changed (value hidden)", dotted(path_of(other), before))
-            }
             other => other.to_string(),
         })
         .collect()
@@ -193,11 +224,27 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "+ data.token (value hidden)",
-                "- data.gone (value hidden)",
-                "data.password: changed (value hidden)",
+                "+ data.token: \"***\"",
+                "- data.gone (was \"***\")",
+                "data.password: \"*** (before)\" → \"*** (after)\"",
                 "metadata.labels.a: \"1\" → \"2\"",
             ]
+        );
+        // The change log's pairwise markers read the same way.
+        let journaled = render_for(
+            "Secret",
+            &json!({"kind": "Secret", "data": {"same": "<redacted>", "pw": "<redacted>"}}),
+            &json!({"kind": "Secret", "data": {"same": "<redacted>", "pw": crate::changelog::REDACTED_CHANGED}}),
+        );
+        assert_eq!(journaled, ["data.pw: \"*** (before)\" → \"*** (after)\""]);
+        let applied = render_for(
+            "Secret",
+            &json!({"kind": "Secret", "metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"data\":{\"pw\":\"b2xk\"}}"}}}),
+            &json!({"kind": "Secret", "metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"data\":{\"pw\":\"bmV3\"}}"}}}),
+        );
+        assert_eq!(
+            applied,
+            ["metadata.annotations.kubectl.kubernetes.io/last-applied-configuration: \"*** (before)\" → \"*** (after)\""]
         );
         let added = render_for("Secret", &json!({"kind": "Secret"}), &after);
         assert!(
@@ -214,6 +261,24 @@ mod tests {
                 &json!({"kind": "ConfigMap", "data": {"k": "w"}})
             ),
             ["data.k: \"v\" → \"w\""]
+        );
+    }
+
+    #[test]
+    fn the_journaled_after_state_marks_changed_secret_values_without_holding_them() {
+        let before = json!({"kind": "Secret", "data": {"same": "c2FtZQ==", "pw": "b2xk"}});
+        let after = json!({"kind": "Secret", "data": {"same": "c2FtZQ==", "pw": "bmV3", "new": "eA=="},
+            "metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}}});
+        let r = crate::changelog::redact_after("Secret", Some(&before), after);
+        assert_eq!(
+            r,
+            json!({"kind": "Secret", "data": {"same": "<redacted>", "pw": "<redacted> (changed)", "new": "<redacted> (changed)"},
+                "metadata": {"annotations": {}}})
+        );
+        let cm = json!({"kind": "ConfigMap", "data": {"k": "v"}});
+        assert_eq!(
+            crate::changelog::redact_after("ConfigMap", None, cm.clone()),
+            cm
         );
     }
 

@@ -25,6 +25,7 @@ pub mod guard;
 pub mod manpages;
 pub mod metrics;
 pub mod output;
+pub mod reconciler;
 pub mod redact;
 pub mod settings;
 pub mod validate;

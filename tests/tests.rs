@@ -69,6 +69,8 @@ mod prometheus;
 mod proxy;
 #[path = "it/push_tls.rs"]
 mod push_tls;
+#[path = "it/reconciler.rs"]
+mod reconciler;
 #[path = "it/standin.rs"]
 mod standin;
 #[path = "it/watch.rs"]

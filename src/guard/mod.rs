@@ -38,7 +38,7 @@ pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
 pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
-pub use mutation::{ObjectRef, PatchRequest};
+pub use mutation::{ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
 pub use session::{Grant, Mode, Session};
 pub use target::{Target, check_names, parse_target, parse_targets};
 
@@ -71,6 +71,19 @@ pub enum GuardError {
     /// The change log cannot be written, so the mutation was refused before any request.
     #[error("{0}; nothing was sent to the cluster")]
     Journal(#[source] ChangelogError),
+    /// The live object is owned by a reconciler that will revert the change, and the
+    /// request asked to refuse then ([`mutation::ReconcilerPolicy::Refuse`], a rollback
+    /// without `--force`); nothing was sent.
+    #[error(
+        "{object} is managed by {} ({}), which will revert a rollback {}; make the change in {} instead, or pass --force to roll back anyway (nothing was sent)",
+        owner.owner(), owner.marker, owner.reverts_when(), owner.source_of_truth()
+    )]
+    Reconciled {
+        /// The object (`configmap/web`).
+        object: String,
+        /// Its owner.
+        owner: crate::reconciler::Reconciler,
+    },
     /// The request was sent, but its outcome could not be journaled (the intent is there and
     /// reads as "outcome unknown").
     #[error(
@@ -89,6 +102,7 @@ impl GuardError {
             GuardError::Gate(e) => e.exit_status(),
             GuardError::Api(e) => e.exit_status(),
             GuardError::Identity(_) => ExitStatus::Denied,
+            GuardError::Reconciled { .. } => ExitStatus::Conflict,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
         }
     }

@@ -5,6 +5,17 @@
 //! is sent — a future that is never polled sends nothing, so a failed intent means nothing was
 //! sent — and the complete outcome record is appended after it. A refusal before any request
 //! (plugin.yaml, RBAC) is one complete record.
+//!
+//! The outcome record of an answered patch carries the object after it (`after`, redacted
+//! pairwise with the before-state: [`changelog::redact_after`]), so the change log can show
+//! the change without asking the cluster again (issue 15).
+//!
+//! Reconcilers (issue 15): before a patch is sent, the live object (the before-state read
+//! just before) is checked for an owner that will revert a hand change
+//! ([`crate::reconciler::detect`]). What happens then is the request's
+//! [`ReconcilerPolicy`]: `patch` warns, `rollback` refuses (exit 5, nothing sent) unless
+//! `--force`. Either way the owner is journaled with the change (`reconciler`). The check
+//! lives here, not in the verbs, so no mutating verb can skip it.
 
 use std::future::Future;
 use std::time::Instant;
@@ -20,6 +31,7 @@ use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
+use crate::reconciler::Reconciler;
 
 /// One object a mutation acts on, its type resolved.
 #[derive(Debug, Clone)]
@@ -66,6 +78,31 @@ pub struct PatchRequest<'a> {
     pub subresource: Option<&'a str>,
     /// The field manager.
     pub field_manager: &'a str,
+    /// What to do when the live object is owned by a reconciler.
+    pub reconciler: ReconcilerPolicy,
+}
+
+/// What [`Session::patch`] does when the live object names a reconciler
+/// ([`crate::reconciler::detect`]); in every case the owner is journaled with the change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReconcilerPolicy {
+    /// Send the patch; the caller prints [`Reconciler::patch_warning`] (`patch`).
+    Warn,
+    /// Refuse with [`GuardError::Reconciled`] (exit 5) before anything is sent (`rollback`).
+    Refuse,
+    /// Send it anyway (`rollback --force`).
+    Force,
+}
+
+/// What [`Session::patch`] returns: the object after the patch and the reconciler the live
+/// object named, if any.
+#[derive(Debug, Clone)]
+pub struct Patched {
+    /// The object after the patch (the server's answer, or the local result of
+    /// `--dry-run=client`).
+    pub after: Value,
+    /// The owner found on the before-state (warned about or overridden).
+    pub reconciler: Option<Reconciler>,
 }
 
 impl PatchRequest<'_> {
@@ -172,6 +209,8 @@ impl Session<'_> {
             patch: i.patch.map(|p| changelog::redact_patch(i.kind, p)),
             dry_run: i.dry_run,
             before: i.before.map(|b| changelog::redact_as(i.kind, b)),
+            after: None,
+            reconciler: None,
             resource_version_after: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,
@@ -195,17 +234,39 @@ impl Session<'_> {
     where
         F: Future<Output = Result<T, kube::Error>>,
     {
+        self.journaled_with(intent, what, request, |v| (rv_after(v), None))
+            .await
+    }
+
+    /// [`Session::journaled`] whose outcome record also carries the after-state:
+    /// `outcome` reads the resourceVersion and the (already redacted) object from the answer.
+    ///
+    /// # Errors
+    /// As [`Session::journaled`].
+    pub async fn journaled_with<T, F>(
+        &self,
+        intent: Entry,
+        what: &str,
+        request: F,
+        outcome: impl Fn(&T) -> (Option<String>, Option<Value>),
+    ) -> Result<T, GuardError>
+    where
+        F: Future<Output = Result<T, kube::Error>>,
+    {
         let journal = self.journal()?;
         let started = Instant::now();
         journal.append(&intent).map_err(GuardError::Journal)?;
         let result = self.call(what, request).await;
-        let (outcome, rv) = match &result {
-            Ok(v) => ("success".to_string(), rv_after(v)),
-            Err(e) => (outcome_text(e), None),
+        let (text, rv, after) = match &result {
+            Ok(v) => {
+                let (rv, after) = outcome(v);
+                ("success".to_string(), rv, after)
+            }
+            Err(e) => (outcome_text(e), None, None),
         };
-        journal
-            .append(&intent.with_outcome(outcome, rv, started.elapsed().as_secs_f64()))
-            .map_err(GuardError::Unjournaled)?;
+        let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
+        record.after = after;
+        journal.append(&record).map_err(GuardError::Unjournaled)?;
         Ok(result?)
     }
 
@@ -282,30 +343,49 @@ impl Session<'_> {
     }
 
     /// Sends a patch, journaled write-ahead (or, for `--dry-run=client`, computes it locally
-    /// from `before` and journals that), and returns the object after it.
+    /// from `before` and journals that), and returns the object after it. `before` is the
+    /// live object just read: a reconciler it names is handled by `req.reconciler`
+    /// ([`ReconcilerPolicy`]) and journaled; the outcome record carries the after-state.
     ///
     /// # Errors
-    /// [`GuardError::Usage`] for a patch the server or the local computation rejects (a
-    /// strategic merge on a custom resource gets the advice to use `--type merge`; a failed
-    /// JSON patch names the failing operation), API errors with their exit codes, journal errors.
+    /// [`GuardError::Reconciled`] (exit 5, nothing sent, nothing journaled) for
+    /// [`ReconcilerPolicy::Refuse`] on an owned object; [`GuardError::Usage`] for a patch the
+    /// server or the local computation rejects (a strategic merge on a custom resource gets
+    /// the advice to use `--type merge`; a failed JSON patch names the failing operation), API
+    /// errors with their exit codes, journal errors.
     pub async fn patch(
         &self,
         grant: &Grant,
         obj: &ObjectRef,
         req: &PatchRequest<'_>,
         before: Option<&Value>,
-    ) -> Result<Value, GuardError> {
+    ) -> Result<Patched, GuardError> {
         let _ = grant;
+        let reconciler = before.and_then(crate::reconciler::detect);
+        if let Some(owner) = &reconciler
+            && req.reconciler == ReconcilerPolicy::Refuse
+        {
+            return Err(GuardError::Reconciled {
+                object: obj.display(),
+                owner: owner.clone(),
+            });
+        }
         remember_patch_secrets(&obj.t.api.kind, req.body);
-        let intent = self.intent(req.intent(obj, before)).await;
+        let mut intent = self.intent(req.intent(obj, before)).await;
+        intent.reconciler = reconciler.clone();
+        let kind = obj.t.api.kind.as_str();
         if req.dry_run == DryRun::Client {
             let after = client_side(req, before);
             let result = match &after {
                 Ok(_) => "success".to_string(),
                 Err(e) => e.to_string(),
             };
+            intent.after = after
+                .as_ref()
+                .ok()
+                .map(|a| changelog::redact_after(kind, before, a.clone()));
             self.journal_complete(intent, result)?;
-            return after;
+            return after.map(|after| Patched { after, reconciler });
         }
         let mut pp = PatchParams {
             field_manager: Some(req.field_manager.to_string()),
@@ -332,12 +412,18 @@ impl Session<'_> {
             }
         };
         match self
-            .journaled(intent, "the patch", send, |o: &DynamicObject| {
-                o.metadata.resource_version.clone()
+            .journaled_with(intent, "the patch", send, |o: &DynamicObject| {
+                let after = serde_json::to_value(o)
+                    .ok()
+                    .map(|a| changelog::redact_after(kind, before, a));
+                (o.metadata.resource_version.clone(), after)
             })
             .await
         {
-            Ok(o) => Ok(serde_json::to_value(o).unwrap_or(Value::Null)),
+            Ok(o) => Ok(Patched {
+                after: serde_json::to_value(o).unwrap_or(Value::Null),
+                reconciler,
+            }),
             Err(GuardError::Api(e)) => Err(explain_rejection(e, obj, req, before)),
             Err(e) => Err(e),
         }

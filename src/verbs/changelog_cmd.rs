@@ -261,6 +261,8 @@ mod tests {
             patch: None,
             dry_run: false,
             before: None,
+            after: None,
+            reconciler: None,
             resource_version_after: None,
             result: "success".into(),
             duration_seconds: 0.1,

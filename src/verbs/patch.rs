@@ -5,7 +5,9 @@
 //! (the before-state; a forbidden read lets the patch go on without it) → intent record →
 //! send the patch (or compute it locally for `--dry-run=client`) → outcome record → print
 //! `<kind>.<group>/<name> patched` like kubectl. Every attempt — success, failure, dry run,
-//! denial — is journaled. This file only parses the patch and prints the result.
+//! denial — is journaled. This file only parses the patch and prints the result, and the
+//! one-line warning when the object is owned by a reconciler that will revert the change
+//! (issue 15; detected and journaled by the guarded path).
 
 use serde_json::Value;
 
@@ -13,7 +15,9 @@ use crate::authz::check_verb;
 use crate::changelog::Operation;
 use crate::cli::{PatchArgs, PatchType};
 use crate::config::Verb;
-use crate::guard::{Mode, ObjectRef, PatchRequest, Session, Target, parse_target};
+use crate::guard::{
+    Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session, Target, parse_target,
+};
 use crate::output::Printer;
 use crate::output::objects::print_result;
 use crate::settings::Settings;
@@ -279,6 +283,7 @@ async fn patch_object(
         dry_run: args.dry_run.strategy,
         subresource: args.subresource.as_deref(),
         field_manager: &args.field_manager,
+        reconciler: ReconcilerPolicy::Warn,
     };
     let grant = session
         .authorize_change(obj, args.subresource.as_deref(), req.intent(obj, None))
@@ -292,7 +297,12 @@ async fn patch_object(
             return Err(e.into());
         }
     };
-    let after = session.patch(&grant, obj, &req, before.as_ref()).await?;
+    let patched = session.patch(&grant, obj, &req, before.as_ref()).await?;
+    // An owner that will revert the change (issue 15): one line, the patch went on.
+    if let Some(owner) = &patched.reconciler {
+        p.err_line(&owner.patch_warning(&obj.display()));
+    }
+    let after = patched.after;
     print_result(
         p,
         &obj.t,

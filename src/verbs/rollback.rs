@@ -18,6 +18,13 @@
 //! without a patch. Nothing is half-applied: a refused rollback sends nothing at all. After
 //! the patch, the answer is checked: a field the server did not put back is an error, not
 //! "rolled back".
+//!
+//! An object owned by a reconciler (Flux, Argo CD, Helm, kapp, `kubectl apply`: issue 15,
+//! [`crate::reconciler`]) is not rolled back: the owner would revert it at its next sync,
+//! so the rollback is refused with exit 5 naming the owner, unless `--force` — the same flag
+//! that overrides the resourceVersion guard, since both say "I know the object is not only
+//! mine". A forced rollback journals the owner in its entry (`reconciler`). The check is
+//! made by the guarded path on the live object, last, right before the patch is sent.
 
 use serde_json::{Value, json};
 
@@ -25,7 +32,7 @@ use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType, RollbackArgs};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
-use crate::guard::{Mode, ObjectRef, PatchRequest, Session};
+use crate::guard::{Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session};
 use crate::output::objects::print_result;
 use crate::output::{Chunk, Printer};
 use crate::settings::Settings;
@@ -754,6 +761,13 @@ async fn roll_back(
         dry_run: args.dry_run.strategy,
         subresource: None,
         field_manager: &args.field_manager,
+        // A reconciler would revert the restore at its next sync: refused unless --force
+        // (checked on the live object by the guarded path, journaled when forced).
+        reconciler: if args.force {
+            ReconcilerPolicy::Force
+        } else {
+            ReconcilerPolicy::Refuse
+        },
     };
     let grant = session
         .authorize_change(obj, None, req.intent(obj, None))
@@ -845,7 +859,8 @@ async fn roll_back(
     let body = Value::Array(ops);
     req.body = &body;
     match session.patch(&grant, obj, &req, Some(&current)).await {
-        Ok(after) => {
+        Ok(patched) => {
+            let after = patched.after;
             // Never report a restore that did not happen: every field put back must read
             // as its before-state in the server's answer.
             let missed: Vec<String> = touched
@@ -1003,6 +1018,8 @@ mod tests {
             patch: Some(patch),
             dry_run: false,
             before: Some(json!({"kind": "Secret", "data": {"password": "<redacted>"}})),
+            after: None,
+            reconciler: None,
             resource_version_after: Some("7".into()),
             result: "success".into(),
             duration_seconds: 0.1,

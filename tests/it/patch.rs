@@ -485,7 +485,7 @@ fn a_secret_patch_never_puts_its_data_in_the_change_log() {
     // The diff shows that the value changed (comparing two redacted copies hid it), not what to.
     assert!(
         r.stdout
-            .contains("  data.password: changed (value hidden)\n"),
+            .contains("  data.password: \"*** (before)\" → \"*** (after)\"\n"),
         "{r:?}"
     );
     assert!(
