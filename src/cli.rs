@@ -638,9 +638,37 @@ pub enum ChangelogCommand {
         /// Only the entries of one invocation (its session id, as `rollback --session` takes).
         #[arg(long, value_name = "SESSION")]
         session: Option<String>,
+        /// Only entries of this operation.
+        #[arg(long, value_name = "OPERATION", value_parser = ["patch", "rollback", "crd-apply", "crd-prune"])]
+        operation: Option<String>,
+        /// Only entries with this result: success, failure (denied or an error) or unknown
+        /// (an intent without an outcome; `pending` means the same).
+        #[arg(long, value_enum, value_name = "RESULT")]
+        result: Option<ResultFilter>,
+        /// Print the entries (the last record of every id) as json (an array) or yaml instead
+        /// of a table.
+        #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
+        output: Option<ListFormat>,
         /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
-        #[arg(long, conflicts_with_all = ["since", "object", "session"])]
+        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output"])]
         invalid: bool,
+    },
+    /// One change as a field-level diff, before → after (Secret values masked).
+    #[command(after_help = help::CHANGELOG_DIFF_HELP)]
+    Diff {
+        /// The entry id.
+        id: String,
+    },
+    /// Which journaled changes touched a field of an object, newest first.
+    #[command(after_help = help::CHANGELOG_WHY_HELP)]
+    Why {
+        /// The object: NAME, TYPE/NAME, NAMESPACE/NAME or TYPE/NAMESPACE/NAME (as the
+        /// OBJECT column of `changelog list`).
+        object: String,
+        /// The field: a dotted path (`.data.key`, `spec.replicas`,
+        /// `spec.containers[0].image`, `metadata.labels["app.kubernetes.io/name"]`) or a JSON
+        /// Pointer (`/spec/replicas`).
+        field: String,
     },
     /// One entry, as pretty JSON.
     #[command(after_help = help::CHANGELOG_SHOW_HELP)]
@@ -648,6 +676,27 @@ pub enum ChangelogCommand {
         /// The entry id.
         id: String,
     },
+}
+
+/// `changelog list --result` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ResultFilter {
+    /// The change was made.
+    Success,
+    /// Refused (denied) or failed: changed nothing.
+    Failure,
+    /// An intent without an outcome record: may or may not have been made.
+    #[value(alias = "pending")]
+    Unknown,
+}
+
+/// `changelog list -o` formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    /// A JSON array of entries.
+    Json,
+    /// A YAML list of entries.
+    Yaml,
 }
 
 /// Output formats of `get` (kubectl's names).

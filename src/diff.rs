@@ -49,7 +49,19 @@ fn path_of(op: &PatchOperation) -> &str {
 /// One line per changed field: `spec.replicas: 2 → 3`, `+ metadata.labels.tier: "web"`,
 /// `- spec.paused (was true)`. Empty when nothing but bookkeeping changed.
 pub fn render(before: &Value, after: &Value) -> Vec<String> {
-    render_ops(before, after)
+    render_ops(before, after, |_| true)
+}
+
+/// [`render_for`] limited to the changes at the field `pointer` (a JSON pointer), under it,
+/// or of a field above it that holds it (`changelog why`).
+pub fn render_field(kind: &str, before: &Value, after: &Value, pointer: &str) -> Vec<String> {
+    let keep = |path: &str| crate::history::touches(&[path.to_string()], pointer);
+    if is_secret(kind, before, after) {
+        let (b, a) = mask_secret_pair(before, after);
+        render_ops(&b, &a, keep)
+    } else {
+        render_ops(before, after, keep)
+    }
 }
 
 /// [`render`] for an object of `kind`: a Secret's values (`data`, `stringData` and the
@@ -125,9 +137,10 @@ fn mask_one(b: &mut Value, a: &mut Value, path: &str) {
     }
 }
 
-fn render_ops(before: &Value, after: &Value) -> Vec<String> {
+fn render_ops(before: &Value, after: &Value, keep: impl Fn(&str) -> bool) -> Vec<String> {
     operations(before, after)
         .iter()
+        .filter(|op| keep(path_of(op)))
         .map(|op| match op {
             PatchOperation::Replace(o) => {
                 let old = before
@@ -179,7 +192,8 @@ pub fn dotted(pointer: &str, doc: &Value) -> String {
     out
 }
 
-fn short(v: &Value) -> String {
+/// A value as JSON for one line: at most 80 characters (longer ones end with `…`).
+pub fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() > 80 {
         format!("{}…", s.chars().take(79).collect::<String>())
@@ -244,7 +258,9 @@ mod tests {
         );
         assert_eq!(
             applied,
-            ["metadata.annotations.kubectl.kubernetes.io/last-applied-configuration: \"*** (before)\" → \"*** (after)\""]
+            [
+                "metadata.annotations.kubectl.kubernetes.io/last-applied-configuration: \"*** (before)\" → \"*** (after)\""
+            ]
         );
         let added = render_for("Secret", &json!({"kind": "Secret"}), &after);
         assert!(

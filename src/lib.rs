@@ -22,6 +22,7 @@ pub mod exit;
 pub mod fleet;
 pub mod fsutil;
 pub mod guard;
+pub mod history;
 pub mod manpages;
 pub mod metrics;
 pub mod output;

@@ -100,13 +100,7 @@ pub fn detect(object: &Value) -> Option<Reconciler> {
     let annotations = map("annotations");
     let label = |k: &str| labels.and_then(|m| m.get(k)).and_then(Value::as_str);
     let annotation = |k: &str| annotations.and_then(|m| m.get(k)).and_then(Value::as_str);
-    let found = |kind, name: String, marker: String| {
-        Some(Reconciler {
-            kind,
-            name,
-            marker,
-        })
-    };
+    let found = |kind, name: String, marker: String| Some(Reconciler { kind, name, marker });
     // namespace/name from a pair of labels, or the name alone.
     let qualified = |ns: Option<&str>, name: Option<&str>| match (ns, name) {
         (Some(ns), Some(n)) if !ns.is_empty() => format!("{ns}/{n}"),
@@ -289,7 +283,10 @@ mod tests {
                 "label app.kubernetes.io/managed-by=Helm and annotation meta.helm.sh/release-name",
             ),
             (
-                meta(json!({"kapp.k14s.io/app": "1733130000123456789"}), json!({})),
+                meta(
+                    json!({"kapp.k14s.io/app": "1733130000123456789"}),
+                    json!({}),
+                ),
                 ReconcilerKind::Kapp,
                 "kapp app with id '1733130000123456789'",
                 "label kapp.k14s.io/app",

@@ -29,6 +29,8 @@ mod get_several;
 mod get_watch;
 #[path = "it/guard.rs"]
 mod guard;
+#[path = "it/history.rs"]
+mod history;
 #[path = "it/hostile.rs"]
 mod hostile;
 #[path = "it/hostile_files.rs"]

@@ -107,8 +107,42 @@ pub const CHANGELOG_LIST_HELP: &str = "Examples:
   # The entries of one invocation (the session id `rollback --session` takes)
   kubectl myops changelog list --session 1a22bb68d00-2f1c
 
+  # Failed patches of user alice (the user the API server saw), as JSON
+  kubectl myops changelog list --user alice --operation patch --result failure -o json
+
+  # The changes made in one kubeconfig context, as YAML
+  kubectl myops changelog list --context prod -o yaml
+
   # Lines that are not valid entries (a torn write), with their line numbers
   kubectl myops changelog list --invalid";
+
+/// `changelog diff` help: where the after-state comes from.
+pub const CHANGELOG_DIFF_HELP: &str =
+    "The before-state is journaled with every change; since issue 15 the after-state is too (in
+the outcome record). For an older entry the live object is read (get, in the entry's
+context) and the first line says so: exact when its resourceVersion is still the one the
+change produced, otherwise `before → now`. Secret values are never stored: a changed one
+reads \"*** (before)\" → \"*** (after)\", as in kubectl diff.
+
+Examples:
+  # What entry 18f2a7c1e4b-3a1c-0 changed, field by field
+  kubectl myops changelog diff 18f2a7c1e4b-3a1c-0";
+
+/// `changelog why` help.
+pub const CHANGELOG_WHY_HELP: &str =
+    "Lists the journaled changes (patches and rollbacks that succeeded, or whose outcome is
+unknown; not dry runs or failures) whose patch wrote the field, a field under it, or a
+field above it, newest first, with the field's change when the entry holds its after-state.
+
+Examples:
+  # Who changed the replicas of deployment web in namespace shop
+  kubectl myops changelog why deployment/shop/web spec.replicas
+
+  # A ConfigMap key, as a JSON Pointer
+  kubectl myops changelog why configmap/web /data/color
+
+  # A label whose key holds dots and a slash
+  kubectl myops changelog why deployment/web 'metadata.labels[\"app.kubernetes.io/name\"]'";
 
 /// `changelog show` help.
 pub const CHANGELOG_SHOW_HELP: &str = "Examples:

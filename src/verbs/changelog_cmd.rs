@@ -11,35 +11,89 @@
 //! skipped with one `warning:` line saying how many, and `changelog list --invalid` lists them
 //! by line number and reason (never their content). Every cell and echoed id is escaped and
 //! capped ([`crate::echo::capped`]): the log is a file anyone with the account can edit.
+//!
+//! Issue 15 part 3, readable history: `changelog list` filters by user (the global `--user`,
+//! matched against the user the API server saw), context (the global `--context`),
+//! operation, result, session, time and object, and prints the entries as json or yaml
+//! (`-o`); `changelog diff ID` shows one change field by field ([`change_diff`]);
+//! `changelog why OBJECT FIELD` lists the changes that touched a field ([`why`]).
+
+mod change_diff;
+mod why;
 
 use std::path::Path;
 
 use crate::changelog::{self, Entry, InvalidLine, object_of};
-use crate::cli::ChangelogCommand;
+use crate::cli::{ChangelogCommand, ListFormat, ResultFilter};
 use crate::config::duration_string;
 use crate::echo::capped as display_capped;
 use crate::output::table::OwnTable;
-use crate::output::{Printer, to_json};
+use crate::output::{Printer, to_json, to_yaml};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
 
 /// What `changelog list` prints in RESULT for an id whose last record is its intent.
 pub const OUTCOME_UNKNOWN: &str = "outcome unknown";
 
-/// Whether `e` matches `--object` (pure): `NAME`, `NAMESPACE/NAME` or `KIND/NAME`
-/// (kind case-insensitive; a trailing `s` is accepted, so `pods/web` works).
+/// Whether `e` matches `--object` (pure): `NAME`, `NAMESPACE/NAME`, `KIND/NAME` or
+/// `KIND/NAMESPACE/NAME` (the OBJECT column of `changelog list`); kind case-insensitive, a
+/// trailing `s` is accepted, so `pods/web` works.
 pub fn matches_object(e: &Entry, filter: &str) -> bool {
-    match filter.split_once('/') {
-        None => e.name == filter,
-        Some((a, name)) => {
-            let kind = e.kind.to_lowercase();
-            let a = a.to_lowercase();
-            name == e.name
-                && (a == kind
-                    || a.strip_suffix('s') == Some(kind.as_str())
-                    || e.namespace.as_deref() == Some(a.as_str()))
-        }
+    let kind_is = |a: &str| {
+        let kind = e.kind.to_lowercase();
+        let a = a.to_lowercase();
+        a == kind || a.strip_suffix('s') == Some(kind.as_str())
+    };
+    let parts: Vec<&str> = filter.split('/').collect();
+    match parts[..] {
+        [name] => e.name == name,
+        [a, name] => name == e.name && (kind_is(a) || e.namespace.as_deref() == Some(a)),
+        [kind, ns, name] => name == e.name && kind_is(kind) && e.namespace.as_deref() == Some(ns),
+        _ => false,
     }
+}
+
+/// What `changelog list` selects: every filter that is `Some` must match.
+#[derive(Debug, Default, Clone)]
+pub struct ListFilter<'a> {
+    /// `--since`: started at or after this time.
+    pub cutoff: Option<jiff::Timestamp>,
+    /// `--object` ([`matches_object`]).
+    pub object: Option<&'a str>,
+    /// `--session`.
+    pub session: Option<&'a str>,
+    /// The global `--context`: made in that kubeconfig context.
+    pub context: Option<&'a str>,
+    /// The global `--user`: made by that user, as the API server saw it (the USER column).
+    pub user: Option<&'a str>,
+    /// `--operation` (`patch`, `rollback`, `crd-apply`, `crd-prune`).
+    pub operation: Option<&'a str>,
+    /// `--result`.
+    pub result: Option<ResultFilter>,
+}
+
+/// The entries `changelog list` shows (pure): the last record of every id
+/// ([`changelog::latest`]) that matches every filter, in log order.
+pub fn select(records: Vec<Entry>, f: &ListFilter<'_>) -> Vec<Entry> {
+    changelog::latest(records)
+        .into_iter()
+        .filter(|e| {
+            f.cutoff
+                .is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c))
+        })
+        .filter(|e| f.object.is_none_or(|o| matches_object(e, o)))
+        .filter(|e| f.session.is_none_or(|s| e.session == s))
+        .filter(|e| f.context.is_none_or(|c| e.context.as_deref() == Some(c)))
+        .filter(|e| f.user.is_none_or(|u| e.user == u))
+        .filter(|e| f.operation.is_none_or(|o| op_name(e) == o))
+        .filter(|e| {
+            f.result.is_none_or(|r| match r {
+                ResultFilter::Success => e.result == "success",
+                ResultFilter::Unknown => e.outcome_unknown(),
+                ResultFilter::Failure => e.result != "success" && !e.outcome_unknown(),
+            })
+        })
+        .collect()
 }
 
 /// Parses `--since`: a duration before `now` (`1h`, `30m`) or an RFC 3339 time.
@@ -106,31 +160,46 @@ pub async fn run(
             since: since_arg,
             object,
             session,
+            operation,
+            result,
+            output,
             ..
         } => {
             let cutoff = since_arg
                 .as_deref()
                 .map(|t| since(t, jiff::Timestamp::now()))
                 .transpose()?;
-            let mut entries = entries;
+            if session.as_deref() == Some("") {
+                return Err(VerbError::Usage(EMPTY_SESSION.into()));
+            }
             // `--context NAME` lists the changes made in that context only (a fan-out's
-            // entries otherwise look alike when the user names match).
-            if let Some(context) = &s.kube.context {
-                entries.retain(|e| e.context.as_ref() == Some(context));
-            }
-            if let Some(session) = session {
-                if session.is_empty() {
-                    return Err(VerbError::Usage(EMPTY_SESSION.into()));
+            // entries otherwise look alike when the user names match); `--user NAME` those
+            // made by that user.
+            let filter = ListFilter {
+                cutoff,
+                object: object.as_deref(),
+                session: session.as_deref(),
+                context: s.kube.context.as_deref(),
+                user: s.kube.user.as_deref(),
+                operation: operation.as_deref(),
+                result: *result,
+            };
+            let selected = select(entries, &filter);
+            match output {
+                Some(ListFormat::Json) => p.out(&to_json(&selected)?)?,
+                Some(ListFormat::Yaml) => p.out(&to_yaml(&selected)?)?,
+                None => {
+                    let t = list_table(&selected);
+                    if t.is_empty() {
+                        p.err_line("No change-log entries.");
+                        return Ok(());
+                    }
+                    p.out(&t.render(false))?;
                 }
-                entries.retain(|e| &e.session == session);
             }
-            let t = list_table(entries, cutoff, object.as_deref());
-            if t.is_empty() {
-                p.err_line("No change-log entries.");
-                return Ok(());
-            }
-            p.out(&t.render(false))?;
         }
+        ChangelogCommand::Diff { id } => change_diff::run(s, &entries, id, p).await?,
+        ChangelogCommand::Why { object, field } => why::run(&entries, object, field, p)?,
     }
     Ok(())
 }
@@ -170,15 +239,10 @@ pub fn ambiguous_warning(e: &Entry, records: usize) -> String {
 /// each fit; a longer one (an edited log) is cut, like every echoed input.
 const MAX_CELL: usize = 600;
 
-/// The `changelog list` table (pure): the last record of every id ([`changelog::latest`]),
-/// those that started at or after `cutoff` and match the `--object` filter, in log order.
-/// RESULT is the record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome.
-/// Cells are escaped and capped ([`crate::echo::capped`]).
-pub fn list_table(
-    records: Vec<Entry>,
-    cutoff: Option<jiff::Timestamp>,
-    object: Option<&str>,
-) -> OwnTable {
+/// The `changelog list` table of `entries` (pure; [`select`] chooses them). RESULT is the
+/// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. Cells are escaped
+/// and capped ([`crate::echo::capped`]).
+pub fn list_table(entries: &[Entry]) -> OwnTable {
     let mut t = OwnTable::new([
         "Id",
         "Time",
@@ -188,13 +252,7 @@ pub fn list_table(
         "Object",
         "Result",
     ]);
-    for e in changelog::latest(records)
-        .iter()
-        .filter(|e| {
-            cutoff.is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c))
-        })
-        .filter(|e| object.is_none_or(|o| matches_object(e, o)))
-    {
+    for e in entries {
         let op = if e.dry_run {
             format!("{} (dry run)", op_name(e))
         } else {
@@ -230,7 +288,8 @@ pub fn no_outcome_warning(e: &Entry) -> String {
     )
 }
 
-fn op_name(e: &Entry) -> String {
+/// The operation's name as journaled (`patch`, `crd-apply`, …).
+pub fn op_name(e: &Entry) -> String {
     serde_json::to_value(e.operation)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -299,7 +358,7 @@ mod tests {
             ..entry("Deployment", None, "api")
         };
         let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
-        let t = list_table(vec![intent, other, done], None, None);
+        let t = list_table(&select(vec![intent, other, done], &ListFilter::default()));
         assert_eq!(
             t.render(false),
             "ID   TIME                   USER    CONTEXT   OPERATION         OBJECT           RESULT\n\
@@ -319,7 +378,13 @@ mod tests {
             result: "denied".into(),
             ..entry("Pod", Some("shop"), "web-2")
         };
-        let t = list_table(vec![intent.clone(), denied], None, Some("web-1"));
+        let t = list_table(&select(
+            vec![intent.clone(), denied],
+            &ListFilter {
+                object: Some("web-1"),
+                ..ListFilter::default()
+            },
+        ));
         assert_eq!(
             t.render(true),
             "1   2026-11-30T08:00:00Z   admin       patch   pod/shop/web-1   outcome unknown\n"
@@ -334,10 +399,12 @@ mod tests {
     fn list_filters_by_time_and_can_be_empty() {
         let e = entry("Pod", None, "a");
         let later: jiff::Timestamp = "2026-11-30T09:00:00Z".parse().unwrap();
-        assert!(list_table(vec![e.clone()], Some(later), None).is_empty());
-        assert!(
-            !list_table(vec![e], Some("2026-11-30T08:00:00Z".parse().unwrap()), None).is_empty()
-        );
+        let from = |cutoff: jiff::Timestamp| ListFilter {
+            cutoff: Some(cutoff),
+            ..ListFilter::default()
+        };
+        assert!(select(vec![e.clone()], &from(later)).is_empty());
+        assert!(!select(vec![e], &from("2026-11-30T08:00:00Z".parse().unwrap())).is_empty());
     }
 
     #[test]
@@ -371,11 +438,102 @@ mod tests {
             name: "n".repeat(5000),
             ..entry("Pod", None, "x")
         };
-        let t = list_table(vec![e], None, None);
+        let t = list_table(&[e]);
         let row = &t.rows()[0];
         assert_eq!(row[2], "ad\\u{1b}]0;pwned\\u{7}min");
         assert!(row[5].chars().count() < 700, "{}", row[5].len());
         assert!(row[5].ends_with("(5004 characters)"), "{}", &row[5][590..]);
+    }
+
+    #[test]
+    fn list_filters_by_user_operation_result_session_and_context() {
+        let mk = |id: &str, user: &str, op: Operation, result: &str, ctx: &str| Entry {
+            id: id.into(),
+            user: user.into(),
+            operation: op,
+            result: result.into(),
+            context: Some(ctx.into()),
+            session: format!("s-{ctx}"),
+            ..entry("ConfigMap", Some("shop"), "web")
+        };
+        let records = vec![
+            mk("1", "alice", Operation::Patch, "success", "a"),
+            mk("2", "bob", Operation::Patch, "denied", "a"),
+            mk("3", "alice", Operation::Rollback, "Conflict (409): x", "b"),
+            mk("4", "alice", Operation::Patch, changelog::PENDING, "b"),
+        ];
+        let ids = |f: ListFilter<'_>| -> Vec<String> {
+            select(records.clone(), &f)
+                .into_iter()
+                .map(|e| e.id)
+                .collect()
+        };
+        let all = ListFilter::default;
+        assert_eq!(
+            ids(ListFilter {
+                user: Some("alice"),
+                ..all()
+            }),
+            ["1", "3", "4"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                operation: Some("rollback"),
+                ..all()
+            }),
+            ["3"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                result: Some(ResultFilter::Success),
+                ..all()
+            }),
+            ["1"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                result: Some(ResultFilter::Failure),
+                ..all()
+            }),
+            ["2", "3"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                result: Some(ResultFilter::Unknown),
+                ..all()
+            }),
+            ["4"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                context: Some("b"),
+                user: Some("alice"),
+                ..all()
+            }),
+            ["3", "4"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                session: Some("s-a"),
+                ..all()
+            }),
+            ["1", "2"]
+        );
+        assert_eq!(
+            ids(ListFilter {
+                object: Some("configmap/shop/web"),
+                ..all()
+            })
+            .len(),
+            4
+        );
+        assert!(
+            ids(ListFilter {
+                object: Some("configmap/other/web"),
+                ..all()
+            })
+            .is_empty()
+        );
     }
 
     #[test]

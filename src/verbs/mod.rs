@@ -212,6 +212,9 @@ pub enum VerbError {
     /// A rollback refused before any request.
     #[error(transparent)]
     Rollback(Box<RollbackError>),
+    /// `changelog diff`/`why` cannot answer.
+    #[error(transparent)]
+    History(Box<HistoryError>),
     /// `rollback --session` did not restore every change.
     #[error(transparent)]
     SessionRollback(Box<SessionRollbackError>),
@@ -237,6 +240,7 @@ impl VerbError {
             VerbError::Api(e) => e.exit_status(),
             VerbError::Apply(e) => e.exit_status(),
             VerbError::Rollback(e) => e.exit_status(),
+            VerbError::History(e) => e.exit_status(),
             VerbError::SessionRollback(e) => e.exit_status(),
             VerbError::Guard(e) => e.exit_status(),
             VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
@@ -289,5 +293,73 @@ impl From<SessionRollbackError> for VerbError {
 impl From<RollbackError> for VerbError {
     fn from(e: RollbackError) -> VerbError {
         VerbError::Rollback(Box::new(e))
+    }
+}
+
+impl From<HistoryError> for VerbError {
+    fn from(e: HistoryError) -> VerbError {
+        VerbError::History(Box::new(e))
+    }
+}
+
+/// Why `changelog diff` or `changelog why` cannot answer (issue 15 part 3).
+#[derive(Debug, thiserror::Error)]
+pub enum HistoryError {
+    /// The entry holds no before-state (reading the object was forbidden when it was made).
+    #[error(
+        "entry {id} has no before-state (the object could not be read when the change was made), so there is nothing to compare; `kubectl myops changelog show {id}` shows its patch"
+    )]
+    NoBefore {
+        /// The entry id.
+        id: String,
+    },
+    /// No after-state journaled, and the object no longer exists.
+    #[error(
+        "entry {id} has no after-state journaled (it is older than after-states) and {object} no longer exists, so what it changed to is unknown; `kubectl myops changelog show {id}` shows its patch"
+    )]
+    Gone {
+        /// The entry id.
+        id: String,
+        /// The object.
+        object: String,
+    },
+    /// No after-state journaled, and reading the object is forbidden.
+    #[error(
+        "entry {id} has no after-state journaled and {object} cannot be read now (forbidden); `kubectl myops changelog show {id}` shows its patch"
+    )]
+    Unreadable {
+        /// The entry id.
+        id: String,
+        /// The object.
+        object: String,
+    },
+    /// No after-state journaled, and the entry's context now points at another server.
+    #[error(
+        "entry {id} has no after-state journaled and its context now points at {now}, not {then} where the change was made; nothing was read — point the context back at that server"
+    )]
+    Moved {
+        /// The entry id.
+        id: String,
+        /// The server the context points at now.
+        now: String,
+        /// The server of the entry.
+        then: String,
+    },
+    /// `changelog why`: the field path is neither form (the message says how to write it).
+    #[error("{0}")]
+    BadField(String),
+}
+
+impl HistoryError {
+    /// 4 when the object is gone, 3 when it cannot be read, 2 otherwise (the entry or the
+    /// field path cannot be answered).
+    pub fn exit_status(&self) -> ExitStatus {
+        match self {
+            HistoryError::Gone { .. } => ExitStatus::NotFound,
+            HistoryError::Unreadable { .. } => ExitStatus::Denied,
+            HistoryError::NoBefore { .. }
+            | HistoryError::Moved { .. }
+            | HistoryError::BadField(_) => ExitStatus::Usage,
+        }
     }
 }

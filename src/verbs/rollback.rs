@@ -33,48 +33,11 @@ use crate::cli::{DryRun, PatchType, RollbackArgs};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
 use crate::guard::{Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session};
+use crate::history::touched_paths;
 use crate::output::objects::print_result;
 use crate::output::{Chunk, Printer};
 use crate::settings::Settings;
 use crate::verbs::{Outcome, RollbackError, SessionRollbackError, VerbError};
-
-/// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
-/// of each JSON-patch operation; for merge and strategic patches, each leaf of the patch
-/// object (a scalar, a list, or `null`), or the whole object at a level that carries a
-/// strategic-merge directive (`$patch`, `$setElementOrder/…`).
-pub fn touched_paths(patch_type: &str, patch: &Value) -> Vec<String> {
-    fn walk(prefix: &str, v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Object(m) if !m.is_empty() && !m.keys().any(|k| k.starts_with('$')) => {
-                for (k, child) in m {
-                    walk(
-                        &format!("{prefix}/{}", k.replace('~', "~0").replace('/', "~1")),
-                        child,
-                        out,
-                    );
-                }
-            }
-            _ if !prefix.is_empty() => out.push(prefix.to_string()),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    match (patch_type, patch) {
-        ("json", Value::Array(ops)) => {
-            for op in ops.iter().filter(|o| o["op"] != "test") {
-                for key in ["path", "from"] {
-                    if let Some(p) = op.get(key).and_then(Value::as_str) {
-                        out.push(p.to_string());
-                    }
-                }
-            }
-        }
-        (_, v) => walk("", v, &mut out),
-    }
-    out.sort();
-    out.dedup();
-    out
-}
 
 /// Whether a rollback may write `path`: not server-owned metadata (only labels and
 /// annotations), not `status` (it belongs to controllers), and — for a Secret — not
@@ -354,12 +317,12 @@ async fn roll_back_entry(
     p: &mut Printer<'_>,
 ) -> (Option<String>, Result<(), VerbError>) {
     // `Kind.version.group` resolves exactly the journaled type; a core kind alone resolves to core.
-    let type_name = match entry.api_version.split_once('/') {
-        Some((group, version)) => format!("{}.{version}.{group}", entry.kind),
-        None => entry.kind.clone(),
-    };
     let obj = match session
-        .object(&type_name, &entry.name, entry.namespace.clone())
+        .object(
+            &crate::history::type_name(entry),
+            &entry.name,
+            entry.namespace.clone(),
+        )
         .await
     {
         Ok(o) => o,
@@ -907,23 +870,6 @@ async fn roll_back(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn touched_paths_come_from_the_journaled_patch() {
-        let merge = json!({"spec": {"replicas": 4, "template": {"spec": {"containers": [{"name": "web", "image": "x"}]}}}, "metadata": {"labels": {"a~b/c": "1"}}});
-        assert_eq!(
-            touched_paths("merge", &merge),
-            [
-                "/metadata/labels/a~0b~1c",
-                "/spec/replicas",
-                "/spec/template/spec/containers"
-            ]
-        );
-        let sm = json!({"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "a"}], "containers": [{"name": "a", "image": "y"}]}}}});
-        assert_eq!(touched_paths("strategic", &sm), ["/spec/template/spec"]);
-        let ops = json!([{"op": "test", "path": "/spec/replicas", "value": 1}, {"op": "move", "from": "/spec/a", "path": "/spec/b"}]);
-        assert_eq!(touched_paths("json", &ops), ["/spec/a", "/spec/b"]);
-    }
 
     #[test]
     fn rollback_ops_restore_only_the_touched_fields_guarded_by_the_resource_version() {

@@ -10,7 +10,9 @@ use crate::fixture::{Myops, Namespace, kubectl, kubectl_apply, kubectl_stdin, te
 
 /// A boundary with configmaps (the objects these tests own).
 fn myops() -> Myops {
-    Myops::new("name: myops\nverbs: [get, patch]\nresources: [configmaps, secrets, deployments]\nscopes: [namespace]\nmetrics: [ops_total]\n")
+    Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps, secrets, deployments]\nscopes: [namespace]\nmetrics: [ops_total]\n",
+    )
 }
 
 /// The last record of every id, in first-seen order.
@@ -221,7 +223,12 @@ fn an_object_without_a_reconciler_is_patched_and_rolled_back_silently() {
     let ns = Namespace::new("no-reconciler");
     let m = myops();
     // app.kubernetes.io/instance alone is not an owner (Helm charts set it too).
-    configmap(&ns.0, "plain", r#"{"app.kubernetes.io/instance":"shop"}"#, "{}");
+    configmap(
+        &ns.0,
+        "plain",
+        r#"{"app.kubernetes.io/instance":"shop"}"#,
+        "{}",
+    );
     let r = m.run(&[
         "patch",
         "configmap",
@@ -248,7 +255,12 @@ fn an_object_without_a_reconciler_is_patched_and_rolled_back_silently() {
 fn rollback_session_refuses_an_owned_entry_per_entry_and_force_rolls_it_back() {
     let ns = Namespace::new("reconciler-session");
     let m = myops();
-    configmap(&ns.0, "owned", r#"{"argocd.argoproj.io/instance":"shop"}"#, "{}");
+    configmap(
+        &ns.0,
+        "owned",
+        r#"{"argocd.argoproj.io/instance":"shop"}"#,
+        "{}",
+    );
     let r = m.run(&[
         "patch",
         "configmap",

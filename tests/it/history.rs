@@ -1,0 +1,495 @@
+//! Readable history (issue 15 part 3) against the real API server: `changelog diff` of a
+//! ConfigMap, a Deployment and a Secret (masked) from the journaled after-state, and from
+//! the live object for an entry without one (saying which); `changelog list -o json|yaml`
+//! with the user, operation, result, session and context filters; `changelog why` newest
+//! first.
+
+use serde_json::Value;
+
+use crate::fixture::{Myops, Namespace, kubectl};
+
+fn myops() -> Myops {
+    Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps, secrets, deployments]\nscopes: [namespace]\nmetrics: [ops_total]\n",
+    )
+}
+
+fn log_path(m: &Myops) -> std::path::PathBuf {
+    m.dir.path().join("myops/changelog.jsonl")
+}
+
+/// `changelog list -o json`, parsed.
+fn listed(m: &Myops, extra: &[&str]) -> Vec<Value> {
+    let mut args = vec!["changelog", "list", "-o", "json"];
+    args.extend_from_slice(extra);
+    let r = m.run(&args);
+    assert_eq!(r.code, 0, "{r:?}");
+    serde_json::from_str::<Vec<Value>>(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"))
+}
+
+fn patch(m: &Myops, ns: &str, what: &[&str], body: &str) {
+    let mut args = vec!["patch"];
+    args.extend_from_slice(what);
+    args.extend_from_slice(&["-n", ns, "--type", "merge", "-p", body]);
+    let r = m.run(&args);
+    assert_eq!(r.code, 0, "{r:?}");
+}
+
+/// Drops `after` from every record: an entry as written before after-states were journaled.
+fn forget_after_states(m: &Myops) {
+    let text = std::fs::read_to_string(log_path(m)).unwrap();
+    let lines: String = text
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            v.as_object_mut().unwrap().remove("after");
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(log_path(m), lines).unwrap();
+}
+
+#[test]
+fn diff_of_a_configmap_a_deployment_and_a_secret_from_the_journal_with_secret_values_masked() {
+    let ns = Namespace::new("history-diff");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+        "--from-literal=size=m",
+    ]);
+    kubectl(&[
+        "create",
+        "deployment",
+        "api",
+        "-n",
+        &ns.0,
+        "--image=registry.invalid/api:1",
+        "--replicas=2",
+    ]);
+    kubectl(&[
+        "create",
+        "secret",
+        "generic",
+        "db",
+        "-n",
+        &ns.0,
+        "--from-literal=password=hunter2-old",
+        "--from-literal=user=app",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green","size":null,"tier":"front"}}"#,
+    );
+    let r = m.run(&[
+        "patch",
+        "deployment",
+        "api",
+        "-n",
+        &ns.0,
+        "-p",
+        r#"{"spec":{"replicas":3,"template":{"spec":{"containers":[{"name":"api","image":"registry.invalid/api:2"}]}}}}"#,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    patch(
+        &m,
+        &ns.0,
+        &["secret", "db"],
+        r#"{"stringData":{"password":"hunter2-new"},"metadata":{"labels":{"rotated":"yes"}}}"#,
+    );
+    let entries = listed(&m, &[]);
+    let ids: Vec<String> = entries
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(ids.len(), 3);
+    let rv = |i: usize| {
+        entries[i]["resourceVersionAfter"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let source = |i: usize| {
+        format!(
+            "before: journaled with the change; after: journaled with the outcome (resourceVersion {})\n",
+            rv(i)
+        )
+    };
+
+    let r = m.run(&["changelog", "diff", &ids[0]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let (head, rest) = r.stdout.split_once('\n').unwrap();
+    assert!(
+        head.starts_with(&format!(
+            "entry {}: patch configmap/{}/web by admin at ",
+            ids[0], ns.0
+        )) && head.ends_with(" (success)"),
+        "{r:?}"
+    );
+    let mut lines: Vec<&str> = rest.lines().skip(1).collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "  + data.tier: \"front\"",
+            "  - data.size (was \"m\")",
+            "  data.color: \"blue\" → \"green\"",
+        ],
+        "{r:?}"
+    );
+    assert!(rest.starts_with(&source(0)), "{r:?}");
+
+    let r = m.run(&["changelog", "diff", &ids[1]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout.lines().skip(1).collect::<Vec<_>>().join("\n") + "\n",
+        format!(
+            "{}  spec.replicas: 2 → 3\n  spec.template.spec.containers[0].image: \"registry.invalid/api:1\" → \"registry.invalid/api:2\"\n",
+            source(1)
+        ),
+        "{r:?}"
+    );
+
+    let r = m.run(&["changelog", "diff", &ids[2]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let mut lines: Vec<&str> = r.stdout.lines().skip(2).collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "  + metadata.labels: {\"rotated\":\"yes\"}",
+            "  data.password: \"*** (before)\" → \"*** (after)\"",
+        ],
+        "{r:?}"
+    );
+    // The user key did not change: not listed. No value anywhere, printed or journaled.
+    let log = std::fs::read_to_string(log_path(&m)).unwrap();
+    for secret in ["hunter2", "aHVudGVyMi1vbGQ", "aHVudGVyMi1uZXc", "YXBw"] {
+        assert!(!r.stdout.contains(secret), "{secret} printed: {r:?}");
+        assert!(!log.contains(secret), "{secret} journaled");
+    }
+    let secret_entry = &listed(&m, &["--object", "secret/db"])[0];
+    assert_eq!(
+        secret_entry["after"]["data"]["password"],
+        "<redacted> (changed)"
+    );
+    assert_eq!(secret_entry["after"]["data"]["user"], "<redacted>");
+
+    // Unknown id: exit 4.
+    assert_eq!(m.run(&["changelog", "diff", "no-such-id"]).code, 4);
+}
+
+#[test]
+fn diff_of_an_entry_without_an_after_state_reads_the_live_object_and_says_so() {
+    let ns = Namespace::new("history-live");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+    ]);
+    kubectl(&[
+        "create",
+        "secret",
+        "generic",
+        "db",
+        "-n",
+        &ns.0,
+        "--from-literal=password=hunter2-old",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green"}}"#,
+    );
+    patch(
+        &m,
+        &ns.0,
+        &["secret", "db"],
+        r#"{"stringData":{"password":"hunter2-new","token":"t0k3n-new"}}"#,
+    );
+    forget_after_states(&m);
+    let entries = listed(&m, &[]);
+    let (cm, secret) = (
+        entries[0]["id"].as_str().unwrap().to_string(),
+        entries[1]["id"].as_str().unwrap().to_string(),
+    );
+    let rv = entries[0]["resourceVersionAfter"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Nobody wrote since: the live object is the after-state.
+    let r = m.run(&["changelog", "diff", &cm]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            format!("before: journaled with the change; after: not journaled (an entry older than after-states); read from the cluster now — resourceVersion {rv} is still the one this change produced").as_str(),
+            "  data.color: \"blue\" → \"green\"",
+        ],
+        "{r:?}"
+    );
+
+    // Someone changes it: before → now, said plainly.
+    kubectl(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"color":"red"}}"#,
+    ]);
+    let now = kubectl(&[
+        "get",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.metadata.resourceVersion}",
+    ]);
+    let r = m.run(&["changelog", "diff", &cm]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            format!("before: journaled with the change; after: not journaled (an entry older than after-states), and the object changed since (resourceVersion {rv} after this change, {now} now): showing before → now").as_str(),
+            "  data.color: \"blue\" → \"red\"",
+        ],
+        "{r:?}"
+    );
+
+    // A Secret read live: values never printed; the new key shows, the changed one cannot.
+    let r = m.run(&["changelog", "diff", &secret]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("\nnote: Secret values are not journaled"),
+        "{r:?}"
+    );
+    assert!(r.stdout.contains("  + data.token: \"***\"\n"), "{r:?}");
+    for s in ["hunter2", "t0k3n", "dDBrM24", "aHVudGVy"] {
+        assert!(!r.stdout.contains(s), "{s}: {r:?}");
+    }
+
+    // The object deleted: exit 4, saying what is unknown.
+    kubectl(&["delete", "configmap", "web", "-n", &ns.0]);
+    let r = m.run(&["changelog", "diff", &cm]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("no longer exists, so what it changed to is unknown"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn list_as_json_and_yaml_is_filtered_by_user_operation_result_session_and_context() {
+    let ns = Namespace::new("history-list");
+    ns.grant("alice", "get,patch", "configmaps");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green"}}"#,
+    );
+    let r = m.run(&[
+        "--context",
+        "alice",
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"color":"red"}}"#,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = m.run(&[
+        "--context",
+        "bob",
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"color":"black"}}"#,
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    let all = listed(&m, &[]);
+    assert_eq!(all.len(), 3, "one entry per id: {all:?}");
+    let rb = m.run(&["rollback", all[1]["id"].as_str().unwrap()]);
+    assert_eq!(rb.code, 0, "{rb:?}");
+
+    let users = |v: Vec<Value>| -> Vec<(String, String)> {
+        v.iter()
+            .map(|e| {
+                (
+                    e["user"].as_str().unwrap().to_string(),
+                    e["operation"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let s = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(
+        users(listed(&m, &[])),
+        [
+            s("admin", "patch"),
+            s("alice", "patch"),
+            s("bob", "patch"),
+            s("admin", "rollback")
+        ]
+    );
+    assert_eq!(
+        users(listed(&m, &["--user", "alice"])),
+        [s("alice", "patch")]
+    );
+    assert_eq!(
+        users(listed(&m, &["--operation", "rollback"])),
+        [s("admin", "rollback")]
+    );
+    let failed = listed(&m, &["--result", "failure"]);
+    assert_eq!(users(failed.clone()), [s("bob", "patch")]);
+    assert_eq!(failed[0]["result"], "denied");
+    assert_eq!(listed(&m, &["--result", "success"]).len(), 3);
+    assert!(listed(&m, &["--result", "unknown"]).is_empty());
+    assert_eq!(
+        users(listed(&m, &["--context", "alice"])),
+        [s("alice", "patch")]
+    );
+    let session = all[0]["session"].as_str().unwrap();
+    assert_eq!(
+        users(listed(&m, &["--session", session])),
+        [s("admin", "patch")]
+    );
+    assert_eq!(
+        users(listed(
+            &m,
+            &[
+                "--user",
+                "admin",
+                "--operation",
+                "patch",
+                "--result",
+                "success"
+            ]
+        )),
+        [s("admin", "patch")]
+    );
+    // Each element is the entry's complete last record (before, after and all).
+    let first = &listed(&m, &[])[0];
+    assert_eq!(first["before"]["data"]["color"], "blue");
+    assert_eq!(first["after"]["data"]["color"], "green");
+
+    // YAML: the same list.
+    let r = m.run(&["changelog", "list", "-o", "yaml", "--user", "alice"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let y: Vec<Value> = serde_saphyr::from_str(&r.stdout).unwrap();
+    assert_eq!(users(y), [s("alice", "patch")]);
+
+    // Nothing matches: an empty array, still valid JSON.
+    let r = m.run(&["changelog", "list", "-o", "json", "--user", "nobody"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, "[]\n"), "{r:?}");
+    // A bad --result is a usage error.
+    assert_eq!(m.run(&["changelog", "list", "--result", "maybe"]).code, 2);
+}
+
+#[test]
+fn why_lists_both_patches_of_a_field_newest_first() {
+    let ns = Namespace::new("history-why");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+        "--from-literal=size=m",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green"}}"#,
+    );
+    patch(&m, &ns.0, &["configmap", "web"], r#"{"data":{"size":"l"}}"#);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"red"}}"#,
+    );
+    let ids: Vec<String> = listed(&m, &[])
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    let object = format!("configmap/{}/web", ns.0);
+    for field in [".data.color", "data.color", "/data/color"] {
+        let r = m.run(&["changelog", "why", &object, field]);
+        assert_eq!(r.code, 0, "{r:?}");
+        let rows: Vec<Vec<&str>> = r
+            .stdout
+            .lines()
+            .map(|l| {
+                l.split("   ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .collect()
+            })
+            .collect();
+        assert_eq!(
+            rows[0],
+            ["ID", "TIME", "USER", "OPERATION", "OBJECT", "CHANGE"]
+        );
+        assert_eq!(rows.len(), 3, "{r:?}");
+        assert_eq!(rows[1][0], ids[2], "newest first");
+        assert_eq!(rows[1][5], "data.color: \"green\" → \"red\"");
+        assert_eq!(rows[2][0], ids[0]);
+        assert_eq!(rows[2][5], "data.color: \"blue\" → \"green\"");
+    }
+    // The parent field finds all three.
+    let r = m.run(&["changelog", "why", "web", ".data"]);
+    assert_eq!(r.stdout.lines().count(), 4, "{r:?}");
+    // An untouched field: nothing, said on stderr, exit 0.
+    let r = m.run(&["changelog", "why", &object, "metadata.labels"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("No journaled change touched metadata.labels"),
+        "{r:?}"
+    );
+    // A field path that is neither form: exit 2.
+    let r = m.run(&["changelog", "why", &object, "data..color"]);
+    assert_eq!(r.code, 2, "{r:?}");
+}
