@@ -413,10 +413,10 @@ impl Session<'_> {
         };
         match self
             .journaled_with(intent, "the patch", send, |o: &DynamicObject| {
-                let after = serde_json::to_value(o)
-                    .ok()
-                    .map(|a| changelog::redact_after(kind, before, a));
-                (o.metadata.resource_version.clone(), after)
+                (
+                    o.metadata.resource_version.clone(),
+                    after_state(kind, before, o),
+                )
             })
             .await
         {
@@ -470,6 +470,20 @@ pub fn remember_patch_secrets(kind: &str, body: &Value) {
         Value::Object(m) => object(m),
         _ => {}
     }
+}
+
+/// The after-state journaled with a patch's outcome (pure): the server's answer, redacted
+/// pairwise with `before` ([`changelog::redact_after`]) — or `None` when the answer is not
+/// the object itself: a `scale` subresource answers with an `autoscaling/v1` Scale, and
+/// diffing that against the object's before-state would be nonsense (`changelog diff` then
+/// reads the object).
+pub fn after_state(kind: &str, before: Option<&Value>, answer: &DynamicObject) -> Option<Value> {
+    if answer.types.as_ref().is_some_and(|t| t.kind != kind) {
+        return None;
+    }
+    serde_json::to_value(answer)
+        .ok()
+        .map(|a| changelog::redact_after(kind, before, a))
 }
 
 /// The error as the one-line `result` of a record (the Status message when the server answered).
@@ -545,6 +559,23 @@ fn explain_rejection(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_scale_answer_is_not_journaled_as_the_objects_after_state() {
+        let scale: DynamicObject =
+            serde_json::from_value(json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+            "metadata": {"name": "web", "resourceVersion": "7"}, "spec": {"replicas": 3}}))
+            .unwrap();
+        assert_eq!(after_state("Deployment", None, &scale), None);
+        let cm: DynamicObject =
+            serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "web"}, "data": {"a": "b"}}))
+            .unwrap();
+        assert_eq!(
+            after_state("ConfigMap", None, &cm).unwrap()["data"],
+            json!({"a": "b"})
+        );
+    }
 
     #[test]
     fn secret_values_a_patch_sends_are_masked_in_later_server_messages() {

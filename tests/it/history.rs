@@ -493,3 +493,48 @@ fn why_lists_both_patches_of_a_field_newest_first() {
     let r = m.run(&["changelog", "why", &object, "data..color"]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+#[test]
+fn a_scale_subresource_patch_journals_no_scale_as_after_state_and_diff_reads_the_deployment() {
+    let ns = Namespace::new("history-scale");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "deployment",
+        "api",
+        "-n",
+        &ns.0,
+        "--image=registry.invalid/api:1",
+        "--replicas=2",
+    ]);
+    let r = m.run(&[
+        "patch",
+        "deployment",
+        "api",
+        "-n",
+        &ns.0,
+        "--subresource",
+        "scale",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"replicas":3}}"#,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let e = &listed(&m, &[])[0];
+    assert!(
+        e.get("after").is_none(),
+        "a Scale is not the Deployment: {e}"
+    );
+    let r = m.run(&["changelog", "diff", e["id"].as_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert!(
+        lines[1].ends_with(&format!(
+            "resourceVersion {} is still the one this change produced",
+            e["resourceVersionAfter"].as_str().unwrap()
+        )),
+        "{r:?}"
+    );
+    assert_eq!(lines[2..], ["  spec.replicas: 2 → 3"], "{r:?}");
+}
