@@ -381,3 +381,39 @@ impl Myops {
 pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
     kubectl_raw(kubeconfig, args)
 }
+
+impl Myops {
+    /// The change log's records, the last one of every id, in first-seen order (one per
+    /// attempt: an intent and its outcome collapse to the outcome).
+    pub fn latest_records(&self) -> Vec<serde_json::Value> {
+        let path = self.dir.path().join("myops/changelog.jsonl");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let mut out: Vec<serde_json::Value> = Vec::new();
+        for line in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).expect("a valid record");
+            match out.iter_mut().find(|e| e["id"] == v["id"]) {
+                Some(e) => *e = v,
+                None => out.push(v),
+            }
+        }
+        out
+    }
+
+    /// `patch KIND NAME -n NS --type merge -p BODY`.
+    pub fn merge_patch(&self, ns: &str, kind: &str, name: &str, body: &str) -> Run {
+        self.run(&["patch", kind, name, "-n", ns, "--type", "merge", "-p", body])
+    }
+}
+
+/// `kubectl create deployment NAME -n NS --image=registry.invalid/NAME:1 --replicas=2`.
+pub fn create_deployment(ns: &str, name: &str) {
+    kubectl(&[
+        "create",
+        "deployment",
+        name,
+        "-n",
+        ns,
+        &format!("--image=registry.invalid/{name}:1"),
+        "--replicas=2",
+    ]);
+}

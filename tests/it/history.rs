@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, kubectl};
+use crate::fixture::{Myops, Namespace, create_deployment, kubectl};
 
 fn myops() -> Myops {
     Myops::new(
@@ -28,11 +28,21 @@ fn listed(m: &Myops, extra: &[&str]) -> Vec<Value> {
 }
 
 fn patch(m: &Myops, ns: &str, what: &[&str], body: &str) {
-    let mut args = vec!["patch"];
-    args.extend_from_slice(what);
-    args.extend_from_slice(&["-n", ns, "--type", "merge", "-p", body]);
-    let r = m.run(&args);
+    let r = m.merge_patch(ns, what[0], what[1], body);
     assert_eq!(r.code, 0, "{r:?}");
+}
+
+/// ConfigMap `web` with `color: blue`, `size: m`.
+fn web_configmap(ns: &str) {
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        ns,
+        "--from-literal=color=blue",
+        "--from-literal=size=m",
+    ]);
 }
 
 /// Drops `after` from every record: an entry as written before after-states were journaled.
@@ -53,24 +63,8 @@ fn forget_after_states(m: &Myops) {
 fn diff_of_a_configmap_a_deployment_and_a_secret_from_the_journal_with_secret_values_masked() {
     let ns = Namespace::new("history-diff");
     let m = myops();
-    kubectl(&[
-        "create",
-        "configmap",
-        "web",
-        "-n",
-        &ns.0,
-        "--from-literal=color=blue",
-        "--from-literal=size=m",
-    ]);
-    kubectl(&[
-        "create",
-        "deployment",
-        "api",
-        "-n",
-        &ns.0,
-        "--image=registry.invalid/api:1",
-        "--replicas=2",
-    ]);
+    web_configmap(&ns.0);
+    create_deployment(&ns.0, "api");
     kubectl(&[
         "create",
         "secret",
@@ -428,15 +422,7 @@ fn list_as_json_and_yaml_is_filtered_by_user_operation_result_session_and_contex
 fn why_lists_both_patches_of_a_field_newest_first() {
     let ns = Namespace::new("history-why");
     let m = myops();
-    kubectl(&[
-        "create",
-        "configmap",
-        "web",
-        "-n",
-        &ns.0,
-        "--from-literal=color=blue",
-        "--from-literal=size=m",
-    ]);
+    web_configmap(&ns.0);
     patch(
         &m,
         &ns.0,
@@ -498,15 +484,7 @@ fn why_lists_both_patches_of_a_field_newest_first() {
 fn a_scale_subresource_patch_journals_no_scale_as_after_state_and_diff_reads_the_deployment() {
     let ns = Namespace::new("history-scale");
     let m = myops();
-    kubectl(&[
-        "create",
-        "deployment",
-        "api",
-        "-n",
-        &ns.0,
-        "--image=registry.invalid/api:1",
-        "--replicas=2",
-    ]);
+    create_deployment(&ns.0, "api");
     let r = m.run(&[
         "patch",
         "deployment",

@@ -4,8 +4,6 @@
 //! `--force` rolls it back and journals the owner; `patch` warns and goes on; an object
 //! without an owner is patched and rolled back silently.
 
-use serde_json::Value;
-
 use crate::fixture::{Myops, Namespace, kubectl, kubectl_apply, kubectl_stdin, text_of};
 
 /// A boundary with configmaps (the objects these tests own).
@@ -15,20 +13,8 @@ fn myops() -> Myops {
     )
 }
 
-/// The last record of every id, in first-seen order.
-fn entries(m: &Myops) -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap_or_default();
-    let mut out: Vec<Value> = Vec::new();
-    for line in text.lines() {
-        let v: Value = serde_json::from_str(line).unwrap();
-        match out.iter_mut().find(|e| e["id"] == v["id"]) {
-            Some(e) => *e = v,
-            None => out.push(v),
-        }
-    }
-    out
-}
+/// The patch every test here sends.
+const GREEN: &str = r#"{"data":{"color":"green"}}"#;
 
 /// Creates ConfigMap `name` in `ns` with `labels` and `annotations` (JSON objects), data
 /// `color: blue`.
@@ -119,17 +105,7 @@ fn rollback_is_refused_for_each_reconciler_marker_and_forced_rollbacks_journal_t
     for (name, owner, marker) in all {
         let object = format!("configmap/{name}");
         // patch: one warning line, the change made, the owner journaled.
-        let r = m.run(&[
-            "patch",
-            "configmap",
-            name,
-            "-n",
-            &ns.0,
-            "--type",
-            "merge",
-            "-p",
-            r#"{"data":{"color":"green"}}"#,
-        ]);
+        let r = m.merge_patch(&ns.0, "configmap", name, GREEN);
         assert_eq!(r.code, 0, "{name}: {r:?}");
         let warnings: Vec<&str> = r
             .stderr
@@ -144,13 +120,13 @@ fn rollback_is_refused_for_each_reconciler_marker_and_forced_rollbacks_journal_t
             "{name}: {r:?}"
         );
         assert_eq!(color(&ns.0, name), "green", "{name}: the patch went on");
-        let patch = entries(&m).last().unwrap().clone();
+        let patch = m.latest_records().last().unwrap().clone();
         assert_eq!(patch["operation"], "patch");
         assert_eq!(patch["reconciler"]["marker"], marker, "{patch}");
         let id = patch["id"].as_str().unwrap().to_string();
 
         // rollback: refused, exit 5, one sentence naming the owner, nothing sent or journaled.
-        let before = entries(&m).len();
+        let before = m.latest_records().len();
         let r = m.run(&["rollback", &id]);
         assert_eq!(r.code, 5, "{name}: {r:?}");
         assert_eq!(
@@ -163,13 +139,17 @@ fn rollback_is_refused_for_each_reconciler_marker_and_forced_rollbacks_journal_t
             "{name}"
         );
         assert_eq!(color(&ns.0, name), "green", "{name}: nothing was sent");
-        assert_eq!(entries(&m).len(), before, "{name}: nothing journaled");
+        assert_eq!(
+            m.latest_records().len(),
+            before,
+            "{name}: nothing journaled"
+        );
 
         // --force: rolled back, and the rollback's entry names the owner.
         let r = m.run(&["rollback", &id, "--force"]);
         assert_eq!(r.code, 0, "{name}: {r:?}");
         assert_eq!(color(&ns.0, name), "blue", "{name}: rolled back");
-        let rb = entries(&m).last().unwrap().clone();
+        let rb = m.latest_records().last().unwrap().clone();
         assert_eq!(
             (rb["operation"].as_str(), rb["result"].as_str()),
             (Some("rollback"), Some("success")),
@@ -178,7 +158,8 @@ fn rollback_is_refused_for_each_reconciler_marker_and_forced_rollbacks_journal_t
         assert_eq!(rb["reconciler"]["marker"], marker, "{rb}");
         assert!(rb["reconciler"]["kind"].is_string(), "{rb}");
     }
-    let kinds: Vec<String> = entries(&m)
+    let kinds: Vec<String> = m
+        .latest_records()
         .iter()
         .filter(|e| e["operation"] == "rollback")
         .map(|e| e["reconciler"]["kind"].as_str().unwrap().to_string())
@@ -229,26 +210,22 @@ fn an_object_without_a_reconciler_is_patched_and_rolled_back_silently() {
         r#"{"app.kubernetes.io/instance":"shop"}"#,
         "{}",
     );
-    let r = m.run(&[
-        "patch",
-        "configmap",
-        "plain",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
-        r#"{"data":{"color":"green"}}"#,
-    ]);
+    let r = m.merge_patch(&ns.0, "configmap", "plain", GREEN);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stderr, "", "{r:?}");
-    let id = entries(&m)[0]["id"].as_str().unwrap().to_string();
-    assert!(entries(&m)[0].get("reconciler").is_none());
+    let id = m.latest_records()[0]["id"].as_str().unwrap().to_string();
+    assert!(m.latest_records()[0].get("reconciler").is_none());
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stderr, "", "{r:?}");
     assert_eq!(color(&ns.0, "plain"), "blue");
-    assert!(entries(&m).last().unwrap().get("reconciler").is_none());
+    assert!(
+        m.latest_records()
+            .last()
+            .unwrap()
+            .get("reconciler")
+            .is_none()
+    );
 }
 
 #[test]
@@ -261,19 +238,9 @@ fn rollback_session_refuses_an_owned_entry_per_entry_and_force_rolls_it_back() {
         r#"{"argocd.argoproj.io/instance":"shop"}"#,
         "{}",
     );
-    let r = m.run(&[
-        "patch",
-        "configmap",
-        "owned",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
-        r#"{"data":{"color":"green"}}"#,
-    ]);
+    let r = m.merge_patch(&ns.0, "configmap", "owned", GREEN);
     assert_eq!(r.code, 0, "{r:?}");
-    let owned = entries(&m)[0].clone();
+    let owned = m.latest_records()[0].clone();
     let session = owned["session"].as_str().unwrap();
     let r = m.run(&["rollback", "--session", session]);
     assert_eq!(r.code, 5, "{r:?}");
@@ -288,5 +255,8 @@ fn rollback_session_refuses_an_owned_entry_per_entry_and_force_rolls_it_back() {
     let r = m.run(&["rollback", "--session", session, "--force"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(color(&ns.0, "owned"), "blue");
-    assert_eq!(entries(&m).last().unwrap()["reconciler"]["name"], "shop");
+    assert_eq!(
+        m.latest_records().last().unwrap()["reconciler"]["name"],
+        "shop"
+    );
 }

@@ -203,32 +203,13 @@ async fn live_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::changelog::Operation;
 
     fn entry() -> Entry {
         Entry {
             id: "18f-1-0".into(),
-            session: "s".into(),
             timestamp: "2026-12-02T07:00:00Z".into(),
-            plugin: "myops".into(),
-            user: "admin".into(),
-            context: Some("admin".into()),
-            server: "https://h".into(),
-            api_version: "v1".into(),
-            kind: "ConfigMap".into(),
-            namespace: Some("shop".into()),
-            name: "web".into(),
-            uid: None,
-            operation: Operation::Patch,
-            patch_type: Some("merge".into()),
-            patch: None,
-            dry_run: false,
-            before: None,
-            after: None,
-            reconciler: None,
             resource_version_after: Some("42".into()),
-            result: "success".into(),
-            duration_seconds: 0.1,
+            ..crate::verbs::changelog_cmd::tests::entry("ConfigMap", Some("shop"), "web")
         }
     }
 

@@ -120,27 +120,13 @@ mod tests {
     fn change(id: &str, patch: Value, before: Value, after: Option<Value>) -> Entry {
         Entry {
             id: id.into(),
-            session: "s".into(),
             timestamp: format!("2026-12-02T07:0{id}:00Z"),
-            plugin: "myops".into(),
-            user: "admin".into(),
-            context: None,
-            server: "https://h".into(),
             api_version: "apps/v1".into(),
-            kind: "Deployment".into(),
-            namespace: Some("shop".into()),
-            name: "web".into(),
-            uid: None,
-            operation: Operation::Patch,
             patch_type: Some("merge".into()),
             patch: Some(patch),
-            dry_run: false,
             before: Some(before),
             after,
-            reconciler: None,
-            resource_version_after: Some("9".into()),
-            result: "success".into(),
-            duration_seconds: 0.1,
+            ..crate::verbs::changelog_cmd::tests::entry("Deployment", Some("shop"), "web")
         }
     }
 
