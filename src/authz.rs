@@ -288,6 +288,7 @@ mod tests {
             metrics: vec![],
             crd_dir: None,
             pushgateway: None,
+            changelog: Default::default(),
         }
     }
 

@@ -25,6 +25,12 @@
 //! not JSON, torn, the wrong shape — counting and skipping the bad ones ([`InvalidLine`]).
 //! Anything at the log's path that is not a regular file (a directory, a FIFO, a socket, a
 //! dangling symbolic link) is refused before it is opened, so nothing ever blocks on it.
+//!
+//! Tamper evidence and retention (issue 15): every record appended carries `prev` and
+//! `hash`, a SHA-256 chain over the records' canonical form ([`chain`], [`canonical`]), with
+//! the chain's ends in `changelog.head`; the log is rotated to `changelog.jsonl.1` … by size
+//! and age ([`retention`]), the chain running on across files, and readers read every
+//! retained file, oldest first.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -34,6 +40,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::fsutil;
+
+pub mod canonical;
+pub mod chain;
+pub mod retention;
+
+pub use retention::Retention;
 
 /// The operation an entry records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -350,6 +362,9 @@ pub fn redact_patch(kind: &str, patch: Value) -> Value {
 /// (a line may hold anything, including a secret someone pasted into the file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidLine {
+    /// The rotated file it is in (`changelog.jsonl.1`, …), `None` for the active file
+    /// (`changelog.jsonl`) or bytes given to [`parse`].
+    pub file: Option<String>,
     /// 1-based line number in the file.
     pub line: usize,
     /// Why it was skipped, one short phrase (`not UTF-8 …`, `not JSON …`, `torn: …`,
@@ -372,33 +387,47 @@ const MAX_ID_LEN: usize = 128;
 pub fn parse(bytes: &[u8]) -> (Vec<Entry>, Vec<InvalidLine>) {
     let mut entries = Vec::new();
     let mut invalid = Vec::new();
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let lines: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
-    let count = lines.len();
-    for (i, raw) in lines.into_iter().enumerate() {
-        let last = i + 1 == count;
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if raw.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        match parse_line(raw) {
+    for (line, raw, unterminated) in lines(bytes) {
+        match judge(raw, unterminated) {
             Ok(e) => entries.push(e),
-            Err(why) => {
-                let why = if last && !ends_with_newline {
-                    format!(
-                        "torn: the last line ends without a newline and is not a complete entry ({why})"
-                    )
-                } else {
-                    why
-                };
-                invalid.push(InvalidLine {
-                    line: i + 1,
-                    reason: format!("{why}; {} bytes", raw.len()),
-                });
-            }
+            Err(reason) => invalid.push(InvalidLine {
+                file: None,
+                line,
+                reason,
+            }),
         }
     }
     (entries, invalid)
+}
+
+/// The non-blank lines of `bytes` (pure): 1-based line number, the line without its `\n`
+/// (and `\r`), and whether it is the last line and has no newline (a candidate torn append).
+pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8], bool)> {
+    let ends_with_newline = bytes.last() == Some(&b'\n');
+    let count = bytes.iter().filter(|b| **b == b'\n').count() + 1;
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter_map(move |(i, raw)| {
+            let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let unterminated = i + 1 == count && !ends_with_newline;
+            (!raw.iter().all(u8::is_ascii_whitespace)).then_some((i + 1, raw, unterminated))
+        })
+}
+
+/// One line as an entry, or the reason it is not one with its length in bytes (pure; never
+/// quoting the line); `unterminated` marks a last line without its newline, reported as torn.
+pub(crate) fn judge(raw: &[u8], unterminated: bool) -> Result<Entry, String> {
+    parse_line(raw).map_err(|why| {
+        let why = if unterminated {
+            format!(
+                "torn: the last line ends without a newline and is not a complete entry ({why})"
+            )
+        } else {
+            why
+        };
+        format!("{why}; {} bytes", raw.len())
+    })
 }
 
 /// One line as an entry, or why it is not one (never quoting the line).
@@ -597,25 +626,46 @@ fn log_problem(path: &Path) -> Option<String> {
     }
 }
 
-/// Reads every entry; lines that are not valid entries are skipped and returned with their
-/// line numbers and reasons ([`parse`]). A missing log is an empty one. Takes the writers'
-/// lock shared when its file exists, so a record being appended is not mistaken for a torn
-/// one; reading never creates anything.
+/// Reads every entry of every retained file ([`retention::files`], oldest first); lines
+/// that are not valid entries are skipped and returned with their file, line numbers and
+/// reasons ([`parse`]). A missing log is an empty one. Takes the writers' lock shared when
+/// its file exists, so a record being appended (or a rotation) is not seen half-way;
+/// reading never creates anything.
 ///
 /// # Errors
-/// [`ChangelogError::Read`] when MYOPS_HOME is not a directory, the log is not a regular
-/// file, or it cannot be opened or read as a whole.
+/// [`ChangelogError::Read`] when MYOPS_HOME is not a directory, a log file is not a regular
+/// file, or one cannot be opened or read as a whole.
 pub fn read_all(home: &Path) -> Result<(Vec<Entry>, Vec<InvalidLine>), ChangelogError> {
-    let path = path(home);
-    let fail = |why: String| ChangelogError::Read {
-        path: path.clone(),
-        why,
-    };
-    if let Some(why) = home_problem(home) {
-        return Err(fail(why));
+    let (files, _) = read_files(home)?;
+    let mut entries = Vec::new();
+    let mut invalid = Vec::new();
+    let active = path(home);
+    let active = active.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    for (name, bytes) in files {
+        let (e, mut i) = parse(&bytes);
+        if name != active {
+            for line in &mut i {
+                line.file = Some(name.clone());
+            }
+        }
+        entries.extend(e);
+        invalid.extend(i);
     }
-    if let Some(why) = log_problem(&path) {
-        return Err(fail(why));
+    Ok((entries, invalid))
+}
+
+/// The retained log files (name and bytes, oldest first; the active file only when it
+/// exists) and `changelog.head` ([`chain::read_head`]), read together under the writers'
+/// lock taken shared: what `changelog verify` walks.
+///
+/// # Errors
+/// As [`read_all`].
+pub fn read_files(home: &Path) -> Result<(chain::LogFiles, chain::HeadRead), ChangelogError> {
+    if let Some(why) = home_problem(home) {
+        return Err(ChangelogError::Read {
+            path: path(home),
+            why,
+        });
     }
     // Best effort, and only on a regular lock file: opening a FIFO for reading would block.
     let lock = home.join("changelog.lock");
@@ -624,10 +674,30 @@ pub fn read_all(home: &Path) -> Result<(Vec<Entry>, Vec<InvalidLine>), Changelog
         .then(|| std::fs::File::open(&lock).ok())
         .flatten()
         .filter(|f| f.lock_shared().is_ok());
-    let mut f = match std::fs::File::open(&path) {
+    let mut files = Vec::new();
+    for file in retention::files(home) {
+        if let Some(bytes) = read_log_file(&file)? {
+            let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            files.push((name.to_string(), bytes));
+        }
+    }
+    Ok((files, chain::read_head(home)))
+}
+
+/// The bytes of one log file, `None` when it does not exist; refused before opening when it
+/// is not a regular file (a FIFO would block), and checked again once opened.
+fn read_log_file(path: &Path) -> Result<Option<Vec<u8>>, ChangelogError> {
+    let fail = |why: String| ChangelogError::Read {
+        path: path.to_path_buf(),
+        why,
+    };
+    if let Some(why) = log_problem(path) {
+        return Err(fail(why));
+    }
+    let mut f = match std::fs::File::open(path) {
         Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), Vec::new())),
-        Err(e) => return Err(ChangelogError::read(&path, &e)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ChangelogError::read(path, &e)),
     };
     // The path was a regular file when checked; make sure the file opened still is one.
     match f.metadata() {
@@ -638,12 +708,12 @@ pub fn read_all(home: &Path) -> Result<(Vec<Entry>, Vec<InvalidLine>), Changelog
                 kind_of(&m)
             )));
         }
-        Err(e) => return Err(ChangelogError::read(&path, &e)),
+        Err(e) => return Err(ChangelogError::read(path, &e)),
     }
     let mut bytes = Vec::new();
     f.read_to_end(&mut bytes)
-        .map_err(|e| ChangelogError::read(&path, &e))?;
-    Ok(parse(&bytes))
+        .map_err(|e| ChangelogError::read(path, &e))?;
+    Ok(Some(bytes))
 }
 
 /// The change log of one `MYOPS_HOME`, proven writable: obtained only through
@@ -653,6 +723,7 @@ pub fn read_all(home: &Path) -> Result<(Vec<Entry>, Vec<InvalidLine>), Changelog
 pub struct Journal {
     home: PathBuf,
     warning: Option<String>,
+    retention: Retention,
 }
 
 impl Journal {
@@ -678,7 +749,14 @@ impl Journal {
         Ok(Journal {
             home: home.to_path_buf(),
             warning: home_warning(home),
+            retention: Retention::default(),
         })
+    }
+
+    /// This journal rotating by `retention` (plugin.yaml `changelog`) instead of the
+    /// defaults.
+    pub fn with_retention(self, retention: Retention) -> Journal {
+        Journal { retention, ..self }
     }
 
     /// The log file.
@@ -692,16 +770,18 @@ impl Journal {
         self.warning.as_deref()
     }
 
-    /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning.
-    /// The line starts on a fresh line: when the log does not end with a newline (a record
-    /// torn by a crash), one is written first, so the torn line stays one invalid line and
-    /// this record stays readable.
+    /// Appends `entry` as one line under an exclusive lock and fsyncs it before returning,
+    /// chained to the record before it ([`chain`]; `changelog.head` updated after), rotating
+    /// the log first when it is due ([`retention`]). The line starts on a fresh line: when
+    /// the log does not end with a newline (a record torn by a crash), one is written first,
+    /// so the torn line stays one invalid line and this record stays readable.
     ///
     /// # Errors
-    /// [`ChangelogError::Write`] when the lock, write or fsync fails. For an intent record
-    /// the caller must then not send the request.
+    /// [`ChangelogError::Write`] when the lock, reading the last record's hash, rotation,
+    /// the write, the fsync or updating `changelog.head` fails. For an intent record the
+    /// caller must then not send the request.
     pub fn append(&self, entry: &Entry) -> Result<(), ChangelogError> {
-        append(&self.home, entry)
+        append(&self.home, entry, &self.retention)
     }
 }
 
@@ -752,35 +832,55 @@ fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
 }
 
 /// Appends `entry`, every string passed through [`crate::redact::scrub_json`], as one line
-/// (starting on a fresh line) under an exclusive lock and fsyncs it before returning.
-fn append(home: &Path, entry: &Entry) -> Result<(), ChangelogError> {
+/// (starting on a fresh line) chained to the last record ([`chain::seal`]) under an
+/// exclusive lock, rotating first when `retention` says so; fsyncs it, then records its hash
+/// in `changelog.head`.
+fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), ChangelogError> {
     let path = path(home);
+    let fail = |e: std::io::Error| ChangelogError::write(&path, &e);
     // The process-wide safety net: every string of the record (a server message quoting a
     // Secret, a URL with userinfo, a registered token) is scrubbed before it is stored.
-    let mut record = serde_json::to_value(entry)
-        .map_err(|e| ChangelogError::write(&path, &std::io::Error::other(e)))?;
+    let mut record = serde_json::to_value(entry).map_err(|e| fail(std::io::Error::other(e)))?;
     crate::redact::scrub_json(&mut record);
-    let line = serde_json::to_vec(&record)
-        .map_err(|e| ChangelogError::write(&path, &std::io::Error::other(e)))?;
-    let _lock = fsutil::lock_exclusive(&home.join("changelog.lock"))
-        .map_err(|e| ChangelogError::write(&path, &e))?;
+    let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(fail)?;
     let mut f = open_log(&path)?;
-    let len = f
-        .metadata()
-        .map_err(|e| ChangelogError::write(&path, &e))?
-        .len();
+    let tip = retention::chain_tip(home).map_err(fail)?;
+    let (line, hash) = chain::seal(record, &tip).map_err(|e| fail(std::io::Error::other(e)))?;
+    let mut len = f.metadata().map_err(fail)?.len();
+    let first = (len > 0)
+        .then(|| retention::first_timestamp(&path))
+        .flatten();
+    if retention
+        .due(len, line.len() as u64 + 2, first, jiff::Timestamp::now())
+        .is_some()
+    {
+        drop(f);
+        retention::rotate(home, &tip).map_err(fail)?;
+        f = open_log(&path)?;
+        len = 0;
+    }
     let last = if len == 0 {
         None
     } else {
         let mut b = [0u8; 1];
         #[cfg(unix)]
-        std::os::unix::fs::FileExt::read_exact_at(&f, &mut b, len - 1)
-            .map_err(|e| ChangelogError::write(&path, &e))?;
+        std::os::unix::fs::FileExt::read_exact_at(&f, &mut b, len - 1).map_err(fail)?;
         Some(b[0])
     };
-    f.write_all(&framed(line, last))
-        .map_err(|e| ChangelogError::write(&path, &e))?;
-    f.sync_all().map_err(|e| ChangelogError::write(&path, &e))
+    f.write_all(&framed(line, last)).map_err(fail)?;
+    f.sync_all().map_err(fail)?;
+    let base = chain::read_head(home)
+        .ok()
+        .flatten()
+        .map_or(chain::GENESIS.to_string(), |h| h.base);
+    chain::write_head(home, &chain::Head { head: hash, base }).map_err(|e| {
+        ChangelogError::Write {
+            path: chain::head_path(home),
+            why: format!(
+                "{e}; the record was written but the chain's head was not updated, so `changelog verify` will report it; check MYOPS_HOME's owner, permissions and free space"
+            ),
+        }
+    })
 }
 
 #[cfg(test)]

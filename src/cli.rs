@@ -676,6 +676,9 @@ pub enum ChangelogCommand {
         /// The entry id.
         id: String,
     },
+    /// Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break.
+    #[command(after_help = help::CHANGELOG_VERIFY_HELP)]
+    Verify,
 }
 
 /// `changelog list --result` values.

@@ -7,6 +7,8 @@ mod fixture;
 
 #[path = "it/auth.rs"]
 mod auth;
+#[path = "it/changelog_chain.rs"]
+mod changelog_chain;
 #[path = "it/completion.rs"]
 mod completion;
 #[path = "it/config.rs"]

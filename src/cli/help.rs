@@ -149,6 +149,20 @@ pub const CHANGELOG_SHOW_HELP: &str = "Examples:
   # One entry with its before-state and patch, as JSON
   kubectl myops changelog show 1a22bb68db7-364e";
 
+/// `changelog verify` help: what is checked and what it cannot tell.
+pub const CHANGELOG_VERIFY_HELP: &str =
+    "Every record carries `prev` and `hash` (SHA-256 of its RFC 8785 canonical form);
+changelog.head records the last hash. Exit 0 prints the number of records, the files and
+the last hash (keep it elsewhere: a log rewritten whole, hashes and all, is only caught by
+comparing with a hash kept outside MYOPS_HOME). Exit 1 names the first break: file, line,
+id and what is wrong (edited, removed/inserted/moved, torn or invalid line, truncated end).
+
+Examples:
+  # Check the change log and the rotated files
+  kubectl myops changelog verify
+  # Check another home's log
+  MYOPS_HOME=/backup/myops kubectl myops changelog verify";
+
 /// `crds` help (the group).
 pub const CRDS_HELP: &str =
     "Registering a CRD is a server-side apply (field manager kubectl-myops): plugin.yaml must

@@ -565,7 +565,7 @@ mod tests {
             (line, m.as_str()),
             (
                 4,
-                "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway)"
+                "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog)"
             )
         );
         let bomb = format!("{levels}name: *i\n").replace("*a", "[lol]");

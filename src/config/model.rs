@@ -32,6 +32,160 @@ pub struct PluginConfig {
     /// Where metrics are pushed; absent = metrics are recorded locally only.
     #[serde(default)]
     pub pushgateway: Option<PushgatewayConfig>,
+    /// When the change log is rotated (issue 15); absent = the defaults (10 MiB, 90 days).
+    #[serde(default)]
+    pub changelog: ChangelogConfig,
+}
+
+/// Change-log retention (issue 15, README "Retention"): `changelog.jsonl` is rotated to
+/// `changelog.jsonl.1` (five rotated files are kept) before an append that would make it
+/// larger than `maxSize`, or once its first record is older than `maxAge`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ChangelogConfig {
+    /// Largest size of the active log file: `10MiB` (default), `512KiB`, `1GiB` or a number
+    /// of bytes; more than 0.
+    #[serde(default = "default_max_size", with = "byte_size")]
+    #[schemars(with = "String")]
+    pub max_size: u64,
+    /// Oldest first record of the active log file: `90d` (default), `12h`, `30m`; more than 0.
+    #[serde(default = "default_max_age", with = "age_string")]
+    #[schemars(with = "String")]
+    pub max_age: Duration,
+}
+
+impl Default for ChangelogConfig {
+    fn default() -> ChangelogConfig {
+        ChangelogConfig {
+            max_size: default_max_size(),
+            max_age: default_max_age(),
+        }
+    }
+}
+
+fn default_max_size() -> u64 {
+    10 * 1024 * 1024
+}
+
+fn default_max_age() -> Duration {
+    Duration::from_secs(90 * 24 * 3600)
+}
+
+/// Sizes as `10MiB`, `512KiB`, `1GiB` or a plain number of bytes (binary units, as
+/// Kubernetes quantities `Ki`/`Mi`/`Gi`, which are accepted too).
+pub mod byte_size {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    /// Parses a size into bytes.
+    ///
+    /// # Errors
+    /// A message naming the accepted forms when the text is not such a size, is 0, or does
+    /// not fit in 64 bits.
+    pub fn parse(text: &str) -> Result<u64, String> {
+        let t = text.trim();
+        let bad = || {
+            format!(
+                "invalid size {}: use a whole number of bytes more than 0 or one with KiB, MiB or GiB, e.g. 10MiB",
+                crate::echo::quoted(text)
+            )
+        };
+        let (num, mult) = [
+            ("KiB", 1u64 << 10),
+            ("MiB", 1 << 20),
+            ("GiB", 1 << 30),
+            ("Ki", 1 << 10),
+            ("Mi", 1 << 20),
+            ("Gi", 1 << 30),
+        ]
+        .iter()
+        .find_map(|(unit, m)| t.strip_suffix(unit).map(|n| (n, *m)))
+        .unwrap_or((t, 1));
+        let n: u64 = num.trim().parse().map_err(|_| bad())?;
+        n.checked_mul(mult).filter(|b| *b > 0).ok_or_else(bad)
+    }
+
+    /// serde deserializer for a size (a string or a number).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+        let s = String::deserialize(d)?;
+        parse(&s).map_err(D::Error::custom)
+    }
+
+    /// A size in the largest binary unit that divides it: `10MiB`, `512KiB`, `1000`.
+    pub fn format(bytes: u64) -> String {
+        for (unit, m) in [("GiB", 1u64 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)] {
+            if bytes >= m && bytes.is_multiple_of(m) {
+                return format!("{}{unit}", bytes / m);
+            }
+        }
+        bytes.to_string()
+    }
+
+    /// serde serializer writing [`format`].
+    pub fn serialize<S: Serializer>(v: &u64, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(*v))
+    }
+}
+
+/// Ages as `90d`, `12h`, `30m`, `45s` (days added to [`duration_string`]'s forms).
+pub mod age_string {
+    use std::time::Duration;
+
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    /// Parses an age.
+    ///
+    /// # Errors
+    /// A message naming the accepted forms when the text is not such a duration or is 0.
+    pub fn parse(text: &str) -> Result<Duration, String> {
+        let bad = || {
+            format!(
+                "invalid age {}: use a duration more than 0 with d, h, m or s, e.g. 90d",
+                crate::echo::quoted(text)
+            )
+        };
+        let t = text.trim();
+        let d = match t.strip_suffix('d') {
+            Some(days) => days
+                .trim()
+                .parse::<u64>()
+                .ok()
+                .and_then(|n| n.checked_mul(24 * 3600))
+                .map(Duration::from_secs)
+                .ok_or_else(bad)?,
+            None => super::duration_string::parse(t).map_err(|_| bad())?,
+        };
+        if d.is_zero() {
+            return Err(bad());
+        }
+        Ok(d)
+    }
+
+    /// serde deserializer for an age.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        let s = String::deserialize(d)?;
+        parse(&s).map_err(D::Error::custom)
+    }
+
+    /// An age in the largest unit that divides it: `90d`, `12h`, `30m`, `45s`, `1500ms`.
+    pub fn format(d: Duration) -> String {
+        let ms = d.as_millis();
+        for (unit, m) in [
+            ("d", 86_400_000u128),
+            ("h", 3_600_000),
+            ("m", 60_000),
+            ("s", 1000),
+        ] {
+            if ms >= m && ms.is_multiple_of(m) {
+                return format!("{}{unit}", ms / m);
+            }
+        }
+        format!("{ms}ms")
+    }
+
+    /// serde serializer writing [`format`].
+    pub fn serialize<S: Serializer>(v: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format(*v))
+    }
 }
 
 /// A verb of this plugin (the commands that touch cluster objects).
@@ -293,6 +447,31 @@ mod tests {
         ] {
             assert!(parse_go(bad).is_err(), "{bad:?} must be refused");
         }
+    }
+
+    #[test]
+    fn changelog_sizes_and_ages_parse_with_units_and_refuse_zero() {
+        use super::{age_string, byte_size};
+        assert_eq!(byte_size::parse("10MiB"), Ok(10 << 20));
+        assert_eq!(byte_size::parse("512KiB"), Ok(512 << 10));
+        assert_eq!(byte_size::parse("2Gi"), Ok(2 << 30));
+        assert_eq!(byte_size::parse("4096"), Ok(4096));
+        for bad in ["0", "0MiB", "-1", "1.5MiB", "10MB", "", "99999999999999GiB"] {
+            assert!(byte_size::parse(bad).is_err(), "{bad:?} must be refused");
+        }
+        assert_eq!(
+            age_string::parse("90d"),
+            Ok(Duration::from_secs(90 * 86400))
+        );
+        assert_eq!(age_string::parse("12h"), Ok(Duration::from_secs(12 * 3600)));
+        assert_eq!(age_string::parse("30m"), Ok(Duration::from_secs(1800)));
+        for bad in ["0d", "0s", "d", "1y", "-1d"] {
+            assert!(age_string::parse(bad).is_err(), "{bad:?} must be refused");
+        }
+        assert_eq!(byte_size::format(10 << 20), "10MiB");
+        assert_eq!(byte_size::format(1000), "1000");
+        assert_eq!(age_string::format(Duration::from_secs(90 * 86400)), "90d");
+        assert_eq!(age_string::format(Duration::from_secs(90)), "90s");
     }
 
     #[test]

@@ -84,7 +84,14 @@ impl<'s> Session<'s> {
         mode: Mode,
     ) -> Result<Session<'s>, GuardError> {
         let journal = match mode {
-            Mode::Mutate => Some(Journal::open(&settings.home).map_err(GuardError::Journal)?),
+            Mode::Mutate => Some(
+                Journal::open(&settings.home)
+                    .map_err(GuardError::Journal)?
+                    .with_retention(changelog::Retention {
+                        max_size: settings.plugin.changelog.max_size,
+                        max_age: settings.plugin.changelog.max_age,
+                    }),
+            ),
             Mode::Read => None,
         };
         if let Some(w) = journal.as_ref().and_then(Journal::warning) {

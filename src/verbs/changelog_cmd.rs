@@ -17,6 +17,12 @@
 //! operation, result, session, time and object, and prints the entries as json or yaml
 //! (`-o`); `changelog diff ID` shows one change field by field ([`change_diff`]);
 //! `changelog why OBJECT FIELD` lists the changes that touched a field ([`why`]).
+//!
+//! Both read every retained file (issue 15, [`changelog::retention`]); a bad line of a
+//! rotated file is listed as `changelog.jsonl.N:LINE`. `changelog verify` checks the hash
+//! chain ([`verify`]).
+
+mod verify;
 
 mod change_diff;
 mod why;
@@ -130,6 +136,9 @@ pub async fn run(
     if let Some(w) = changelog::home_warning(&s.home) {
         p.err_line(&w);
     }
+    if let ChangelogCommand::Verify = cmd {
+        return verify::run(s, p);
+    }
     let (entries, invalid) =
         changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
     let listing_invalid = matches!(cmd, ChangelogCommand::List { invalid: true, .. });
@@ -139,9 +148,13 @@ pub async fn run(
     match cmd {
         ChangelogCommand::Show { id } => {
             let records: Vec<&Entry> = entries.iter().filter(|e| &e.id == id).collect();
-            let e = records
-                .last()
-                .ok_or_else(|| crate::verbs::RollbackError::NoEntry(display_capped(id, 64)))?;
+            let e = records.last().ok_or_else(|| {
+                crate::verbs::RollbackError::or_rotated_away(
+                    crate::verbs::RollbackError::NoEntry(display_capped(id, 64)).into(),
+                    &s.home,
+                    id,
+                )
+            })?;
             p.out(&to_json(e)?)?;
             if changelog::ambiguous(&records) {
                 p.err_line(&ambiguous_warning(e, records.len()));
@@ -200,6 +213,8 @@ pub async fn run(
         }
         ChangelogCommand::Diff { id } => change_diff::run(s, &entries, id, p).await?,
         ChangelogCommand::Why { object, field } => why::run(&entries, object, field, p)?,
+        // Answered before the log was read for listing, above.
+        ChangelogCommand::Verify => {}
     }
     Ok(())
 }
@@ -221,7 +236,11 @@ pub fn skipped_warning(n: usize, path: &Path) -> String {
 pub fn invalid_table(invalid: &[InvalidLine]) -> OwnTable {
     let mut t = OwnTable::new(["Line", "Reason"]);
     for i in invalid {
-        t.row([i.line.to_string(), i.reason.clone()]);
+        let line = match &i.file {
+            Some(file) => format!("{file}:{}", i.line),
+            None => i.line.to_string(),
+        };
+        t.row([line, i.reason.clone()]);
     }
     t
 }
@@ -301,8 +320,7 @@ mod tests {
     use super::*;
     use crate::changelog::Operation;
 
-    /// A successful patch entry of `kind` `ns`/`name` (the fixture of the subcommands' tests too).
-    pub(super) fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
+    fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
         Entry {
             id: "1".into(),
             session: "s1".into(),
@@ -412,19 +430,21 @@ mod tests {
     fn invalid_lines_list_by_number_and_reason() {
         let t = invalid_table(&[
             InvalidLine {
+                file: None,
                 line: 2,
                 reason: "not JSON (syntax error at column 1); 9 bytes".into(),
             },
             InvalidLine {
+                file: Some("changelog.jsonl.1".into()),
                 line: 7,
                 reason: "not UTF-8 (invalid byte at column 3); 4 bytes".into(),
             },
         ]);
         assert_eq!(
             t.render(false),
-            "LINE   REASON\n\
-             2      not JSON (syntax error at column 1); 9 bytes\n\
-             7      not UTF-8 (invalid byte at column 3); 4 bytes\n"
+            "LINE                  REASON\n\
+             2                     not JSON (syntax error at column 1); 9 bytes\n\
+             changelog.jsonl.1:7   not UTF-8 (invalid byte at column 3); 4 bytes\n"
         );
         assert_eq!(
             skipped_warning(2, Path::new("/h/changelog.jsonl")),

@@ -36,7 +36,7 @@ pub fn validate(
         (None, None) => (config::builtin(), "built-in default".into()),
     };
     p.out(&format!(
-        "{origin}: valid\n  name: {}\n  verbs: {}\n  resources: {}\n  scopes: {}\n  metrics: {}\n  pushgateway: {}\n",
+        "{origin}: valid\n  name: {}\n  verbs: {}\n  resources: {}\n  scopes: {}\n  metrics: {}\n  pushgateway: {}\n  changelog: rotated at {} or when its first record is {} old ({} rotated files kept)\n",
         cfg.name,
         cfg.verbs.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", "),
         cfg.resources.join(", "),
@@ -48,6 +48,9 @@ pub fn validate(
             Some(None) => "(none: metrics stay local)".to_string(),
             None => cfg.pushgateway.as_ref().map(|g| g.url.clone()).unwrap_or_else(|| "(none: metrics stay local)".into()),
         },
+        config::model::byte_size::format(cfg.changelog.max_size),
+        config::model::age_string::format(cfg.changelog.max_age),
+        crate::changelog::retention::ROTATED_FILES,
     ))?;
     Ok(())
 }

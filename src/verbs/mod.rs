@@ -63,6 +63,10 @@ pub enum RollbackError {
     /// No entry has this id.
     #[error("no change-log entry {0}; see `kubectl myops changelog list`")]
     NoEntry(String),
+    /// No retained file has this id, and it is older than the oldest record kept: rotation
+    /// deleted it ([`crate::changelog::retention::rotated_away`] words the sentence).
+    #[error("{0}")]
+    RotatedAway(String),
     /// The entry cannot be rolled back (failed, dry run, no before-state, not a patch).
     #[error("entry {id} cannot be rolled back: {why}")]
     NotRestorable {
@@ -164,11 +168,27 @@ impl SessionRollbackError {
 }
 
 impl RollbackError {
+    /// `e`, or — when it is [`RollbackError::NoEntry`] and rotation deleted the entry's file
+    /// ([`crate::changelog::retention::rotated_away`]) — [`RollbackError::RotatedAway`]
+    /// saying so (still exit 4: the entry is not found, and the sentence says why).
+    pub fn or_rotated_away(e: VerbError, home: &std::path::Path, id: &str) -> VerbError {
+        match e {
+            VerbError::Rollback(b) if matches!(*b, RollbackError::NoEntry(_)) => {
+                match crate::changelog::retention::rotated_away(home, id) {
+                    Some(why) => RollbackError::RotatedAway(why).into(),
+                    None => VerbError::Rollback(b),
+                }
+            }
+            other => other,
+        }
+    }
+
     /// 4 for an unknown id or a deleted object, 2 for an entry that cannot be restored, 5 for
     /// a changed object.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             RollbackError::NoEntry(_)
+            | RollbackError::RotatedAway(_)
             | RollbackError::Gone { .. }
             | RollbackError::Replaced { .. } => ExitStatus::NotFound,
             RollbackError::NotRestorable { .. } => ExitStatus::Usage,
@@ -227,6 +247,9 @@ pub enum VerbError {
     /// Local I/O (a directory that cannot be read).
     #[error("{0}")]
     Io(String),
+    /// `changelog verify` found the hash chain broken (the sentence names the first break).
+    #[error("{0}")]
+    ChainBroken(String),
 }
 
 impl VerbError {
@@ -243,7 +266,9 @@ impl VerbError {
             VerbError::History(e) => e.exit_status(),
             VerbError::SessionRollback(e) => e.exit_status(),
             VerbError::Guard(e) => e.exit_status(),
-            VerbError::Registry(_) | VerbError::Io(_) => ExitStatus::Failure,
+            VerbError::Registry(_) | VerbError::Io(_) | VerbError::ChainBroken(_) => {
+                ExitStatus::Failure
+            }
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
         }

@@ -298,7 +298,7 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
     };
     let entry = match find_entry(&entries, id) {
         Ok(e) => e,
-        Err(e) => return Outcome::early(e),
+        Err(e) => return Outcome::early(RollbackError::or_rotated_away(e, &s.home, id)),
     };
     let session = match Session::open(s, p, Mode::Mutate).await {
         Ok(x) => x,

@@ -343,14 +343,16 @@ fn write_ahead_intent_then_outcome_share_one_id_and_session() {
     assert_eq!(intent["user"], "admin");
     assert_eq!(intent["operation"], "patch");
     // The outcome stands alone: every field of the intent, with the same value except the
-    // outcome's own fields.
+    // outcome's own fields and its place in the hash chain (issue 15: the outcome chains to
+    // the intent).
+    assert_eq!(outcome["prev"], intent["hash"]);
     for (field, value) in intent.as_object().unwrap() {
         let Some(got) = outcome.get(field) else {
             panic!("the outcome record lacks {field}: {outcome}")
         };
         if !matches!(
             field.as_str(),
-            "result" | "resourceVersionAfter" | "durationSeconds" | "timestamp"
+            "result" | "resourceVersionAfter" | "durationSeconds" | "timestamp" | "prev" | "hash"
         ) {
             assert_eq!(got, value, "{field} differs between intent and outcome");
         }
