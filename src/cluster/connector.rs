@@ -18,13 +18,93 @@
 //! the proxy URL's userinfo) — minus what this crate does not use: tracing spans, gzip (not
 //! enabled) and the exec client certificate's expiry time (`Client::valid_until`, not read by
 //! a process that lives for one command).
+//!
+//! Shared transports (issue 13, fan-out): below the per-context layers (base URI,
+//! authentication, headers) sits the HTTP client with its connection pool. Two configs whose
+//! connections are interchangeable — the same TLS material (CA, client certificate and key,
+//! `tls-server-name`, `insecure-skip-tls-verify`), proxy and timeouts ([`TransportKey`]) —
+//! share one pool within the process, so 40 contexts over two API servers open a few
+//! connections instead of 40 TLS handshakes. This is client-go's transport cache
+//! (`k8s.io/client-go/transport/cache.go`, `tlsCacheKey`): bearer tokens, basic
+//! authentication and impersonation are per-request headers and stay per context; a config
+//! with an exec credential plugin is never shared (client-go does not cache a transport whose
+//! certificate comes from a callback either).
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
 
 use hyper::rt::{Read, Write};
 use hyper_util::client::legacy::connect::{Connection, HttpConnector};
 use hyper_util::rt::TokioExecutor;
 use kube::client::{Body, ConfigExt};
 use kube::{Client, Config};
+use secrecy::ExposeSecret;
+use tower::util::BoxCloneSyncService;
 use tower::{BoxError, Service, ServiceBuilder};
+
+/// The HTTP client below the per-context layers: connection pool, TLS, proxy and timeouts,
+/// type-erased so that clients over different connector types share one cache.
+type Transport = BoxCloneSyncService<
+    http::Request<Body>,
+    http::Response<hyper::body::Incoming>,
+    hyper_util::client::legacy::Error,
+>;
+
+/// Everything that decides what a connection to a server is, and nothing sent per request
+/// (client-go `transport/cache.go` `tlsCacheKey`): two configs with equal keys may use each
+/// other's connections. Holds the key material itself (compared exactly, never hashed to
+/// something that could collide) and so deliberately implements neither `Debug` nor
+/// `Display`.
+#[derive(PartialEq, Eq, Hash)]
+pub struct TransportKey {
+    root_cert: Option<Vec<Vec<u8>>>,
+    root_cert_file: Option<std::path::PathBuf>,
+    accept_invalid_certs: bool,
+    tls_server_name: Option<String>,
+    client_certificate: Option<String>,
+    client_certificate_data: Option<String>,
+    client_key: Option<String>,
+    client_key_data: Option<String>,
+    proxy_url: Option<String>,
+    timeouts: [Option<std::time::Duration>; 3],
+    reset_reader_on_write: bool,
+}
+
+impl TransportKey {
+    /// The key of `config`'s connections, or `None` when they must not be shared: an exec
+    /// credential plugin may hand out a client certificate of its own (kube-rs reads it while
+    /// it builds the TLS configuration), which no key here can describe.
+    pub fn of(config: &Config) -> Option<TransportKey> {
+        let a = &config.auth_info;
+        if a.exec.is_some() {
+            return None;
+        }
+        Some(TransportKey {
+            root_cert: config.root_cert.clone(),
+            root_cert_file: config.root_cert_file.clone(),
+            accept_invalid_certs: config.accept_invalid_certs,
+            tls_server_name: config.tls_server_name.clone(),
+            client_certificate: a.client_certificate.clone(),
+            client_certificate_data: a.client_certificate_data.clone(),
+            client_key: a.client_key.clone(),
+            client_key_data: a
+                .client_key_data
+                .as_ref()
+                .map(|k| k.expose_secret().to_string()),
+            proxy_url: config.proxy_url.as_ref().map(ToString::to_string),
+            timeouts: [
+                config.connect_timeout,
+                config.read_timeout,
+                config.write_timeout,
+            ],
+            reset_reader_on_write: config.reset_reader_on_write,
+        })
+    }
+}
+
+/// The process's transports by [`TransportKey`]; a process lives for one command, so the
+/// map lives as long (client-go keeps its cache for the process too).
+static TRANSPORTS: Mutex<Option<HashMap<TransportKey, Transport>>> = Mutex::new(None);
 
 /// The TCP connector every connection starts from: `TCP_NODELAY` on (see the module
 /// documentation), any URI scheme accepted (TLS and proxies are layered on top of it), as
@@ -48,18 +128,43 @@ pub fn tcp_connector() -> HttpConnector {
 /// credential plugin, a header value that cannot be sent, or a proxy scheme other than
 /// `http`, `https` and `socks5` ([`kube::Error::ProxyProtocolUnsupported`]).
 pub fn build_client(config: Config) -> Result<Client, kube::Error> {
+    // kube-rs's order: the authentication layer (an exec plugin's token) before TLS.
+    let auth_layer = config.auth_layer()?;
+    let Some(key) = TransportKey::of(&config) else {
+        return with_layers(transport(&config)?, auth_layer, config);
+    };
+    // Held while a missing transport is built, so concurrent contexts with one key build it
+    // once (parsing PEM and building a rustls configuration: well under a millisecond).
+    let mut cache = TRANSPORTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let shared = match cache.get_or_insert_with(HashMap::new).get(&key) {
+        Some(t) => t.clone(),
+        None => {
+            let t = transport(&config)?;
+            cache
+                .get_or_insert_with(HashMap::new)
+                .insert(key, t.clone());
+            t
+        }
+    };
+    drop(cache);
+    with_layers(shared, auth_layer, config)
+}
+
+/// The HTTP client for `config`: TLS over [`tcp_connector`], through `config.proxy_url`
+/// when set, with its timeouts and a connection pool.
+fn transport(config: &Config) -> Result<Transport, kube::Error> {
     let tcp = tcp_connector();
     match config.proxy_url.clone() {
-        None => with_stack(tcp, config),
+        None => http_client(tcp, config),
         Some(proxy) => match proxy.scheme_str() {
-            Some("socks5") => with_stack(
+            Some("socks5") => http_client(
                 hyper_util::client::legacy::connect::proxy::SocksV5::new(proxy, tcp),
                 config,
             ),
             Some("http") => {
                 let tunnel =
                     hyper_util::client::legacy::connect::proxy::Tunnel::new(proxy.clone(), tcp);
-                with_stack(with_proxy_auth(&proxy, tunnel), config)
+                http_client(with_proxy_auth(&proxy, tunnel), config)
             }
             Some("https") => {
                 let tls_to_proxy = config.rustls_https_connector_with_connector(tcp)?;
@@ -67,7 +172,7 @@ pub fn build_client(config: Config) -> Result<Client, kube::Error> {
                     proxy.clone(),
                     tls_to_proxy,
                 );
-                with_stack(with_proxy_auth(&proxy, tunnel), config)
+                http_client(with_proxy_auth(&proxy, tunnel), config)
             }
             _ => Err(kube::Error::ProxyProtocolUnsupported {
                 proxy_url: Box::new(proxy),
@@ -103,16 +208,16 @@ pub(crate) fn with_proxy_auth<C>(
     }
 }
 
-/// kube-client 5.0's `make_generic_builder` over `connector` (see the module documentation).
-fn with_stack<H>(connector: H, config: Config) -> Result<Client, kube::Error>
+/// The lower half of kube-client 5.0's `make_generic_builder` over `connector` (see the
+/// module documentation): TLS, timeouts and hyper's pooling client.
+fn http_client<H>(connector: H, config: &Config) -> Result<Transport, kube::Error>
 where
     H: 'static + Clone + Send + Sync + Service<http::Uri>,
     H::Response: 'static + Connection + Read + Write + Send + Unpin,
     H::Future: 'static + Send,
     H::Error: 'static + Send + Sync + std::error::Error,
 {
-    let auth_layer = config.auth_layer()?;
-    let tls = config.rustls_https_connector_with_connector(connector)?;
+    let tls = https_connector(connector, config)?;
     let mut timed = hyper_timeout::TimeoutConnector::new(tls);
     timed.set_connect_timeout(config.connect_timeout);
     timed.set_read_timeout(config.read_timeout);
@@ -121,6 +226,45 @@ where
     let executor: TokioExecutor = TokioExecutor::new();
     let http: hyper_util::client::legacy::Client<_, Body> =
         hyper_util::client::legacy::Builder::new(executor).build(timed);
+    Ok(BoxCloneSyncService::new(http))
+}
+
+/// kube-client 5.0's `ConfigExt::rustls_https_connector_with_connector` with HTTP/2 offered
+/// too: ALPN `h2, http/1.1`, as kubectl (Go's `net/http` with client-go's transport)
+/// negotiates, so one connection per server carries every request of the process — what
+/// makes a [shared transport](TransportKey) worth sharing when 40 contexts run at once
+/// (HTTP/1.1 needs a connection per request in flight). A server without HTTP/2 answers
+/// `http/1.1` and is spoken to as before.
+///
+/// # Errors
+/// As kube-rs: unreadable TLS material, or a `tls-server-name` that is no DNS name.
+fn https_connector<H>(
+    connector: H,
+    config: &Config,
+) -> Result<hyper_rustls::HttpsConnector<H>, kube::Error> {
+    let mut builder = hyper_rustls::HttpsConnectorBuilder::new()
+        .with_tls_config(config.rustls_client_config()?)
+        .https_or_http();
+    if let Some(name) = config.tls_server_name.as_ref() {
+        let name = name
+            .clone()
+            .try_into()
+            .map_err(kube::client::RustlsTlsError::InvalidServerName)
+            .map_err(kube::Error::RustlsTls)?;
+        builder =
+            builder.with_server_name_resolver(hyper_rustls::FixedServerNameResolver::new(name));
+    }
+    Ok(builder.enable_all_versions().wrap_connector(connector))
+}
+
+/// The upper half of kube-client 5.0's `make_generic_builder`, per context: base URI,
+/// optional retry, authentication (`auth_layer`, from `config.auth_layer()`) and the extra
+/// headers over `http`.
+fn with_layers(
+    http: Transport,
+    auth_layer: Option<kube::client::middleware::AuthLayer>,
+    config: Config,
+) -> Result<Client, kube::Error> {
     let retry = config
         .default_retry
         .then(|| tower::retry::RetryLayer::new(kube::client::retry::RetryPolicy::server_retry()));
@@ -156,6 +300,54 @@ mod tests {
             "TCP_NODELAY must be on for API server connections"
         );
         accept.await.unwrap();
+    }
+
+    fn config_with(token: Option<&str>, key: Option<&str>) -> Config {
+        let mut c = Config::new("https://127.0.0.1:6443".parse().unwrap());
+        c.auth_info.token = token.map(|t| t.to_string().into());
+        c.auth_info.client_certificate_data = key.map(|_| "Y2VydA==".to_string());
+        c.auth_info.client_key_data = key.map(|k| k.to_string().into());
+        c
+    }
+
+    #[test]
+    fn contexts_differing_only_in_per_request_credentials_share_a_transport() {
+        // client-go's tlsCacheKey: a bearer token is a header of each request, not part of
+        // the connection.
+        let a = TransportKey::of(&config_with(Some("token-a"), None)).unwrap();
+        let b = TransportKey::of(&config_with(Some("token-b"), None)).unwrap();
+        assert!(a == b);
+        let mut other_ca = config_with(Some("token-a"), None);
+        other_ca.root_cert = Some(vec![b"another CA".to_vec()]);
+        assert!(TransportKey::of(&other_ca).unwrap() != a);
+        let mut insecure = config_with(Some("token-a"), None);
+        insecure.accept_invalid_certs = true;
+        assert!(TransportKey::of(&insecure).unwrap() != a);
+        let mut proxied = config_with(Some("token-a"), None);
+        proxied.proxy_url = Some("http://127.0.0.1:3128".parse().unwrap());
+        assert!(TransportKey::of(&proxied).unwrap() != a);
+    }
+
+    #[test]
+    fn a_client_certificate_is_part_of_the_connection_and_never_shared_with_another_identity() {
+        let one = TransportKey::of(&config_with(None, Some("a2V5LTE="))).unwrap();
+        let two = TransportKey::of(&config_with(None, Some("a2V5LTI="))).unwrap();
+        let none = TransportKey::of(&config_with(None, None)).unwrap();
+        assert!(one != two && one != none && two != none);
+        assert!(one == TransportKey::of(&config_with(Some("t"), Some("a2V5LTE="))).unwrap());
+    }
+
+    #[test]
+    fn an_exec_credential_plugin_gets_a_transport_of_its_own() {
+        let mut c = config_with(None, None);
+        c.auth_info.exec = Some(
+            serde_json::from_value(serde_json::json!({
+                "apiVersion": "client.authentication.k8s.io/v1",
+                "command": "true",
+            }))
+            .unwrap(),
+        );
+        assert!(TransportKey::of(&c).is_none());
     }
 
     #[test]

@@ -1170,3 +1170,135 @@ fn a_template_over_contexts_with_empty_lists_printed_nothing_where_kubectl_print
     assert_eq!(r.code, 4, "{r:?}");
     assert_eq!(r.stdout, "");
 }
+
+/// A client certificate for `cn` in organisation `o`, signed by the first server's client CA
+/// (`MYOPS_TEST_CLIENT_CA`, scripts/cluster): (certificate PEM, key PEM), minted by openssl.
+fn client_certificate(dir: &std::path::Path, cn: &str, o: &str) -> (String, String) {
+    let ca = std::env::var("MYOPS_TEST_CLIENT_CA")
+        .expect("MYOPS_TEST_CLIENT_CA (source target/testcluster/env after scripts/cluster up)");
+    let (key, csr, crt) = (
+        dir.join(format!("{cn}.key")),
+        dir.join(format!("{cn}.csr")),
+        dir.join(format!("{cn}.crt")),
+    );
+    let openssl = |args: &[&str]| {
+        let out = std::process::Command::new("openssl")
+            .args(args)
+            .output()
+            .expect("openssl runs");
+        assert!(
+            out.status.success(),
+            "openssl {args:?}: {}",
+            text_of(&out.stderr)
+        );
+    };
+    let p = |p: &PathBuf| p.display().to_string();
+    openssl(&[
+        "req",
+        "-new",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-subj",
+        &format!("/O={o}/CN={cn}"),
+        "-keyout",
+        &p(&key),
+        "-out",
+        &p(&csr),
+    ]);
+    openssl(&[
+        "x509",
+        "-req",
+        "-in",
+        &p(&csr),
+        "-CA",
+        &format!("{ca}.crt"),
+        "-CAkey",
+        &format!("{ca}.key"),
+        "-CAcreateserial",
+        "-days",
+        "1",
+        "-out",
+        &p(&crt),
+    ]);
+    (
+        std::fs::read_to_string(crt).unwrap(),
+        std::fs::read_to_string(key).unwrap(),
+    )
+}
+
+/// Regression (issue 13, shared transports): contexts on one server share its connection
+/// (client-go's transport cache), but a TLS client certificate is an identity of the
+/// connection itself. Had the cache ignored it, the second context's requests would have
+/// gone out on the first one's connection — a user without rights answered as the admin.
+#[test]
+fn contexts_with_different_client_certificates_on_one_server_shared_a_connection_and_answered_as_one_user()
+ {
+    use base64::Engine;
+    let ns = TwoNamespaces::new("fleet-certs");
+    ns.configmap_w();
+    let mut m = plugin();
+    let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+    let (admin_crt, admin_key) = client_certificate(m.dir.path(), "cert-admin", "system:masters");
+    let (nobody_crt, nobody_key) = client_certificate(m.dir.path(), "cert-nobody", "nobody");
+    let text = std::fs::read_to_string(&cluster().kubeconfig).unwrap();
+    let users = format!(
+        "users:\n- name: cert-admin\n  user: {{client-certificate-data: {}, client-key-data: {}}}\n- name: cert-nobody\n  user: {{client-certificate-data: {}, client-key-data: {}}}\n",
+        b64(&admin_crt),
+        b64(&admin_key),
+        b64(&nobody_crt),
+        b64(&nobody_key)
+    );
+    let contexts = "contexts:\n- name: cert-admin\n  context: {cluster: test, user: cert-admin}\n- name: cert-nobody\n  context: {cluster: test, user: cert-nobody}\n- name: cert-admin-again\n  context: {cluster: test, user: cert-admin}\n";
+    let more = text
+        .replacen("users:\n", &users, 1)
+        .replacen("contexts:\n", contexts, 1);
+    assert_eq!(
+        more.matches("cert-admin").count(),
+        5,
+        "the test kubeconfig's users/contexts lists changed shape"
+    );
+    let kc = m.dir.path().join("certs-kubeconfig");
+    std::fs::write(&kc, more).unwrap();
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    for order in [
+        "cert-admin,cert-nobody,cert-admin-again",
+        "cert-nobody,cert-admin,cert-admin-again",
+    ] {
+        let r = m.run(&[
+            "auth",
+            "can-i",
+            "list",
+            "configmaps",
+            "-n",
+            &ns.0,
+            "--contexts",
+            order,
+            "--max-parallel",
+            "1",
+        ]);
+        assert_eq!(r.code, 3, "{r:?}");
+        let want: String = order
+            .split(',')
+            .map(|c| format!("{c}\t{}\n", if c == "cert-nobody" { "no" } else { "yes" }))
+            .collect();
+        assert_eq!(r.stdout, want, "{r:?}");
+    }
+    // The same through get: the admin's rows, the other identity refused by the server.
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "cert-nobody,cert-admin",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.stdout, "cert-admin\tconfigmap/w\n", "{r:?}");
+    assert!(
+        r.stderr.contains("context cert-nobody") && r.stderr.contains("\"cert-nobody\""),
+        "{r:?}"
+    );
+}

@@ -100,18 +100,71 @@ impl Watcher {
 
     /// Stops with SIGINT and returns the exit code.
     fn stop(mut self) -> i32 {
+        self.signal_and_wait("INT")
+    }
+
+    /// Sends `signal` (a `kill` name: `INT`, `TERM`, …) and waits up to 20 s for the exit;
+    /// returns the exit code (-1 when killed by a signal). On a timeout the failure names
+    /// what the process was doing: its last log lines and, per thread, the state and kernel
+    /// wait channel from /proc (a watcher that does not stop is a hang to be diagnosed, not
+    /// retried).
+    fn signal_and_wait(&mut self, signal: &str) -> i32 {
+        let pid = self.child.id();
         let _ = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
+            .args([&format!("-{signal}"), &pid.to_string()])
             .status();
         let end = Instant::now() + Duration::from_secs(20);
         loop {
             if let Some(s) = self.child.try_wait().unwrap() {
                 return s.code().unwrap_or(-1);
             }
-            assert!(Instant::now() < end, "watcher did not stop on SIGINT");
+            if Instant::now() >= end {
+                while let Ok(v) = self.lines.try_recv() {
+                    self.seen.push(v);
+                }
+                let last: Vec<&Value> = self.seen.iter().rev().take(8).rev().collect();
+                panic!(
+                    "watcher did not stop within 20 s of SIG{signal}; threads: {}; last log lines: {last:#?}",
+                    threads_of(pid)
+                );
+            }
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+}
+
+/// Each thread of `pid`: name, state and kernel wait channel (and the kernel stack when
+/// readable), for a hang's failure message.
+fn threads_of(pid: u32) -> String {
+    let read = |p: String| std::fs::read_to_string(p).unwrap_or_default();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return "gone".into();
+    };
+    tasks
+        .flatten()
+        .map(|t| {
+            let dir = t.path().display().to_string();
+            let stat = read(format!("{dir}/stat"));
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next()
+                .unwrap_or("?")
+                .to_string();
+            format!(
+                "[{} {state} wchan={} stack={:?}]",
+                read(format!("{dir}/comm")).trim(),
+                read(format!("{dir}/wchan")),
+                read(format!("{dir}/stack"))
+                    .lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Drop for Watcher {
@@ -485,18 +538,7 @@ fn the_whole_corpus_dropped_at_once_registers_every_crd_and_crds_list_shows_them
         list.stdout
     );
     // SIGTERM, like SIGINT, ends the watcher with exit 0.
-    let _ = Command::new("kill")
-        .args(["-TERM", &w.child.id().to_string()])
-        .status();
-    let end = Instant::now() + Duration::from_secs(20);
-    let code = loop {
-        if let Some(s) = w.child.try_wait().unwrap() {
-            break s.code();
-        }
-        assert!(Instant::now() < end, "watcher did not stop on SIGTERM");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert_eq!(code, Some(0));
+    assert_eq!(w.signal_and_wait("TERM"), 0);
 }
 
 #[test]
