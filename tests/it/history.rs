@@ -516,3 +516,65 @@ fn a_scale_subresource_patch_journals_no_scale_as_after_state_and_diff_reads_the
     );
     assert_eq!(lines[2..], ["  spec.replicas: 2 → 3"], "{r:?}");
 }
+
+#[test]
+fn diff_without_a_before_state_or_with_a_moved_context_says_why_and_reads_nothing() {
+    let ns = Namespace::new("history-edges");
+    // alice may patch but not read: the patch goes on without a before-state.
+    ns.grant("alice", "patch", "configmaps");
+    let m = myops();
+    web_configmap(&ns.0);
+    let r = m.run(&[
+        "--context",
+        "alice",
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"color":"green"}}"#,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"red"}}"#,
+    );
+    let ids: Vec<String> = listed(&m, &[])
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    let r = m.run(&["changelog", "diff", &ids[0]]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!(
+            "error: entry {} has no before-state (the object could not be read when the change was made), so there is nothing to compare; `kubectl myops changelog show {}` shows its patch",
+            ids[0], ids[0]
+        )
+    );
+    let r = m.run(&["changelog", "why", "web", ".data.color"]);
+    assert!(
+        r.stdout
+            .contains("no before-state journaled (the object could not be read)"),
+        "{r:?}"
+    );
+
+    // An older entry (no after-state) made on a server its context no longer points at.
+    forget_after_states(&m);
+    let text = std::fs::read_to_string(log_path(&m)).unwrap();
+    let server = listed(&m, &[])[1]["server"].as_str().unwrap().to_string();
+    std::fs::write(log_path(&m), text.replace(&server, "https://127.0.0.1:1")).unwrap();
+    let r = m.run(&["changelog", "diff", &ids[1]]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "has no after-state journaled and its context now points at {server}, not https://127.0.0.1:1 where the change was made; nothing was read"
+        )),
+        "{r:?}"
+    );
+}
