@@ -330,9 +330,10 @@ impl From<HistoryError> for VerbError {
 /// Why `changelog diff` or `changelog why` cannot answer (issue 15 part 3).
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
-    /// The entry holds no before-state (reading the object was forbidden when it was made).
+    /// The entry holds no before-state (the object did not exist yet — a CRD's first apply —
+    /// or reading it was forbidden).
     #[error(
-        "entry {id} has no before-state (the object could not be read when the change was made), so there is nothing to compare; `kubectl myops changelog show {id}` shows its patch"
+        "entry {id} has no before-state (the object did not exist yet, or could not be read, when the change was made), so there is nothing to compare; `kubectl myops changelog show {id}` shows its patch"
     )]
     NoBefore {
         /// The entry id.

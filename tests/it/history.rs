@@ -553,7 +553,7 @@ fn diff_without_a_before_state_or_with_a_moved_context_says_why_and_reads_nothin
     assert_eq!(
         r.stderr.trim_end(),
         format!(
-            "error: entry {} has no before-state (the object could not be read when the change was made), so there is nothing to compare; `kubectl myops changelog show {}` shows its patch",
+            "error: entry {} has no before-state (the object did not exist yet, or could not be read, when the change was made), so there is nothing to compare; `kubectl myops changelog show {}` shows its patch",
             ids[0], ids[0]
         )
     );
