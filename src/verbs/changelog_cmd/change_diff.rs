@@ -76,7 +76,7 @@ pub fn source_line(e: &Entry, source: &AfterSource) -> String {
     let before = "before: journaled with the change";
     let after = match source {
         AfterSource::Journal if e.dry_run => {
-            "after: journaled with the outcome (the server's dry-run answer; nothing was changed)"
+            "after: journaled with the outcome (a dry run: what the object would have been; nothing was changed)"
                 .to_string()
         }
         AfterSource::Journal => format!(
