@@ -975,6 +975,10 @@ mod tests {
             200,
             "ids are unique across threads of one process"
         );
+        // Concurrent appenders keep one hash chain (issue 15).
+        let (files, head) = read_files(home.path()).unwrap();
+        let summary = chain::verify(&files, head).unwrap();
+        assert_eq!((summary.records, summary.unchained), (200, 0));
     }
 
     #[test]

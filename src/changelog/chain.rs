@@ -35,8 +35,9 @@ use serde_json::{Map, Value};
 use super::canonical::{canonical, sha256_hex};
 use super::{judge, lines};
 
-/// The `prev` of the first record of a chain: 64 zeros (the SHA-256 of nothing in particular,
-/// as in Bitcoin's genesis block and Certificate Transparency's empty tree convention).
+/// The `prev` of the first record of a chain: 64 zeros — like the previous-block hash of
+/// Bitcoin's genesis block, a value that stands for "nothing before" and that no record's
+/// SHA-256 will take.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// The side record of the chain's ends, `MYOPS_HOME/changelog.head`.
