@@ -17,6 +17,20 @@ fn myops(extra: &str) -> Myops {
     ))
 }
 
+/// A namespace of its own holding ConfigMap `c` with `k: "0"`.
+fn with_configmap(test: &str) -> Namespace {
+    let ns = Namespace::new(test);
+    kubectl(&[
+        "create",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "--from-literal=k=0",
+    ]);
+    ns
+}
+
 fn home_of(m: &Myops) -> PathBuf {
     m.dir.path().join("myops")
 }
@@ -91,15 +105,7 @@ fn id(v: &Value) -> &str {
 
 #[test]
 fn verify_names_an_edited_deleted_swapped_truncated_or_torn_record_by_line_and_id() {
-    let ns = Namespace::new("chain-tamper");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=k=0",
-    ]);
+    let ns = with_configmap("chain-tamper");
     let m = myops("");
     for i in 1..=3 {
         patch(&m, &ns.0, "c", "k", &i.to_string());
@@ -146,56 +152,51 @@ fn verify_names_an_edited_deleted_swapped_truncated_or_torn_record_by_line_and_i
         assert!(r.stderr.contains(needle), "want {needle:?} in {}", r.stderr);
         assert_eq!(r.stderr.lines().count(), 1, "one sentence: {}", r.stderr);
     };
-    // Edit a field of line 3.
-    let (_d, r) = tampered(&m, |h| {
-        rewrite_lines(&h.join("changelog.jsonl"), |l| {
-            l[2] = l[2].replace("\"user\":\"admin\"", "\"user\":\"mallory\"");
-        })
-    });
-    expect(
-        &r,
-        &format!(
-            "changelog.jsonl line 3 (id {}) does not match its hash: the record was edited",
-            id(&records[2])
+    // Each way of rewriting the active file's lines, and what verify must say.
+    type Rewrite = Box<dyn Fn(&mut Vec<String>)>;
+    let cases: Vec<(&str, Rewrite, String)> = vec![
+        (
+            "a field of line 3 edited",
+            Box::new(|l| l[2] = l[2].replace("\"user\":\"admin\"", "\"user\":\"mallory\"")),
+            format!(
+                "changelog.jsonl line 3 (id {}) does not match its hash: the record was edited",
+                id(&records[2])
+            ),
         ),
-    );
-    // Delete line 3: line 3 is now what was line 4.
-    let (_d, r) = tampered(&m, |h| {
-        rewrite_lines(&h.join("changelog.jsonl"), |l| {
-            l.remove(2);
-        })
-    });
-    expect(
-        &r,
-        &format!(
-            "changelog.jsonl line 3 (id {}) does not chain to the record before it, changelog.jsonl line 2 (id {})",
-            id(&records[3]),
-            id(&records[1])
+        (
+            "line 3 deleted (line 3 is now what was line 4)",
+            Box::new(|l| {
+                l.remove(2);
+            }),
+            format!(
+                "changelog.jsonl line 3 (id {}) does not chain to the record before it, changelog.jsonl line 2 (id {})",
+                id(&records[3]),
+                id(&records[1])
+            ),
         ),
-    );
-    // Swap lines 3 and 4 (two patches' records).
-    let (_d, r) = tampered(&m, |h| {
-        rewrite_lines(&h.join("changelog.jsonl"), |l| l.swap(2, 3))
-    });
-    expect(
-        &r,
-        &format!(
-            "changelog.jsonl line 3 (id {}) does not chain",
-            id(&records[3])
+        (
+            "lines 3 and 4 swapped (two patches' records)",
+            Box::new(|l| l.swap(2, 3)),
+            format!(
+                "changelog.jsonl line 3 (id {}) does not chain",
+                id(&records[3])
+            ),
         ),
-    );
-    // Remove the last two records: a valid prefix, caught by changelog.head.
-    let (_d, r) = tampered(&m, |h| {
-        rewrite_lines(&h.join("changelog.jsonl"), |l| l.truncate(4))
-    });
-    expect(
-        &r,
-        &format!(
-            "the chain ends at changelog.jsonl line 4 (id {}), but changelog.head says the last record appended has hash {}…, which no record has: records were removed from the end",
-            id(&records[3]),
-            &last[..16]
+        (
+            "the last two records removed: a valid prefix, caught by changelog.head",
+            Box::new(|l| l.truncate(4)),
+            format!(
+                "the chain ends at changelog.jsonl line 4 (id {}), but changelog.head says the last record appended has hash {}…, which no record has: records were removed from the end",
+                id(&records[3]),
+                &last[..16]
+            ),
         ),
-    );
+    ];
+    for (what, rewrite, needle) in cases {
+        let (_d, r) = tampered(&m, |h| rewrite_lines(&h.join("changelog.jsonl"), &rewrite));
+        assert_eq!(r.code, 1, "{what}: {r:?}");
+        expect(&r, &needle);
+    }
     // Cut the file in the middle of the last record.
     let (_d, r) = tampered(&m, |h| {
         let p = h.join("changelog.jsonl");
@@ -218,15 +219,7 @@ fn verify_names_an_edited_deleted_swapped_truncated_or_torn_record_by_line_and_i
 
 #[test]
 fn fifty_concurrent_patches_keep_one_chain() {
-    let ns = Namespace::new("chain-fifty");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=k=0",
-    ]);
+    let ns = with_configmap("chain-fifty");
     let m = myops("");
     let children: Vec<_> = (0..50)
         .map(|i| {
@@ -282,15 +275,7 @@ fn fifty_concurrent_patches_keep_one_chain() {
 
 #[test]
 fn rotation_at_a_small_cap_keeps_one_verifiable_chain_across_files() {
-    let ns = Namespace::new("chain-rotate");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=k=0",
-    ]);
+    let ns = with_configmap("chain-rotate");
     let m = myops("changelog:\n  maxSize: 4KiB\n");
     let mut ids = Vec::new();
     for i in 1..=10 {
@@ -420,15 +405,7 @@ fn rotation_at_a_small_cap_keeps_one_verifiable_chain_across_files() {
 
 #[test]
 fn a_log_whose_first_record_is_older_than_max_age_is_rotated_and_still_verifies() {
-    let ns = Namespace::new("chain-age");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=k=0",
-    ]);
+    let ns = with_configmap("chain-age");
     let m = myops("changelog:\n  maxAge: 1d\n");
     patch(&m, &ns.0, "c", "k", "1");
     // Backdate the log: a record written before the chain existed, from 2020.
