@@ -69,15 +69,21 @@ Examples:
 pub const ROLLBACK_HELP: &str =
     "Only the fields the change touched are restored, from the entry's before-state, guarded by the
 object's resourceVersion: if someone changed the object since, the rollback is refused (exit 5)
-naming the last writer, unless --force. A rollback is journaled like any change.
+naming the last writer, unless --force. An object a reconciler owns (Flux, Argo CD, Helm, kapp,
+kubectl apply: read from its labels and annotations) is refused too (exit 5), naming the owner:
+its next sync would undo the rollback; --force rolls it back anyway and journals the owner. A
+rollback is journaled like any change.
 
 Examples:
+  # What the change did, field by field
+  kubectl myops changelog diff 1a22bb68db7-364e
+
   # Find the change, look at the undo first, then undo it
   kubectl myops changelog list --object deployment/web
   kubectl myops rollback 1a22bb68db7-364e --dry-run=server
   kubectl myops rollback 1a22bb68db7-364e
 
-  # Restore even though someone changed the object since
+  # Restore even though someone changed the object since, or Argo CD/Flux/Helm owns it
   kubectl myops rollback 1a22bb68db7-364e --force
 
   # Undo every change of one fanned-out patch, each in its own context (newest first)
