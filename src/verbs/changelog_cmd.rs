@@ -211,7 +211,9 @@ pub async fn run(
                 }
             }
         }
-        ChangelogCommand::Diff { id } => change_diff::run(s, &entries, id, p).await?,
+        ChangelogCommand::Diff { id } => change_diff::run(s, &entries, id, p)
+            .await
+            .map_err(|e| crate::verbs::RollbackError::or_rotated_away(e, &s.home, id))?,
         ChangelogCommand::Why { object, field } => why::run(&entries, object, field, p)?,
         // Answered before the log was read for listing, above.
         ChangelogCommand::Verify => {}

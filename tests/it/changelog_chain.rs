@@ -348,9 +348,14 @@ fn rotation_at_a_small_cap_keeps_one_verifiable_chain_across_files() {
                 .contains("was rotated away: the oldest record kept is from"),
         "{r:?}"
     );
-    let r = m.run(&["changelog", "show", &ids[0]]);
-    assert_eq!(r.code, 4, "{r:?}");
-    assert!(r.stderr.contains("was rotated away"), "{r:?}");
+    for verb in ["show", "diff"] {
+        let r = m.run(&["changelog", verb, &ids[0]]);
+        assert_eq!(r.code, 4, "changelog {verb}: {r:?}");
+        assert!(
+            r.stderr.contains("was rotated away"),
+            "changelog {verb}: {r:?}"
+        );
+    }
     // An id that never existed is still plain not found.
     let r = m.run(&["rollback", "nope"]);
     assert_eq!(r.code, 4, "{r:?}");
