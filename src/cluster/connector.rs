@@ -226,7 +226,34 @@ where
     let executor: TokioExecutor = TokioExecutor::new();
     let http: hyper_util::client::legacy::Client<_, Body> =
         hyper_util::client::legacy::Builder::new(executor).build(timed);
-    Ok(BoxCloneSyncService::new(http))
+    Ok(BoxCloneSyncService::new(
+        ServiceBuilder::new()
+            .map_request(without_userinfo)
+            .service(http),
+    ))
+}
+
+/// `req` with any userinfo (`user:password@`) taken out of its URI. A server URL may carry
+/// it (kube-rs keeps it in the base URI); over HTTP/1.1 hyper sends only host and port in
+/// `Host`, but over HTTP/2 the URI's authority becomes the `:authority` pseudo-header as it is
+/// — the password would be sent to the server, which refuses the stream (a protocol error).
+/// Go's `net/http` never sends it either (RFC 9110 §4.2.4: userinfo is deprecated and must
+/// not be sent in a request).
+fn without_userinfo(mut req: http::Request<Body>) -> http::Request<Body> {
+    if let Some(plain) = uri_without_userinfo(req.uri()) {
+        *req.uri_mut() = plain;
+    }
+    req
+}
+
+/// `uri` without its userinfo, or `None` when it has none (or could not be rebuilt, which a
+/// URI that parsed cannot cause).
+fn uri_without_userinfo(uri: &http::Uri) -> Option<http::Uri> {
+    let authority = uri.authority()?.as_str();
+    let (_, host) = authority.rsplit_once('@')?;
+    let mut parts = uri.clone().into_parts();
+    parts.authority = Some(host.parse().ok()?);
+    http::Uri::from_parts(parts).ok()
 }
 
 /// kube-client 5.0's `ConfigExt::rustls_https_connector_with_connector` with HTTP/2 offered
@@ -348,6 +375,19 @@ mod tests {
             .unwrap(),
         );
         assert!(TransportKey::of(&c).is_none());
+    }
+
+    #[test]
+    fn server_url_password_went_out_in_the_http2_authority() {
+        let uri: http::Uri = "https://u:p%40ss@127.0.0.1:6443/api/v1/pods?limit=1"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            uri_without_userinfo(&uri).unwrap().to_string(),
+            "https://127.0.0.1:6443/api/v1/pods?limit=1"
+        );
+        let plain: http::Uri = "https://127.0.0.1:6443/api".parse().unwrap();
+        assert_eq!(uri_without_userinfo(&plain), None);
     }
 
     #[test]
