@@ -32,6 +32,13 @@ pub fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
 /// The line `verify` prints when the chain holds (pure): records, files, last hash.
 pub fn summary_line(s: &chain::Summary) -> String {
     let hashed = s.records - s.unchained;
+    if hashed == 0 {
+        return format!(
+            "ok: nothing chained yet: the {} record(s) in {} were written before records were chained; the chain starts with the next change",
+            s.records,
+            s.files.join(", ")
+        );
+    }
     format!(
         "ok: the chain holds: {hashed} chained record(s) in {} file(s) ({}); last hash {}",
         s.files.len(),
@@ -44,7 +51,7 @@ pub fn summary_line(s: &chain::Summary) -> String {
 /// chain, a file left by an interrupted rotation, a head record behind the last record.
 pub fn notes(s: &chain::Summary) -> Vec<String> {
     let mut out = Vec::new();
-    if s.unchained > 0 {
+    if s.unchained > 0 && s.unchained < s.records {
         out.push(format!(
             "note: the first {} record(s) were written before records were chained (no hash) and are not covered",
             s.unchained
@@ -70,4 +77,42 @@ pub fn broken(first: &chain::Break, more: usize) -> String {
     format!(
         "the change log's hash chain is broken: {first}{more}; keep the files as they are and compare them with a backup or a last hash kept outside MYOPS_HOME"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn summary(records: usize, unchained: usize) -> chain::Summary {
+        chain::Summary {
+            records,
+            unchained,
+            files: vec!["changelog.jsonl.1".into(), "changelog.jsonl".into()],
+            last: "ab".repeat(32),
+            leftover: None,
+            head_lags: false,
+        }
+    }
+
+    #[test]
+    fn the_summary_names_records_files_and_the_last_hash_or_says_nothing_is_chained_yet() {
+        assert_eq!(
+            summary_line(&summary(5, 2)),
+            format!(
+                "ok: the chain holds: 3 chained record(s) in 2 file(s) (changelog.jsonl.1, changelog.jsonl); last hash {}",
+                "ab".repeat(32)
+            )
+        );
+        assert_eq!(
+            notes(&summary(5, 2)),
+            [
+                "note: the first 2 record(s) were written before records were chained (no hash) and are not covered"
+            ]
+        );
+        assert_eq!(
+            summary_line(&summary(2, 2)),
+            "ok: nothing chained yet: the 2 record(s) in changelog.jsonl.1, changelog.jsonl were written before records were chained; the chain starts with the next change"
+        );
+        assert!(notes(&summary(2, 2)).is_empty());
+    }
 }
