@@ -76,9 +76,22 @@ pub fn touches(touched: &[String], field: &str) -> bool {
 ///   single quotes too) or with its dots escaped (`metadata.labels.app\.kubernetes\.io/name`).
 ///
 /// # Errors
-/// Why the text is not a field path (empty, an unclosed bracket, an empty segment).
+/// Why the text is not a field path (empty, an unclosed bracket, an empty segment, a `~` in
+/// a JSON Pointer that is not `~0` or `~1`).
 pub fn field_pointer(text: &str) -> Result<String, String> {
     if text.starts_with('/') {
+        // RFC 6901 §3: `~` is only ever `~0` or `~1`; anything else is not a pointer (and
+        // would otherwise match nothing, read as "no change touched it").
+        let mut rest = text;
+        while let Some(i) = rest.find('~') {
+            rest = &rest[i + 1..];
+            if !(rest.starts_with('0') || rest.starts_with('1')) {
+                return Err(format!(
+                    "the JSON Pointer {} has a ~ that is not ~0 (for ~) or ~1 (for /); write it as /metadata/labels/app.kubernetes.io~1name",
+                    crate::echo::quoted(text)
+                ));
+            }
+        }
         return Ok(text.to_string());
     }
     let body = text.strip_prefix('.').unwrap_or(text);
@@ -207,7 +220,16 @@ mod tests {
         ] {
             assert_eq!(field_pointer(text).as_deref(), Ok(pointer), "{text}");
         }
-        for bad in ["", ".", "spec..replicas", "spec.", "a[0", "a[0]b"] {
+        for bad in [
+            "",
+            ".",
+            "spec..replicas",
+            "spec.",
+            "a[0",
+            "a[0]b",
+            "/~2",
+            "/a~",
+        ] {
             assert!(field_pointer(bad).is_err(), "{bad}");
         }
     }

@@ -578,3 +578,74 @@ fn diff_without_a_before_state_or_with_a_moved_context_says_why_and_reads_nothin
         "{r:?}"
     );
 }
+
+/// Found in the hostile pass over issue 15 (helper H): a patch that wrote a Secret's
+/// `stringData.token` changed `data.token` (the server merges write-only stringData into
+/// data), yet `why … data.token` said no change touched it and `why … stringData.token` said
+/// "no change (the value it wrote was already there)". Both name the change now, masked.
+#[test]
+fn why_of_a_secret_key_written_through_string_data_found_no_change() {
+    let ns = Namespace::new("history-why-stringdata");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "secret",
+        "generic",
+        "db",
+        "-n",
+        &ns.0,
+        "--from-literal=token=Wh1tePlum9",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["secret", "db"],
+        r#"{"stringData":{"token":"Bl4ckPlum7"}}"#,
+    );
+    let id = listed(&m, &[])[0]["id"].as_str().unwrap().to_string();
+    let object = format!("secret/{}/db", ns.0);
+    for field in [
+        "data.token",
+        "stringData.token",
+        "/stringData/token",
+        ".data",
+    ] {
+        let r = m.run(&["changelog", "why", &object, field]);
+        assert_eq!(r.code, 0, "{field}: {r:?}");
+        let rows: Vec<&str> = r.stdout.lines().collect();
+        assert_eq!(rows.len(), 2, "{field}: {r:?}");
+        assert!(rows[1].starts_with(&id), "{field}: {r:?}");
+        assert!(
+            rows[1].ends_with("data.token: \"*** (before)\" → \"*** (after)\""),
+            "{field}: {r:?}"
+        );
+        for secret in [
+            "Wh1tePlum9",
+            "Bl4ckPlum7",
+            "V2gxdGVQbHVtOQ",
+            "Qmw0Y2tQbHVtNw",
+        ] {
+            assert!(
+                !r.stdout.contains(secret) && !r.stderr.contains(secret),
+                "{r:?}"
+            );
+        }
+    }
+    // A key the patch did not write is still untouched.
+    let r = m.run(&["changelog", "why", &object, "data.other"]);
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{r:?}");
+}
+
+/// Found in the hostile pass over issue 15 (helper H): a JSON Pointer with a `~` that is not
+/// `~0` or `~1` (RFC 6901 §3) was taken as a field and answered "No journaled change
+/// touched /~2"; it is a usage error (exit 2) that says how to escape.
+#[test]
+fn why_with_an_invalid_json_pointer_escape_answered_no_change() {
+    let m = myops();
+    for field in ["/~2", "/data/a~", "/metadata/labels/x~/y"] {
+        let r = m.run(&["changelog", "why", "configmap/x/web", field]);
+        assert_eq!(r.code, 2, "{field}: {r:?}");
+        assert!(r.stderr.contains("~0 (for ~) or ~1 (for /)"), "{r:?}");
+        assert_eq!(r.stdout, "", "{r:?}");
+    }
+}

@@ -66,10 +66,31 @@ pub fn touching(records: Vec<Entry>, object: &str, pointer: &str) -> Vec<Entry> 
         .filter(|e| matches_object(e, object))
         .filter(|e| matches!(e.operation, Operation::Patch | Operation::Rollback))
         .filter(|e| !e.dry_run && (e.result == "success" || e.outcome_unknown()))
-        .filter(|e| history::touches(&history::touched_by(e), pointer))
+        .filter(|e| {
+            let touched: Vec<String> = history::touched_by(e)
+                .iter()
+                .map(|t| as_stored(e, t))
+                .collect();
+            history::touches(&touched, &as_stored(e, pointer))
+        })
         .collect();
     out.reverse();
     out
+}
+
+/// The field `pointer` as entry `e`'s journaled states hold it (pure): a core/v1 Secret's
+/// `stringData` is write-only — the API server merges it into `data` and never returns it
+/// (k8s.io/api core/v1 `Secret.StringData`: "merged into the data field on write") — so a
+/// patch that wrote `/stringData/KEY` changed `/data/KEY`, and that is where the before- and
+/// after-state show it. Any other pointer is returned as it is.
+fn as_stored(e: &Entry, pointer: &str) -> String {
+    let secret = e.kind == "Secret" && e.api_version == "v1";
+    match pointer.strip_prefix("/stringData") {
+        Some(rest) if secret && (rest.is_empty() || rest.starts_with('/')) => {
+            format!("/data{rest}")
+        }
+        _ => pointer.to_string(),
+    }
 }
 
 /// The field's change in entry `e` for the CHANGE column (pure): the diff lines at, under or
@@ -77,6 +98,8 @@ pub fn touching(records: Vec<Entry>, object: &str, pointer: &str) -> Vec<Entry> 
 /// wrote the value it already had; for an entry without an after-state, the value before
 /// and that the after-state was not journaled.
 pub fn change_of(e: &Entry, pointer: &str) -> String {
+    let pointer = as_stored(e, pointer);
+    let pointer = pointer.as_str();
     let unknown = if e.outcome_unknown() {
         "outcome unknown: "
     } else {
