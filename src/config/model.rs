@@ -135,7 +135,8 @@ pub mod age_string {
     /// Parses an age.
     ///
     /// # Errors
-    /// A message naming the accepted forms when the text is not such a duration or is 0.
+    /// A message naming the accepted forms when the text is not such a duration, is 0, or
+    /// is a bare number (no unit).
     pub fn parse(text: &str) -> Result<Duration, String> {
         let bad = || {
             format!(
@@ -144,6 +145,14 @@ pub mod age_string {
             )
         };
         let t = text.trim();
+        // A bare number would be seconds (duration_string's rule for timeouts), and `maxAge:
+        // 90` beside a documented default of `90d` reads as days: ask for the unit instead.
+        if t.ends_with(|c: char| c.is_ascii_digit()) {
+            return Err(format!(
+                "age {} has no unit: write it with d, h, m or s, e.g. {t}d for {t} days",
+                crate::echo::quoted(text)
+            ));
+        }
         let d = match t.strip_suffix('d') {
             Some(days) => days
                 .trim()
@@ -465,7 +474,7 @@ mod tests {
         );
         assert_eq!(age_string::parse("12h"), Ok(Duration::from_secs(12 * 3600)));
         assert_eq!(age_string::parse("30m"), Ok(Duration::from_secs(1800)));
-        for bad in ["0d", "0s", "d", "1y", "-1d"] {
+        for bad in ["0d", "0s", "d", "1y", "-1d", "90", "1.5"] {
             assert!(age_string::parse(bad).is_err(), "{bad:?} must be refused");
         }
         assert_eq!(byte_size::format(10 << 20), "10MiB");

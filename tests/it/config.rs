@@ -123,3 +123,31 @@ fn version_names_the_commit_and_api_versions() {
         "{stdout}"
     );
 }
+
+/// Found in the hostile pass over issue 15 (helper H): `changelog.maxAge: 90` — a bare
+/// number beside the documented default `90d` — was taken as 90 *seconds*, so the log
+/// rotated every minute and a half and five rotations later the history was gone. A bare
+/// number is now exit 2 with file:line:column asking for the unit; with a unit it still works.
+#[test]
+fn changelog_max_age_without_a_unit_was_taken_as_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    for value in ["90", "1.5", "0"] {
+        let path = dir.path().join("plugin.yaml");
+        std::fs::write(&path, format!("{GOOD}changelog:\n  maxAge: {value}\n")).unwrap();
+        let (code, stdout, stderr) = run(&["config", "validate", path.to_str().unwrap()], None);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{value}: {stderr}");
+        let want = format!("{}:7:11: ", path.display());
+        assert!(
+            stderr.contains(&want) && stderr.contains("with d, h, m or s"),
+            "{value}: {stderr}"
+        );
+    }
+    let path = dir.path().join("plugin.yaml");
+    std::fs::write(&path, format!("{GOOD}changelog:\n  maxAge: 90d\n")).unwrap();
+    let (code, stdout, stderr) = run(&["config", "validate", path.to_str().unwrap()], None);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("when its first record is 90d old"),
+        "{stdout}"
+    );
+}
