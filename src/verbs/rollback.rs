@@ -33,7 +33,7 @@ use crate::cli::{DryRun, PatchType, RollbackArgs};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
 use crate::guard::{Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session};
-use crate::history::touched_paths;
+use crate::history::{self, touched_paths};
 use crate::output::objects::print_result;
 use crate::output::{Chunk, Printer};
 use crate::settings::Settings;
@@ -285,6 +285,30 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
             invalid.len(),
             changelog::path(&s.home).display()
         ));
+    }
+    let contradicted = match changelog::read_files(&s.home) {
+        Ok((files, _)) => history::contradicted(&files),
+        Err(e) => return Outcome::early(VerbError::Io(e.to_string())),
+    };
+    let ids: Vec<&str> = match (&args.session, &args.id) {
+        (Some(session), _) => entries
+            .iter()
+            .filter(|e| e.session == *session)
+            .map(|e| e.id.as_str())
+            .collect(),
+        (None, Some(id)) => vec![id.as_str()],
+        (None, None) => vec![],
+    };
+    if let Some((id, why)) = ids
+        .iter()
+        .find_map(|id| contradicted.get(*id).map(|why| (*id, why)))
+    {
+        return Outcome::early(RollbackError::NotRestorable {
+            id: crate::echo::capped(id, 64),
+            why: format!(
+                "the change log's hash chain contradicts it — {why}; its before-state cannot be trusted, so nothing was sent (`kubectl myops changelog verify` reports every break; restore by hand if needed)"
+            ),
+        });
     }
     let id = match (&args.session, &args.id) {
         (Some(session), _) => return run_session(s, &entries, session, args, p).await,

@@ -649,3 +649,83 @@ fn why_with_an_invalid_json_pointer_escape_answered_no_change() {
         assert_eq!(r.stdout, "", "{r:?}");
     }
 }
+
+/// Found in the hostile pass over issue 15 (helper H): `rollback` wrote a before-state that
+/// had been edited in the log (`"color":"blue"` → `"evil"`) into the ConfigMap, even though
+/// `changelog verify` named the record as edited. An entry whose records the chain
+/// contradicts — edited, or edited with its own hash recomputed (the next record's `prev`
+/// gives it away) — is now refused (exit 2, nothing sent, `--force` included); a torn line
+/// elsewhere in the log does not block an intact entry.
+#[test]
+fn rollback_wrote_an_edited_before_state_into_the_cluster() {
+    use myops::changelog::chain::hash_of;
+    let ns = Namespace::new("history-rollback-edited");
+    let m = myops();
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+    ]);
+    patch(
+        &m,
+        &ns.0,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green"}}"#,
+    );
+    patch(&m, &ns.0, &["configmap", "web"], r#"{"data":{"size":"l"}}"#);
+    let ids: Vec<String> = listed(&m, &[])
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
+    let original = std::fs::read_to_string(log_path(&m)).unwrap();
+    let data = || {
+        kubectl(&[
+            "get",
+            "configmap",
+            "web",
+            "-n",
+            &ns.0,
+            "-o",
+            "jsonpath={.data}",
+        ])
+    };
+    let before = data();
+    // The outcome record of the first entry (line 2) with its before-state edited; `rehash`
+    // recomputes its hash as an attacker who knows the canonical form would.
+    let edited = |rehash: bool| -> String {
+        let mut lines: Vec<String> = original.lines().map(str::to_string).collect();
+        let mut v: serde_json::Map<String, Value> = serde_json::from_str(&lines[1]).unwrap();
+        v["before"]["data"]["color"] = Value::from("evil");
+        if rehash {
+            let h = hash_of(&v);
+            v.insert("hash".into(), Value::from(h));
+        }
+        lines[1] = Value::Object(v).to_string();
+        lines.join("\n") + "\n"
+    };
+    for (log, why) in [
+        (edited(false), "does not match its hash"),
+        (edited(true), "does not chain to it"),
+    ] {
+        std::fs::write(log_path(&m), log).unwrap();
+        let r = m.run(&["rollback", &ids[0], "--force"]);
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(
+            r.stderr
+                .contains("the change log's hash chain contradicts it")
+                && r.stderr.contains(why),
+            "{r:?}"
+        );
+        assert_eq!(data(), before, "nothing was sent");
+        let v = m.run(&["changelog", "verify"]);
+        assert_eq!(v.code, 1, "verify agrees: {v:?}");
+    }
+    // An intact entry rolls back although a torn line follows it.
+    std::fs::write(log_path(&m), format!("{original}{{\"id\":\"torn")).unwrap();
+    let r = m.run(&["rollback", &ids[1]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!data().contains("size"), "{r:?}");
+}

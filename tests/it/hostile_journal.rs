@@ -241,7 +241,35 @@ fn rename_id(m: &Myops, id: &str, to: &str) {
     let text = std::fs::read_to_string(log_of(m)).unwrap();
     let from = format!("\"id\":\"{id}\"");
     assert!(text.contains(&from), "no record of {id}");
-    std::fs::write(log_of(m), text.replace(&from, &format!("\"id\":\"{to}\""))).unwrap();
+    let sealed = resealed(&text.replace(&from, &format!("\"id\":\"{to}\"")));
+    std::fs::write(log_of(m), &sealed).unwrap();
+    let head = myops::changelog::chain::Head {
+        head: last_hash(&sealed),
+        base: myops::changelog::chain::GENESIS.into(),
+    };
+    myops::changelog::chain::write_head(&home_of(m), &head).unwrap();
+}
+
+/// `text` (a whole change log) with every record chained again, as the writer would have
+/// sealed it: the cases rename ids for stable names, and `rollback` refuses an entry the
+/// hash chain contradicts (an edited record).
+fn resealed(text: &str) -> String {
+    let mut prev = myops::changelog::chain::GENESIS.to_string();
+    let mut out = String::new();
+    for line in text.lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let (line, hash) = myops::changelog::chain::seal(record, &prev).unwrap();
+        out.push_str(std::str::from_utf8(&line).unwrap());
+        out.push('\n');
+        prev = hash;
+    }
+    out
+}
+
+/// The `hash` of the last line of a sealed log.
+fn last_hash(text: &str) -> String {
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    last["hash"].as_str().unwrap().to_string()
 }
 
 /// Gives the last entry of the case's change log the id `to`.
