@@ -115,10 +115,15 @@ pub fn since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, VerbEr
             "--since {text:?}: use a duration such as 1h or 30m, or an RFC 3339 time"
         ))
     })?;
-    let span = jiff::SignedDuration::try_from(d)
-        .map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))?;
-    now.checked_sub(span)
-        .map_err(|e| VerbError::Usage(format!("--since {text:?}: {e}")))
+    // A duration that reaches past the calendar (`99999999999999h`) is a usage error in one
+    // sentence, not jiff's range message.
+    let too_far = || {
+        VerbError::Usage(format!(
+            "--since {text:?} reaches back further than any time can be written; use a shorter duration or an RFC 3339 time"
+        ))
+    };
+    let span = jiff::SignedDuration::try_from(d).map_err(|_| too_far())?;
+    now.checked_sub(span).map_err(|_| too_far())
 }
 
 /// Runs a `changelog` subcommand. A MYOPS_HOME open to other users earns one `warning:`
@@ -571,5 +576,9 @@ mod tests {
             "2026-11-30T08:00:00Z"
         );
         assert!(since("yesterday", now).is_err());
+        // Found by helper H: jiff's range message ("parameter 'Unix timestamp seconds' is not
+        // in the required range") reached the user.
+        let far = since("99999999999999h", now).unwrap_err().to_string();
+        assert!(far.contains("reaches back further than any time"), "{far}");
     }
 }

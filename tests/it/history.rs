@@ -718,3 +718,18 @@ fn rollback_wrote_an_edited_before_state_into_the_cluster() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(data().contains(r#""size":"m""#), "{r:?}");
 }
+
+/// Found in the hostile pass over issue 15 (helper H): `changelog list --since
+/// 99999999999999h` printed jiff's "parameter 'Unix timestamp seconds' is not in the
+/// required range …"; it is one sentence saying what to do, exit 2.
+#[test]
+fn list_since_far_back_printed_jiffs_range_message() {
+    let m = myops();
+    let r = m.run(&["changelog", "list", "--since", "99999999999999h"]);
+    assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{r:?}");
+    assert!(
+        r.stderr.contains("reaches back further than any time can be written")
+            && !r.stderr.contains("parameter"),
+        "{r:?}"
+    );
+}
