@@ -728,7 +728,8 @@ fn list_since_far_back_printed_jiffs_range_message() {
     let r = m.run(&["changelog", "list", "--since", "99999999999999h"]);
     assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{r:?}");
     assert!(
-        r.stderr.contains("reaches back further than any time can be written")
+        r.stderr
+            .contains("reaches back further than any time can be written")
             && !r.stderr.contains("parameter"),
         "{r:?}"
     );
