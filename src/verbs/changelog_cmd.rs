@@ -327,7 +327,8 @@ mod tests {
     use super::*;
     use crate::changelog::Operation;
 
-    fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
+    /// A successful patch entry of `kind` `ns`/`name` (the fixture of the subcommands' tests too).
+    pub(super) fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
         Entry {
             id: "1".into(),
             session: "s1".into(),
