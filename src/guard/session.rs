@@ -64,7 +64,7 @@ pub struct Session<'s> {
     deadlines: Deadlines,
     journal: Option<Journal>,
     registered: Vec<String>,
-    index: OnceCell<TypeIndex>,
+    index: OnceCell<std::sync::Arc<TypeIndex>>,
     observed: OnceCell<SelfSubjectReview>,
     reviews: Mutex<HashMap<AccessRequest, Result<(), String>>>,
 }
@@ -214,9 +214,10 @@ impl<'s> Session<'s> {
                         .get_or_fetch(&self.cluster.server, async || self.fetch_index().await)
                         .await
                 }
-                None => self.fetch_index().await,
+                None => self.fetch_index().await.map(std::sync::Arc::new),
             })
             .await
+            .map(|i| &**i)
     }
 
     /// Fetches aggregated discovery anew (for waits that need a fresh view, e.g. until a new
