@@ -46,7 +46,7 @@ pub struct GlobalArgs {
     /// Run in every context of the kubeconfig and merge the results (as --contexts).
     #[arg(long, global = true, conflicts_with = "context")]
     pub all_contexts: bool,
-    /// With --contexts/--all-contexts: how many contexts are worked on at once (default 8).
+    /// With --contexts/--all-contexts: how many contexts are worked on at once (default 32).
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub max_parallel: Option<u16>,
     /// The kubeconfig cluster to use.
