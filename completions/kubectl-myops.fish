@@ -27,7 +27,7 @@ end
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -79,7 +79,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l sort
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -130,7 +130,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l ca
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -163,7 +163,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -191,7 +191,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -236,7 +236,7 @@ yaml\t'A YAML list of entries'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -264,7 +264,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -291,7 +291,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -318,7 +318,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -345,7 +345,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -378,7 +378,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -410,7 +410,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -446,7 +446,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -476,7 +476,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -507,7 +507,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -541,7 +541,7 @@ json\t'JSON'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -568,7 +568,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -595,7 +595,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -623,7 +623,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -655,7 +655,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -685,7 +685,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -712,7 +712,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -742,7 +742,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -774,7 +774,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -805,7 +805,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -836,7 +836,7 @@ yaml\t'The SelfSubjectReview as YAML (sorted keys, as kubectl)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -867,7 +867,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
@@ -894,7 +894,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 8)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r

@@ -1206,8 +1206,18 @@ fn client_certificate(dir: &std::path::Path, cn: &str, o: &str) -> (String, Stri
         "-out",
         &p(&csr),
     ]);
+    // X.509 v3 with the client-auth usage: webpki (rustls) refuses a v1 certificate, which
+    // `openssl x509 -req` makes without extensions.
+    let ext = dir.join(format!("{cn}.ext"));
+    std::fs::write(
+        &ext,
+        "basicConstraints=CA:FALSE\nkeyUsage=digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n",
+    )
+    .unwrap();
     openssl(&[
         "x509",
+        "-extfile",
+        &p(&ext),
         "-req",
         "-in",
         &p(&csr),
