@@ -88,6 +88,17 @@ pub fn hash_of(record: &Map<String, Value>) -> String {
     sha256_hex(canonical(&Value::Object(content)).as_bytes())
 }
 
+/// The `prev` of the first hashed record of a log that holds records written before the
+/// chain existed (pure): SHA-256 (hex) of the bytes of the file holding them, from its start
+/// to that first hashed record, trailing newlines trimmed (the writer may frame its record
+/// with one). Binds those older records into the chain: one prepended, edited or removed
+/// changes the digest, where a plain [`GENESIS`] let a forged record sit before the chain
+/// unnoticed (hostile pass, issue 15).
+pub fn legacy_digest(prefix: &[u8]) -> String {
+    let end = prefix.iter().rposition(|b| *b != b'\n').map_or(0, |i| i + 1);
+    sha256_hex(&prefix[..end])
+}
+
 /// The line to append for `record` chained to `prev` (pure), without its newline: the
 /// record with `prev` set, serialized, then `hash` added as its last member. Returns the line
 /// and the hash.
@@ -379,7 +390,11 @@ pub fn verify(files: &[(String, Vec<u8>)], head: HeadRead) -> Verdict {
     let mut last: Option<(String, Place)> = None;
     let mut last_place: Option<Place> = None;
     let (mut records, mut unchained) = (0, 0);
+    // The records before the chain: the bytes of the file holding the last of them, and
+    // whether that file is the one being walked ([`legacy_digest`]).
+    let mut legacy: Option<&[u8]> = None;
     for (name, bytes) in files {
+        let mut legacy_here = false;
         for (line, raw, unterminated) in lines(bytes) {
             let place = |id: Option<String>| Place {
                 file: name.clone(),
@@ -410,6 +425,8 @@ pub fn verify(files: &[(String, Vec<u8>)], head: HeadRead) -> Verdict {
                     });
                 } else {
                     unchained += 1;
+                    legacy = Some(bytes);
+                    legacy_here = true;
                 }
                 continue;
             };
@@ -420,9 +437,19 @@ pub fn verify(files: &[(String, Vec<u8>)], head: HeadRead) -> Verdict {
                 });
             }
             let prev = map.get("prev").and_then(Value::as_str).unwrap_or("");
-            let (expected, after) = match &last {
-                Some((h, p)) => (h.as_str(), Some(p.clone())),
-                None => (base, None),
+            let digest;
+            let (expected, after) = match (&last, legacy) {
+                (Some((h, p)), _) => (h.as_str(), Some(p.clone())),
+                (None, Some(file)) => {
+                    let end = if legacy_here {
+                        raw.as_ptr() as usize - bytes.as_ptr() as usize
+                    } else {
+                        file.len()
+                    };
+                    digest = legacy_digest(&file[..end]);
+                    (digest.as_str(), None)
+                }
+                (None, None) => (base, None),
             };
             if prev != expected {
                 breaks.push(Break {
@@ -638,9 +665,27 @@ mod tests {
     fn records_before_the_chain_are_counted_and_an_unhashed_one_after_it_is_a_break() {
         let legacy = serde_json::to_vec(&record("old", "admin")).unwrap();
         let (lines, head) = log(2);
-        let with_legacy = [legacy.clone(), lines[0].clone(), lines[1].clone()];
-        let s = verify(&file(&with_legacy), Ok(Some(head.clone()))).unwrap();
+        // The chain starts with the digest of what came before it.
+        let mut text = legacy.clone();
+        text.push(b'\n');
+        let (first, h1) = seal(record("r1", "admin"), &legacy_digest(&text)).unwrap();
+        let (second, h2) = seal(record("r2", "admin"), &h1).unwrap();
+        let chained_head = Head {
+            head: h2,
+            base: GENESIS.into(),
+        };
+        let with_legacy = [legacy.clone(), first.clone(), second.clone()];
+        let s = verify(&file(&with_legacy), Ok(Some(chained_head.clone()))).unwrap();
         assert_eq!((s.records, s.unchained), (3, 1));
+        // Regression (hostile pass): a forged record put before the chain was "written before
+        // records were chained" and verified; so was a chain started from GENESIS behind one.
+        let forged = serde_json::to_vec(&record("forged", "mallory")).unwrap();
+        let prepended = [forged.clone(), legacy.clone(), first, second];
+        let (b, _) = first_break(&file(&prepended), Some(chained_head));
+        assert_eq!(b.place.unwrap().line, 3);
+        let behind = [forged, lines[0].clone(), lines[1].clone()];
+        let (b, _) = first_break(&file(&behind), Some(head.clone()));
+        assert_eq!(b.place.unwrap().line, 2);
         let inserted = [lines[0].clone(), legacy, lines[1].clone()];
         let (b, _) = first_break(&file(&inserted), Some(head));
         assert_eq!(b.problem, Problem::Unhashed);

@@ -88,7 +88,8 @@ pub fn files(home: &Path) -> Vec<PathBuf> {
 }
 
 /// The hash the next record chains to: the last hashed record of the newest file that has
-/// a valid record, [`GENESIS`] when that record has no hash or there is none.
+/// a valid record; when that record has no hash (the log predates the chain), the
+/// [`chain::legacy_digest`] of that file; [`GENESIS`] when there is none.
 ///
 /// # Errors
 /// The I/O error of reading a file's tail.
@@ -96,7 +97,7 @@ pub fn chain_tip(home: &Path) -> std::io::Result<String> {
     for path in files(home).iter().rev() {
         match chain::file_tip(path)? {
             Tip::Hashed(h) => return Ok(h),
-            Tip::Legacy => return Ok(GENESIS.into()),
+            Tip::Legacy => return Ok(chain::legacy_digest(&std::fs::read(path)?)),
             Tip::None => {}
         }
     }
