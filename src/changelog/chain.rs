@@ -95,7 +95,10 @@ pub fn hash_of(record: &Map<String, Value>) -> String {
 /// changes the digest, where a plain [`GENESIS`] let a forged record sit before the chain
 /// unnoticed (hostile pass, issue 15).
 pub fn legacy_digest(prefix: &[u8]) -> String {
-    let end = prefix.iter().rposition(|b| *b != b'\n').map_or(0, |i| i + 1);
+    let end = prefix
+        .iter()
+        .rposition(|b| *b != b'\n')
+        .map_or(0, |i| i + 1);
     sha256_hex(&prefix[..end])
 }
 
