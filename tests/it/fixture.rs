@@ -403,6 +403,30 @@ impl Myops {
     pub fn merge_patch(&self, ns: &str, kind: &str, name: &str, body: &str) -> Run {
         self.run(&["patch", kind, name, "-n", ns, "--type", "merge", "-p", body])
     }
+
+    /// [`Myops::merge_patch`] in kubeconfig context `context` (`alice`, `bob`, …).
+    pub fn merge_patch_as(
+        &self,
+        context: &str,
+        ns: &str,
+        kind: &str,
+        name: &str,
+        body: &str,
+    ) -> Run {
+        self.run(&[
+            "--context",
+            context,
+            "patch",
+            kind,
+            name,
+            "-n",
+            ns,
+            "--type",
+            "merge",
+            "-p",
+            body,
+        ])
+    }
 }
 
 /// `kubectl create deployment NAME -n NS --image=registry.invalid/NAME:1 --replicas=2`.

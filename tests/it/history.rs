@@ -311,33 +311,21 @@ fn list_as_json_and_yaml_is_filtered_by_user_operation_result_session_and_contex
         &["configmap", "web"],
         r#"{"data":{"color":"green"}}"#,
     );
-    let r = m.run(&[
-        "--context",
+    let r = m.merge_patch_as(
         "alice",
-        "patch",
+        &ns.0,
         "configmap",
         "web",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
         r#"{"data":{"color":"red"}}"#,
-    ]);
+    );
     assert_eq!(r.code, 0, "{r:?}");
-    let r = m.run(&[
-        "--context",
+    let r = m.merge_patch_as(
         "bob",
-        "patch",
+        &ns.0,
         "configmap",
         "web",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
         r#"{"data":{"color":"black"}}"#,
-    ]);
+    );
     assert_eq!(r.code, 3, "{r:?}");
     let all = listed(&m, &[]);
     assert_eq!(all.len(), 3, "one entry per id: {all:?}");
@@ -524,19 +512,13 @@ fn diff_without_a_before_state_or_with_a_moved_context_says_why_and_reads_nothin
     ns.grant("alice", "patch", "configmaps");
     let m = myops();
     web_configmap(&ns.0);
-    let r = m.run(&[
-        "--context",
+    let r = m.merge_patch_as(
         "alice",
-        "patch",
+        &ns.0,
         "configmap",
         "web",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
         r#"{"data":{"color":"green"}}"#,
-    ]);
+    );
     assert_eq!(r.code, 0, "{r:?}");
     patch(
         &m,
