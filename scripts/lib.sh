@@ -2,7 +2,9 @@
 # shellcheck shell=bash
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TESTBIN="$ROOT/target/testbin"
-TESTCLUSTER="$ROOT/target/testcluster"
+# The test cluster's state directory; MYOPS_TESTCLUSTER names another (scripts/chaos runs its
+# own cluster there, so stopping its apiserver never disturbs the test cluster).
+TESTCLUSTER="${MYOPS_TESTCLUSTER:-$ROOT/target/testcluster}"
 K8S_MOD="$ROOT/tests/cluster/k8s"
 ETCD_MOD="$ROOT/tests/cluster/etcd"
 export GOTOOLCHAIN=local CGO_ENABLED=0

@@ -21,12 +21,34 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// The directory of the test cluster's state (`scripts/cluster up`): `$MYOPS_TESTCLUSTER`
+/// when set (the fault-injection suite runs its own cluster, `scripts/chaos`), else
+/// `target/testcluster` — the same rule as scripts/lib.sh.
+pub fn cluster_dir() -> PathBuf {
+    std::env::var_os("MYOPS_TESTCLUSTER")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("target/testcluster"))
+}
+
+/// The value of `export KEY=…` in the test cluster's env file; panics naming the key when
+/// the file lacks it.
+pub fn cluster_var(key: &str) -> String {
+    let path = cluster_dir().join("env");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run scripts/cluster up", path.display()));
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("export {key}=")))
+        .unwrap_or_else(|| panic!("{} lacks {key}", path.display()))
+        .to_string()
+}
+
 /// Reads the cluster's env file (written by `scripts/cluster up`); panics with what to do
 /// when the cluster is not there.
 pub fn cluster() -> &'static ClusterEnv {
     static ENV: OnceLock<ClusterEnv> = OnceLock::new();
     ENV.get_or_init(|| {
-        let path = root().join("target/testcluster/env");
+        let path = cluster_dir().join("env");
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
             panic!(
                 "the test cluster is missing ({}: {e}); run scripts/cluster up (scripts/test does)",

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::fixture::{Myops, Run, cluster, free_port, kubectl, kubectl_at, root, text_of};
+use crate::fixture::{Myops, Run, cluster, cluster_var, free_port, kubectl, kubectl_at, text_of};
 
 /// A CRD whose table has no AGE column (only NAME and SIZE), so a table printed by kubectl
 /// a moment earlier is byte-for-byte comparable.
@@ -127,12 +127,7 @@ impl Drop for TwoNamespaces {
 }
 
 fn audit_log_2() -> PathBuf {
-    let text = std::fs::read_to_string(root().join("target/testcluster/env")).unwrap();
-    PathBuf::from(
-        text.lines()
-            .find_map(|l| l.strip_prefix("export MYOPS_TEST_AUDIT_LOG_2="))
-            .expect("the env file names MYOPS_TEST_AUDIT_LOG_2 (two-server cluster)"),
-    )
+    PathBuf::from(cluster_var("MYOPS_TEST_AUDIT_LOG_2"))
 }
 
 fn log_len(p: &PathBuf) -> u64 {

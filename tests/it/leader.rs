@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, kubectl, root};
+use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, cluster_var, kubectl};
 
 /// Short timings so the tests are quick (client-go's defaults are 15 s / 10 s / 2 s).
 const LEASE: Duration = Duration::from_secs(4);
@@ -541,18 +541,7 @@ fn bad_metrics_addr_is_exit_2_and_a_port_in_use_exit_1_in_one_line() {
 
 /// The file_sd targets file of the test Prometheus's `kubectl-myops-watch` job.
 fn watch_targets() -> PathBuf {
-    let env = root().join("target/testcluster/env");
-    let text = std::fs::read_to_string(&env).unwrap();
-    let path = text
-        .lines()
-        .find_map(|l| l.strip_prefix("export MYOPS_TEST_WATCH_TARGETS="))
-        .unwrap_or_else(|| {
-            panic!(
-                "{} lacks MYOPS_TEST_WATCH_TARGETS: this cluster was started by an older scripts/cluster; restart it (scripts/cluster down; scripts/cluster up)",
-                env.display()
-            )
-        });
-    PathBuf::from(path)
+    PathBuf::from(cluster_var("MYOPS_TEST_WATCH_TARGETS"))
 }
 
 /// Writes the targets file atomically (Prometheus re-reads it on change).

@@ -14,22 +14,10 @@ use std::process::{Command, Stdio};
 
 use super::fixture::{Myops, Run, cluster, root, text_of};
 
-/// The proxy URL and its log file, from target/testcluster/env.
+/// The proxy URL and its log file, from the test cluster's env file.
 fn proxy() -> (String, PathBuf) {
     cluster();
-    let path = root().join("target/testcluster/env");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let var = |k: &str| {
-        text.lines()
-            .find_map(|l| l.strip_prefix(&format!("export {k}=")))
-            .unwrap_or_else(|| {
-                panic!(
-                    "{} lacks {k}: run scripts/setup (installs tinyproxy) and scripts/cluster up",
-                    path.display()
-                )
-            })
-            .to_string()
-    };
+    let var = super::fixture::cluster_var;
     (
         var("MYOPS_TEST_PROXY"),
         PathBuf::from(var("MYOPS_TEST_PROXY_LOG")),

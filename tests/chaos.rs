@@ -1,0 +1,16 @@
+//! The fault-injection suite (issue 17): the guarded path's claims — every mutation
+//! journaled, nothing lost, nothing hangs — checked while the world breaks mid-operation
+//! (kill -9, a stopped kube-apiserver or etcd, a full disk, a stalled Pushgateway, many
+//! writers at once), on a real cluster of its own.
+//!
+//! Not part of `cargo test` (`test = false` in Cargo.toml): some scenarios stop the
+//! cluster's processes, so `scripts/chaos` runs this binary alone against a cluster it starts
+//! in `target/chaoscluster` (`MYOPS_TESTCLUSTER`), one test at a time, and prints each
+//! scenario's [`report::Tally`] line.
+
+#[allow(dead_code)]
+#[path = "it/fixture.rs"]
+mod fixture;
+
+#[path = "chaos/report.rs"]
+mod report;
