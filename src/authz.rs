@@ -200,13 +200,11 @@ pub fn check_boundary(
 ) -> Result<(), GateError> {
     check_verb(plugin, verb)?;
     let gr = t.group_resource();
-    let builtin_group =
-        t.api.group.is_empty() || !t.api.group.contains('.') || t.api.group.ends_with(".k8s.io");
     let listed = plugin
         .resources
         .iter()
         .chain(extra)
-        .any(|r| *r == gr || (builtin_group && *r == t.api.plural));
+        .any(|r| crate::policy::entry_names(r, &t.api.plural, &t.api.group));
     if !listed {
         return Err(GateError::ResourceOutsideBoundary {
             plugin: plugin.name.clone(),
@@ -289,6 +287,7 @@ mod tests {
             crd_dir: None,
             pushgateway: None,
             changelog: Default::default(),
+            policies: Vec::new(),
         }
     }
 

@@ -35,7 +35,8 @@ pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
         .collect()
 }
 
-fn path_of(op: &PatchOperation) -> &str {
+/// The JSON pointer an operation is about (`/spec/replicas`).
+pub fn path_of(op: &PatchOperation) -> &str {
     match op {
         PatchOperation::Add(o) => o.path.as_str(),
         PatchOperation::Remove(o) => o.path.as_str(),

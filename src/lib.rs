@@ -27,6 +27,7 @@ pub mod manpages;
 pub mod metrics;
 pub mod output;
 pub mod reconciler;
+pub mod policy;
 pub mod redact;
 pub mod settings;
 pub mod validate;

@@ -273,6 +273,36 @@ struct Spans {
     scopes: Spanned<IgnoredAny>,
     #[serde(default)]
     pushgateway: Option<PushgatewaySpans>,
+    #[serde(default)]
+    policies: Vec<Spanned<PolicySpans>>,
+}
+
+/// Where the validated values of one `policies` rule are.
+#[derive(Deserialize)]
+struct PolicySpans {
+    #[serde(default)]
+    resource: Option<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    namespaces: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    #[serde(default)]
+    deny: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    #[serde(default)]
+    allow: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    #[serde(default)]
+    message: Option<Spanned<IgnoredAny>>,
+}
+
+/// The part of a `policies` rule a rule of §3 is about.
+#[derive(Clone, Copy)]
+pub(super) enum PolicyPart {
+    Resource,
+    /// The entry of `namespaces` at this index.
+    Namespace(usize),
+    /// The entry of `deny` at this index, or the list.
+    Deny(Option<usize>),
+    /// The entry of `allow` at this index, or the list.
+    Allow(Option<usize>),
+    Message,
 }
 
 /// Where the validated pushgateway values are.
@@ -293,6 +323,8 @@ pub(super) enum Field {
     Scopes,
     Url,
     Timeout,
+    /// A part of the `policies` rule at this index.
+    Policy(usize, PolicyPart),
 }
 
 /// Where the value that `field` names starts in `text`, found with a second, lenient parse that
@@ -311,6 +343,26 @@ fn locate(field: Field, text: &str) -> (u64, u64) {
         Field::Scopes => spans.as_ref().map(|s| s.scopes.referenced),
         Field::Url => pg.map(|p| p.url.referenced),
         Field::Timeout => pg.and_then(|p| p.timeout.as_ref()).map(|t| t.referenced),
+        Field::Policy(i, part) => spans
+            .as_ref()
+            .and_then(|s| s.policies.get(i))
+            .and_then(|rule| {
+                let r = &rule.value;
+                let item = |l: &Option<Spanned<Vec<Spanned<IgnoredAny>>>>, j: Option<usize>| {
+                    l.as_ref().map(|l| match j.and_then(|j| l.value.get(j)) {
+                        Some(v) => v.referenced,
+                        None => l.referenced,
+                    })
+                };
+                match part {
+                    PolicyPart::Resource => r.resource.as_ref().map(|v| v.referenced),
+                    PolicyPart::Namespace(j) => item(&r.namespaces, Some(j)),
+                    PolicyPart::Deny(j) => item(&r.deny, j),
+                    PolicyPart::Allow(j) => item(&r.allow, j),
+                    PolicyPart::Message => r.message.as_ref().map(|v| v.referenced),
+                }
+                .or(Some(rule.referenced))
+            }),
     };
     line_column(loc)
 }
@@ -376,6 +428,42 @@ mod tests {
             (format!("{PG}  timeout: 61s\n"), 7, 12, "pushgateway.timeout 61s must be"),
         ];
         check(cases, "invalid");
+    }
+
+    #[test]
+    fn policy_errors_point_at_the_rule_value() {
+        let rule = |r: &str| format!("{BASE}policies:\n{r}");
+        let ok = "  deny: [/data/*]\n  message: m\n";
+        #[rustfmt::skip]
+        let cases: &[(String, u64, u64, &str)] = &[
+            (rule(&format!("- resource: Secrets\n{ok}")), 6, 13, "policies[0].resource \"Secrets\" must be *, a plural or a plural.group"),
+            (rule(&format!("- resource: secrets\n{ok}- resource: \"a..b\"\n{ok}")), 9, 13, "policies[1].resource \"a..b\""),
+            (rule("- resource: secrets\n  deny: []\n  message: m\n"), 7, 9, "policies[0].deny is empty"),
+            (rule("- resource: secrets\n  deny: [/data/*, data/x]\n  message: m\n"), 7, 19, "policies[0].deny[1]: path \"data/x\" is not a JSON Pointer: start it with /"),
+            (rule("- resource: secrets\n  deny:\n  - /data/*\n  - /a/~2\n  message: m\n"), 9, 5, "a `~` must be followed by 0 (for ~) or 1 (for /)"),
+            (rule("- resource: secrets\n  deny: [/data/*]\n  allow: [/data/**/x]\n  message: m\n"), 8, 11, "policies[0].allow[0]: path \"/data/**/x\": `**` may only be the last segment"),
+            (rule("- resource: secrets\n  deny: [/data/pass*]\n  message: m\n"), 7, 10, "`*` matches a whole segment only"),
+            (rule(&format!("- resource: secrets\n  namespaces: [team-*, Prod]\n{ok}")), 7, 24, "policies[0].namespaces: \"Prod\" is not a namespace glob"),
+            (rule("- resource: secrets\n  deny: [/data/*]\n  message: \" \"\n"), 8, 12, "policies[0].message is empty"),
+        ];
+        check(cases, "invalid");
+        #[rustfmt::skip]
+        let parse_cases: &[(String, u64, u64, &str)] = &[
+            (rule("- resource: secrets\n  deny: [/data/*]\n  mesage: m\n"), 8, 3, "unknown key `mesage`: remove it or fix its spelling (allowed here: resource, namespaces, deny, allow, message)"),
+            (rule("- resource: secrets\n  deny: [/data/*]\n"), 7, 3, "missing required key `message`"),
+            (rule("- resource: secrets\n  deny: /data/*\n  message: m\n"), 7, 9, "wrong type for `deny`: expected a list"),
+        ];
+        check(parse_cases, "parse");
+        let good = parse(
+            &rule("- {resource: \"*\", namespaces: [\"team-*\"], deny: [\"/metadata/annotations/**\"], allow: [/metadata/annotations/example.com~1team], message: owned by CI}\n"),
+            Path::new("p.yaml"),
+        )
+        .unwrap();
+        assert_eq!(good.policies.len(), 1);
+        assert_eq!(
+            good.policies[0].allow,
+            ["/metadata/annotations/example.com~1team"]
+        );
     }
 
     #[test]

@@ -292,6 +292,9 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
             "`scopes` is empty: list namespace, cluster or both".into(),
         ));
     }
+    if let Some(problem) = policy_problem(c) {
+        return Some(problem);
+    }
     let pg = c.pushgateway.as_ref()?;
     if let Some(msg) = crate::metrics::base_url_problem("pushgateway.url", &pg.url) {
         return Some((Field::Url, msg));
@@ -309,6 +312,65 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
             pg.timeout
         );
         return Some((Field::Timeout, msg));
+    }
+    None
+}
+
+/// The first rule of `policies` (issue 16) that `c` breaks: a resource that is not `*`,
+/// `plural` or `plural.group`; a namespace glob that is not a namespace name with `*`s; no
+/// `deny` paths; a path [`crate::policy::parse_pattern`] refuses; an empty message.
+fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
+    use diagnose::PolicyPart;
+    let label = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-';
+    for (i, r) in c.policies.iter().enumerate() {
+        let at = |part| Field::Policy(i, part);
+        let bad_resource = r.resource != "*"
+            && (r.resource.chars().count() > MAX_RESOURCE_CHARS
+                || r.resource.split('.').any(|p| {
+                    p.is_empty() || !p.chars().all(label) || p.starts_with('-') || p.ends_with('-')
+                }));
+        if bad_resource {
+            let msg = format!(
+                "policies[{i}].resource {} must be *, a plural or a plural.group of lowercase letters, digits and '-', e.g. secrets or widgets.example.com",
+                echo::quoted(&r.resource)
+            );
+            return Some((at(PolicyPart::Resource), msg));
+        }
+        if let Some(j) = r.namespaces.iter().position(|g| {
+            g.is_empty() || g.len() > MAX_NAME_CHARS || !g.chars().all(|ch| label(ch) || ch == '*')
+        }) {
+            let msg = format!(
+                "policies[{i}].namespaces: {} is not a namespace glob: use lowercase letters, digits, '-' and * (any run of characters), e.g. team-*",
+                echo::quoted(&r.namespaces[j])
+            );
+            return Some((at(PolicyPart::Namespace(j)), msg));
+        }
+        if r.deny.is_empty() {
+            let msg = format!(
+                "policies[{i}].deny is empty: list the JSON Pointer paths that may not change, e.g. [\"/data/*\"]"
+            );
+            return Some((at(PolicyPart::Deny(None)), msg));
+        }
+        for (list, name, part) in [
+            (
+                &r.deny,
+                "deny",
+                PolicyPart::Deny as fn(Option<usize>) -> PolicyPart,
+            ),
+            (&r.allow, "allow", PolicyPart::Allow),
+        ] {
+            for (j, p) in list.iter().enumerate() {
+                if let Err(e) = crate::policy::parse_pattern(p) {
+                    return Some((at(part(Some(j))), format!("policies[{i}].{name}[{j}]: {e}")));
+                }
+            }
+        }
+        if r.message.trim().is_empty() {
+            let msg = format!(
+                "policies[{i}].message is empty: say why the fields may not change and where to change them instead"
+            );
+            return Some((at(PolicyPart::Message), msg));
+        }
     }
     None
 }
@@ -565,7 +627,7 @@ mod tests {
             (line, m.as_str()),
             (
                 4,
-                "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog)"
+                "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog, policies)"
             )
         );
         let bomb = format!("{levels}name: *i\n").replace("*a", "[lol]");

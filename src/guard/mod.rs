@@ -84,6 +84,36 @@ pub enum GuardError {
         /// Its owner.
         owner: crate::reconciler::Reconciler,
     },
+    /// A field-path policy of plugin.yaml (issue 16, [`crate::policy`]) forbids a change the
+    /// patch would make, as the server-side dry run of the same patch showed; nothing was
+    /// sent for real.
+    #[error(
+        "denied by plugin.yaml {rule}: the patch would change {paths} of {object}: {message} (nothing was sent)"
+    )]
+    Policy {
+        /// The object (`secret/db`).
+        object: String,
+        /// `policies[0] (secrets)`.
+        rule: String,
+        /// The denied paths (JSON Pointers, escaped for the terminal), never values.
+        paths: String,
+        /// The rule's message (escaped for the terminal).
+        message: String,
+    },
+    /// A field-path policy applies to the object, but what the patch would change cannot be
+    /// known (the before-state cannot be read, or a scale patch on a custom resource), so
+    /// the patch is refused rather than guessed about; nothing was sent.
+    #[error(
+        "denied by plugin.yaml {rule}: it applies to {object}, but the fields the patch would change cannot be checked: {why} (nothing was sent)"
+    )]
+    PolicyUnchecked {
+        /// The object (`secret/db`).
+        object: String,
+        /// `policies[0] (secrets)`.
+        rule: String,
+        /// Why, and what to do.
+        why: String,
+    },
     /// The request was sent, but its outcome could not be journaled (the intent is there and
     /// reads as "outcome unknown").
     #[error(
@@ -103,6 +133,7 @@ impl GuardError {
             GuardError::Api(e) => e.exit_status(),
             GuardError::Identity(_) => ExitStatus::Denied,
             GuardError::Reconciled { .. } => ExitStatus::Conflict,
+            GuardError::Policy { .. } | GuardError::PolicyUnchecked { .. } => ExitStatus::Denied,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
         }
     }

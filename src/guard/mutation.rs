@@ -370,12 +370,26 @@ impl Session<'_> {
                 owner: owner.clone(),
             });
         }
+        let rules = crate::policy::matching(
+            &self.settings().plugin.policies,
+            &obj.t.api.plural,
+            &obj.t.api.group,
+            obj.namespace.as_deref(),
+        )
+        .map_err(GuardError::Usage)?;
         remember_patch_secrets(&obj.t.api.kind, req.body);
         let mut intent = self.intent(req.intent(obj, before)).await;
         intent.reconciler = reconciler.clone();
         let kind = obj.t.api.kind.as_str();
         if req.dry_run == DryRun::Client {
             let after = client_side(req, before);
+            // Field policies judge the local result as they judge the server's dry run.
+            if let (Ok(a), Some(b)) = (&after, before)
+                && let Err(refusal) = policy_verdict(&rules, obj, b, a)
+            {
+                self.journal_complete(intent, refusal_result(&refusal))?;
+                return Err(refusal);
+            }
             let result = match &after {
                 Ok(_) => "success".to_string(),
                 Err(e) => e.to_string(),
@@ -405,10 +419,64 @@ impl Session<'_> {
             (PatchType::Merge, _) => Patch::Merge(req.body),
             _ => Patch::Strategic(req.body),
         };
+        // Field policies (issue 16): with a rule on this object, the same patch is sent as a
+        // server-side dry run first, and the change it shows is judged before anything is
+        // sent for real. Without a rule, no extra request. For `--dry-run=server` the dry
+        // run's answer is the answer: it is not asked twice.
+        let mut answered: Option<DynamicObject> = None;
+        if let Some(first) = rules.first() {
+            let refuse = |e: GuardError| {
+                self.journal_complete(intent.clone(), refusal_result(&e))?;
+                Err(e)
+            };
+            let Some(b) = before else {
+                return refuse(GuardError::PolicyUnchecked {
+                    object: obj.display(),
+                    rule: first.name(),
+                    why: "reading the object is forbidden, so there is no before-state to compare the server's dry run with; ask a cluster admin for get on it".into(),
+                });
+            };
+            let dry = PatchParams {
+                dry_run: true,
+                ..pp.clone()
+            };
+            let answer = match self
+                .call(
+                    "the server-side dry run for field policies",
+                    send_patch(&api, obj, req.subresource, &dry, &patch),
+                )
+                .await
+            {
+                Ok(o) => o,
+                Err(e) => {
+                    // The dry run's rejection is the answer the real patch would get.
+                    let result = format!(
+                        "{} (in the server-side dry run field policies need; nothing was sent)",
+                        outcome_text(&e)
+                    );
+                    self.journal_complete(intent.clone(), result)?;
+                    return Err(explain_rejection(e, obj, req, before));
+                }
+            };
+            let after = match would_store(obj, b, req.subresource, &answer) {
+                Ok(a) => a,
+                Err(why) => {
+                    return refuse(GuardError::PolicyUnchecked {
+                        object: obj.display(),
+                        rule: first.name(),
+                        why,
+                    });
+                }
+            };
+            if let Err(e) = policy_verdict(&rules, obj, b, &after) {
+                return refuse(e);
+            }
+            answered = Some(answer).filter(|_| pp.dry_run);
+        }
         let send = async {
-            match req.subresource {
-                Some(sr) => api.patch_subresource(sr, &obj.name, &pp, &patch).await,
-                None => api.patch(&obj.name, &pp, &patch).await,
+            match answered {
+                Some(o) => Ok(o),
+                None => send_patch(&api, obj, req.subresource, &pp, &patch).await,
             }
         };
         match self
@@ -427,6 +495,92 @@ impl Session<'_> {
             Err(GuardError::Api(e)) => Err(explain_rejection(e, obj, req, before)),
             Err(e) => Err(e),
         }
+    }
+}
+
+/// Sends `patch` to the object (or its `subresource`) with `pp`.
+async fn send_patch(
+    api: &Api<DynamicObject>,
+    obj: &ObjectRef,
+    subresource: Option<&str>,
+    pp: &PatchParams,
+    patch: &Patch<&Value>,
+) -> Result<DynamicObject, kube::Error> {
+    match subresource {
+        Some(sr) => api.patch_subresource(sr, &obj.name, pp, patch).await,
+        None => api.patch(&obj.name, pp, patch).await,
+    }
+}
+
+/// The object as the server would store it, from a dry run's `answer` (pure): the answer
+/// itself, or for the `scale` subresource (answered with an `autoscaling/v1` Scale) the
+/// before-state with `/spec/replicas` set from the Scale — the field the built-in scalable
+/// types keep it in.
+///
+/// # Errors
+/// Why it cannot be known: a scale patch on another type (a custom resource keeps replicas
+/// where its CRD's `specReplicasPath` says, which is not read here).
+pub fn would_store(
+    obj: &ObjectRef,
+    before: &Value,
+    subresource: Option<&str>,
+    answer: &DynamicObject,
+) -> Result<Value, String> {
+    let value = serde_json::to_value(answer).unwrap_or(Value::Null);
+    if subresource != Some("scale") {
+        return Ok(value);
+    }
+    let builtin = matches!(
+        (obj.t.api.group.as_str(), obj.t.api.plural.as_str()),
+        ("apps", "deployments" | "replicasets" | "statefulsets") | ("", "replicationcontrollers")
+    );
+    match value.pointer("/spec/replicas") {
+        Some(n) if builtin => {
+            let mut after = before.clone();
+            if let Some(spec) = after.get_mut("spec").and_then(Value::as_object_mut) {
+                spec.insert("replicas".into(), n.clone());
+            }
+            Ok(after)
+        }
+        _ => Err(format!(
+            "a scale patch on {} changes the field its CRD's specReplicasPath names, which is not checked here; patch that field itself (--type merge)",
+            obj.t.group_resource()
+        )),
+    }
+}
+
+/// The field policies' verdict on the change from `before` to `after` (pure): `Ok` when no
+/// rule of `rules` refuses, else [`GuardError::Policy`] naming the first rule that does,
+/// its denied paths (never values) and its message.
+///
+/// # Errors
+/// The refusal.
+pub fn policy_verdict(
+    rules: &[crate::policy::Compiled],
+    obj: &ObjectRef,
+    before: &Value,
+    after: &Value,
+) -> Result<(), GuardError> {
+    match crate::policy::denied_changes(rules, before, after) {
+        None => Ok(()),
+        Some(v) => Err(GuardError::Policy {
+            object: obj.display(),
+            rule: format!("policies[{}] ({})", v.index, v.resource),
+            paths: crate::echo::capped(&v.paths_text(), 400),
+            message: crate::echo::capped(&v.message, 400),
+        }),
+    }
+}
+
+/// The journal's `result` for a field-policy refusal: `denied by field policy
+/// policies[0] (secrets): /data/password` — the rule and the paths, never values.
+fn refusal_result(e: &GuardError) -> String {
+    match e {
+        GuardError::Policy { rule, paths, .. } => format!("denied by field policy {rule}: {paths}"),
+        GuardError::PolicyUnchecked { rule, why, .. } => {
+            format!("denied by field policy {rule}: cannot be checked: {why}")
+        }
+        other => other.to_string(),
     }
 }
 
@@ -575,6 +729,82 @@ mod tests {
             after_state("ConfigMap", None, &cm).unwrap()["data"],
             json!({"a": "b"})
         );
+    }
+
+    fn obj(group: &str, plural: &str, kind: &str) -> ObjectRef {
+        ObjectRef {
+            t: ResolvedType {
+                api: kube::discovery::ApiResource {
+                    group: group.into(),
+                    version: "v1".into(),
+                    api_version: if group.is_empty() {
+                        "v1".into()
+                    } else {
+                        format!("{group}/v1")
+                    },
+                    kind: kind.into(),
+                    plural: plural.into(),
+                },
+                namespaced: true,
+                singular: kind.to_lowercase(),
+                short_names: vec![],
+                categories: vec![],
+                verbs: vec![],
+                preferred: true,
+            },
+            namespace: Some("ns".into()),
+            name: "web".into(),
+        }
+    }
+
+    #[test]
+    fn a_scale_answer_is_judged_as_spec_replicas_of_a_builtin_type_and_refused_for_a_cr() {
+        let scale: DynamicObject = serde_json::from_value(json!({"apiVersion": "autoscaling/v1",
+            "kind": "Scale", "metadata": {"name": "web"}, "spec": {"replicas": 5}}))
+        .unwrap();
+        let before = json!({"kind": "Deployment", "spec": {"replicas": 2, "paused": false}});
+        let d = obj("apps", "deployments", "Deployment");
+        assert_eq!(
+            would_store(&d, &before, Some("scale"), &scale).unwrap(),
+            json!({"kind": "Deployment", "spec": {"replicas": 5, "paused": false}})
+        );
+        let w = obj("example.com", "widgets", "Widget");
+        let e = would_store(&w, &before, Some("scale"), &scale).unwrap_err();
+        assert!(e.contains("specReplicasPath"), "{e}");
+        // Any other answer is the object itself.
+        let cm: DynamicObject = serde_json::from_value(json!({"apiVersion": "v1",
+            "kind": "ConfigMap", "metadata": {"name": "web"}, "data": {"a": "b"}}))
+        .unwrap();
+        assert_eq!(
+            would_store(&w, &before, None, &cm).unwrap()["data"],
+            json!({"a": "b"})
+        );
+    }
+
+    #[test]
+    fn a_policy_refusal_names_rule_path_and_message_and_never_a_value() {
+        let rule = crate::config::PolicyRule {
+            resource: "secrets".into(),
+            namespaces: vec![],
+            deny: vec!["/data/*".into()],
+            allow: vec![],
+            message: "vault\u{1b}[2J sync".into(),
+        };
+        let rules = vec![crate::policy::Compiled::new(0, &rule).unwrap()];
+        let s = obj("", "secrets", "Secret");
+        let before = json!({"data": {"pw": "c2VjcmV0LW9sZA=="}});
+        let after = json!({"data": {"pw": "c2VjcmV0LW5ldw=="}});
+        let e = policy_verdict(&rules, &s, &before, &after).unwrap_err();
+        assert_eq!(e.exit_status(), crate::exit::ExitStatus::Denied);
+        assert_eq!(
+            e.to_string(),
+            "denied by plugin.yaml policies[0] (secrets): the patch would change /data/pw of secret/web: vault\\u{1b}[2J sync (nothing was sent)"
+        );
+        assert_eq!(
+            refusal_result(&e),
+            "denied by field policy policies[0] (secrets): /data/pw"
+        );
+        assert!(policy_verdict(&rules, &s, &before, &before).is_ok());
     }
 
     #[test]

@@ -434,13 +434,21 @@ pub struct MatrixRow {
     pub cells: Vec<Option<bool>>,
     /// `ok`, the short plugin.yaml refusal, or `?` when the type did not resolve.
     pub boundary: String,
+    /// The field-policy cell ([`policies_cell`]); `None` when plugin.yaml has no `policies`
+    /// (the column is then left out, so the table reads as before issue 16).
+    pub policies: Option<String>,
 }
 
-/// The matrix as a table: RESOURCE, one column per RBAC verb (upper-cased), BOUNDARY; a
-/// cell is `yes`, `no`, or `?` when the review was not asked.
+/// The matrix as a table: RESOURCE, one column per RBAC verb (upper-cased), POLICIES (only
+/// when plugin.yaml has `policies`), BOUNDARY; a cell is `yes`, `no`, or `?` when the
+/// review was not asked.
 pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> OwnTable {
+    let with_policies = rows.iter().any(|r| r.policies.is_some());
     let mut headers = vec!["Resource"];
     headers.extend(verbs);
+    if with_policies {
+        headers.push("Policies");
+    }
     headers.push("Boundary");
     let mut t = OwnTable::new(headers);
     for r in rows {
@@ -449,13 +457,42 @@ pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> OwnTable {
             Some(false) => "no",
             None => "?",
         });
+        let policies = with_policies.then(|| r.policies.as_deref().unwrap_or("-"));
         t.row(
             std::iter::once(r.resource.as_str())
                 .chain(answers)
+                .chain(policies)
                 .chain([r.boundary.as_str()]),
         );
     }
     t
+}
+
+/// The POLICIES cell of `auth matrix` for the type with `plural` in `group` (pure): `None`
+/// when plugin.yaml has no `policies`, `-` when no rule names the type, else the indexes
+/// of the rules that do, `policies[0,2]` (a rule limited to some `namespaces` counts: the
+/// matrix is about the type).
+pub fn policies_cell(
+    policies: &[crate::config::PolicyRule],
+    plural: &str,
+    group: &str,
+) -> Option<String> {
+    if policies.is_empty() {
+        return None;
+    }
+    let hits: Vec<String> = policies
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            r.resource == "*" || crate::policy::entry_names(&r.resource, plural, group)
+        })
+        .map(|(i, _)| i.to_string())
+        .collect();
+    Some(if hits.is_empty() {
+        "-".to_string()
+    } else {
+        format!("policies[{}]", hits.join(","))
+    })
 }
 
 /// The rows to ask about: plugin.yaml `resources`, then registered CRDs, without repeats.
@@ -495,15 +532,18 @@ async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(),
                     resource: gr,
                     cells: vec![None; verbs.len()],
                     boundary,
+                    policies: policies_cell(&s.plugin.policies, &t.api.plural, &t.api.group),
                 });
                 types.push(Some(t.clone()));
             }
             Err(e) => {
                 p.err_line(&format!("warning: plugin.yaml resource {entry:?}: {e}"));
+                let policies = (!s.plugin.policies.is_empty()).then(|| "?".to_string());
                 rows.push(MatrixRow {
                     resource: entry,
                     cells: vec![None; verbs.len()],
                     boundary: "?".into(),
+                    policies,
                 });
                 types.push(None);
             }
@@ -1037,11 +1077,13 @@ mod tests {
                 resource: "pods".into(),
                 cells: vec![Some(true), Some(true), Some(false), Some(false)],
                 boundary: "ok".into(),
+                policies: None,
             },
             MatrixRow {
                 resource: "widgets.example.com".into(),
                 cells: vec![None; 4],
                 boundary: "?".into(),
+                policies: None,
             },
         ];
         let out = matrix_table(&["get", "list", "watch", "patch"], &rows).render(false);
@@ -1050,6 +1092,47 @@ mod tests {
             "RESOURCE              GET   LIST   WATCH   PATCH   BOUNDARY\n\
              pods                  yes   yes    no      no      ok\n\
              widgets.example.com   ?     ?      ?       ?       ?\n"
+        );
+    }
+
+    #[test]
+    fn matrix_shows_a_policies_column_only_when_plugin_yaml_has_rules() {
+        let rule = |resource: &str| crate::config::PolicyRule {
+            resource: resource.into(),
+            namespaces: Vec::new(),
+            deny: vec!["/data/*".into()],
+            allow: Vec::new(),
+            message: "m".into(),
+        };
+        let policies = vec![rule("secrets"), rule("deployments.apps"), rule("*")];
+        assert_eq!(policies_cell(&[], "secrets", ""), None);
+        assert_eq!(
+            policies_cell(&policies, "secrets", "").as_deref(),
+            Some("policies[0,2]")
+        );
+        assert_eq!(
+            policies_cell(&policies[..2], "pods", "").as_deref(),
+            Some("-")
+        );
+        let rows = vec![
+            MatrixRow {
+                resource: "secrets".into(),
+                cells: vec![Some(true)],
+                boundary: "ok".into(),
+                policies: policies_cell(&policies[..2], "secrets", ""),
+            },
+            MatrixRow {
+                resource: "pods".into(),
+                cells: vec![Some(false)],
+                boundary: "ok".into(),
+                policies: policies_cell(&policies[..2], "pods", ""),
+            },
+        ];
+        assert_eq!(
+            matrix_table(&["patch"], &rows).render(false),
+            "RESOURCE   PATCH   POLICIES      BOUNDARY\n\
+             secrets    yes     policies[0]   ok\n\
+             pods       no      -             ok\n"
         );
     }
 

@@ -52,7 +52,48 @@ pub fn validate(
         config::model::age_string::format(cfg.changelog.max_age),
         crate::changelog::retention::ROTATED_FILES,
     ))?;
+    p.out(&policies_summary(&cfg))?;
+    for w in crate::policy::lint(&cfg.resources, &cfg.policies) {
+        p.err_line(&format!("warning: {w}"));
+    }
     Ok(())
+}
+
+/// The `policies:` lines of `config validate` (pure): `(none)`, or one line per rule —
+/// `[0] secrets: deny /data/* — "Secrets change through the vault sync"`, with the
+/// namespaces and allow paths when set.
+pub fn policies_summary(cfg: &PluginConfig) -> String {
+    if cfg.policies.is_empty() {
+        return "  policies: (none)\n".to_string();
+    }
+    let mut out = format!(
+        "  policies: {} rule{} (a patch or rollback changing a denied field is refused, exit 3)\n",
+        cfg.policies.len(),
+        if cfg.policies.len() == 1 { "" } else { "s" }
+    );
+    for (i, r) in cfg.policies.iter().enumerate() {
+        let ns = if r.namespaces.is_empty() {
+            String::new()
+        } else {
+            format!(" in {}", r.namespaces.join(", "))
+        };
+        let allow = if r.allow.is_empty() {
+            String::new()
+        } else {
+            format!("; allow {}", r.allow.join(", "))
+        };
+        out.push_str(&crate::echo::capped(
+            &format!(
+                "    [{i}] {}{ns}: deny {}{allow} — {}",
+                r.resource,
+                r.deny.join(", "),
+                crate::echo::quoted(&r.message)
+            ),
+            1000,
+        ));
+        out.push('\n');
+    }
+    out
 }
 
 /// Names a config source for messages.
