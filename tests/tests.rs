@@ -65,6 +65,8 @@ mod packaging;
 mod parity;
 #[path = "it/patch.rs"]
 mod patch;
+#[path = "it/policy.rs"]
+mod policy;
 #[path = "it/progress_help.rs"]
 mod progress_help;
 #[path = "it/prometheus.rs"]
