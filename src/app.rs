@@ -156,6 +156,14 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             let outcome = verbs::rollback::run(&settings, args, &mut p).await;
             observe(&settings, "rollback", outcome, started, &mut p).await
         }
+        // Drift found is exit 6 after the report: an answer, not an error to report.
+        Command::Drift(args) => match verbs::drift::run(&settings, args, &mut p).await {
+            Ok(answer) => match report(&Ok(()), &mut p) {
+                ExitStatus::Success => answer,
+                failed => failed,
+            },
+            Err(e) => report(&Err(e), &mut p),
+        },
         Command::Changelog(cmd) => {
             let r = verbs::changelog_cmd::run(&settings, cmd, &mut p).await;
             report(&r, &mut p)

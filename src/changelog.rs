@@ -224,6 +224,15 @@ impl ChangelogError {
     }
 }
 
+/// The stderr line for `n` skipped lines of the log at `path` (pure): the warning of every
+/// command that reads the log (`changelog`, `drift`).
+pub fn skipped_warning(n: usize, path: &Path) -> String {
+    format!(
+        "warning: {n} line(s) of {} are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them",
+        path.display()
+    )
+}
+
 /// The log file under `home`.
 pub fn path(home: &Path) -> PathBuf {
     home.join("changelog.jsonl")

@@ -185,6 +185,9 @@ pub enum Command {
     /// Undo a journaled change: restore the fields it touched from its before-state.
     #[command(after_help = help::ROLLBACK_HELP)]
     Rollback(RollbackArgs),
+    /// Objects changed since the change log last changed them: the fields and who owns them now.
+    #[command(after_help = help::DRIFT_HELP)]
+    Drift(DriftArgs),
     /// The change log of every mutation attempt.
     #[command(subcommand, after_help = help::CHANGELOG_HELP)]
     Changelog(ChangelogCommand),
@@ -621,6 +624,31 @@ pub struct RollbackArgs {
     /// Field manager recorded by the server (at most 128 bytes, printable; empty = the default).
     #[arg(long, default_value = DEFAULT_FIELD_MANAGER, value_parser = FieldManagerParser)]
     pub field_manager: String,
+}
+
+/// Arguments of `drift`.
+#[derive(Debug, Clone, Args)]
+pub struct DriftArgs {
+    /// Only objects of this type (kind, plural or short name, as `get` takes it).
+    #[arg(value_name = "TYPE")]
+    pub type_name: Option<String>,
+    /// Only these objects of TYPE.
+    #[arg(value_name = "NAME", requires = "type_name")]
+    pub names: Vec<String>,
+    /// Objects in every namespace (each is still read by name in its own namespace), not
+    /// only the current one and cluster-scoped ones.
+    #[arg(short = 'A', long)]
+    pub all_namespaces: bool,
+    /// Output format: `json` prints the whole report, unchanged objects included.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<DriftFormat>,
+}
+
+/// `drift -o` formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftFormat {
+    /// One JSON document (`kind: DriftReport`, schema in the README).
+    Json,
 }
 
 /// `changelog` subcommands.

@@ -139,35 +139,49 @@ fn mask_one(b: &mut Value, a: &mut Value, path: &str) {
 }
 
 fn render_ops(before: &Value, after: &Value, keep: impl Fn(&str) -> bool) -> Vec<String> {
+    changes(before, after)
+        .into_iter()
+        .filter(|(path, _)| keep(path))
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// Each changed field as its JSON pointer and its [`render`] line (pure), bookkeeping left
+/// out: `("/spec/replicas", "spec.replicas: 2 → 3")`. `drift` keys its report by the pointer.
+pub fn changes(before: &Value, after: &Value) -> Vec<(String, String)> {
     operations(before, after)
         .iter()
-        .filter(|op| keep(path_of(op)))
-        .map(|op| match op {
-            PatchOperation::Replace(o) => {
-                let old = before
-                    .pointer(o.path.as_str())
-                    .map(short)
-                    .unwrap_or_default();
-                format!(
-                    "{}: {old} → {}",
-                    dotted(o.path.as_str(), before),
-                    short(&o.value)
-                )
-            }
-            PatchOperation::Add(o) => {
-                format!("+ {}: {}", dotted(o.path.as_str(), after), short(&o.value))
-            }
-            PatchOperation::Remove(o) => {
-                let old = before
-                    .pointer(o.path.as_str())
-                    .map(short)
-                    .unwrap_or_default();
-                format!("- {} (was {old})", dotted(o.path.as_str(), before))
-            }
-            // diff() emits only add, remove and replace; a move or copy would carry no value.
-            other => other.to_string(),
-        })
+        .map(|op| (path_of(op).to_string(), line_of(op, before, after)))
         .collect()
+}
+
+/// The [`render`] line of one operation that turns `before` into `after`.
+fn line_of(op: &PatchOperation, before: &Value, after: &Value) -> String {
+    match op {
+        PatchOperation::Replace(o) => {
+            let old = before
+                .pointer(o.path.as_str())
+                .map(short)
+                .unwrap_or_default();
+            format!(
+                "{}: {old} → {}",
+                dotted(o.path.as_str(), before),
+                short(&o.value)
+            )
+        }
+        PatchOperation::Add(o) => {
+            format!("+ {}: {}", dotted(o.path.as_str(), after), short(&o.value))
+        }
+        PatchOperation::Remove(o) => {
+            let old = before
+                .pointer(o.path.as_str())
+                .map(short)
+                .unwrap_or_default();
+            format!("- {} (was {old})", dotted(o.path.as_str(), before))
+        }
+        // diff() emits only add, remove and replace; a move or copy would carry no value.
+        other => other.to_string(),
+    }
 }
 
 /// `/spec/containers/0/image` → `spec.containers[0].image` (array indexes by looking at `doc`).

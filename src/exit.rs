@@ -18,22 +18,30 @@ pub enum ExitStatus {
     NotFound,
     /// 5: conflict (optimistic concurrency, server-side apply field conflict).
     Conflict,
+    /// 6: `drift` found objects changed since the change log last changed them — an answer,
+    /// not an error. 6 is the first code the contract leaves free: `kubectl diff` says
+    /// "differences" with 1 and `terraform plan -detailed-exitcode` with 2, which are our
+    /// runtime and usage errors. Any error wins over it ([`ExitStatus::severity`]): a script
+    /// must never read "drift" when some object could not be checked.
+    Drift,
 }
 
 impl ExitStatus {
     /// How severe a failure is when several outcomes make one exit code (a fan-out over
-    /// contexts, a session rollback): 0 for success, then 4 (a named object missing), 2 (bad
+    /// contexts, a session rollback): 0 for success, then 6 (drift found: an answer, below
+    /// every error), 4 (a named object missing), 2 (bad
     /// input or a configuration that needs fixing), 5 (a conflict: someone else changed the
     /// object), 3 (refused by plugin.yaml or RBAC), and 1 highest: a runtime failure leaves
     /// the outcome unknown, which a user must look at before anything else.
     pub fn severity(self) -> u8 {
         match self {
             ExitStatus::Success => 0,
-            ExitStatus::NotFound => 1,
-            ExitStatus::Usage => 2,
-            ExitStatus::Conflict => 3,
-            ExitStatus::Denied => 4,
-            ExitStatus::Failure => 5,
+            ExitStatus::Drift => 1,
+            ExitStatus::NotFound => 2,
+            ExitStatus::Usage => 3,
+            ExitStatus::Conflict => 4,
+            ExitStatus::Denied => 5,
+            ExitStatus::Failure => 6,
         }
     }
 
@@ -54,6 +62,7 @@ impl ExitStatus {
             ExitStatus::Denied => 3,
             ExitStatus::NotFound => 4,
             ExitStatus::Conflict => 5,
+            ExitStatus::Drift => 6,
         }
     }
 }
@@ -71,9 +80,10 @@ mod tests {
             ExitStatus::Denied,
             ExitStatus::NotFound,
             ExitStatus::Conflict,
+            ExitStatus::Drift,
         ];
         let codes: Vec<u8> = all.iter().map(|s| s.code()).collect();
-        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5]);
+        assert_eq!(codes, vec![0, 1, 2, 3, 4, 5, 6]);
     }
 
     #[test]
@@ -88,5 +98,11 @@ mod tests {
         );
         assert_eq!(ExitStatus::most_severe([Conflict, Denied]), Denied);
         assert_eq!(ExitStatus::most_severe([Denied, Failure, Success]), Failure);
+        assert_eq!(ExitStatus::most_severe([Drift, Success]), Drift);
+        assert_eq!(
+            ExitStatus::most_severe([Drift, NotFound]),
+            NotFound,
+            "an error wins"
+        );
     }
 }

@@ -2,7 +2,11 @@
 //! patch touched ([`touched_paths`], shared by `rollback` and `changelog why`), how a user
 //! names a field ([`field_pointer`]) and whether a change touched it ([`touches`]).
 //!
-//! Below `verbs/` so that `rollback` and `changelog` share it without importing each other.
+//! Below `verbs/` so that `rollback` and `changelog` share it without importing each other;
+//! [`live`] is its one I/O edge, the guarded read of a journaled object (`changelog diff`,
+//! `drift`).
+
+pub mod live;
 
 use std::collections::HashMap;
 

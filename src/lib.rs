@@ -17,6 +17,7 @@ pub mod completions;
 pub mod config;
 pub mod crds;
 pub mod diff;
+pub mod drift;
 pub mod echo;
 pub mod exit;
 pub mod fleet;

@@ -17,6 +17,8 @@ mod config;
 mod crds;
 #[path = "it/discovery_cache.rs"]
 mod discovery_cache;
+#[path = "it/drift.rs"]
+mod drift;
 #[path = "it/flags.rs"]
 mod flags;
 #[path = "it/fleet.rs"]

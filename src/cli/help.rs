@@ -102,6 +102,27 @@ Examples:
   kubectl myops changelog list --session 1a22bb68d00-2f1c
   kubectl myops changelog show 1a22bb68db7-364e";
 
+/// `drift` help.
+pub const DRIFT_HELP: &str =
+    "Compares every object the change log last changed (a patch or rollback that succeeded,
+not a dry run, on this API server) with the live object, read through plugin.yaml (verb get)
+and a SelfSubjectAccessReview. The same resourceVersion as our change left: no drift. Otherwise
+the changed fields, and the managers that own them now (metadata.managedFields). Secret values
+are never shown.
+
+Exit status: 0 nothing drifted, 6 drift found (a changed, deleted or re-created object), or the
+error's code (1 runtime, 2 usage, 3 denied, ...) when some object could not be checked.
+
+Examples:
+  # Everything we changed in the current namespace (and cluster-scoped objects)
+  kubectl myops drift
+
+  # Two ConfigMaps, in every namespace, as JSON for a script
+  kubectl myops drift configmap web api -A -o json
+
+  # In a script: 0 as we left it, 6 drifted, anything else could not tell
+  kubectl myops drift -A -o json >drift.json; echo $?";
+
 /// `changelog list` help.
 pub const CHANGELOG_LIST_HELP: &str = "Examples:
   # Everything, oldest first

@@ -213,6 +213,12 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                     Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
                 }
                 ("get", i) => name_word(line, 0, i, Verb::Get, true),
+                // `drift` reads (verb get): types and names as `get TYPE NAME…` offers them.
+                ("drift", 0) => type_word(&line.current, Some(Verb::Get)),
+                ("drift", _) if line.flag("all_namespaces").is_some() => {
+                    Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
+                }
+                ("drift", i) => name_word(line, 0, i, Verb::Get, false),
                 ("patch", 0) => type_word(&line.current, Some(Verb::Patch)),
                 ("patch", i) => name_word(line, 0, i, Verb::Patch, false),
                 ("auth can-i", 0) => Plan::fixed(

@@ -73,7 +73,8 @@ impl Status {
     /// The label for a command that ended with `e` (ARCHITECTURE §6: one status per exit class).
     pub fn for_exit(e: ExitStatus) -> Status {
         match e {
-            ExitStatus::Success => Status::Success,
+            // Drift found is an answer the command gave, not a failure.
+            ExitStatus::Success | ExitStatus::Drift => Status::Success,
             ExitStatus::Denied => Status::Denied,
             ExitStatus::NotFound => Status::NotFound,
             ExitStatus::Conflict => Status::Conflict,
@@ -106,7 +107,7 @@ impl fmt::Display for Status {
 impl From<ExitStatus> for Status {
     fn from(exit: ExitStatus) -> Self {
         match exit {
-            ExitStatus::Success => Status::Success,
+            ExitStatus::Success | ExitStatus::Drift => Status::Success,
             ExitStatus::Failure => Status::Error,
             ExitStatus::Usage => Status::Invalid,
             ExitStatus::Denied => Status::Denied,

@@ -27,8 +27,6 @@ mod verify;
 mod change_diff;
 mod why;
 
-use std::path::Path;
-
 use crate::changelog::{self, Entry, InvalidLine, object_of};
 use crate::cli::{ChangelogCommand, ListFormat, ResultFilter};
 use crate::config::duration_string;
@@ -231,13 +229,7 @@ pub async fn run(
 /// invocation (`rollback --session ''` refuses it the same way).
 pub const EMPTY_SESSION: &str = "--session needs a session id (a fanned-out patch prints it; `kubectl myops changelog show ID` shows an entry's); an empty one would select every change logged before sessions existed";
 
-/// The stderr line for `n` skipped lines of the log at `path` (pure).
-pub fn skipped_warning(n: usize, path: &Path) -> String {
-    format!(
-        "warning: {n} line(s) of {} are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them",
-        path.display()
-    )
-}
+pub use crate::changelog::skipped_warning;
 
 /// The `changelog list --invalid` table (pure): line number and reason of each bad line.
 pub fn invalid_table(invalid: &[InvalidLine]) -> OwnTable {
@@ -455,7 +447,7 @@ mod tests {
              changelog.jsonl.1:7   not UTF-8 (invalid byte at column 3); 4 bytes\n"
         );
         assert_eq!(
-            skipped_warning(2, Path::new("/h/changelog.jsonl")),
+            skipped_warning(2, std::path::Path::new("/h/changelog.jsonl")),
             "warning: 2 line(s) of /h/changelog.jsonl are not valid change-log entries and were skipped; `kubectl myops changelog list --invalid` lists them"
         );
     }

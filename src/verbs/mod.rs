@@ -12,6 +12,7 @@ pub mod config_cmd;
 pub mod crds_list;
 pub mod crds_sync;
 pub mod crds_watch;
+pub mod drift;
 pub mod get;
 pub mod metrics_cmd;
 pub mod patch;

@@ -463,3 +463,15 @@ pub fn create_deployment(ns: &str, name: &str) {
         "--replicas=2",
     ]);
 }
+
+/// `kubectl create secret generic NAME -n NS --from-literal=K=V…` as admin, one
+/// `--from-literal` per `literals` item (`password=hunter2`).
+pub fn create_secret(ns: &str, name: &str, literals: &[&str]) {
+    let mut args = vec!["create", "secret", "generic", name, "-n", ns];
+    let literals: Vec<String> = literals
+        .iter()
+        .map(|l| format!("--from-literal={l}"))
+        .collect();
+    args.extend(literals.iter().map(String::as_str));
+    kubectl(&args);
+}

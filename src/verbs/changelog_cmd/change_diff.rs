@@ -22,11 +22,9 @@ use serde_json::Value;
 
 use super::op_name;
 use crate::changelog::{self, Entry, object_of};
-use crate::cluster::ApiError;
-use crate::config::Verb;
 use crate::diff;
 use crate::guard::{Mode, Session};
-use crate::history;
+use crate::history::{self, live::Live};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::{HistoryError, RollbackError, VerbError};
@@ -161,29 +159,23 @@ async fn live_after(
         }
         .into());
     }
-    let obj = session
-        .object(&history::type_name(e), &e.name, e.namespace.clone())
-        .await?;
-    let grant = session
-        .authorize(Verb::Get, &obj.t, false, &[obj.access("get", None)])
-        .await?;
-    let live = match session.read(&grant, &obj).await {
-        Ok(Some(v)) => v,
-        Ok(None) => {
+    let (obj, live) = history::live::read_journaled(&session, e).await?;
+    let live = match live {
+        Live::Found(v) => v,
+        Live::Forbidden => {
             return Err(HistoryError::Unreadable {
                 id: e.id.clone(),
                 object: obj.display(),
             }
             .into());
         }
-        Err(ApiError::Server { code: 404, .. }) => {
+        Live::Gone => {
             return Err(HistoryError::Gone {
                 id: e.id.clone(),
                 object: obj.display(),
             }
             .into());
         }
-        Err(other) => return Err(other.into()),
     };
     let now = live
         .pointer("/metadata/resourceVersion")

@@ -1,0 +1,218 @@
+//! `drift [TYPE [NAME…]] [-A]` (issue 16 part 2): the objects changed since the change log
+//! last changed them, with the changed fields and the managers that own them now.
+//!
+//! The judging is pure ([`crate::drift`]); this verb reads the change log, opens one guarded
+//! session in the current context (reads only: the change log need not be writable), reads
+//! each object through the shared guarded read ([`crate::history::live`]: plugin.yaml verb
+//! `get`, then a SelfSubjectAccessReview for `get` on the named object — a read, so `drift`
+//! needs exactly what `get` of that object needs), and prints a table, or the report as JSON.
+//!
+//! Scope: the records made against the session's API server (records carry it); without
+//! `-A`, only objects in the current namespace and cluster-scoped ones. `--contexts` is not
+//! supported: each context has its own server, so run `drift` once per context.
+//!
+//! Exit status ([`ExitStatus::Drift`], 6): 0 when nothing drifted, 6 when some object
+//! changed, was deleted or was re-created, and — since an error wins — the most severe
+//! error's code when some object could not be checked (each named on stderr).
+
+use crate::changelog;
+use crate::cli::{DriftArgs, DriftFormat};
+use crate::drift::{self, Baseline, Field, Manager, ObjectDrift, Report, State};
+use crate::echo::capped;
+use crate::exit::ExitStatus;
+use crate::guard::{Mode, Session};
+use crate::history::live::{self, Live};
+use crate::output::table::OwnTable;
+use crate::output::{Printer, to_json};
+use crate::settings::Settings;
+use crate::verbs::VerbError;
+
+/// The widest cell, in characters (as `changelog list`).
+const MAX_CELL: usize = 600;
+
+/// Runs `drift`; returns 0, or [`ExitStatus::Drift`] when something drifted, or the most
+/// severe status of the objects that could not be checked.
+///
+/// # Errors
+/// The change log cannot be read (exit 1); no usable kubeconfig, or TYPE does not resolve
+/// (exit 2); the session cannot be opened (exit 1 or 3).
+pub async fn run(
+    s: &Settings,
+    args: &DriftArgs,
+    p: &mut Printer<'_>,
+) -> Result<ExitStatus, VerbError> {
+    if let Some(w) = changelog::home_warning(&s.home) {
+        p.err_line(&w);
+    }
+    let (entries, invalid) =
+        changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+    if !invalid.is_empty() {
+        p.err_line(&changelog::skipped_warning(
+            invalid.len(),
+            &changelog::path(&s.home),
+        ));
+    }
+    let session = Session::open(s, p, Mode::Read).await?;
+    let kind = match &args.type_name {
+        Some(t) => {
+            let t = session.resolve(t).await?;
+            Some((t.api.group.clone(), t.api.kind.clone()))
+        }
+        None => None,
+    };
+    let selected: Vec<Baseline> = drift::baselines(entries, session.server())
+        .into_iter()
+        .filter(|b| {
+            let e = &b.entry;
+            kind.as_ref()
+                .is_none_or(|(g, k)| drift::group_of(&e.api_version) == g && e.kind == *k)
+                && (args.names.is_empty() || args.names.contains(&e.name))
+                && (args.all_namespaces
+                    || e.namespace.is_none()
+                    || e.namespace.as_deref() == Some(session.namespace()))
+        })
+        .collect();
+    let mut objects = Vec::with_capacity(selected.len());
+    let mut errors = Vec::new();
+    for b in &selected {
+        let e = &b.entry;
+        let mut d = match live::read_journaled(&session, e).await {
+            Ok((_, Live::Found(v))) => drift::compare(e, &v),
+            Ok((_, Live::Gone)) => ObjectDrift::of(e, State::Deleted),
+            Ok((obj, Live::Forbidden)) => {
+                errors.push(ExitStatus::Denied);
+                ObjectDrift::failed(
+                    e,
+                    format!(
+                        "the server answered Forbidden to the read of {}",
+                        obj.display()
+                    ),
+                )
+            }
+            Err(err) => {
+                let err = VerbError::from(err);
+                errors.push(err.exit_status());
+                ObjectDrift::failed(e, err.to_string())
+            }
+        };
+        if let Some(id) = &b.unknown_after {
+            d.notes.push(format!(
+                "a later change of ours, entry {id}, has no outcome record (outcome unknown): it may be what changed the object; `kubectl myops changelog show {id}` shows it"
+            ));
+        }
+        objects.push(d);
+    }
+    let report = Report::new(
+        session.server().to_string(),
+        session.context().map(str::to_string),
+        objects,
+    );
+    match args.output {
+        Some(DriftFormat::Json) => p.out(&to_json(&report)?)?,
+        None => {
+            let t = table(&report);
+            if !t.is_empty() {
+                p.out(&t.render(false))?;
+            }
+        }
+    }
+    for o in &report.objects {
+        if let Some(err) = &o.error {
+            p.err_line(&format!("error: {}: {err}", capped(&o.object, MAX_CELL)));
+        }
+        for n in &o.notes {
+            p.err_line(&format!("note: {}: {n}", capped(&o.object, MAX_CELL)));
+        }
+    }
+    p.err_line(&summary(&report));
+    let status = if report.drifted > 0 {
+        ExitStatus::Drift
+    } else {
+        ExitStatus::Success
+    };
+    Ok(ExitStatus::most_severe(errors.into_iter().chain([status])))
+}
+
+/// The stderr line after the report (pure): how many objects were checked and drifted.
+pub fn summary(r: &Report) -> String {
+    let errors = match r.errors {
+        0 => String::new(),
+        n => format!("; {n} could not be checked (named above)"),
+    };
+    match (r.checked, r.drifted) {
+        (0, _) => "No objects to check: the change log holds no change of ours to an object of this server that matches.".into(),
+        (n, 0) => format!("No drift: {} of {n} object(s) as our last change left them{errors}.", n - r.errors),
+        (n, d) => format!(
+            "Drift: {d} of {n} object(s) changed since our last change{errors}; `kubectl myops changelog diff ENTRY` shows what we changed (ENTRY in -o json)."
+        ),
+    }
+}
+
+/// The table of the drifted objects (pure): OBJECT, FIELD, MANAGER, OPERATION, TIME — one
+/// row per changed field and manager; a deleted or re-created object, or one whose changed
+/// fields are not known, gets one row saying so. Cells are escaped and capped.
+pub fn table(r: &Report) -> OwnTable {
+    let mut t = OwnTable::new(["Object", "Field", "Manager", "Operation", "Time"]);
+    let mut row = |object: &str, field: &str, m: Option<&Manager>, how: &str| {
+        let (manager, operation, time) = match m {
+            Some(m) => (
+                format!(
+                    "{}{}{how}",
+                    m.manager,
+                    m.subresource
+                        .as_deref()
+                        .map(|s| format!(" ({s})"))
+                        .unwrap_or_default()
+                ),
+                m.operation.clone(),
+                m.time.clone().unwrap_or_default(),
+            ),
+            None => (String::new(), String::new(), String::new()),
+        };
+        t.row([object, field, &manager, &operation, &time].map(|c| capped(c, MAX_CELL)));
+    };
+    for o in r.objects.iter().filter(|o| o.state.is_drift()) {
+        let whole = match o.state {
+            State::Deleted => Some("(deleted)"),
+            State::Replaced => Some("(deleted and created again)"),
+            _ if o.fields.is_empty() => Some("(fields not known)"),
+            _ => None,
+        };
+        if let Some(what) = whole {
+            if o.writers_since.is_empty() || o.state != State::Drifted {
+                row(&o.object, what, None, "");
+            }
+            if o.state == State::Drifted {
+                for m in &o.writers_since {
+                    row(&o.object, what, Some(m), " (wrote since)");
+                }
+            }
+            continue;
+        }
+        for f in &o.fields {
+            let field = field_cell(f);
+            let how = if f.owned { "" } else { " (wrote since)" };
+            if f.managers.is_empty() {
+                row(&o.object, &field, None, "");
+            }
+            for m in &f.managers {
+                row(&o.object, &field, Some(m), how);
+            }
+        }
+    }
+    t
+}
+
+/// The FIELD cell: the field, and whether it was added, removed, or (a Secret value) may
+/// have changed.
+fn field_cell(f: &Field) -> String {
+    if !f.certain {
+        format!("{} (value may have changed)", f.field)
+    } else if f.change.starts_with("+ ") {
+        format!("{} (added)", f.field)
+    } else if f.change.starts_with("- ") {
+        format!("{} (removed)", f.field)
+    } else {
+        f.field.clone()
+    }
+}
