@@ -661,6 +661,9 @@ mod tests {
             "\"pushgateway\"",
             "\"basicAuth\"",
             "\"passwordFile\"",
+            "\"policies\"",
+            "\"deny\"",
+            "\"namespaces\"",
         ] {
             assert!(s.contains(key), "{key} missing from {s}");
         }

@@ -88,9 +88,11 @@ pub enum GuardError {
     /// patch would make, as the server-side dry run of the same patch showed; nothing was
     /// sent for real.
     #[error(
-        "denied by plugin.yaml {rule}: the patch would change {paths} of {object}: {message} (nothing was sent)"
+        "denied by plugin.yaml {rule}: the {change} would change {paths} of {object}: {message} (nothing was sent)"
     )]
     Policy {
+        /// `patch` or `rollback`.
+        change: &'static str,
         /// The object (`secret/db`).
         object: String,
         /// `policies[0] (secrets)`.
@@ -104,9 +106,11 @@ pub enum GuardError {
     /// known (the before-state cannot be read, or a scale patch on a custom resource), so
     /// the patch is refused rather than guessed about; nothing was sent.
     #[error(
-        "denied by plugin.yaml {rule}: it applies to {object}, but the fields the patch would change cannot be checked: {why} (nothing was sent)"
+        "denied by plugin.yaml {rule}: it applies to {object}, but the fields the {change} would change cannot be checked: {why} (nothing was sent)"
     )]
     PolicyUnchecked {
+        /// `patch` or `rollback`.
+        change: &'static str,
         /// The object (`secret/db`).
         object: String,
         /// `policies[0] (secrets)`.

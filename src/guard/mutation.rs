@@ -106,6 +106,14 @@ pub struct Patched {
 }
 
 impl PatchRequest<'_> {
+    /// What messages call the change: `rollback`, or `patch`.
+    pub fn change(&self) -> &'static str {
+        match self.operation {
+            Operation::Rollback => "rollback",
+            _ => "patch",
+        }
+    }
+
     /// What the journal records for this patch on `obj`, before its request.
     pub fn intent<'b>(&'b self, obj: &'b ObjectRef, before: Option<&Value>) -> Intent<'b> {
         Intent {
@@ -385,7 +393,7 @@ impl Session<'_> {
             let after = client_side(req, before);
             // Field policies judge the local result as they judge the server's dry run.
             if let (Ok(a), Some(b)) = (&after, before)
-                && let Err(refusal) = policy_verdict(&rules, obj, b, a)
+                && let Err(refusal) = policy_verdict(&rules, obj, req.change(), b, a)
             {
                 self.journal_complete(intent, refusal_result(&refusal))?;
                 return Err(refusal);
@@ -431,6 +439,7 @@ impl Session<'_> {
             };
             let Some(b) = before else {
                 return refuse(GuardError::PolicyUnchecked {
+                    change: req.change(),
                     object: obj.display(),
                     rule: first.name(),
                     why: "reading the object is forbidden, so there is no before-state to compare the server's dry run with; ask a cluster admin for get on it".into(),
@@ -462,13 +471,14 @@ impl Session<'_> {
                 Ok(a) => a,
                 Err(why) => {
                     return refuse(GuardError::PolicyUnchecked {
+                        change: req.change(),
                         object: obj.display(),
                         rule: first.name(),
                         why,
                     });
                 }
             };
-            if let Err(e) = policy_verdict(&rules, obj, b, &after) {
+            if let Err(e) = policy_verdict(&rules, obj, req.change(), b, &after) {
                 return refuse(e);
             }
             answered = Some(answer).filter(|_| pp.dry_run);
@@ -558,12 +568,14 @@ pub fn would_store(
 pub fn policy_verdict(
     rules: &[crate::policy::Compiled],
     obj: &ObjectRef,
+    change: &'static str,
     before: &Value,
     after: &Value,
 ) -> Result<(), GuardError> {
     match crate::policy::denied_changes(rules, before, after) {
         None => Ok(()),
         Some(v) => Err(GuardError::Policy {
+            change,
             object: obj.display(),
             rule: format!("policies[{}] ({})", v.index, v.resource),
             paths: crate::echo::capped(&v.paths_text(), 400),
@@ -794,7 +806,7 @@ mod tests {
         let s = obj("", "secrets", "Secret");
         let before = json!({"data": {"pw": "c2VjcmV0LW9sZA=="}});
         let after = json!({"data": {"pw": "c2VjcmV0LW5ldw=="}});
-        let e = policy_verdict(&rules, &s, &before, &after).unwrap_err();
+        let e = policy_verdict(&rules, &s, "patch", &before, &after).unwrap_err();
         assert_eq!(e.exit_status(), crate::exit::ExitStatus::Denied);
         assert_eq!(
             e.to_string(),
@@ -804,7 +816,7 @@ mod tests {
             refusal_result(&e),
             "denied by field policy policies[0] (secrets): /data/pw"
         );
-        assert!(policy_verdict(&rules, &s, &before, &before).is_ok());
+        assert!(policy_verdict(&rules, &s, "rollback", &before, &before).is_ok());
     }
 
     #[test]

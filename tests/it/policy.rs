@@ -120,6 +120,25 @@ fn a_secret_data_rule_refuses_a_changed_key_also_through_string_data_and_allows_
         r#"{"stringData":{"password":"new-pw-91c2"}}"#,
     );
     assert_refused(&r, want);
+    // --dry-run=client is judged on the locally computed object: refused, no request at all.
+    let mark = audit_mark();
+    let r = m.run(&[
+        "patch",
+        "secret",
+        "db",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "--dry-run=client",
+        "-p",
+        r#"{"data":{"password":"bmV3LXB3LTkxYzI="}}"#,
+    ]);
+    assert_refused(&r, want);
+    assert_eq!(
+        patch_requests(mark, "secrets", &ns.0, "db"),
+        Vec::<String>::new()
+    );
     assert_eq!(
         field(
             &ns.0,
@@ -146,7 +165,7 @@ fn a_secret_data_rule_refuses_a_changed_key_also_through_string_data_and_allows_
     );
     assert_eq!(
         m.latest_records().len(),
-        2,
+        3,
         "one complete record per refusal"
     );
     let journal = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
@@ -314,7 +333,7 @@ fn rollback_is_refused_by_a_rule_and_the_object_keeps_its_value() {
     let r = m.run(&["rollback", &id]);
     assert_refused(
         &r,
-        "error: denied by plugin.yaml policies[0] (configmaps): the patch would change /data/color of configmap/web: colors are set in git (nothing was sent)\n",
+        "error: denied by plugin.yaml policies[0] (configmaps): the rollback would change /data/color of configmap/web: colors are set in git (nothing was sent)\n",
     );
     let sent = patch_requests(mark, "configmaps", &ns.0, "web");
     assert_eq!(sent.len(), 1, "only the dry run: {sent:?}");
@@ -348,6 +367,31 @@ fn an_object_without_a_matching_rule_pays_no_extra_request() {
     let sent = patch_requests(mark, "configmaps", &ns.0, "web");
     assert_eq!(sent.len(), 2, "{sent:?}");
     assert!(sent[0].contains("dryRun=All"), "{sent:?}");
+    // --dry-run=server: the policy's dry run is the answer, not asked twice.
+    let mark = audit_mark();
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "--dry-run=server",
+        "-p",
+        r#"{"data":{"color":"pink"}}"#,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let sent = patch_requests(mark, "configmaps", &ns.0, "web");
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].contains("dryRun=All"), "{sent:?}");
+    assert_eq!(field(&ns.0, "configmap", "web", "{.data.color}"), "red");
+    let rec = last_record(&m);
+    assert_eq!(
+        (rec["dryRun"].as_bool(), rec["result"].as_str()),
+        (Some(true), Some("success")),
+        "{rec}"
+    );
 }
 
 #[test]
