@@ -14,3 +14,9 @@ mod fixture;
 
 #[path = "chaos/report.rs"]
 mod report;
+
+#[path = "chaos/control.rs"]
+mod control;
+
+#[path = "chaos/etcd_stopped.rs"]
+mod etcd_stopped;

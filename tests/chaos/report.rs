@@ -2,7 +2,8 @@
 //! line to `$MYOPS_CHAOS_REPORT` (default `target/chaos/report.jsonl`) when the test ends —
 //! also when it fails (`failed: true`), so a failure is never a missing line. `scripts/chaos`
 //! prints each line as
-//! `scenario: faults injected N, survived N, records lost 0, max command delay X s`.
+//! `scenario: faults injected N, survived N, records lost 0, max command delay X s` (the
+//! lines of one scenario's tests summed), and names a test that wrote none.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,6 +30,7 @@ pub struct Tally {
     lost: u32,
     max_delay: Duration,
     skipped: Option<String>,
+    notes: Vec<String>,
 }
 
 impl Tally {
@@ -42,6 +44,7 @@ impl Tally {
             lost: 0,
             max_delay: Duration::ZERO,
             skipped: None,
+            notes: Vec::new(),
         }
     }
 
@@ -65,6 +68,14 @@ impl Tally {
         self.max_delay = self.max_delay.max(took);
     }
 
+    /// A measured fact worth the printed line (e.g. `3 requests per failed patch, as many as
+    /// with etcd up`): scripts/chaos appends the notes after the counts.
+    pub fn note(&mut self, note: impl Into<String>) {
+        let note = note.into();
+        eprintln!("{}: {note}", self.scenario);
+        self.notes.push(note);
+    }
+
     /// The scenario cannot run on this machine, and why (printed instead of counts).
     pub fn skip(&mut self, why: impl Into<String>) {
         let why = why.into();
@@ -75,13 +86,17 @@ impl Tally {
 
 impl Drop for Tally {
     fn drop(&mut self) {
+        // libtest runs each test on a thread named after it (`module::test_name`, as
+        // `--list` prints it): scripts/chaos names a test that wrote no line.
         let line = json!({
             "scenario": self.scenario,
+            "test": std::thread::current().name(),
             "injected": self.injected,
             "survived": self.survived,
             "lost": self.lost,
             "max_delay_s": self.max_delay.as_secs_f64(),
             "skipped": self.skipped,
+            "notes": self.notes,
             "failed": std::thread::panicking(),
         });
         let path = path();
