@@ -285,8 +285,8 @@ fn https_connector<H>(
 }
 
 /// The upper half of kube-client 5.0's `make_generic_builder`, per context: base URI,
-/// optional retry, authentication (`auth_layer`, from `config.auth_layer()`) and the extra
-/// headers over `http`.
+/// optional retry ([`RetryAfter`] instead of kube's policy), authentication (`auth_layer`,
+/// from `config.auth_layer()`) and the extra headers over `http`.
 fn with_layers(
     http: Transport,
     auth_layer: Option<kube::client::middleware::AuthLayer>,
@@ -294,7 +294,7 @@ fn with_layers(
 ) -> Result<Client, kube::Error> {
     let retry = config
         .default_retry
-        .then(|| tower::retry::RetryLayer::new(kube::client::retry::RetryPolicy::server_retry()));
+        .then(|| tower::retry::RetryLayer::new(RetryAfter { left: MAX_RETRIES }));
     let service = ServiceBuilder::new()
         .layer(config.base_uri_layer())
         .option_layer(retry)
@@ -305,9 +305,99 @@ fn with_layers(
     Ok(Client::new(service, config.default_namespace))
 }
 
+/// How many times one request is sent again at most: client-go's default
+/// (`k8s.io/client-go/rest/request.go`, `NewRequest`: `maxRetries: 10`).
+pub const MAX_RETRIES: u32 = 10;
+
+/// client-go's retry rule for every request: send it again only when the server answered
+/// 429 or a 5xx *with* a `Retry-After` header in seconds — its word that it did not act on
+/// the request (the API server's priority-and-fairness 429s carry one) — after waiting that
+/// long, at most [`MAX_RETRIES`] times (`k8s.io/client-go/rest/request.go`, `checkWait` and
+/// `retryAfterSeconds`; `rest/with_retry.go`, `IsNextRetry`). kube-client's default
+/// (`RetryPolicy::server_retry`) also re-sent any 503 or 504 without one, up to 15 times
+/// within a few milliseconds: a 504 from the API server says it "may still be processing"
+/// the request, so a PATCH was sent again that may already have been applied — a change
+/// the journal recorded once and the server received several times (issue 17, etcd
+/// stopped). Every request's deadline still bounds the waits.
+#[derive(Clone)]
+struct RetryAfter {
+    left: u32,
+}
+
+/// The wait a response asks for before the same request is sent again: `Retry-After`
+/// seconds on a 429 or 5xx; `None` for any other answer (pure).
+fn retry_after(status: http::StatusCode, headers: &http::HeaderMap) -> Option<std::time::Duration> {
+    if status != http::StatusCode::TOO_MANY_REQUESTS && !status.is_server_error() {
+        return None;
+    }
+    let secs: u64 = headers
+        .get(http::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(std::time::Duration::from_secs(secs))
+}
+
+impl<Res> tower::retry::Policy<http::Request<Body>, http::Response<Res>, BoxError> for RetryAfter {
+    type Future = tokio::time::Sleep;
+
+    fn retry(
+        &mut self,
+        _req: &mut http::Request<Body>,
+        result: &mut Result<http::Response<Res>, BoxError>,
+    ) -> Option<Self::Future> {
+        let r = result.as_ref().ok()?;
+        let wait = retry_after(r.status(), r.headers())?;
+        self.left = self.left.checked_sub(1)?;
+        Some(tokio::time::sleep(wait))
+    }
+
+    /// The request again (kube-client's `RetryPolicy::clone_request`): bodies are held in
+    /// memory, so every request can be cloned.
+    fn clone_request(&mut self, req: &http::Request<Body>) -> Option<http::Request<Body>> {
+        let body = req.body().try_clone()?;
+        let mut builder = http::Request::builder()
+            .method(req.method().clone())
+            .uri(req.uri().clone())
+            .version(req.version());
+        if let Some(headers) = builder.headers_mut() {
+            headers.extend(req.headers().clone());
+        }
+        builder.body(body).ok().map(|mut new| {
+            *new.extensions_mut() = req.extensions().clone();
+            new
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_504_or_503_without_retry_after_is_not_sent_again_a_429_with_it_is() {
+        use http::StatusCode as S;
+        let none = http::HeaderMap::new();
+        let mut after = http::HeaderMap::new();
+        after.insert(http::header::RETRY_AFTER, "2".parse().unwrap());
+        // The API server's 504 ("may still be processing"): never re-sent.
+        assert_eq!(retry_after(S::GATEWAY_TIMEOUT, &none), None);
+        assert_eq!(retry_after(S::SERVICE_UNAVAILABLE, &none), None);
+        assert_eq!(retry_after(S::TOO_MANY_REQUESTS, &none), None);
+        let two = Some(std::time::Duration::from_secs(2));
+        assert_eq!(retry_after(S::TOO_MANY_REQUESTS, &after), two);
+        assert_eq!(retry_after(S::SERVICE_UNAVAILABLE, &after), two);
+        // Only 429 and 5xx: a 409 with Retry-After is an answer, not "later".
+        assert_eq!(retry_after(S::CONFLICT, &after), None);
+        let mut date = http::HeaderMap::new();
+        date.insert(
+            http::header::RETRY_AFTER,
+            "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap(),
+        );
+        assert_eq!(retry_after(S::TOO_MANY_REQUESTS, &date), None);
+    }
 
     /// Regression (issue 12): kube-rs left Nagle's algorithm on, so the first request on each
     /// connection waited ~40 ms for the server's delayed ACK.

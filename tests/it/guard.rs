@@ -662,6 +662,7 @@ fn a_review_that_stalls_times_out() {
     let ns = Namespace::new("review-stalls");
     let proxy = Proxy::with(Options {
         stall_paths: vec!["selfsubjectaccessreviews"],
+        ..Options::default()
     });
     let mut m = myops();
     let kc = proxy.kubeconfig(m.dir.path());
@@ -678,6 +679,49 @@ fn a_review_that_stalls_times_out() {
         "the review never reached the stand-in: {:#?}",
         proxy.requests()
     );
+}
+
+/// Regression (issue 17, the chaos suite's etcd-stopped scenario): kube-client's default
+/// retry policy sent a request answered 503 or 504 again, up to 15 times within
+/// milliseconds. The API server's 504 means the PATCH "may still be processing", so one
+/// patch — journaled as one attempt — reached the server 16 times. Now only a 429/5xx with
+/// `Retry-After` is sent again (client-go's rule); the 504 is the outcome, exit 1.
+#[test]
+fn regression_a_patch_answered_504_was_sent_16_times() {
+    let ns = Namespace::new("patch-504");
+    configmap(&ns, "cfg", "v1");
+    let proxy = Proxy::with(Options {
+        gateway_timeout: vec!["PATCH"],
+        ..Options::default()
+    });
+    let mut m = myops();
+    let kc = proxy.kubeconfig(m.dir.path());
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = run(&m, &patch_args(&ns, "cfg", "v2"));
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("Timeout: request did not complete within the allotted timeout"),
+        "{r:?}"
+    );
+    let patches: Vec<(String, bool)> = proxy
+        .requests()
+        .iter()
+        .filter(|s| s.method == "PATCH")
+        .map(|s| (s.path.clone(), s.timed_out))
+        .collect();
+    assert_eq!(patches.len(), 1, "PATCH requests sent: {patches:#?}");
+    assert!(patches[0].1, "the stand-in answered it 504: {patches:#?}");
+    // One attempt, journaled with the server's answer as its outcome.
+    let journal = journal_at(&home(&m));
+    let last = journal.last().expect("the attempt is journaled");
+    assert!(
+        last["result"]
+            .as_str()
+            .is_some_and(|r| r.contains("Timeout")),
+        "{last:#}"
+    );
+    assert_eq!(value_of(&ns, "cfg"), "v1");
 }
 
 #[test]

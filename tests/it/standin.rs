@@ -83,7 +83,15 @@ pub struct Options {
     /// Requests whose path (with query) contains one of these are accepted and never
     /// answered; the connection is held open until the client gives up or the proxy stops.
     pub stall_paths: Vec<&'static str>,
+    /// Requests with one of these methods (`PATCH`) are answered, without forwarding, with
+    /// the API server's own 504 — [`GATEWAY_TIMEOUT`], no `Retry-After` — as it answers a
+    /// request its etcd does not answer in time (the request "may still be processing").
+    pub gateway_timeout: Vec<&'static str>,
 }
+
+/// The API server's answer to a request whose storage did not answer within the request's
+/// timeout, byte for byte as the chaos cluster's kube-apiserver sent it with etcd stopped.
+pub const GATEWAY_TIMEOUT: &str = r#"{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Timeout: request did not complete within the allotted timeout","reason":"Timeout","details":{},"code":504}"#;
 
 /// One request as the proxy received it (before dropping `Impersonate-*`).
 #[derive(Debug, Clone)]
@@ -95,6 +103,8 @@ pub struct Seen {
     pub headers: Vec<(String, String)>,
     /// Whether the proxy stalled it instead of forwarding.
     pub stalled: bool,
+    /// Whether the proxy answered it 504 itself ([`Options::gateway_timeout`]).
+    pub timed_out: bool,
 }
 
 impl Seen {
@@ -347,11 +357,13 @@ fn serve(stream: TcpStream, up: &Upstream, options: &Options, seen: &Mutex<Vec<S
     let mut writer = stream;
     while let Ok(Some(req)) = read_request(&mut reader) {
         let stalled = options.stall_paths.iter().any(|p| req.path.contains(p));
+        let timed_out = options.gateway_timeout.contains(&req.method.as_str());
         seen.lock().unwrap().push(Seen {
             method: req.method.clone(),
             path: req.path.clone(),
             headers: req.headers.clone(),
             stalled,
+            timed_out,
         });
         if stalled {
             // Accepted, never answered: wait for the client to hang up (or the proxy to stop).
@@ -359,7 +371,12 @@ fn serve(stream: TcpStream, up: &Upstream, options: &Options, seen: &Mutex<Vec<S
             while matches!(reader.read(&mut buf), Ok(n) if n > 0) {}
             return;
         }
-        let (status, headers, body) = rt.block_on(forward(&client, up, &req));
+        let (status, headers, body) = if timed_out {
+            let json = ("content-type".to_string(), "application/json".to_string());
+            (504, vec![json], GATEWAY_TIMEOUT.as_bytes().to_vec())
+        } else {
+            rt.block_on(forward(&client, up, &req))
+        };
         let reason = http::StatusCode::from_u16(status)
             .ok()
             .and_then(|s| s.canonical_reason())
