@@ -415,17 +415,27 @@ impl Session<'_> {
         };
         pp.dry_run = req.dry_run == DryRun::Server;
         let api = self.api(obj);
+        // Under a field policy, the dry run and the real patch both carry the before-state's
+        // resourceVersion as a precondition: both apply to the object that was read, so the
+        // change judged is the change made (a write in between is a 409, exit 5).
+        let rv = before
+            .and_then(|b| b.pointer("/metadata/resourceVersion"))
+            .and_then(Value::as_str);
+        let body = match rv.filter(|_| !rules.is_empty()) {
+            Some(rv) => std::borrow::Cow::Owned(with_precondition(req.patch_type, req.body, rv)),
+            None => std::borrow::Cow::Borrowed(req.body),
+        };
         let json_ops = match req.patch_type {
             PatchType::Json => Some(
-                serde_json::from_value::<json_patch::Patch>(req.body.clone())
+                serde_json::from_value::<json_patch::Patch>((*body).clone())
                     .map_err(|e| GuardError::Usage(e.to_string()))?,
             ),
             _ => None,
         };
         let patch: Patch<&Value> = match (req.patch_type, json_ops) {
             (PatchType::Json, Some(ops)) => Patch::Json(ops),
-            (PatchType::Merge, _) => Patch::Merge(req.body),
-            _ => Patch::Strategic(req.body),
+            (PatchType::Merge, _) => Patch::Merge(&*body),
+            _ => Patch::Strategic(&*body),
         };
         // Field policies (issue 16): with a rule on this object, the same patch is sent as a
         // server-side dry run first, and the change it shows is judged before anything is
@@ -557,6 +567,39 @@ pub fn would_store(
             obj.t.group_resource()
         )),
     }
+}
+
+/// `body` with the precondition that the object still has resourceVersion `rv` (pure): a
+/// JSON patch gets a leading `test` of `/metadata/resourceVersion` (unless it already tests
+/// it, as a rollback does), a merge or strategic patch `metadata.resourceVersion` (unless it
+/// sets one) — the apiserver answers 409 Conflict when the stored object has another
+/// (optimistic concurrency, Kubernetes API concepts "Resource versions").
+pub fn with_precondition(patch_type: PatchType, body: &Value, rv: &str) -> Value {
+    let mut out = body.clone();
+    match (patch_type, &mut out) {
+        (PatchType::Json, Value::Array(ops)) => {
+            let tests_rv = ops
+                .iter()
+                .any(|op| op["op"] == "test" && op["path"] == "/metadata/resourceVersion");
+            if !tests_rv {
+                ops.insert(
+                    0,
+                    serde_json::json!({"op": "test", "path": "/metadata/resourceVersion", "value": rv}),
+                );
+            }
+        }
+        (PatchType::Merge | PatchType::Strategic, Value::Object(m)) => {
+            let meta = m
+                .entry("metadata")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Value::Object(meta) = meta {
+                meta.entry("resourceVersion")
+                    .or_insert_with(|| Value::String(rv.to_string()));
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The field policies' verdict on the change from `before` to `after` (pure): `Ok` when no
@@ -790,6 +833,38 @@ mod tests {
         assert_eq!(
             would_store(&w, &before, None, &cm).unwrap()["data"],
             json!({"a": "b"})
+        );
+    }
+
+    #[test]
+    fn the_policy_precondition_pins_the_resource_version_without_changing_the_change() {
+        assert_eq!(
+            with_precondition(PatchType::Merge, &json!({"data": {"a": "b"}}), "42"),
+            json!({"data": {"a": "b"}, "metadata": {"resourceVersion": "42"}})
+        );
+        assert_eq!(
+            with_precondition(
+                PatchType::Strategic,
+                &json!({"metadata": {"labels": {"x": "y"}, "resourceVersion": "7"}}),
+                "42"
+            ),
+            json!({"metadata": {"labels": {"x": "y"}, "resourceVersion": "7"}}),
+            "a resourceVersion the user set is kept"
+        );
+        assert_eq!(
+            with_precondition(
+                PatchType::Json,
+                &json!([{"op": "replace", "path": "/data/a", "value": "c"}]),
+                "42"
+            ),
+            json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
+                   {"op": "replace", "path": "/data/a", "value": "c"}])
+        );
+        let rollback = json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "9"},
+                              {"op": "replace", "path": "/data/a", "value": "c"}]);
+        assert_eq!(
+            with_precondition(PatchType::Json, &rollback, "42"),
+            rollback
         );
     }
 
