@@ -133,17 +133,20 @@ pub async fn run(
     Ok(ExitStatus::most_severe(errors.into_iter().chain([status])))
 }
 
-/// The stderr line after the report (pure): how many objects were checked and drifted.
+/// The stderr line after the report (pure): how many objects were checked, drifted, and
+/// could not be checked.
 pub fn summary(r: &Report) -> String {
-    let errors = match r.errors {
+    let (n, d, e) = (r.checked, r.drifted, r.errors);
+    let unchecked = match e {
         0 => String::new(),
-        n => format!("; {n} could not be checked (named above)"),
+        e => format!("; {e} could not be checked (named above)"),
     };
-    match (r.checked, r.drifted) {
-        (0, _) => "No objects to check: the change log holds no change of ours to an object of this server that matches.".into(),
-        (n, 0) => format!("No drift: {} of {n} object(s) as our last change left them{errors}.", n - r.errors),
-        (n, d) => format!(
-            "Drift: {d} of {n} object(s) changed since our last change{errors}; `kubectl myops changelog diff ENTRY` shows what we changed (ENTRY in -o json)."
+    match (n, d, e) {
+        (0, _, _) => "No objects to check: the change log holds no change of ours to a matching object on this server.".into(),
+        (n, 0, 0) => format!("No drift: {n} object(s) as our last change left them."),
+        (n, 0, e) => format!("No drift in {} of {n} object(s){unchecked}.", n - e),
+        (n, d, _) => format!(
+            "Drift: {d} of {n} object(s) changed since our last change{unchecked}; `kubectl myops changelog diff ENTRY` shows what we changed (ENTRY in -o json)."
         ),
     }
 }
@@ -214,5 +217,43 @@ fn field_cell(f: &Field) -> String {
         format!("{} (removed)", f.field)
     } else {
         f.field.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(states: &[State]) -> Report {
+        let e: crate::changelog::Entry = serde_json::from_value(serde_json::json!({
+            "id": "1", "timestamp": "2026-12-02T08:00:00Z", "plugin": "myops", "user": "admin",
+            "context": null, "server": "https://h", "apiVersion": "v1", "kind": "ConfigMap",
+            "namespace": "shop", "name": "web", "uid": null, "operation": "patch",
+            "patchType": null, "patch": null, "dryRun": false, "before": null,
+            "resourceVersionAfter": "7", "result": "success", "durationSeconds": 0.1}))
+        .unwrap();
+        let objects = states.iter().map(|s| ObjectDrift::of(&e, *s)).collect();
+        Report::new("https://h".into(), None, objects)
+    }
+
+    #[test]
+    fn the_summary_counts_checked_drifted_and_unchecked_objects() {
+        assert!(summary(&report(&[])).starts_with("No objects to check"));
+        assert_eq!(
+            summary(&report(&[State::Unchanged, State::Unchanged])),
+            "No drift: 2 object(s) as our last change left them."
+        );
+        assert_eq!(
+            summary(&report(&[State::Unchanged, State::Error])),
+            "No drift in 1 of 2 object(s); 1 could not be checked (named above)."
+        );
+        assert!(
+            summary(&report(&[State::Deleted, State::Error, State::Unchanged])).starts_with(
+                "Drift: 1 of 3 object(s) changed since our last change; 1 could not be checked (named above); "
+            )
+        );
+        let t = table(&report(&[State::Deleted, State::Unchanged]));
+        assert_eq!(t.rows().len(), 1, "unchanged objects are not rows");
+        assert_eq!(t.rows()[0][1], "(deleted)");
     }
 }

@@ -66,7 +66,7 @@ fn drift_names_kubectl_patch_and_the_field_it_changed_after_ours_and_our_own_pat
     assert_eq!(r.stdout, "", "no table without drift: {r:?}");
     assert!(
         r.stderr
-            .contains("No drift: 2 of 2 object(s) as our last change left them."),
+            .contains("No drift: 2 object(s) as our last change left them."),
         "{r:?}"
     );
 
@@ -316,4 +316,9 @@ fn a_deleted_object_is_drift_and_an_error_wins_over_drift() {
         "{v:#}"
     );
     assert!(r.stderr.contains(&format!("error: {gone}: ")), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("No drift in 0 of 2 object(s); 2 could not be checked (named above)."),
+        "{r:?}"
+    );
 }
