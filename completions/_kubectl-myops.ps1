@@ -58,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Display one or many resources, after a SelfSubjectAccessReview')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled')
             [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Undo a journaled change: restore the fields it touched from its before-state')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Objects changed since the change log last changed them: the fields and who owns them now')
             [CompletionResult]::new('changelog', 'changelog', [CompletionResultType]::ParameterValue, 'The change log of every mutation attempt')
             [CompletionResult]::new('crds', 'crds', [CompletionResultType]::ParameterValue, 'Register CustomResourceDefinitions from a directory on the cluster')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'The local cumulative metric totals: show, push now, reset')
@@ -209,6 +210,45 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
+        'kubectl-myops;drift' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format: `json` prints the whole report, unchanged objects included')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format: `json` prints the whole report, unchanged objects included')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('-A', '-A ', [CompletionResultType]::ParameterName, 'Objects in every namespace (each is still read by name in its own namespace), not only the current one and cluster-scoped ones')
+            [CompletionResult]::new('--all-namespaces', '--all-namespaces', [CompletionResultType]::ParameterName, 'Objects in every namespace (each is still read by name in its own namespace), not only the current one and cluster-scoped ones')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
         'kubectl-myops;changelog' {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
@@ -247,6 +287,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Which journaled changes touched a field of an object, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One entry, as pretty JSON')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Find the real outcome of entries whose outcome is unknown (an intent without an outcome record) by reading the live object, and record it; never rolls back or retries')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -433,12 +474,48 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             break
         }
+        'kubectl-myops;changelog;reconcile' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'kubectl-myops;changelog;help' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One line per entry: id, time, user, operation, object, result')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'One change as a field-level diff, before → after (Secret values masked)')
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Which journaled changes touched a field of an object, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One entry, as pretty JSON')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Find the real outcome of entries whose outcome is unknown (an intent without an outcome record) by reading the live object, and record it; never rolls back or retries')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -455,6 +532,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;changelog;help;verify' {
+            break
+        }
+        'kubectl-myops;changelog;help;reconcile' {
             break
         }
         'kubectl-myops;changelog;help;help' {
@@ -1213,6 +1293,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('get', 'get', [CompletionResultType]::ParameterValue, 'Display one or many resources, after a SelfSubjectAccessReview')
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled')
             [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Undo a journaled change: restore the fields it touched from its before-state')
+            [CompletionResult]::new('drift', 'drift', [CompletionResultType]::ParameterValue, 'Objects changed since the change log last changed them: the fields and who owns them now')
             [CompletionResult]::new('changelog', 'changelog', [CompletionResultType]::ParameterValue, 'The change log of every mutation attempt')
             [CompletionResult]::new('crds', 'crds', [CompletionResultType]::ParameterValue, 'Register CustomResourceDefinitions from a directory on the cluster')
             [CompletionResult]::new('metrics', 'metrics', [CompletionResultType]::ParameterValue, 'The local cumulative metric totals: show, push now, reset')
@@ -1232,12 +1313,16 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
         'kubectl-myops;help;rollback' {
             break
         }
+        'kubectl-myops;help;drift' {
+            break
+        }
         'kubectl-myops;help;changelog' {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'One line per entry: id, time, user, operation, object, result')
             [CompletionResult]::new('diff', 'diff', [CompletionResultType]::ParameterValue, 'One change as a field-level diff, before → after (Secret values masked)')
             [CompletionResult]::new('why', 'why', [CompletionResultType]::ParameterValue, 'Which journaled changes touched a field of an object, newest first')
             [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'One entry, as pretty JSON')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break')
+            [CompletionResult]::new('reconcile', 'reconcile', [CompletionResultType]::ParameterValue, 'Find the real outcome of entries whose outcome is unknown (an intent without an outcome record) by reading the live object, and record it; never rolls back or retries')
             break
         }
         'kubectl-myops;help;changelog;list' {
@@ -1253,6 +1338,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;help;changelog;verify' {
+            break
+        }
+        'kubectl-myops;help;changelog;reconcile' {
             break
         }
         'kubectl-myops;help;crds' {

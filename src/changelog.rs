@@ -116,6 +116,13 @@ pub struct Entry {
     pub reconciler: Option<crate::reconciler::Reconciler>,
     /// `metadata.resourceVersion` after the change.
     pub resource_version_after: Option<String>,
+    /// How the outcome was found after the fact (issue 17): set only in an outcome record
+    /// that `changelog reconcile` appended for an intent without one, saying what the live
+    /// object held when it was read (its resourceVersion and fields). `resourceVersionAfter`
+    /// and `after` of such a record are the object as read then. Absent otherwise, and in
+    /// records written before issue 17 (which therefore read unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconciled: Option<String>,
     /// `pending` in an intent record (written before the request), then `success`, `denied`
     /// or the error (a Status message) in the outcome record.
     pub result: String,
@@ -876,20 +883,55 @@ fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), Chang
         std::os::unix::fs::FileExt::read_exact_at(&f, &mut b, len - 1).map_err(fail)?;
         Some(b[0])
     };
-    f.write_all(&framed(line, last)).map_err(fail)?;
-    f.sync_all().map_err(fail)?;
+    if entry.result == PENDING {
+        room_for_intent(home, line.len() as u64).map_err(|why| ChangelogError::Write {
+            path: path.clone(),
+            why,
+        })?;
+    }
+    // The record and the head are one step: when any part fails (a disk that fills up
+    // part-way through the line, or before the head is replaced), the log is cut back to
+    // where it was, so it never holds a torn line or a record the head does not name.
+    let cut_back = |f: &std::fs::File, e: std::io::Error| {
+        let _ = f.set_len(len).and_then(|()| f.sync_all());
+        e
+    };
+    f.write_all(&framed(line, last))
+        .and_then(|()| f.sync_all())
+        .map_err(|e| cut_back(&f, e))
+        .map_err(fail)?;
     let base = chain::read_head(home)
         .ok()
         .flatten()
         .map_or(chain::GENESIS.to_string(), |h| h.base);
-    chain::write_head(home, &chain::Head { head: hash, base }).map_err(|e| {
-        ChangelogError::Write {
+    chain::write_head(home, &chain::Head { head: hash, base })
+        .map_err(|e| cut_back(&f, e))
+        .map_err(|e| ChangelogError::Write {
             path: chain::head_path(home),
             why: format!(
-                "{e}; the record was written but the chain's head was not updated, so `changelog verify` will report it; check MYOPS_HOME's owner, permissions and free space"
+                "{e}; the chain's head could not be updated, so the record was not kept; check MYOPS_HOME's owner, permissions and free space"
             ),
-        }
-    })
+        })
+}
+
+/// Room an intent needs beyond its own line, in bytes: its outcome record (the intent's
+/// fields plus the after-state, so up to twice the intent) and two replacements of
+/// `changelog.head` (a file system block each), with slack.
+const INTENT_SLACK: u64 = 64 * 1024;
+
+/// Whether the file system of `home` has room for an intent of `line` bytes *and* its
+/// outcome record (issue 17, disk full): an intent written to the last free bytes would
+/// send the request and then fail to record what the server did. `Err` says how much is
+/// free and what to do; a file system that cannot be asked (`statvfs` fails) is not refused
+/// here (the writes then report their own errors).
+fn room_for_intent(home: &Path, line: u64) -> Result<(), String> {
+    let need = line.saturating_mul(3).saturating_add(INTENT_SLACK);
+    match fsutil::free_bytes(home) {
+        Ok(free) if free < need => Err(format!(
+            "only {free} bytes are free on its file system and a change needs about {need} (its intent and outcome records); nothing was sent — free some space in MYOPS_HOME's file system and retry"
+        )),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -918,6 +960,7 @@ mod tests {
             after: None,
             reconciler: None,
             resource_version_after: Some("42".into()),
+            reconciled: None,
             result: "success".into(),
             duration_seconds: 0.25,
         }

@@ -707,6 +707,13 @@ pub enum ChangelogCommand {
     /// Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break.
     #[command(after_help = help::CHANGELOG_VERIFY_HELP)]
     Verify,
+    /// Find the real outcome of entries whose outcome is unknown (an intent without an
+    /// outcome record) by reading the live object, and record it; never rolls back or retries.
+    #[command(after_help = help::CHANGELOG_RECONCILE_HELP)]
+    Reconcile {
+        /// The entry id; without it, every entry whose outcome is unknown.
+        id: Option<String>,
+    },
 }
 
 /// `changelog list --result` values.

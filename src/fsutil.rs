@@ -323,15 +323,21 @@ pub fn lock_shared(lock_path: &Path) -> io::Result<File> {
 /// `path` must be serialised: hold [`lock_exclusive`] on its lock file while writing.
 ///
 /// # Errors
-/// The I/O error of any step; the old content stays intact when one fails.
+/// The I/O error of any step; the old content stays intact when one fails, and a temp file
+/// a failed write or rename left is removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     ensure_private_dir(dir)?;
     let tmp = temp_path(path);
-    {
-        let mut f = open_private(&tmp, true)?;
+    let written = open_private(&tmp, true).and_then(|mut f| {
         f.write_all(bytes)?;
-        f.sync_all()?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        // A full disk fails the write part-way: the partial temp file would keep holding the
+        // space the next write needs (issue 17, disk full).
+        let _ = fs::remove_file(&tmp);
+        return Err(e);
     }
     if let Err(e) = fs::rename(&tmp, path) {
         let _ = fs::remove_file(&tmp);
@@ -341,6 +347,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     #[cfg(unix)]
     File::open(dir)?.sync_all()?;
     Ok(())
+}
+
+/// The bytes an unprivileged process may still write on the file system holding `dir`
+/// (`statvfs(3)`: `f_bavail × f_frsize`).
+///
+/// # Errors
+/// The I/O error of `statvfs` (the directory does not exist, …).
+pub fn free_bytes(dir: &Path) -> io::Result<u64> {
+    let st = rustix::fs::statvfs(dir)?;
+    Ok(st.f_bavail.saturating_mul(st.f_frsize))
 }
 
 /// The temporary file [`write_atomic`] writes before the rename: `.<file name>.tmp` in the

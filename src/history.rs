@@ -236,6 +236,136 @@ pub fn contradicted(files: &[(String, Vec<u8>)]) -> HashMap<String, String> {
     out
 }
 
+/// What the live object says about an intent without an outcome record (issue 17,
+/// [`reconcile`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The patch is in effect: every field it touched holds the patch's value, which differs
+    /// from the before-state. The sentence says what was compared.
+    Applied(String),
+    /// The patch is not in effect: the object was not written since the intent's read, or
+    /// every field the patch touched still holds its before-state.
+    NotApplied(String),
+    /// The live object cannot tell (the sentence says why); nothing is recorded.
+    Undecidable(String),
+}
+
+/// Decides from `live` (the object read now) whether the patch of `entry` — an intent whose
+/// outcome is unknown, with its before-state and patch — was applied (pure). Never guesses:
+///
+/// - a different uid (deleted and created again), no before-state or patch, or only Secret
+///   data touched (its values are never journaled): [`Verdict::Undecidable`];
+/// - the resourceVersion is the before-state's: nobody wrote since the intent's read, so
+///   the patch was not applied ([`Verdict::NotApplied`]) — a patch the server accepted
+///   always moves it unless it changed nothing, and then nothing is in effect either;
+/// - otherwise the touched fields decide ([`touched_paths`]): all hold the values the patch
+///   gives them (computed locally: RFC 7386 for merge, RFC 6902 for json, the patch's scalar
+///   leaves for strategic — lists of a strategic merge patch are not computed) and these
+///   differ from the before-state: applied; all hold the before-state and the patch would
+///   change some: not applied (someone else wrote other fields); anything else — a patch
+///   that changes nothing it touches, fields holding neither value — is undecidable.
+pub fn reconcile(entry: &Entry, live: &Value) -> Verdict {
+    let undecidable = |why: &str| Verdict::Undecidable(why.to_string());
+    let (Some(before), Some(patch)) = (&entry.before, &entry.patch) else {
+        return undecidable(
+            "its intent holds no before-state or no patch, so there is nothing to compare the live object with",
+        );
+    };
+    let uid = |v: &Value| {
+        v.pointer("/metadata/uid")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    let rv = |v: &Value| {
+        v.pointer("/metadata/resourceVersion")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    if let (Some(then), Some(now)) = (entry.uid.clone().or_else(|| uid(before)), uid(live))
+        && then != now
+    {
+        return Verdict::Undecidable(format!(
+            "the object there now is another one (uid {now}, the intent's was {then})"
+        ));
+    }
+    if let (Some(then), Some(now)) = (rv(before), rv(live))
+        && then == now
+    {
+        return Verdict::NotApplied(format!(
+            "the live object still has the resourceVersion {now} read before the patch, so nothing was written since"
+        ));
+    }
+    let secret = entry.kind == "Secret";
+    let patch_type = entry.patch_type.as_deref().unwrap_or("");
+    let paths: Vec<String> = touched_paths(patch_type, patch)
+        .into_iter()
+        .filter(|p| {
+            !(secret && (p.starts_with("/data") || p.starts_with("/stringData")))
+                && !p.starts_with("/metadata/resourceVersion")
+        })
+        .collect();
+    if paths.is_empty() {
+        return undecidable(
+            "the fields the patch touched cannot be compared (Secret values are never journaled) and the resourceVersion moved",
+        );
+    }
+    // The value each touched field would hold after the patch: Some(None) = absent,
+    // None = not computable here.
+    let expected: Vec<Option<Option<Value>>> = match patch_type {
+        "merge" | "json" => {
+            let mut doc = before.clone();
+            let applied = if patch_type == "merge" {
+                json_patch::merge(&mut doc, patch);
+                true
+            } else {
+                serde_json::from_value::<json_patch::Patch>(patch.clone())
+                    .ok()
+                    .is_some_and(|ops| json_patch::patch(&mut doc, &ops).is_ok())
+            };
+            paths
+                .iter()
+                .map(|p| applied.then(|| doc.pointer(p).cloned()))
+                .collect()
+        }
+        _ => paths
+            .iter()
+            .map(|p| match patch.pointer(p) {
+                Some(Value::Null) => Some(None),
+                Some(v) if !v.is_array() && !v.is_object() => Some(Some(v.clone())),
+                _ => None,
+            })
+            .collect(),
+    };
+    let at_before = paths.iter().all(|p| live.pointer(p) == before.pointer(p));
+    let known: Vec<(&String, &Option<Value>)> = paths
+        .iter()
+        .zip(&expected)
+        .filter_map(|(p, e)| e.as_ref().map(|e| (p, e)))
+        .collect();
+    let at_after = !known.is_empty() && known.iter().all(|(p, e)| live.pointer(p) == e.as_ref());
+    let changes = known.iter().any(|(p, e)| before.pointer(p) != e.as_ref());
+    let fields = paths
+        .iter()
+        .map(|p| crate::diff::dotted(p, live))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let now = rv(live).unwrap_or_else(|| "?".into());
+    match (at_after && changes, at_before && changes) {
+        (true, false) => Verdict::Applied(format!(
+            "the live object (resourceVersion {now}) holds the patch's values in {fields}"
+        )),
+        (false, true) => Verdict::NotApplied(format!(
+            "the live object (resourceVersion {now}) still holds the before-state in {fields}, which the patch would change"
+        )),
+        _ if !changes && !known.is_empty() => undecidable(
+            "the patch would leave the fields it touches as they were, so the live object cannot show whether it was applied",
+        ),
+        _ => Verdict::Undecidable(format!(
+            "the live object (resourceVersion {now}) holds neither the before-state nor the patch's values in {fields} (someone else changed them, or the patch cannot be computed here)"
+        )),
+    }
+}
+
 /// The TYPE that resolves exactly the journaled type of `e` (`Kind.version.group`, or the
 /// kind alone for the core group).
 pub fn type_name(e: &Entry) -> String {
@@ -249,6 +379,104 @@ pub fn type_name(e: &Entry) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// An intent (outcome unknown) of a merge patch `patch` on a ConfigMap `before`.
+    fn intent(patch_type: &str, patch: Value, before: Value) -> Entry {
+        let e: Entry = serde_json::from_value(json!({
+            "id": "1", "timestamp": "2026-12-02T00:00:00Z", "plugin": "myops", "user": "admin",
+            "context": null, "server": "https://x", "apiVersion": "v1", "kind": "ConfigMap",
+            "namespace": "ns", "name": "web", "uid": "u1", "operation": "patch",
+            "patchType": patch_type, "patch": patch, "dryRun": false, "before": before,
+            "resourceVersionAfter": null, "result": "pending", "durationSeconds": 0.0
+        }))
+        .unwrap();
+        assert!(e.outcome_unknown());
+        e
+    }
+
+    fn cm(rv: &str, data: Value) -> Value {
+        json!({"kind": "ConfigMap", "metadata": {"name": "web", "uid": "u1", "resourceVersion": rv}, "data": data})
+    }
+
+    #[test]
+    fn an_unknown_outcome_is_decided_by_the_live_object_and_never_guessed() {
+        let before = cm("10", json!({"k": "v0", "other": "x"}));
+        let e = intent("merge", json!({"data": {"k": "v1"}}), before.clone());
+        // Nothing written since the intent's read.
+        assert!(
+            matches!(reconcile(&e, &before), Verdict::NotApplied(w) if w.contains("resourceVersion 10"))
+        );
+        // The patch's value, resourceVersion moved.
+        assert_eq!(
+            reconcile(&e, &cm("11", json!({"k": "v1", "other": "x"}))),
+            Verdict::Applied(
+                "the live object (resourceVersion 11) holds the patch's values in data.k".into()
+            )
+        );
+        // Someone else wrote another field; ours still holds the before-state.
+        assert!(
+            matches!(reconcile(&e, &cm("12", json!({"k": "v0", "other": "y"}))), Verdict::NotApplied(w) if w.contains("still holds the before-state in data.k"))
+        );
+        // Someone else wrote our field: neither value.
+        assert!(
+            matches!(reconcile(&e, &cm("13", json!({"k": "theirs"}))), Verdict::Undecidable(w) if w.contains("holds neither"))
+        );
+        // Deleted and created again.
+        let mut other = cm("14", json!({"k": "v1"}));
+        other["metadata"]["uid"] = json!("u2");
+        assert!(
+            matches!(reconcile(&e, &other), Verdict::Undecidable(w) if w.contains("another one (uid u2"))
+        );
+        // A patch that changes nothing it touches cannot be told apart.
+        let noop = intent("merge", json!({"data": {"k": "v0"}}), before.clone());
+        assert!(
+            matches!(reconcile(&noop, &cm("15", json!({"k": "v0"}))), Verdict::Undecidable(w) if w.contains("leave the fields"))
+        );
+        // A removal (merge null, json remove) reads as applied when the key is gone.
+        let del = intent("merge", json!({"data": {"other": null}}), before.clone());
+        assert!(matches!(
+            reconcile(&del, &cm("16", json!({"k": "v0"}))),
+            Verdict::Applied(_)
+        ));
+        let json_del = intent(
+            "json",
+            json!([{"op": "remove", "path": "/data/other"}]),
+            before.clone(),
+        );
+        assert!(matches!(
+            reconcile(&json_del, &cm("16", json!({"k": "v0"}))),
+            Verdict::Applied(_)
+        ));
+        assert!(matches!(
+            reconcile(
+                &json_del,
+                &cm("17", json!({"k": "v0", "other": "x", "n": "1"}))
+            ),
+            Verdict::NotApplied(_)
+        ));
+        // Strategic: scalar leaves are compared; a list alone cannot be computed here.
+        let sm = intent("strategic", json!({"data": {"k": "v1"}}), before.clone());
+        assert!(matches!(
+            reconcile(&sm, &cm("18", json!({"k": "v1"}))),
+            Verdict::Applied(_)
+        ));
+        let list = intent(
+            "strategic",
+            json!({"spec": {"containers": [{"name": "a"}]}}),
+            before.clone(),
+        );
+        assert!(matches!(
+            reconcile(&list, &cm("19", json!({}))),
+            Verdict::Undecidable(_)
+        ));
+        // No before-state: nothing to compare.
+        let mut blind = e.clone();
+        blind.before = None;
+        assert!(matches!(
+            reconcile(&blind, &before),
+            Verdict::Undecidable(_)
+        ));
+    }
 
     #[test]
     fn touched_paths_come_from_the_journaled_patch() {

@@ -20,3 +20,15 @@ mod control;
 
 #[path = "chaos/etcd_stopped.rs"]
 mod etcd_stopped;
+
+#[path = "chaos/kill9.rs"]
+mod kill9;
+
+#[path = "chaos/disk_full.rs"]
+mod disk_full;
+
+#[path = "chaos/pushgateway.rs"]
+mod pushgateway;
+
+#[path = "chaos/concurrency.rs"]
+mod concurrency;

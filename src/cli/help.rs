@@ -176,6 +176,22 @@ pub const CHANGELOG_SHOW_HELP: &str = "Examples:
   # One entry with its before-state and patch, as JSON
   kubectl myops changelog show 1a22bb68db7-364e";
 
+/// `changelog reconcile` help: how the outcome is decided.
+pub const CHANGELOG_RECONCILE_HELP: &str =
+    "A command killed between journaling its intent and its outcome leaves an entry listed as
+`outcome unknown`. reconcile reads the object (in the entry's context) and compares it with
+the intent's before-state and patch: applied (every touched field holds the patch's value),
+not applied (the resourceVersion did not move, or every touched field still holds its
+before-state), or undecidable (then nothing is recorded; exit 5). A decided outcome is
+appended as the entry's outcome record, `reconciled` saying what was seen. Nothing is sent
+to the object.
+
+Examples:
+  # Reconcile every entry whose outcome is unknown
+  kubectl myops changelog reconcile
+  # One entry
+  kubectl myops changelog reconcile 19ad2c4e1f0-3a7c-0";
+
 /// `changelog verify` help: what is checked and what it cannot tell.
 pub const CHANGELOG_VERIFY_HELP: &str =
     "Every record carries `prev` and `hash` (SHA-256 of its RFC 8785 canonical form);

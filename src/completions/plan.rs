@@ -230,7 +230,7 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 ),
                 ("auth can-i", 1) => type_word(&line.current, None),
                 ("auth can-i", i) => name_word(line, 1, i, Verb::Get, false),
-                ("rollback" | "changelog show", 0) => Plan::need(
+                ("rollback" | "changelog show" | "changelog reconcile", 0) => Plan::need(
                     Need::ChangelogIds,
                     "",
                     directive::NO_FILE_COMP | directive::KEEP_ORDER,

@@ -130,6 +130,28 @@ impl PatchRequest<'_> {
     }
 }
 
+/// The fault-injection suite's pause points (issue 17), compiled into debug builds only
+/// (`cfg(debug_assertions)`: the tests run the debug binary; a release never contains this).
+/// With `MYOPS_TEST_PAUSE=after-intent` the process stops right after the intent record is
+/// fsynced and before the request is sent; with `after-send`, right after the server
+/// answered and before the outcome record is written. It then creates the file named by
+/// `MYOPS_TEST_PAUSE_MARKER` (if set) and sleeps, so a test can `kill -9` it at a known
+/// point of the write-ahead protocol (tests/chaos/kill9.rs).
+#[cfg(debug_assertions)]
+mod test_pause {
+    /// Pauses at `point` when `MYOPS_TEST_PAUSE` names it; otherwise returns at once.
+    pub fn at(point: &str) {
+        if std::env::var("MYOPS_TEST_PAUSE").ok().as_deref() != Some(point) {
+            return;
+        }
+        if let Some(marker) = std::env::var_os("MYOPS_TEST_PAUSE_MARKER") {
+            let _ = std::fs::write(marker, point);
+        }
+        // A blocking sleep on purpose: the whole process stands still until it is killed.
+        std::thread::sleep(std::time::Duration::from_secs(600));
+    }
+}
+
 /// `kubectl patch`'s wire name of a patch type.
 pub fn type_name(t: PatchType) -> &'static str {
     match t {
@@ -220,6 +242,7 @@ impl Session<'_> {
             after: None,
             reconciler: None,
             resource_version_after: None,
+            reconciled: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,
         }
@@ -264,7 +287,11 @@ impl Session<'_> {
         let journal = self.journal()?;
         let started = Instant::now();
         journal.append(&intent).map_err(GuardError::Journal)?;
+        #[cfg(debug_assertions)]
+        test_pause::at("after-intent");
         let result = self.call(what, request).await;
+        #[cfg(debug_assertions)]
+        test_pause::at("after-send");
         let (text, rv, after) = match &result {
             Ok(v) => {
                 let (rv, after) = outcome(v);
@@ -276,6 +303,16 @@ impl Session<'_> {
         record.after = after;
         journal.append(&record).map_err(GuardError::Unjournaled)?;
         Ok(result?)
+    }
+
+    /// Appends the outcome record `changelog reconcile` found for an intent without one
+    /// (`record` is the intent completed with the real outcome and
+    /// [`Entry::reconciled`](changelog::Entry::reconciled)); nothing is sent.
+    ///
+    /// # Errors
+    /// [`GuardError::Journal`].
+    pub fn journal_reconciled(&self, record: &Entry) -> Result<(), GuardError> {
+        self.journal()?.append(record).map_err(GuardError::Journal)
     }
 
     /// Appends one complete record for an attempt that sends no mutating request: refused

@@ -25,6 +25,7 @@
 mod verify;
 
 mod change_diff;
+mod reconcile;
 mod why;
 
 use crate::changelog::{self, Entry, InvalidLine, object_of};
@@ -218,6 +219,7 @@ pub async fn run(
             .await
             .map_err(|e| crate::verbs::RollbackError::or_rotated_away(e, &s.home, id))?,
         ChangelogCommand::Why { object, field } => why::run(&entries, object, field, p)?,
+        ChangelogCommand::Reconcile { id } => reconcile::run(s, entries, id.as_deref(), p).await?,
         // Answered before the log was read for listing, above.
         ChangelogCommand::Verify => {}
     }
@@ -342,6 +344,7 @@ mod tests {
             after: None,
             reconciler: None,
             resource_version_after: None,
+            reconciled: None,
             result: "success".into(),
             duration_seconds: 0.1,
         }

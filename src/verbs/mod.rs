@@ -375,15 +375,28 @@ pub enum HistoryError {
     /// `changelog why`: the field path is neither form (the message says how to write it).
     #[error("{0}")]
     BadField(String),
+    /// `changelog reconcile`: the live object could not decide `n` entries (each named on
+    /// stderr with why); their outcome stays unknown.
+    #[error(
+        "the outcome of {n} entry(ies) is still unknown (first: {first}); check the objects named above by hand — nothing was rolled back or retried"
+    )]
+    Undecided {
+        /// How many entries stayed undecided.
+        n: usize,
+        /// The first of them.
+        first: String,
+    },
 }
 
 impl HistoryError {
-    /// 4 when the object is gone, 3 when it cannot be read, 2 otherwise (the entry or the
-    /// field path cannot be answered).
+    /// 4 when the object is gone, 3 when it cannot be read, 5 when `changelog reconcile`
+    /// could not decide (like a rollback of an unknown outcome), 2 otherwise (the entry or
+    /// the field path cannot be answered).
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             HistoryError::Gone { .. } => ExitStatus::NotFound,
             HistoryError::Unreadable { .. } => ExitStatus::Denied,
+            HistoryError::Undecided { .. } => ExitStatus::Conflict,
             HistoryError::NoBefore { .. }
             | HistoryError::Moved { .. }
             | HistoryError::BadField(_) => ExitStatus::Usage,

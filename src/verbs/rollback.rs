@@ -991,6 +991,7 @@ mod tests {
             after: None,
             reconciler: None,
             resource_version_after: Some("7".into()),
+            reconciled: None,
             result: "success".into(),
             duration_seconds: 0.1,
         }
