@@ -1141,6 +1141,31 @@ mod tests {
         );
     }
 
+    /// Issue 17, disk full: the intent fitted into the log's last block but `changelog.head`
+    /// could not be replaced, and the record stayed — an intent for a request never sent,
+    /// not named by the head (verify broken). Here the head's temp file cannot be created.
+    #[test]
+    fn a_record_whose_head_cannot_be_written_is_not_kept() {
+        let d = tempfile::tempdir().unwrap();
+        let j = Journal::open(d.path()).unwrap();
+        j.append(&entry("first")).unwrap();
+        let len = std::fs::metadata(j.path()).unwrap().len();
+        let blocker = d.path().join(".changelog.head.tmp");
+        std::fs::create_dir(&blocker).unwrap();
+        let mut intent = entry("refused");
+        intent.result = PENDING.into();
+        let e = j.append(&intent).unwrap_err().to_string();
+        assert!(e.contains("the record was not kept"), "{e}");
+        assert_eq!(std::fs::metadata(j.path()).unwrap().len(), len, "cut back");
+        std::fs::remove_dir(&blocker).unwrap();
+        j.append(&entry("second")).unwrap();
+        let (entries, invalid) = read_all(d.path()).unwrap();
+        let names: Vec<&str> = entries.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!((names, invalid.len()), (vec!["first", "second"], 0));
+        let (files, head) = read_files(d.path()).unwrap();
+        assert!(chain::verify(&files, head).is_ok());
+    }
+
     #[test]
     fn framed_starts_a_fresh_line_only_when_needed() {
         assert_eq!(framed(b"{}".to_vec(), None), b"{}\n");
