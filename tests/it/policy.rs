@@ -253,6 +253,33 @@ fn an_image_rule_refuses_a_strategic_patch_through_the_list_merge_key() {
         "{r:?}"
     );
     assert_eq!(field(&ns.0, "deployment", "web", "{.spec.replicas}"), "3");
+    // The scale subresource answers with a Scale; its replicas are the Deployment's
+    // /spec/replicas, which a second rule denies.
+    let scale = |m: &Myops, n: &str| {
+        m.run(&[
+            "patch",
+            "deployment",
+            "web",
+            "-n",
+            &ns.0,
+            "--subresource",
+            "scale",
+            "--type",
+            "merge",
+            "-p",
+            &format!(r#"{{"spec":{{"replicas":{n}}}}}"#),
+        ])
+    };
+    let r = scale(&m, "4");
+    assert_eq!(r.code, 0, "the image rule does not cover replicas: {r:?}");
+    let replicas =
+        myops("- resource: deployments\n  deny: [/spec/replicas]\n  message: HPA owns it\n");
+    let r = scale(&replicas, "5");
+    assert_refused(
+        &r,
+        "error: denied by plugin.yaml policies[0] (deployments): the patch would change /spec/replicas of deployment.apps/web: HPA owns it (nothing was sent)\n",
+    );
+    assert_eq!(field(&ns.0, "deployment", "web", "{.spec.replicas}"), "4");
 }
 
 #[test]
@@ -300,6 +327,38 @@ fn a_rule_on_a_custom_resource_field_refuses_and_a_namespace_glob_limits_it() {
         r#"{"spec":{"schedule":"0 3 * * *"}}"#,
     );
     assert_eq!(r.code, 0, "{r:?}");
+    // The status subresource: its dry run answers with the whole object.
+    let status = |m: &Myops, result: &str| {
+        m.run(&[
+            "patch",
+            "backupjobs",
+            "nightly",
+            "-n",
+            &ns.0,
+            "--subresource",
+            "status",
+            "--type",
+            "merge",
+            "-p",
+            &format!(r#"{{"status":{{"lastResult":"{result}"}}}}"#),
+        ])
+    };
+    assert_eq!(
+        status(&m, "ok").code,
+        0,
+        "status is not denied by this rule"
+    );
+    let owned = myops(
+        "- resource: backupjobs.example.com\n  deny: [\"/status/**\"]\n  message: the backup operator writes status\n",
+    );
+    let r = status(&owned, "failed");
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "policies[0] (backupjobs.example.com): the patch would change /status/lastResult of"
+        ),
+        "{r:?}"
+    );
     // The same rule for another namespace only: no rule matches, no dry run.
     let other = myops(
         "- resource: backupjobs.example.com\n  namespaces: [\"prod-*\"]\n  deny: [/spec/target]\n  message: m\n",
