@@ -1,7 +1,7 @@
 //! Scenario 6: 50 concurrent patches and 5 concurrent `crds sync` across two MYOPS_HOMEs
 //! while their journals rotate.
 //!
-//! plugin.yaml sets `changelog.maxSize` to 32 KiB, so each home's log is rotated several
+//! plugin.yaml sets `changelog.maxSize` to 24 KiB, so each home's log is rotated several
 //! times while the 55 processes append to it; the total stays under the six files kept
 //! (active + [`ROTATED`]), so nothing may be deleted — the test checks that too (the head's
 //! `base` is still the genesis). Afterwards, in both homes: every retained file parses line
@@ -79,7 +79,7 @@ fn concurrent_patches_and_crd_syncs_in_two_homes_keep_rotating_journals_whole() 
         )
         .unwrap();
     }
-    let plugin = "name: myops\nverbs: [get, patch]\nresources: [configmaps, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\nchangelog: {maxSize: 32KiB}\n";
+    let plugin = "name: myops\nverbs: [get, patch]\nresources: [configmaps, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\nchangelog: {maxSize: 24KiB}\n";
     let homes = [Myops::new(plugin), Myops::new(plugin)];
     let home = |m: &Myops| m.dir.path().join("myops");
 
@@ -145,11 +145,10 @@ fn concurrent_patches_and_crd_syncs_in_two_homes_keep_rotating_journals_whole() 
     let mut lost = 0;
     for (side, m) in homes.iter().enumerate() {
         let (recs, rotated) = records(&home(m));
-        eprintln!(
-            "home {side}: {} records in {} rotated file(s) + the active one",
-            recs.len(),
-            rotated
-        );
+        t.note(format!(
+            "home {side}: {} records in {rotated} rotated file(s) + the active one",
+            recs.len()
+        ));
         assert!(
             rotated >= 2,
             "home {side}: the journal rotated while being written ({rotated} rotated files)"

@@ -181,6 +181,7 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     assert_eq!(patches_since(mark, n), 0, "reconcile sent nothing");
     verified(&m);
     t.survived();
+    t.note("killed after the intent: no PATCH sent, reconciled as not applied");
 
     // 2. Killed after the server answered, before the outcome record: the change is in effect.
     let mark = audit_mark();
@@ -220,6 +221,7 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     assert_eq!(data_k(n), "v0");
     verified(&m);
     t.survived();
+    t.note("killed after the answer: 1 PATCH, rollback refused (exit 5), reconciled as applied, then rolled back");
 
     // 3. Killed after the answer, then someone else rewrote the field: undecidable, nothing
     //    recorded, nothing sent.
@@ -260,4 +262,5 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     assert_eq!(data_k(n), "theirs");
     verified(&m);
     t.survived();
+    t.note("another writer after the kill: left unknown (exit 5), nothing recorded or sent");
 }

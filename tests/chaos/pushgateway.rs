@@ -226,6 +226,12 @@ fn pushgateway_stalled_then_failing_never_holds_a_command_and_loses_no_total() {
     );
     t.survived();
     t.survived();
+    t.note(format!(
+        "{stalled} pushes stalled, {failed} got 500; the slowest command {:.2} s with a {} s push timeout, {:.2} s with a healthy gateway",
+        runs.iter().map(|r| r.2).max().unwrap().as_secs_f64(),
+        TIMEOUT.as_secs(),
+        baseline.as_secs_f64()
+    ));
 
     // Recovery: one more command's push carries every total.
     gw.set(HEALTHY);
@@ -239,6 +245,7 @@ fn pushgateway_stalled_then_failing_never_holds_a_command_and_loses_no_total() {
     if total != 101.0 {
         t.lost((101.0 - total).abs() as u32);
     }
+    t.note(format!("recovery push: ops_total {total} = 50 + 50 + 1"));
     assert_eq!(
         total,
         101.0,
