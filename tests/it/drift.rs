@@ -159,6 +159,17 @@ fn drift_names_kubectl_patch_and_the_field_it_changed_after_ours_and_our_own_pat
     assert_eq!(code, 0, "{r:?}");
     assert_eq!(v["checked"], 1);
 
+    // Without -A only the current namespace (the context's: not this one) is checked; -A
+    // reads every journaled object by name in its own namespace. No fan-out over contexts.
+    let here = m.run(&["drift", "-o", "json"]);
+    assert_eq!(here.code, 0, "{here:?}");
+    assert!(here.stdout.contains("\"checked\": 0,"), "{here:?}");
+    let all = m.run(&["drift", "-A", "-o", "json"]);
+    assert_eq!(all.code, DRIFT, "{all:?}");
+    assert!(all.stdout.contains("\"checked\": 2,"), "{all:?}");
+    let fanned = m.run(&["drift", "--all-contexts"]);
+    assert_eq!(fanned.code, 2, "{fanned:?}");
+
     // Our own later change moves the baseline: no drift.
     let r = m.merge_patch(&ns.0, "configmap", "web", r#"{"data":{"color":"green"}}"#);
     assert_eq!(r.code, 0, "{r:?}");
