@@ -928,7 +928,7 @@ fn room_for_intent(home: &Path, line: u64) -> Result<(), String> {
     let need = line.saturating_mul(3).saturating_add(INTENT_SLACK);
     match fsutil::free_bytes(home) {
         Ok(free) if free < need => Err(format!(
-            "only {free} bytes are free on its file system and a change needs about {need} (its intent and outcome records); nothing was sent — free some space in MYOPS_HOME's file system and retry"
+            "only {free} bytes are free on its file system and a change needs about {need} (its intent and outcome records); free some space there and retry"
         )),
         _ => Ok(()),
     }

@@ -197,6 +197,7 @@ fn disk_full_refuses_mutations_before_sending_and_keeps_the_metrics_state() {
         let mark = audit_mark();
         let log_lines = lines(&log);
         let r = patch(&m, &mut t, "v2");
+        eprintln!("refused: {}", r.stderr);
         assert_eq!(
             r.code, 1,
             "{what} free: the patch is refused with exit 1: {r:?}"
