@@ -15,7 +15,9 @@
 //!    directives, which is a merge patch; others cannot be replayed without the server's
 //!    schema and are reported as changed with unknown fields) — and the live object, by
 //!    [`crate::diff::changes`] (bookkeeping left out as there), and `status` left out unless
-//!    our patch wrote it (controllers own it; it changes without anyone drifting).
+//!    our patch wrote it (controllers own it; it changes without anyone drifting), as are the
+//!    annotations controllers keep on what they manage ([`CONTROLLER_ANNOTATIONS`]) and the
+//!    writers through the status subresource.
 //! 3. For each changed field, the managers that own it now: the `metadata.managedFields`
 //!    entries whose `fieldsV1` set holds it ([`holds`]; KEP-555 server-side apply, "Field
 //!    management"). A removed field has no owner any more; it lists the managers that wrote
@@ -435,11 +437,30 @@ pub fn owners(live: &Value, pointer: &str) -> Vec<Manager> {
     out
 }
 
+/// Annotations a controller maintains on the objects it manages, not anyone's intent: the
+/// deployment controller's revision counter on Deployments and ReplicaSets
+/// (`deployment.kubernetes.io/revision`, k8s.io/kubernetes pkg/controller/deployment/util)
+/// and the DaemonSet controller's template generation
+/// (`deprecated.daemonset.template.generation`). A template change of ours bumps them right
+/// after our patch, so comparing them would report every such patch as drift.
+pub const CONTROLLER_ANNOTATIONS: &[&str] = &[
+    "deployment.kubernetes.io/revision",
+    "deprecated.daemonset.template.generation",
+];
+
 /// An object as drift compares it (pure): redacted as the journal holds it (a Secret's
-/// values masked, its `stringData` dropped — the server folds it into `data`), and without
-/// `status` unless `keep_status`.
+/// values masked, its `stringData` dropped — the server folds it into `data`), without the
+/// [`CONTROLLER_ANNOTATIONS`], and without `status` unless `keep_status`.
 fn comparable(kind: &str, v: &Value, keep_status: bool) -> Value {
     let mut v = changelog::redact_as(kind, v.clone());
+    if let Some(a) = v
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        for k in CONTROLLER_ANNOTATIONS {
+            a.remove(*k);
+        }
+    }
     if let Some(o) = v.as_object_mut() {
         if kind == "Secret" {
             o.remove("stringData");
@@ -478,7 +499,14 @@ pub fn compare(e: &Entry, live: &Value) -> ObjectDrift {
     if d.live_resource_version.is_some() && d.live_resource_version == e.resource_version_after {
         return d;
     }
-    let writers = writers_since(e, live);
+    let keep_status = history::touched_by(e)
+        .iter()
+        .any(|p| p == "/status" || p.starts_with("/status/"));
+    // A write through the status subresource changes nothing but `status`.
+    let writers: Vec<&Value> = writers_since(e, live)
+        .into_iter()
+        .filter(|m| keep_status || m.get("subresource").and_then(Value::as_str) != Some("status"))
+        .collect();
     d.writers_since = writers.iter().map(|m| Manager::of(m)).collect();
     let Some(ours) = expected(e) else {
         d.state = State::Drifted;
@@ -487,9 +515,6 @@ pub fn compare(e: &Entry, live: &Value) -> ObjectDrift {
         );
         return d;
     };
-    let keep_status = history::touched_by(e)
-        .iter()
-        .any(|p| p == "/status" || p.starts_with("/status/"));
     let (ours, now) = (
         comparable(&e.kind, &ours, keep_status),
         comparable(&e.kind, live, keep_status),
@@ -749,6 +774,45 @@ mod tests {
             assert!(!text.contains(secret), "{secret} in {text}");
         }
         assert_eq!(d.fields[0].change, "+ data.token: \"***\"");
+    }
+
+    #[test]
+    fn status_and_controller_annotations_are_not_drift_nor_their_writers() {
+        let ours = mf(
+            "kubectl-myops",
+            "2026-12-02T08:00:00Z",
+            json!({"f:spec": {"f:replicas": {}}}),
+        );
+        let e = entry(
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "after": {
+            "metadata": {"uid": "u1", "annotations": {"deployment.kubernetes.io/revision": "1"},
+                "managedFields": [ours.clone()]},
+            "spec": {"replicas": 3}, "status": {"replicas": 2}}}),
+        );
+        let mut status = mf(
+            "kube-controller-manager",
+            "2026-12-02T08:00:01Z",
+            json!({"f:status": {"f:replicas": {}}}),
+        );
+        status["subresource"] = json!("status");
+        let live = json!({"metadata": {"uid": "u1", "resourceVersion": "9",
+            "annotations": {"deployment.kubernetes.io/revision": "2"},
+            "managedFields": [ours, status,
+                mf("kube-controller-manager", "2026-12-02T08:00:01Z", json!({"f:metadata": {"f:annotations": {".": {}, "f:deployment.kubernetes.io/revision": {}}}}))]},
+            "spec": {"replicas": 3}, "status": {"replicas": 3}});
+        let d = compare(&e, &live);
+        assert_eq!(d.state, State::Unchanged, "{d:?}");
+        assert!(d.fields.is_empty());
+        let writers: Vec<Option<&str>> = d
+            .writers_since
+            .iter()
+            .map(|m| m.subresource.as_deref())
+            .collect();
+        assert_eq!(writers, [None], "the status write is left out: {d:?}");
+        assert!(
+            d.notes[0].contains("resourceVersion moved (7 → 9)"),
+            "{d:?}"
+        );
     }
 
     #[test]
