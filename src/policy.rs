@@ -28,9 +28,35 @@
 //! object as the server would store it (a server-side dry run, issue 16), which leaves the
 //! server's bookkeeping (`resourceVersion`, `managedFields`, `generation`) out.
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::config::PolicyRule;
+/// One field-path policy rule of plugin.yaml `policies:` (issue 16), e.g.
+/// `{resource: secrets, deny: ["/data/*"], message: "Secrets change through the vault sync"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct PolicyRule {
+    /// The resource type: `plural` (core and well-known groups), `plural.group`, or `*` for
+    /// every type.
+    pub resource: String,
+    /// Namespace globs (`*` matches any run of characters, e.g. `team-*`); absent = every
+    /// namespace and cluster-scoped objects. A rule with namespaces never covers a
+    /// cluster-scoped object.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// JSON Pointers (RFC 6901; `~1` for `/` in a key) of fields that may not change; a
+    /// segment `*` matches one segment (a key or a list index), a trailing `/**` anything
+    /// below. A change at or below a denied path is refused, and a change above one is
+    /// refused when a denied field beneath it changes.
+    pub deny: Vec<String>,
+    /// Paths inside the deny that may change after all (same syntax).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allow: Vec<String>,
+    /// Shown on refusal after the rule and the path, e.g. "Secrets change through the vault
+    /// sync".
+    pub message: String,
+}
 
 /// One segment of a path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -314,13 +340,16 @@ impl Violation {
 }
 
 /// The first rule of `rules` (in order) that refuses the change from `before` to `after`,
-/// with the denied paths it changes — `None` when no rule refuses. The module comment says
-/// what "changes a path" means.
-pub fn denied_changes(rules: &[Compiled], before: &Value, after: &Value) -> Option<Violation> {
-    let changed: Vec<Vec<String>> = crate::diff::operations(before, after)
-        .iter()
-        .map(|op| split_pointer(crate::diff::path_of(op)))
-        .collect();
+/// with the denied paths it changes — `None` when no rule refuses. `changed` are the
+/// pointers the structured diff of the two names ([`crate::diff::operations`], bookkeeping
+/// left out); the module comment says what "changes a path" means.
+pub fn denied_changes(
+    rules: &[Compiled],
+    changed: &[String],
+    before: &Value,
+    after: &Value,
+) -> Option<Violation> {
+    let changed: Vec<Vec<String>> = changed.iter().map(|p| split_pointer(p)).collect();
     rules.iter().find_map(|rule| {
         let mut paths = Vec::new();
         for p in &changed {
@@ -545,9 +574,21 @@ mod tests {
         }
     }
 
+    /// The pointers the project's structured diff names (what the guarded path passes).
+    fn changed(before: &Value, after: &Value) -> Vec<String> {
+        crate::diff::operations(before, after)
+            .iter()
+            .map(|op| crate::diff::path_of(op).to_string())
+            .collect()
+    }
+
+    fn denied(rules: &[Compiled], before: &Value, after: &Value) -> Option<Violation> {
+        denied_changes(rules, &changed(before, after), before, after)
+    }
+
     fn check(deny: &[&str], allow: &[&str], before: Value, after: Value) -> Vec<String> {
         let c = Compiled::new(0, &rule("secrets", deny, allow)).unwrap();
-        denied_changes(&[c], &before, &after)
+        denied(&[c], &before, &after)
             .map(|v| v.paths)
             .unwrap_or_default()
     }
@@ -653,7 +694,7 @@ mod tests {
         // The same values under a replaced parent: nothing denied changed.
         let c = Compiled::new(0, &rule("s", &["/data/pw"], &[])).unwrap();
         assert_eq!(
-            denied_changes(&[c], &before, &json!({"data": {"pw": "b2xk"}})),
+            denied(&[c], &before, &json!({"data": {"pw": "b2xk"}})),
             None
         );
         // A list item removed whole: its image changed.
@@ -732,7 +773,7 @@ mod tests {
         ];
         let mut changed = before.clone();
         changed["spec"]["replicas"] = json!(2);
-        let v = denied_changes(&rules, &before, &changed).unwrap();
+        let v = denied(&rules, &before, &changed).unwrap();
         assert_eq!(
             (
                 v.index,

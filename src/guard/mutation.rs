@@ -652,7 +652,11 @@ pub fn policy_verdict(
     before: &Value,
     after: &Value,
 ) -> Result<(), GuardError> {
-    match crate::policy::denied_changes(rules, before, after) {
+    let changed: Vec<String> = crate::diff::operations(before, after)
+        .iter()
+        .map(|op| crate::diff::path_of(op).to_string())
+        .collect();
+    match crate::policy::denied_changes(rules, &changed, before, after) {
         None => Ok(()),
         Some(v) => Err(GuardError::Policy {
             change,
