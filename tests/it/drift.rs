@@ -6,7 +6,9 @@
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, Run, create_deployment, create_secret, kubectl};
+use crate::fixture::{
+    Myops, Namespace, Run, create_deployment, create_secret, kubectl, kubectl_merge_patch,
+};
 
 /// The documented "drift found" exit code (src/exit.rs `ExitStatus::Drift`).
 const DRIFT: i32 = 6;
@@ -74,17 +76,12 @@ fn drift_names_kubectl_patch_and_the_field_it_changed_after_ours_and_our_own_pat
     // and removes another. kubectl-create, which made the ConfigMap, is left owning
     // `"f:data": {}` — the map, not its keys: it is not named (it was, before `holds`
     // learnt that a leaf above a map is not ownership of its keys).
-    kubectl(&[
-        "patch",
+    kubectl_merge_patch(
+        &ns.0,
         "configmap",
         "web",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
         r#"{"data":{"color":"red","size":null}}"#,
-    ]);
+    );
     let r = m.run(&["drift", "-n", &ns.0]);
     assert_eq!(r.code, DRIFT, "{r:?}");
     let lines: Vec<Vec<&str>> = r
@@ -241,17 +238,12 @@ fn drift_of_a_secret_names_the_writer_of_a_changed_value_and_never_shows_a_value
     assert_eq!(code, 0, "nothing changed since ours: {r:?}");
 
     // Someone sets the password by hand: "hunter2-hand" in base64.
-    kubectl(&[
-        "patch",
+    kubectl_merge_patch(
+        &ns.0,
         "secret",
         "db",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
         r#"{"data":{"password":"aHVudGVyMi1oYW5k"}}"#,
-    ]);
+    );
     let (code, v, r) = report(&m, &ns.0, &[]);
     assert_eq!(code, DRIFT, "{r:?}");
     let o = object(&v, &format!("secret/{}/db", ns.0));

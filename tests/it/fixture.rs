@@ -475,3 +475,9 @@ pub fn create_secret(ns: &str, name: &str, literals: &[&str]) {
     args.extend(literals.iter().map(String::as_str));
     kubectl(&args);
 }
+
+/// `kubectl patch KIND NAME -n NS --type merge -p BODY` as admin (the real kubectl, field
+/// manager `kubectl-patch`): another writer than kubectl-myops.
+pub fn kubectl_merge_patch(ns: &str, kind: &str, name: &str, body: &str) -> String {
+    kubectl(&["patch", kind, name, "-n", ns, "--type", "merge", "-p", body])
+}
