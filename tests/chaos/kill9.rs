@@ -180,6 +180,24 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     );
     assert_eq!(patches_since(mark, n), 0, "reconcile sent nothing");
     verified(&m);
+    // Once decided, nothing more to do; an unknown id is not found.
+    let again = m.run(&["changelog", "reconcile", &id]);
+    assert_eq!(
+        (again.code, again.stdout.trim()),
+        (
+            0,
+            format!("{id}: nothing to reconcile (its outcome is recorded: not applied)").as_str()
+        ),
+        "{again:?}"
+    );
+    let none = m.run(&["changelog", "reconcile"]);
+    assert_eq!(
+        (none.code, none.stderr.trim()),
+        (0, "No change-log entries with an unknown outcome."),
+        "{none:?}"
+    );
+    let unknown = m.run(&["changelog", "reconcile", "no-such-id"]);
+    assert_eq!(unknown.code, 4, "{unknown:?}");
     t.survived();
     t.note("killed after the intent: no PATCH sent, reconciled as not applied");
 
