@@ -13,7 +13,8 @@
 //!
 //! Exit status ([`ExitStatus::Drift`], 6): 0 when nothing drifted, 6 when some object
 //! changed, was deleted or was re-created, and — since an error wins — the most severe
-//! error's code when some object could not be checked (each named on stderr).
+//! error's code when some object could not be checked (each named on stderr). After a
+//! runtime failure (exit 1: unreachable, timed out) the remaining objects are not read.
 
 use crate::changelog;
 use crate::cli::{DriftArgs, DriftFormat};
@@ -74,8 +75,18 @@ pub async fn run(
         .collect();
     let mut objects = Vec::with_capacity(selected.len());
     let mut errors = Vec::new();
+    // After a runtime failure (the server unreachable, a request timed out) the remaining
+    // objects are not read: each would wait out its own deadline for the same answer.
+    let mut failed: Option<String> = None;
     for b in &selected {
         let e = &b.entry;
+        if let Some(why) = &failed {
+            objects.push(ObjectDrift::failed(
+                e,
+                format!("not checked: an earlier read failed ({why})"),
+            ));
+            continue;
+        }
         let mut d = match live::read_journaled(&session, e).await {
             Ok((_, Live::Found(v))) => drift::compare(e, &v),
             Ok((_, Live::Gone)) => ObjectDrift::of(e, State::Deleted),
@@ -92,6 +103,9 @@ pub async fn run(
             Err(err) => {
                 let err = VerbError::from(err);
                 errors.push(err.exit_status());
+                if err.exit_status() == ExitStatus::Failure {
+                    failed = Some(capped(&err.to_string(), 200));
+                }
                 ObjectDrift::failed(e, err.to_string())
             }
         };
