@@ -1123,7 +1123,8 @@ Examples:
 const MATRIX_HELP: &str =
     "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
 server does not serve the type. Columns: get, list, watch for the plugin verb get; patch for
-patch; BOUNDARY is `ok` or why plugin.yaml refuses the row.
+patch; POLICIES (only when plugin.yaml has `policies:`) names the field-path policy rules on
+the type, e.g. policies[0,2], or `-`; BOUNDARY is `ok` or why plugin.yaml refuses the row.
 
 Examples:
   # What may I do in namespace web?
