@@ -72,7 +72,9 @@ object's resourceVersion: if someone changed the object since, the rollback is r
 naming the last writer, unless --force. An object a reconciler owns (Flux, Argo CD, Helm, kapp,
 kubectl apply: read from its labels and annotations) is refused too (exit 5), naming the owner:
 its next sync would undo the rollback; --force rolls it back anyway and journals the owner. A
-rollback is journaled like any change.
+field-path policy of plugin.yaml (`policies:`) that denies a field the rollback would change
+refuses it (exit 3, nothing sent; --force does not override it). A rollback is journaled like
+any change.
 
 Examples:
   # What the change did, field by field
@@ -296,7 +298,11 @@ pub const CONFIG_SCHEMA_HELP: &str = "Examples:
   kubectl myops config schema > ~/.kube/plugins/myops/plugin.schema.json";
 
 /// `config validate` help.
-pub const CONFIG_VALIDATE_HELP: &str = "Examples:
+pub const CONFIG_VALIDATE_HELP: &str = "Field-path policies (`policies:`) are listed one per rule; a rule that can never refuse
+(its resource not in `resources`, an `allow` under no `deny`, …) or two rules whose deny paths
+overlap are warned about on stderr (exit 0).
+
+Examples:
   # The plugin.yaml in effect, and what it allows
   kubectl myops config validate
 
