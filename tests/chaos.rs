@@ -32,3 +32,14 @@ mod pushgateway;
 
 #[path = "chaos/concurrency.rs"]
 mod concurrency;
+
+#[allow(dead_code)]
+#[path = "it/watching.rs"]
+mod watching;
+
+#[allow(dead_code)]
+#[path = "it/crd_watcher.rs"]
+mod crd_watcher;
+
+#[path = "chaos/apiserver_restart.rs"]
+mod apiserver_restart;

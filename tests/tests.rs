@@ -13,6 +13,8 @@ mod changelog_chain;
 mod completion;
 #[path = "it/config.rs"]
 mod config;
+#[path = "it/crd_watcher.rs"]
+mod crd_watcher;
 #[path = "it/crds.rs"]
 mod crds;
 #[path = "it/discovery_cache.rs"]
@@ -83,3 +85,5 @@ mod reconciler;
 mod standin;
 #[path = "it/watch.rs"]
 mod watch;
+#[path = "it/watching.rs"]
+mod watching;

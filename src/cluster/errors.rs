@@ -156,6 +156,19 @@ impl ApiError {
         }
     }
 
+    /// Whether the failure is the server's state rather than the request's: no answer
+    /// (transport, proxy, timeout) or an answer that says "later" — 429, 500, 502, 503, 504
+    /// (a stopped or restarting kube-apiserver, its etcd down). A long-running command
+    /// (`get -w`, `crds watch`) waits such a failure out and tries again; client-go's
+    /// reflector does the same for a refused connection and 429
+    /// (`k8s.io/client-go/tools/cache/reflector.go`, `watch`). One-shot commands fail at once.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            ApiError::Transport { .. } | ApiError::Proxy { .. } | ApiError::Timeout { .. } => true,
+            ApiError::Server { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
+        }
+    }
+
     /// 404 → not found (4), 403 → denied (3), 409 → conflict (5), 400/415/422 → usage (2),
     /// anything else → runtime failure (1).
     pub fn exit_status(&self) -> ExitStatus {
@@ -189,5 +202,21 @@ mod tests {
         assert_eq!(server(422).exit_status(), ExitStatus::Usage);
         assert_eq!(server(500).exit_status(), ExitStatus::Failure);
         assert_eq!(server(404).to_string(), "Error from server (R): m");
+    }
+
+    #[test]
+    fn a_stopped_or_restarting_server_is_transient_a_refusal_is_not() {
+        for code in [429, 500, 502, 503, 504] {
+            assert!(server(code).is_transient(), "{code}");
+        }
+        for code in [400, 401, 403, 404, 409, 410, 422] {
+            assert!(!server(code).is_transient(), "{code}");
+        }
+        let timeout = ApiError::Timeout {
+            server: "https://127.0.0.1:1".into(),
+            what: "the watch request".into(),
+            after: std::time::Duration::from_secs(1),
+        };
+        assert!(timeout.is_transient());
     }
 }

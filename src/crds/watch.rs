@@ -122,12 +122,28 @@ pub struct WatchState {
     owners: BTreeMap<String, PathBuf>,
     /// File → CRD names it also defines but another file owns.
     duplicates: BTreeMap<PathBuf, BTreeSet<String>>,
+    /// Files to plan again although unchanged ([`WatchState::retry`]).
+    retry: BTreeSet<PathBuf>,
 }
 
 impl WatchState {
     /// The CRD names currently claimed, with their files.
     pub fn owners(&self) -> &BTreeMap<String, PathBuf> {
         &self.owners
+    }
+
+    /// Plans `file` again at the next [`WatchState::plan`] although its content did not
+    /// change: its CRDs were not applied because the server did not answer (issue 17), and
+    /// are applied when it does. A file removed meanwhile is unregistered as usual.
+    pub fn retry(&mut self, file: &Path) {
+        if self.seen.contains_key(file) {
+            self.retry.insert(file.to_path_buf());
+        }
+    }
+
+    /// Whether some file waits to be planned again ([`WatchState::retry`]).
+    pub fn has_retries(&self) -> bool {
+        !self.retry.is_empty()
     }
 
     /// Diffs `snap` against the processed state and returns the actions, removals first.
@@ -153,9 +169,10 @@ impl WatchState {
                 freed.insert(name, f.clone());
             }
         }
+        let retry = std::mem::take(&mut self.retry);
         let changed: Vec<PathBuf> = snap
             .iter()
-            .filter(|(f, fs)| self.seen.get(*f) != Some(&fs.hash))
+            .filter(|(f, fs)| self.seen.get(*f) != Some(&fs.hash) || retry.contains(*f))
             .map(|(f, _)| f.clone())
             .collect();
         for file in &changed {
@@ -494,6 +511,30 @@ mod tests {
             summary(&st.plan(&snap(&[("b.yaml", &b2)]))),
             ["unregister as.example.com (a.yaml)", "apply bs.example.com"]
         );
+    }
+
+    #[test]
+    fn a_file_whose_apply_found_no_server_is_applied_again_once_and_a_removed_one_unregisters() {
+        let mut st = WatchState::default();
+        let a = crd_text("as");
+        let b = crd_text("bs");
+        let both = snap(&[("a.yaml", &a), ("b.yaml", &b)]);
+        st.plan(&both);
+        // The server did not answer b's apply: the unchanged file is planned again, once.
+        st.retry(Path::new("b.yaml"));
+        assert!(st.has_retries());
+        assert_eq!(summary(&st.plan(&both)), ["apply bs.example.com"]);
+        assert!(!st.has_retries());
+        assert!(st.plan(&both).is_empty());
+        // A file removed while it waits is unregistered, not applied.
+        st.retry(Path::new("a.yaml"));
+        assert_eq!(
+            summary(&st.plan(&snap(&[("b.yaml", &b)]))),
+            ["unregister as.example.com (a.yaml)"]
+        );
+        // A file never seen is not invented.
+        st.retry(Path::new("c.yaml"));
+        assert!(!st.has_retries());
     }
 
     #[test]

@@ -116,6 +116,25 @@ impl ApplyError {
             ApplyError::NotReady { .. } | ApplyError::NotLeader { .. } => ExitStatus::Failure,
         }
     }
+
+    /// Whether the failure is the server not answering (stopped, restarting, its etcd down:
+    /// [`ApiError::is_transient`]) rather than anything about the CRD or the caller's rights:
+    /// `crds watch` applies such a CRD again once the server answers (issue 17).
+    pub fn is_transient(&self) -> bool {
+        self.transient().is_some()
+    }
+
+    /// The server's failure itself when [`ApplyError::is_transient`] (what the outage is
+    /// told with, once for every CRD it holds up).
+    pub fn transient(&self) -> Option<&ApiError> {
+        match self {
+            ApplyError::Guard(GuardError::Api(e))
+            | ApplyError::Guard(GuardError::Gate(crate::authz::GateError::Review(e)))
+            | ApplyError::Rejected { source: e, .. }
+            | ApplyError::Wait { source: e, .. } => Some(e).filter(|e| e.is_transient()),
+            _ => None,
+        }
+    }
 }
 
 /// The resource type CRD registration acts on (cluster-scoped customresourcedefinitions in

@@ -18,7 +18,9 @@
 //! - [`crd_apply`] and [`crd_batch`]: CRD registration on the same path, and the one batch
 //!   function (plan → check access → apply → wait → record) of `crds sync` and `crds watch`;
 //! - [`election`] (pure) and [`lease`]: leader election on a Lease for
-//!   `crds watch --leader-elect`, and the [`lease::Fence`] every CRD apply and prune checks.
+//!   `crds watch --leader-elect`, and the [`lease::Fence`] every CRD apply and prune checks;
+//! - [`watch`] and [`outage`]: the `get -w` stream, and the one backoff with which the
+//!   long-running commands wait out a server that stops answering.
 //!
 //! `cli`, `settings`, `config`, `cluster`, `authz`, `changelog` and `output` are below this
 //! layer; `verbs` and `crds` are above it and never import each other's files.
@@ -30,6 +32,7 @@ pub mod election;
 pub mod identity;
 pub mod lease;
 pub mod mutation;
+pub mod outage;
 pub mod session;
 pub mod target;
 pub mod watch;

@@ -15,6 +15,13 @@
 //! events computed by [`diff`] (new objects ADDED, a changed `resourceVersion` MODIFIED,
 //! objects gone DELETED), so nothing is lost or printed twice.
 //!
+//! A server that stops answering (stopped or restarting kube-apiserver, its etcd down:
+//! [`ApiError::is_transient`]) does not end the watch (issue 17): [`Watch::next`] reports
+//! the outage once ([`Progress::Lost`]), tries again with the backoff of [`super::outage`]
+//! (client-go's reflector's, capped at 8 s), and reports [`Progress::Resumed`] when
+//! the server answers; the watch goes on from the last resourceVersion (or re-lists on 410),
+//! so nothing is lost or printed twice. kubectl's `get -w` ends instead.
+//!
 //! Every request goes through the [`Session`] under a [`Grant`]: [`Watch::start`] needs one,
 //! and the caller gets one only from [`Session::authorize`] (plugin.yaml boundary, then the
 //! SelfSubjectAccessReviews for `list` and `watch`).
@@ -28,6 +35,7 @@ use kube::api::{ListParams, WatchParams};
 use kube::core::WatchEvent;
 use serde_json::Value;
 
+use super::outage::Outage;
 use super::{Grant, Session};
 use crate::cluster::ApiError;
 use crate::cluster::table::{Column, Row, Table, as_table_request};
@@ -40,6 +48,19 @@ pub const WATCH_TIMEOUT_SECONDS: u32 = 290;
 /// How long a stream may stay silent before it is considered dead and opened again: the
 /// server's bound plus 30 s (a half-open connection must not stall the watch forever).
 pub const STALL: Duration = Duration::from_secs(WATCH_TIMEOUT_SECONDS as u64 + 30);
+
+/// What [`Watch::next`] has to tell.
+#[derive(Debug)]
+pub enum Progress {
+    /// Changes, in the server's order.
+    Events(Vec<Event>),
+    /// The server stopped answering (the first failure of an outage, told once); the watch
+    /// keeps trying.
+    Lost(ApiError),
+    /// The server answers again after an outage that lasted this long; the watch goes on
+    /// from where it was (changes meanwhile come with the following calls).
+    Resumed(Duration),
+}
 
 /// Test hook, read once by [`Watch::start`]: when set, the first watch starts from this
 /// resourceVersion instead of the list's, so a test can make the server answer 410 ("too
@@ -141,6 +162,10 @@ pub struct Watch<'a> {
     known: BTreeMap<(String, String), Item>,
     stream: Option<EventStream>,
     relists: u32,
+    /// Set while the server does not answer.
+    outage: Option<Outage>,
+    /// Changes found by a re-list that ended an outage, returned by the next call.
+    pending: Vec<Event>,
 }
 
 impl<'a> Watch<'a> {
@@ -164,6 +189,8 @@ impl<'a> Watch<'a> {
             known: BTreeMap::new(),
             stream: None,
             relists: 0,
+            outage: None,
+            pending: Vec::new(),
         };
         let items = w.list().await?;
         w.known = items.iter().map(|i| (i.key(), i.clone())).collect();
@@ -185,30 +212,50 @@ impl<'a> Watch<'a> {
     }
 
     /// The next changes, in the server's order; waits as long as it takes (the caller races
-    /// it against signals and `--request-timeout`). A stream the server ended is opened
-    /// again from the last resourceVersion; a 410 re-lists and returns what changed.
+    /// it against signals and `--request-timeout`; cancelling it loses nothing). A stream the
+    /// server ended is opened again from the last resourceVersion; a 410 re-lists and
+    /// returns what changed. A server that does not answer ([`ApiError::is_transient`]) is
+    /// [`Progress::Lost`] once, then tried again with backoff until [`Progress::Resumed`].
     ///
     /// # Errors
-    /// A request that fails (403 exit 3, other statuses and transport failures exit 1), or
-    /// an ERROR event other than 410.
-    pub async fn next(&mut self) -> Result<Vec<Event>, ApiError> {
+    /// A request that fails otherwise (403 exit 3, other statuses exit 1), or an ERROR event
+    /// that is not transient and not 410.
+    pub async fn next(&mut self) -> Result<Progress, ApiError> {
         loop {
+            if !self.pending.is_empty() {
+                return Ok(Progress::Events(std::mem::take(&mut self.pending)));
+            }
             let Some(stream) = self.stream.as_mut() else {
-                match self.open().await {
-                    Ok(s) => self.stream = Some(s),
-                    Err(e) if e.code() == Some(410) => {
-                        let events = self.relist().await?;
-                        if !events.is_empty() {
-                            return Ok(events);
+                if let Some(o) = self.outage.as_mut() {
+                    tokio::time::sleep(o.next_wait()).await;
+                }
+                let reopened = match self.open().await {
+                    Ok(s) => {
+                        self.stream = Some(s);
+                        Ok(Vec::new())
+                    }
+                    Err(e) if e.code() == Some(410) => self.relist().await,
+                    Err(e) => Err(e),
+                };
+                match reopened {
+                    Ok(events) => {
+                        self.pending = events;
+                        if let Some(o) = self.outage.take() {
+                            return Ok(Progress::Resumed(o.lasted()));
                         }
                     }
-                    Err(e) => return Err(e),
+                    Err(e) => {
+                        if let Some(lost) = self.failed(e)? {
+                            return Ok(lost);
+                        }
+                    }
                 }
                 continue;
             };
             let got = match tokio::time::timeout(STALL, stream.next()).await {
                 Ok(Some(got)) => got,
-                // Ended by the server (timeoutSeconds) or silent too long: open a new one.
+                // Ended by the server (timeoutSeconds, or it stopped) or silent too long:
+                // open a new one.
                 Ok(None) | Err(_) => {
                     self.stream = None;
                     continue;
@@ -224,33 +271,21 @@ impl<'a> Watch<'a> {
                     }
                     continue;
                 }
-                Ok(WatchEvent::Error(status)) if status.code == 410 => {
-                    self.stream = None;
-                    let events = self.relist().await?;
-                    if events.is_empty() {
-                        continue;
-                    }
-                    return Ok(events);
-                }
                 Ok(WatchEvent::Error(status)) => {
                     self.stream = None;
-                    return Err(ApiError::Server {
+                    let e = ApiError::Server {
                         code: status.code,
                         reason: status.reason,
                         message: status.message,
-                    });
+                    };
+                    self.after_stream_error(e).await?;
+                    continue;
                 }
                 Err(e) => {
                     self.stream = None;
                     let e = ApiError::from_kube(e, self.session.server());
-                    if e.code() == Some(410) {
-                        let events = self.relist().await?;
-                        if !events.is_empty() {
-                            return Ok(events);
-                        }
-                        continue;
-                    }
-                    return Err(e);
+                    self.after_stream_error(e).await?;
+                    continue;
                 }
             };
             let items = self.items_of(object)?;
@@ -279,9 +314,42 @@ impl<'a> Watch<'a> {
                 events.push(Event { kind, item });
             }
             if !events.is_empty() {
-                return Ok(events);
+                return Ok(Progress::Events(events));
             }
         }
+    }
+
+    /// After the open stream failed (it is already dropped): a 410 re-lists (its changes
+    /// are returned by the next call; a re-list the server does not answer is left to the
+    /// reopen, which reports the outage), a transient failure reopens, anything else ends
+    /// the watch.
+    async fn after_stream_error(&mut self, e: ApiError) -> Result<(), ApiError> {
+        if e.code() == Some(410) {
+            match self.relist().await {
+                Ok(events) => self.pending = events,
+                Err(e) if e.is_transient() => {}
+                Err(e) => return Err(e),
+            }
+            return Ok(());
+        }
+        if e.is_transient() {
+            return Ok(());
+        }
+        Err(e)
+    }
+
+    /// A request of the watch failed: an error that is not transient ends the watch; the
+    /// first transient one starts an outage and is returned to be told; later ones are
+    /// silent (the next try waits the backoff).
+    fn failed(&mut self, e: ApiError) -> Result<Option<Progress>, ApiError> {
+        if !e.is_transient() {
+            return Err(e);
+        }
+        if self.outage.is_some() {
+            return Ok(None);
+        }
+        self.outage = Some(Outage::begin());
+        Ok(Some(Progress::Lost(e)))
     }
 
     /// The items of one event's object: the rows of a Table (remembering its columns the

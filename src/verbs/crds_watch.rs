@@ -28,6 +28,11 @@
 //! which case the Lease is left to expire. Lease requests are the tool's own coordination,
 //! not user changes: they are not journaled.
 //!
+//! An API server that stops answering (stopped, restarting, its etcd down) is told once
+//! (`unreachable`, naming the CRDs that wait); the directory state is kept, the waiting files
+//! are applied again with the backoff of `guard::outage` until the server answers
+//! (`reachable`), and files dropped meanwhile are applied then too (issue 17).
+//!
 //! `--metrics-addr` serves `/metrics`, `/healthz` and `/readyz` (`metrics::serve`); such a
 //! watcher is scraped and does not push to the Pushgateway (the totals are still recorded in
 //! MYOPS_HOME, which `/metrics` reads).
@@ -50,6 +55,7 @@ use crate::guard::election::{Elector, Timing};
 use crate::guard::lease::{
     self, Change, Election, Fence, Leadership, LeaseLock, Observer, Released,
 };
+use crate::guard::outage::Outage;
 use crate::guard::{Applier, ApplyError, Event, Mode, Session, crd_type, run_batch};
 use crate::metrics::serve;
 use crate::output::Printer;
@@ -271,6 +277,8 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         pending_prune: Default::default(),
         dir: dir.clone(),
         abandoned: false,
+        outage: None,
+        retry_at: None,
     };
     let endpoint = match listener {
         Some(l) => {
@@ -374,6 +382,10 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                     w.stand_by(p);
                 }
             }
+            _ = tokio::time::sleep_until(w.retry_at.unwrap_or_else(Instant::now).into()), if w.retry_at.is_some() && leads(&observer) => {
+                w.retry_at = None;
+                stopped = w.batch(p, None, &mut signals).await;
+            }
             _ = tokio::time::sleep_until(w.next_prune().into()), if !w.pending_prune.is_empty() && leads(&observer) => {
                 stopped = w.prune_due(p, &mut signals).await;
             }
@@ -456,6 +468,10 @@ struct Worker<'a> {
     dir: PathBuf,
     /// Work was abandoned after a stop signal (an apply may still be on the wire).
     abandoned: bool,
+    /// Set while the API server does not answer (issue 17): told once, not per CRD.
+    outage: Option<Outage>,
+    /// When to apply the CRDs that wait for the server ([`WatchState::retry`]) again.
+    retry_at: Option<Instant>,
 }
 
 impl Worker<'_> {
@@ -563,10 +579,106 @@ impl Worker<'_> {
                 return true;
             }
         };
+        // CRDs the server did not answer for wait for it, silently: the outage is one line.
+        let mut waiting: Vec<String> = Vec::new();
+        let mut cause: Option<String> = None;
+        let mut answered = false;
         for e in events {
-            self.report(p, e);
+            match &e {
+                Event::Refusal { crds, error } if error.is_transient() => {
+                    for c in crds {
+                        self.state.retry(&c.file);
+                        waiting.push(c.name.clone());
+                    }
+                    cause = cause.or_else(|| error.transient().map(|e| e.to_string()));
+                }
+                Event::Failed { crd, error } if error.is_transient() => {
+                    self.state.retry(&crd.file);
+                    waiting.push(crd.name.clone());
+                    cause = cause.or_else(|| error.transient().map(|e| e.to_string()));
+                }
+                Event::Registered { .. } | Event::Refusal { .. } | Event::Failed { .. } => {
+                    answered = true;
+                    self.report(p, e);
+                }
+                _ => self.report(p, e),
+            }
         }
+        self.track_outage(p, waiting, cause, answered);
         stopped
+    }
+
+    /// After a batch: the first batch the server did not answer starts an outage (one error
+    /// line naming the CRDs that wait), every such batch schedules the next try (backoff of
+    /// [`Outage`]); the first answer after it ends the outage (one line).
+    fn track_outage(
+        &mut self,
+        p: &mut Printer<'_>,
+        waiting: Vec<String>,
+        cause: Option<String>,
+        answered: bool,
+    ) {
+        match (cause, self.outage.as_mut()) {
+            (Some(cause), None) => {
+                let mut o = Outage::begin();
+                self.retry_at = Some(Instant::now() + o.next_wait());
+                self.outage = Some(o);
+                self.log.emit(
+                    p,
+                    "error",
+                    "unreachable",
+                    &format!(
+                        "{cause}; {} CRD(s) wait ({}) and are applied when the API server answers again",
+                        waiting.len(),
+                        waiting.join(", ")
+                    ),
+                    json!({"crds": waiting}),
+                );
+            }
+            (Some(_), Some(o)) => {
+                self.retry_at = Some(Instant::now() + o.next_wait());
+                self.log.emit(
+                    p,
+                    "debug",
+                    "still-unreachable",
+                    &format!(
+                        "the API server still does not answer ({:.0}s); {} CRD(s) wait",
+                        o.lasted().as_secs_f64(),
+                        waiting.len()
+                    ),
+                    json!({"crds": waiting}),
+                );
+            }
+            (None, Some(o)) if answered => {
+                let lasted = o.lasted();
+                self.outage = None;
+                self.retry_at = None;
+                self.log.emit(
+                    p,
+                    "info",
+                    "reachable",
+                    &format!(
+                        "the API server answers again (after {:.1}s)",
+                        lasted.as_secs_f64()
+                    ),
+                    json!({"outageSeconds": lasted.as_secs_f64()}),
+                );
+            }
+            // Any batch plans the waiting files again: one that asked the server nothing had
+            // nothing left waiting (their files were removed).
+            (None, Some(_)) => {
+                self.outage = None;
+                self.retry_at = None;
+                self.log.emit(
+                    p,
+                    "debug",
+                    "nothing-waits",
+                    "no CRD waits for the API server any more",
+                    json!({}),
+                );
+            }
+            (None, None) => {}
+        }
     }
 
     /// A follower's look at the directory: rescan and plan (so the file list stays current

@@ -677,8 +677,9 @@ fn check_watch_flags(args: &GetArgs, types: usize, names: usize) -> Result<(), V
 /// not exist is exit 4 (`--ignore-not-found`: exit 0, nothing watched). Tables go through
 /// kubectl's tab writer with widths remembered across events; `--output-watch-events` adds
 /// an EVENT column, or wraps objects as `{"type":…,"object":…}` (compact JSON, as kubectl).
-/// The stream itself — re-watch on a normal end, BOOKMARKs, re-list on 410 — is
-/// [`crate::guard::watch::Watch`].
+/// The stream itself — re-watch on a normal end, BOOKMARKs, re-list on 410, waiting out a
+/// server that stops answering — is [`crate::guard::watch::Watch`]; such an outage is one
+/// warning on stderr and one line when the watch goes on (kubectl's watch ends instead).
 ///
 /// # Errors
 /// Usage (2) from [`check_watch_flags`], denied (3), not found (4), API failures (1).
@@ -689,7 +690,7 @@ async fn watch_and_print(
     args: &GetArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    use crate::guard::watch::{Watch, WatchRequest};
+    use crate::guard::watch::{Progress, Watch, WatchRequest};
     use tokio::signal::unix::{SignalKind, signal};
 
     check_watch_flags(args, 1, names.len())?;
@@ -799,7 +800,26 @@ async fn watch_and_print(
             _ = term.recv() => break,
             () = until_deadline => break,
             got = w.next() => {
-                let events = got?;
+                let events = match got? {
+                    Progress::Events(events) => events,
+                    // The outage once, and its end: on stderr, the output stays the changes.
+                    Progress::Lost(e) => {
+                        p.flush()?;
+                        p.err_line(&format!(
+                            "warning: the watch of {} is interrupted: {e}; it goes on from where it was when the server answers again",
+                            t.group_resource()
+                        ));
+                        continue;
+                    }
+                    Progress::Resumed(down) => {
+                        p.err_line(&format!(
+                            "the watch of {} goes on: the API server answers again after {:.1}s",
+                            t.group_resource(),
+                            down.as_secs_f64()
+                        ));
+                        continue;
+                    }
+                };
                 if verbose > 0 && w.relists() != relists {
                     relists = w.relists();
                     p.err_line(&format!(

@@ -6,7 +6,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::fixture::{cluster, kubectl_at, root, text_of};
+use crate::fixture::{cluster, cluster_var, kubectl_at, root, text_of};
 
 /// How long a restarted kube-apiserver or etcd may take until `/readyz` answers ok (the
 /// apiserver's own start takes 10–30 s on a busy 2-core machine).
@@ -81,13 +81,21 @@ impl Drop for Stopped {
 /// matters: after etcd comes back, `/readyz` (its own etcd client) says ok while the storage
 /// client may still be in gRPC's reconnect backoff for a minute.
 pub fn ready() -> bool {
-    let kubectl = |args: &[&str]| kubectl_at(&cluster().kubeconfig, args);
+    // Not `cluster()`: its first call insists that the server is ready.
+    let kubeconfig = std::path::PathBuf::from(cluster_var("KUBECONFIG"));
+    let kubectl = |args: &[&str]| kubectl_at(&kubeconfig, args);
     let out = kubectl(&["get", "--raw", "/readyz", "--request-timeout", "2s"]);
     out.status.success()
         && text_of(&out.stdout).trim() == "ok"
         && kubectl(&["get", "namespace", "default", "--request-timeout", "2s"])
             .status
             .success()
+}
+
+/// Waits until the chaos cluster is [`ready`] (a scenario before may just have restarted
+/// a component); call it first in every scenario.
+pub fn settle() {
+    wait_ready(READY_WITHIN);
 }
 
 /// Waits until [`ready`], at most `within`; panics naming the component logs otherwise.

@@ -81,6 +81,7 @@ fn records(m: &Myops) -> Vec<Value> {
 
 #[test]
 fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm() {
+    control::settle();
     let mut tally = Tally::new("etcd stopped");
     let ns = Namespace::new("chaos-etcd");
     kubectl(&[

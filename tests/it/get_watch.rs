@@ -3,133 +3,16 @@
 //! objects through the same changes (AGE normalised), ended by SIGINT, SIGTERM and
 //! `--request-timeout`, refused before any watch request, and resumed after a 410.
 
-use std::io::Read;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, kubectl, root};
+use crate::fixture::{Myops, Namespace, audit_mark, audit_since, kubectl};
+use crate::watching::Watching;
 
 /// A boundary with configmaps and no Pushgateway (metrics stay in MYOPS_HOME).
 fn myops() -> Myops {
     Myops::new(
         "name: myops\nverbs: [get]\nresources: [configmaps, pods]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n",
     )
-}
-
-/// A running `get -w` (ours or kubectl's) whose stdout and stderr are collected as they
-/// come; killed when dropped, so a failing test leaves no process behind.
-struct Watching {
-    child: Child,
-    out: Arc<Mutex<Vec<u8>>>,
-    err: Arc<Mutex<Vec<u8>>>,
-    what: String,
-}
-
-impl Watching {
-    fn spawn(mut c: Command, what: &str) -> Watching {
-        let mut child = c
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the watch starts");
-        let collect = |mut r: Box<dyn Read + Send>| {
-            let buf = Arc::new(Mutex::new(Vec::new()));
-            let b = buf.clone();
-            std::thread::spawn(move || {
-                let mut chunk = [0u8; 4096];
-                while let Ok(n) = r.read(&mut chunk) {
-                    if n == 0 {
-                        break;
-                    }
-                    b.lock().unwrap().extend_from_slice(&chunk[..n]);
-                }
-            });
-            buf
-        };
-        let out = collect(Box::new(child.stdout.take().unwrap()));
-        let err = collect(Box::new(child.stderr.take().unwrap()));
-        Watching {
-            child,
-            out,
-            err,
-            what: what.to_string(),
-        }
-    }
-
-    fn ours(m: &Myops, args: &[&str]) -> Watching {
-        Watching::spawn(
-            m.command(args),
-            &format!("kubectl-myops {}", args.join(" ")),
-        )
-    }
-
-    fn kubectl(args: &[&str]) -> Watching {
-        let mut c = Command::new(root().join("target/testbin/kubectl"));
-        c.args(args)
-            .env_clear()
-            .env("KUBECONFIG", &cluster().kubeconfig)
-            .stdin(Stdio::null());
-        Watching::spawn(c, &format!("kubectl {}", args.join(" ")))
-    }
-
-    fn stdout(&self) -> String {
-        String::from_utf8_lossy(&self.out.lock().unwrap()).into_owned()
-    }
-
-    fn stderr(&self) -> String {
-        String::from_utf8_lossy(&self.err.lock().unwrap()).into_owned()
-    }
-
-    /// Waits until stdout has at least `lines` lines (20 s at most).
-    fn until_lines(&self, lines: usize) {
-        let end = Instant::now() + Duration::from_secs(20);
-        while self.stdout().lines().count() < lines {
-            assert!(
-                Instant::now() < end,
-                "{} printed {} of {lines} lines: {:?} / {:?}",
-                self.what,
-                self.stdout().lines().count(),
-                self.stdout(),
-                self.stderr()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Waits for the process to end by itself (at most `limit`); returns its exit code.
-    fn wait(&mut self, limit: Duration) -> i32 {
-        let end = Instant::now() + limit;
-        loop {
-            if let Some(s) = self.child.try_wait().unwrap() {
-                // Let the reader threads drain the pipes.
-                std::thread::sleep(Duration::from_millis(100));
-                return s.code().unwrap_or(-1);
-            }
-            assert!(
-                Instant::now() < end,
-                "{} still runs after {limit:?}: {:?}",
-                self.what,
-                self.stdout()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// Sends `signal` (`INT`, `TERM`) and returns the exit code.
-    fn stop(&mut self, signal: &str) -> i32 {
-        let _ = Command::new("kill")
-            .args([&format!("-{signal}"), &self.child.id().to_string()])
-            .status();
-        self.wait(Duration::from_secs(20))
-    }
-}
-
-impl Drop for Watching {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// AGE cells (`0s`, `12s`, `3m4s`) as `AGE`: the one thing two watchers may print
