@@ -177,6 +177,14 @@ impl PathPattern {
         path.len() < min && self.prefix_accepts(path)
     }
 
+    /// Whether everything this pattern matches is server bookkeeping that the structured
+    /// diff leaves out (`/metadata/resourceVersion`, `/metadata/managedFields`,
+    /// `/metadata/generation`, [`crate::diff::operations`]), so a deny of it never refuses.
+    pub fn is_bookkeeping(&self) -> bool {
+        matches!(self.segs.as_slice(), [Seg::Key(m), Seg::Key(f), ..]
+            if m == "metadata" && matches!(f.as_str(), "resourceVersion" | "managedFields" | "generation"))
+    }
+
     /// Whether some path is matched (at or below) by both patterns.
     pub fn overlaps(&self, other: &PathPattern) -> bool {
         self.segs
@@ -454,7 +462,8 @@ const CLUSTER_SCOPED: &[&str] = &[
 
 /// What `config validate` reports about `policies` (pure): unreachable rules (a resource
 /// not in `resources`, `namespaces` on a well-known cluster-scoped type, an `allow` that
-/// overlaps no `deny`, a `deny` that an `allow` of the same rule covers entirely) and
+/// overlaps no `deny`, a `deny` that an `allow` of the same rule covers entirely, a `deny` of
+/// server bookkeeping the diff leaves out) and
 /// overlapping rules (two rules on the same resource whose deny paths overlap: the first in
 /// file order is the one that refuses and names its message). One sentence each.
 pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
@@ -498,6 +507,12 @@ pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
                 out.push(format!(
                     "{name}: deny {} never refuses: allow {} covers all of it",
                     r.deny[k], r.allow[j]
+                ));
+            }
+            if d.is_bookkeeping() {
+                out.push(format!(
+                    "{name}: deny {} never refuses: the server changes it on every write, so the diff leaves it out",
+                    r.deny[k]
                 ));
             }
         }
@@ -868,6 +883,19 @@ mod tests {
                 "policies[5] (configmaps) is unreachable: configmaps is not in `resources`; add it there or remove the rule",
                 "policies[5] (configmaps): deny /data/x never refuses: allow /data covers all of it",
                 "policies[0] (secrets) and policies[4] (secrets) overlap: deny /data/* and deny /data/password can match the same field, and only policies[0]'s message is shown for it; merge them or narrow one",
+            ]
+        );
+        assert_eq!(
+            lint(
+                &res,
+                &[rule(
+                    "secrets",
+                    &["/metadata/managedFields/**", "/metadata/labels"],
+                    &[]
+                )]
+            ),
+            [
+                "policies[0] (secrets): deny /metadata/managedFields/** never refuses: the server changes it on every write, so the diff leaves it out"
             ]
         );
         // Different namespaces or disjoint paths do not overlap.
