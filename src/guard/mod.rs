@@ -124,7 +124,7 @@ pub enum GuardError {
     /// The request was sent, but its outcome could not be journaled (the intent is there and
     /// reads as "outcome unknown").
     #[error(
-        "the change was sent but its outcome could not be journaled: {0}; check the object, the change log shows the attempt as outcome unknown"
+        "the change was sent but its outcome could not be journaled: {0}; the change log shows the attempt as outcome unknown — once the log can be written, `kubectl myops changelog reconcile` reads the object and records what happened"
     )]
     Unjournaled(#[source] ChangelogError),
 }

@@ -302,9 +302,10 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
 /// The stderr line `changelog show` adds for an id whose last record is its intent (pure).
 pub fn no_outcome_warning(e: &Entry) -> String {
     format!(
-        "warning: entry {} has no outcome record: the command stopped after journaling its intent, so {} may or may not have been changed; check the object before retrying or rolling back",
+        "warning: entry {} has no outcome record: the command stopped after journaling its intent, so {} may or may not have been changed; `kubectl myops changelog reconcile {}` reads it and records what happened",
         e.id,
-        object_of(e)
+        object_of(e),
+        e.id
     )
 }
 
@@ -413,7 +414,7 @@ mod tests {
         );
         assert_eq!(
             no_outcome_warning(&intent),
-            "warning: entry 1 has no outcome record: the command stopped after journaling its intent, so pod/shop/web-1 may or may not have been changed; check the object before retrying or rolling back"
+            "warning: entry 1 has no outcome record: the command stopped after journaling its intent, so pod/shop/web-1 may or may not have been changed; `kubectl myops changelog reconcile 1` reads it and records what happened"
         );
     }
 
