@@ -298,7 +298,8 @@ pub const CONFIG_SCHEMA_HELP: &str = "Examples:
   kubectl myops config schema > ~/.kube/plugins/myops/plugin.schema.json";
 
 /// `config validate` help.
-pub const CONFIG_VALIDATE_HELP: &str = "Field-path policies (`policies:`) are listed one per rule; a rule that can never refuse
+pub const CONFIG_VALIDATE_HELP: &str =
+    "Field-path policies (`policies:`) are listed one per rule; a rule that can never refuse
 (its resource not in `resources`, an `allow` under no `deny`, …) or two rules whose deny paths
 overlap are warned about on stderr (exit 0).
 
