@@ -7,7 +7,8 @@
 //! `outcome unknown`; `rollback` refuses to act on a guess; `changelog reconcile` reads the
 //! live object and appends the real outcome — not applied (killed before the request),
 //! applied (killed after the server answered), or leaves it unknown when someone else has
-//! changed the fields since — and `changelog verify` still passes.
+//! changed the fields since; a rollback killed after the answer likewise — and
+//! `changelog verify` still passes.
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};
@@ -26,11 +27,10 @@ fn myops() -> Myops {
 /// Starts `patch configmap web` with `body`, paused at `point`; kills it with SIGKILL once
 /// the marker says it stands there. Returns the entry id of its intent record.
 fn patch_killed_at(m: &Myops, ns: &str, point: &str, body: &str) -> String {
-    let marker = m.dir.path().join(format!("paused-{point}"));
-    let _ = std::fs::remove_file(&marker);
-    let before = m.latest_records().len();
-    let mut child = m
-        .command(&[
+    killed_at(
+        m,
+        point,
+        &[
             "patch",
             "configmap",
             "web",
@@ -40,7 +40,18 @@ fn patch_killed_at(m: &Myops, ns: &str, point: &str, body: &str) -> String {
             "merge",
             "-p",
             body,
-        ])
+        ],
+    )
+}
+
+/// Starts the mutating command `args`, paused at `point`; kills it with SIGKILL once the
+/// marker says it stands there. Returns the entry id of its intent record.
+fn killed_at(m: &Myops, point: &str, args: &[&str]) -> String {
+    let marker = m.dir.path().join(format!("paused-{point}"));
+    let _ = std::fs::remove_file(&marker);
+    let before = m.latest_records().len();
+    let mut child = m
+        .command(args)
         .env("MYOPS_TEST_PAUSE", point)
         .env("MYOPS_TEST_PAUSE_MARKER", &marker)
         .stdout(Stdio::null())
@@ -50,9 +61,9 @@ fn patch_killed_at(m: &Myops, ns: &str, point: &str, body: &str) -> String {
     let end = Instant::now() + Duration::from_secs(60);
     while !marker.exists() {
         if let Ok(Some(status)) = child.try_wait() {
-            panic!("patch ended ({status}) before it reached the pause point {point}");
+            panic!("{args:?} ended ({status}) before it reached the pause point {point}");
         }
-        assert!(Instant::now() < end, "patch never reached {point}");
+        assert!(Instant::now() < end, "{args:?} never reached {point}");
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().expect("SIGKILL"); // std's Child::kill is SIGKILL on unix
@@ -281,4 +292,37 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     verified(&m);
     t.survived();
     t.note("another writer after the kill: left unknown (exit 5), nothing recorded or sent");
+
+    // 4. A rollback killed after the server answered: its JSON patch (a resourceVersion test
+    //    and the restoring operations) is judged the same way.
+    let r = m.merge_patch(n, "configmap", "web", r#"{"data":{"k":"v4"}}"#);
+    assert_eq!(r.code, 0, "{r:?}");
+    let patched = m.latest_records().pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mark = audit_mark();
+    t.fault();
+    let id = killed_at(&m, "after-send", &["rollback", &patched]);
+    assert_eq!(
+        patches_since(mark, n),
+        1,
+        "the rollback reached the server once"
+    );
+    assert_eq!(data_k(n), "theirs", "and restored the field");
+    listed_as(&m, &id, "outcome unknown");
+    let r = timed(&mut t, &m, &["changelog", "reconcile", &id]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains(&format!(
+            "{id}: applied — the live object (resourceVersion {}) holds the patch's values in data.k",
+            rv(n)
+        )),
+        "{r:?}"
+    );
+    assert_eq!(record(&m, &id)["operation"], "rollback");
+    listed_as(&m, &id, "success");
+    verified(&m);
+    t.survived();
+    t.note("a rollback killed after the answer: reconciled as applied");
 }
