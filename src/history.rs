@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::changelog::Entry;
+use crate::changelog::{Entry, Operation};
 
 /// The fields a journaled patch touched, as JSON pointers (pure): the `path` (and `from`)
 /// of each JSON-patch operation; for merge and strategic patches, each leaf of the patch
@@ -253,11 +253,14 @@ pub enum Verdict {
 /// Decides from `live` (the object read now) whether the patch of `entry` — an intent whose
 /// outcome is unknown, with its before-state and patch — was applied (pure). Never guesses:
 ///
-/// - a different uid (deleted and created again), no before-state or patch, or only Secret
-///   data touched (its values are never journaled): [`Verdict::Undecidable`];
+/// - a different uid (deleted and created again), no before-state, or only Secret data
+///   touched (its values are never journaled): [`Verdict::Undecidable`];
 /// - the resourceVersion is the before-state's: nobody wrote since the intent's read, so
 ///   the patch was not applied ([`Verdict::NotApplied`]) — a patch the server accepted
 ///   always moves it unless it changed nothing, and then nothing is in effect either;
+/// - a CRD apply or prune (or a record without a merge, JSON or strategic patch) whose
+///   resourceVersion moved: undecidable — the intent holds only the file a CRD came from,
+///   not the fields the apply sets;
 /// - otherwise the touched fields decide ([`touched_paths`]): all hold the values the patch
 ///   gives them (computed locally: RFC 7386 for merge, RFC 6902 for json, the patch's scalar
 ///   leaves for strategic — lists of a strategic merge patch are not computed) and these
@@ -266,9 +269,9 @@ pub enum Verdict {
 ///   that changes nothing it touches, fields holding neither value — is undecidable.
 pub fn reconcile(entry: &Entry, live: &Value) -> Verdict {
     let undecidable = |why: &str| Verdict::Undecidable(why.to_string());
-    let (Some(before), Some(patch)) = (&entry.before, &entry.patch) else {
+    let Some(before) = &entry.before else {
         return undecidable(
-            "its intent holds no before-state or no patch, so there is nothing to compare the live object with",
+            "its intent holds no before-state, so there is nothing to compare the live object with",
         );
     };
     let uid = |v: &Value| {
@@ -292,11 +295,24 @@ pub fn reconcile(entry: &Entry, live: &Value) -> Verdict {
         && then == now
     {
         return Verdict::NotApplied(format!(
-            "the live object still has the resourceVersion {now} read before the patch, so nothing was written since"
+            "the live object still has the resourceVersion {now} read before the change, so nothing was written since"
         ));
     }
-    let secret = entry.kind == "Secret";
     let patch_type = entry.patch_type.as_deref().unwrap_or("");
+    let patch = match (&entry.patch, entry.operation, patch_type) {
+        (Some(p), Operation::Patch | Operation::Rollback, "merge" | "json" | "strategic") => p,
+        _ => {
+            return Verdict::Undecidable(format!(
+                "its resourceVersion moved, and a {} journals no patch whose fields could be compared (a CRD apply records only the file it came from)",
+                match entry.operation {
+                    Operation::CrdApply => "CRD apply",
+                    Operation::CrdPrune => "CRD prune",
+                    Operation::Patch | Operation::Rollback => "change without a patch",
+                }
+            ));
+        }
+    };
+    let secret = entry.kind == "Secret";
     let paths: Vec<String> = touched_paths(patch_type, patch)
         .into_iter()
         .filter(|p| {
@@ -469,6 +485,18 @@ mod tests {
             reconcile(&list, &cm("19", json!({}))),
             Verdict::Undecidable(_)
         ));
+        // A CRD apply journals `appliedFrom`, not the fields it sets: its note is never taken
+        // for a field that should be on the object (it read as "not applied").
+        let mut crd = intent(
+            "apply",
+            json!({"appliedFrom": "crds/w.yaml:1"}),
+            before.clone(),
+        );
+        crd.operation = Operation::CrdApply;
+        assert!(
+            matches!(reconcile(&crd, &cm("20", json!({"k": "v0"}))), Verdict::Undecidable(w) if w.contains("CRD apply")),
+        );
+        assert!(matches!(reconcile(&crd, &before), Verdict::NotApplied(_)));
         // No before-state: nothing to compare.
         let mut blind = e.clone();
         blind.before = None;
