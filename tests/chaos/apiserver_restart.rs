@@ -42,15 +42,6 @@ fn configmap(ns: &Namespace, name: &str) {
     ]);
 }
 
-/// The raw records of the change log.
-fn records(m: &Myops) -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap_or_default();
-    text.lines()
-        .map(|l| serde_json::from_str(l).expect("a valid record"))
-        .collect()
-}
-
 #[test]
 fn one_shot_commands_fail_within_their_deadline_while_the_apiserver_is_stopped() {
     control::settle();
@@ -83,7 +74,7 @@ fn one_shot_commands_fail_within_their_deadline_while_the_apiserver_is_stopped()
         "-p",
         r#"{"data":{"k":"v2"}}"#,
     ];
-    let before = records(&m).len();
+    let before = m.records().len();
 
     let server = control::stop("kube-apiserver");
     tally.fault();
@@ -108,7 +99,7 @@ fn one_shot_commands_fail_within_their_deadline_while_the_apiserver_is_stopped()
     // Nothing was journaled: the patch stopped at discovery (the cached discovery is
     // revalidated on every run), before its object's type was known — no record at all, and
     // certainly none left "pending".
-    let new: Vec<Value> = records(&m).split_off(before);
+    let new: Vec<Value> = m.records().split_off(before);
     assert!(new.is_empty(), "{new:#?}");
     // And the same commands work again.
     assert_eq!(m.run(&patch).code, 0);

@@ -70,15 +70,6 @@ fn patch(m: &Myops, context: &str, ns: &str, value: &str) -> (Run, Duration) {
     (r, started.elapsed())
 }
 
-/// The raw records of the change log (every intent and outcome line).
-fn records(m: &Myops) -> Vec<Value> {
-    let text =
-        std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap_or_default();
-    text.lines()
-        .map(|l| serde_json::from_str(l).expect("a valid record"))
-        .collect()
-}
-
 #[test]
 fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm() {
     control::settle();
@@ -107,7 +98,7 @@ fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm(
         std::thread::sleep(Duration::from_millis(500));
         baseline.push(requests_since(mark, context).len());
     }
-    let before = records(&m).len();
+    let before = m.records().len();
 
     let etcd = control::stop("etcd");
     tally.fault();
@@ -151,7 +142,7 @@ fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm(
     // The journal: admin's attempt is one complete record (the read of the before-state
     // failed, nothing was sent), alice's an intent and then its outcome (the PATCH was sent);
     // both outcomes carry the error, none is left "outcome unknown".
-    let recs = records(&m);
+    let recs = m.records();
     let new = &recs[before..];
     let shape: Vec<(&str, &str)> = new
         .iter()

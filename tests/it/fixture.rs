@@ -405,14 +405,21 @@ pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
 }
 
 impl Myops {
+    /// Every record of the change log (`myops/changelog.jsonl`), intents and outcomes, in
+    /// the order written; empty when there is no log yet.
+    pub fn records(&self) -> Vec<serde_json::Value> {
+        let path = self.dir.path().join("myops/changelog.jsonl");
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        text.lines()
+            .map(|l| serde_json::from_str(l).expect("a valid record"))
+            .collect()
+    }
+
     /// The change log's records, the last one of every id, in first-seen order (one per
     /// attempt: an intent and its outcome collapse to the outcome).
     pub fn latest_records(&self) -> Vec<serde_json::Value> {
-        let path = self.dir.path().join("myops/changelog.jsonl");
-        let text = std::fs::read_to_string(path).unwrap_or_default();
         let mut out: Vec<serde_json::Value> = Vec::new();
-        for line in text.lines() {
-            let v: serde_json::Value = serde_json::from_str(line).expect("a valid record");
+        for v in self.records() {
             match out.iter_mut().find(|e| e["id"] == v["id"]) {
                 Some(e) => *e = v,
                 None => out.push(v),
