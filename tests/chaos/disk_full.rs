@@ -3,8 +3,8 @@
 //! A 1 MiB tmpfs is mounted for MYOPS_HOME (needs root and permission to mount; otherwise the
 //! scenario is skipped, loudly), a patch and a get fill in the change log and the metrics
 //! state, then a filler file takes the rest of the space — all of it, then all but 24 KiB (an
-//! intent fits, its outcome might not). Every time: the patch is refused before anything is
-//! sent (exit 1, a sentence naming the change log and the free space; the audit log shows no
+//! intent fits, its outcome might not). Every time: the patch (and a `crds sync` of a changed
+//! CRD) is refused before anything is sent (exit 1, a sentence naming the change log and the free space; the audit log shows no
 //! patch, the object is unchanged, the log did not grow), the metrics state file is intact
 //! (the same bytes, no temp file left), `get` still answers, and `changelog verify` passes.
 //! After the filler is removed the same patch goes through.
@@ -154,7 +154,7 @@ fn disk_full_refuses_mutations_before_sending_and_keeps_the_metrics_state() {
     let n = &ns.0;
     kubectl(&["create", "configmap", "web", "-n", n, "--from-literal=k=v0"]);
     let mut m = Myops::new(
-        "name: myops\nverbs: [get, patch]\nresources: [configmaps]\nscopes: [namespace]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\n",
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total, ops_errors_total, ops_duration_seconds]\n",
     );
     let home = fs.0.join("myops");
     m.set_env("MYOPS_HOME", &home.display().to_string());
@@ -186,6 +186,20 @@ fn disk_full_refuses_mutations_before_sending_and_keeps_the_metrics_state() {
     let r = patch(&m, &mut t, "v1");
     assert_eq!(r.code, 0, "{r:?}");
     let r = m.run(&["get", "configmap", "web", "-n", n]);
+    assert_eq!(r.code, 0, "{r:?}");
+    // A CRD of this test's own, registered while there is room; changed while there is not.
+    let group = format!("{n}.chaos.example.com");
+    let crd_name = format!("widgets.{group}");
+    let crds = tempfile::tempdir().unwrap();
+    let crd_file = crds.path().join("widgets.yaml");
+    let crd = |short: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {crd_name}\nspec:\n  group: {group}\n  names: {{kind: Widget, plural: widgets, singular: widget, listKind: WidgetList, shortNames: [{short}]}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n"
+        )
+    };
+    std::fs::write(&crd_file, crd("wa")).unwrap();
+    let crds_dir = crds.path().to_str().unwrap();
+    let r = m.run(&["crds", "sync", crds_dir]);
     assert_eq!(r.code, 0, "{r:?}");
     let state_before = std::fs::read(&state).expect("the state file was written");
     let filler = fs.0.join("filler");
@@ -282,11 +296,35 @@ fn disk_full_refuses_mutations_before_sending_and_keeps_the_metrics_state() {
             (0, "v1"),
             "reads still work: {r:?}"
         );
+        // `crds sync` is refused the same way: the CRD keeps its short name.
+        std::fs::write(&crd_file, crd("wb")).unwrap();
+        let r = timed(&mut t, &m, &["crds", "sync", crds_dir]);
+        assert_eq!(r.code, 1, "{what} free: crds sync refused: {r:?}");
+        assert!(
+            r.stderr.contains("bytes are free on its file system"),
+            "{r:?}"
+        );
+        assert_eq!(
+            kubectl(&[
+                "get",
+                "crd",
+                &crd_name,
+                "-o",
+                "jsonpath={.spec.names.shortNames[0]}"
+            ]),
+            "wa",
+            "{what} free: the CRD was not changed"
+        );
+        assert_eq!(lines(&log), log_lines, "{what} free: nothing journaled");
         t.survived();
     }
-    t.note("a patch refused before sending at 0 B and at 24 KiB free (exit 1, no PATCH in the audit log), the metrics state intact, get answering");
+    t.note("a patch and a crds sync refused before sending at 0 B and at 24 KiB free (exit 1, no PATCH in the audit log), the metrics state intact, get answering");
 
     std::fs::remove_file(&filler).unwrap();
+    let _ = crate::fixture::kubectl_at(
+        &crate::fixture::cluster().kubeconfig,
+        &["delete", "crd", &crd_name, "--wait=false"],
+    );
     let r = patch(&m, &mut t, "v3");
     assert_eq!(r.code, 0, "with room again the patch goes through: {r:?}");
     let recs = latest(&log);
@@ -297,11 +335,14 @@ fn disk_full_refuses_mutations_before_sending_and_keeps_the_metrics_state() {
     );
     let v = m.run(&["changelog", "verify"]);
     assert_eq!(v.code, 0, "{v:?}");
-    let lost = (recs.len() != 2) as u32;
-    t.lost(lost);
+    let ops: Vec<&str> = recs
+        .iter()
+        .map(|r| r["operation"].as_str().unwrap())
+        .collect();
+    t.lost(3u32.saturating_sub(recs.len() as u32));
     assert_eq!(
-        recs.len(),
-        2,
-        "two patches journaled, the refused ones not: {recs:#?}"
+        ops,
+        ["patch", "crd-apply", "patch"],
+        "the two patches and the first sync journaled, the refused attempts not: {recs:#?}"
     );
 }
