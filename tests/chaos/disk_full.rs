@@ -4,8 +4,9 @@
 //! scenario is skipped, loudly), a patch and a get fill in the change log and the metrics
 //! state, then a filler file takes the rest of the space — all of it, then all but 24 KiB (an
 //! intent fits, its outcome might not). Every time: the patch (and a `crds sync` of a changed
-//! CRD) is refused before anything is sent (exit 1, a sentence naming the change log and the free space; the audit log shows no
-//! patch, the object is unchanged, the log did not grow), the metrics state file is intact
+//! CRD) is refused before anything is sent (exit 1, a sentence naming the change log and the
+//! free space; the audit log shows no patch, the object is unchanged, the log did not grow),
+//! the metrics state file is intact
 //! (the same bytes, no temp file left), `get` still answers, and `changelog verify` passes.
 //! After the filler is removed the same patch goes through.
 
