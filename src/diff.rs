@@ -21,11 +21,21 @@ const IGNORED: &[&str] = &[
     "/metadata/generation",
 ];
 
-/// The RFC 6902 operations that turn `before` into `after`, bookkeeping left out.
+/// The changes that turn `before` into `after` as RFC 6902 operations, bookkeeping left
+/// out. Each operation's path names the field it changes: an `add` or `replace` a field of
+/// `after`, a `remove` a field of `before` — so these are a list of changed fields, not a
+/// patch to apply in order.
+///
+/// The json-patch crate's diff writes the items cut from the end of a list as a sequence
+/// of removes that are each applied to the result of the one before (`[a, b, c]` → `[a]`
+/// is `remove /1`, `remove /1`); read as field paths, that names `b` twice and never `c`,
+/// so a field policy on `c` would not see it go, and `changelog diff` and `drift` would
+/// show `b` twice. [`tail_removes_by_index`] rewrites them to the items' own indexes
+/// (`remove /1`, `remove /2`).
 pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
-    json_patch::diff(before, after)
-        .0
-        .into_iter()
+    let mut ops = json_patch::diff(before, after).0;
+    tail_removes_by_index(before, &mut ops);
+    ops.into_iter()
         .filter(|op| {
             let p = path_of(op);
             !IGNORED
@@ -33,6 +43,35 @@ pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
                 .any(|i| p == *i || p.starts_with(&format!("{i}/")))
         })
         .collect()
+}
+
+/// Rewrites the removes of list items in `ops` (the crate's diff of `before`) from
+/// sequential-patch paths to the removed items' indexes in `before`: the diff cuts a list's
+/// tail only, with every remove at the same path (the new length), so the k-th remove
+/// under one list is the item at that index plus k.
+fn tail_removes_by_index(before: &Value, ops: &mut [PatchOperation]) {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for op in ops.iter_mut() {
+        let PatchOperation::Remove(r) = op else {
+            continue;
+        };
+        let path = r.path.as_str().to_string();
+        let Some((parent, last)) = path.rsplit_once('/') else {
+            continue;
+        };
+        let (Some(Value::Array(_)), Ok(index)) = (before.pointer(parent), last.parse::<usize>())
+        else {
+            continue;
+        };
+        let k = seen.entry(path.clone()).or_insert(0);
+        if *k > 0
+            && let Ok(p) =
+                json_patch::jsonptr::PointerBuf::parse(format!("{parent}/{}", index + *k))
+        {
+            r.path = p;
+        }
+        *k += 1;
+    }
 }
 
 /// The JSON pointer an operation is about (`/spec/replicas`).
@@ -311,6 +350,34 @@ mod tests {
             crate::changelog::redact_after("ConfigMap", None, cm.clone()),
             cm
         );
+    }
+
+    #[test]
+    fn items_cut_from_the_end_of_a_list_are_each_named_not_the_first_twice() {
+        // Regression: the crate's diff names [a, b, c] → [a] `remove /1` twice (a patch
+        // applied in order); read as fields that showed b twice and c never.
+        let before = json!({"spec": {"containers": [{"name": "a"}, {"name": "b"}, {"name": "c"}]}});
+        let after = json!({"spec": {"containers": [{"name": "a"}]}});
+        assert_eq!(
+            render(&before, &after),
+            [
+                "- spec.containers[1] (was {\"name\":\"b\"})",
+                "- spec.containers[2] (was {\"name\":\"c\"})",
+            ]
+        );
+        // Nested lists, and a list that only grows or changes in place, keep their paths.
+        let nested = json!({"a": [[1, 2, 3], [4, 5]], "b": {"1": 1, "2": 2}});
+        let cut = json!({"a": [[1], [4]], "b": {}});
+        let paths: Vec<String> = operations(&nested, &cut)
+            .iter()
+            .map(|op| path_of(op).to_string())
+            .collect();
+        assert_eq!(paths, ["/a/0/1", "/a/0/2", "/a/1/1", "/b/1", "/b/2"]);
+        let grown: Vec<String> = operations(&cut, &nested)
+            .iter()
+            .map(|op| path_of(op).to_string())
+            .collect();
+        assert_eq!(grown, ["/a/0/1", "/a/0/2", "/a/1/1", "/b/1", "/b/2"]);
     }
 
     #[test]

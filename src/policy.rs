@@ -724,6 +724,25 @@ mod tests {
     }
 
     #[test]
+    fn removing_several_items_from_the_end_of_a_list_judges_each_removed_item() {
+        // Regression: the diff named [a, b, c] → [a] as `remove /1` twice, so only b was
+        // judged and c's denied securityContext went unseen (a merge patch replacing the
+        // containers list removed it while a JSON patch removing it was refused).
+        let before = json!({"spec": {"containers": [{"name": "a"}, {"name": "b"},
+            {"name": "c", "securityContext": {"privileged": false}}]}});
+        let after = json!({"spec": {"containers": [{"name": "a"}]}});
+        assert_eq!(
+            check(
+                &["/spec/containers/*/securityContext/**"],
+                &[],
+                before,
+                after
+            ),
+            ["/spec/containers/2/securityContext/privileged"]
+        );
+    }
+
+    #[test]
     fn allow_narrows_deny_also_when_the_change_is_above_both() {
         let deny = ["/metadata/annotations/**"];
         let allow = ["/metadata/annotations/team"];

@@ -283,6 +283,36 @@ fn an_image_rule_refuses_a_strategic_patch_through_the_list_merge_key() {
 }
 
 #[test]
+fn a_merge_patch_cutting_several_containers_cannot_remove_a_denied_field_of_the_last_one() {
+    // Regression: the diff named the items cut from the end of a list as `remove /1` twice
+    // (a patch applied in order), so only container b was judged and c's denied
+    // securityContext went with it unseen — while a JSON patch removing it was refused.
+    let ns = Namespace::new("policy-list-tail");
+    kubectl_apply(&format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: three, namespace: {}}}\nspec:\n  replicas: 0\n  selector: {{matchLabels: {{app: three}}}}\n  template:\n    metadata: {{labels: {{app: three}}}}\n    spec:\n      containers:\n      - {{name: a, image: registry.invalid/a}}\n      - {{name: b, image: registry.invalid/b}}\n      - name: c\n        image: registry.invalid/c\n        securityContext: {{runAsNonRoot: true}}\n",
+        ns.0
+    ));
+    let m = myops(
+        "- resource: deployments\n  deny: [\"/spec/template/spec/containers/*/securityContext/**\"]\n  message: security contexts are set in git\n",
+    );
+    let want = "error: denied by plugin.yaml policies[0] (deployments): the patch would change /spec/template/spec/containers/2/securityContext/runAsNonRoot of deployment.apps/three: security contexts are set in git (nothing was sent)\n";
+    let r = m.run(&[
+        "patch", "deployment", "three", "-n", &ns.0, "--type", "merge", "-p",
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"a","image":"registry.invalid/a"}]}}}}"#,
+    ]);
+    assert_refused(&r, want);
+    assert_eq!(
+        field(
+            &ns.0,
+            "deployment",
+            "three",
+            "{.spec.template.spec.containers[*].name}"
+        ),
+        "a b c"
+    );
+}
+
+#[test]
 fn a_rule_on_a_custom_resource_field_refuses_and_a_namespace_glob_limits_it() {
     let ns = Namespace::new("policy-cr");
     kubectl_apply(
