@@ -607,17 +607,22 @@ pub fn would_store(
 }
 
 /// `body` with the precondition that the object still has resourceVersion `rv` (pure): a
-/// JSON patch gets a leading `test` of `/metadata/resourceVersion` (unless it already tests
-/// it, as a rollback does), a merge or strategic patch `metadata.resourceVersion` (unless it
-/// sets one) — the apiserver answers 409 Conflict when the stored object has another
+/// JSON patch gets a leading `test` of `/metadata/resourceVersion` (unless it already starts
+/// with one of a non-empty value, as a rollback does), a merge or strategic patch `metadata.resourceVersion` (unless it
+/// sets a non-empty one: `null` or `""` would make the update unconditional) — the apiserver answers 409 Conflict when the stored object has another
 /// (optimistic concurrency, Kubernetes API concepts "Resource versions").
 pub fn with_precondition(patch_type: PatchType, body: &Value, rv: &str) -> Value {
     let mut out = body.clone();
     match (patch_type, &mut out) {
         (PatchType::Json, Value::Array(ops)) => {
-            let tests_rv = ops
-                .iter()
-                .any(|op| op["op"] == "test" && op["path"] == "/metadata/resourceVersion");
+            // Only a leading test of a non-empty resourceVersion is a precondition: a later
+            // one can follow an op that sets it (`replace` to "", then `test` ""), and an
+            // empty resourceVersion makes the update unconditional.
+            let tests_rv = ops.first().is_some_and(|op| {
+                op["op"] == "test"
+                    && op["path"] == "/metadata/resourceVersion"
+                    && op["value"].as_str().is_some_and(|v| !v.is_empty())
+            });
             if !tests_rv {
                 ops.insert(
                     0,
@@ -630,8 +635,15 @@ pub fn with_precondition(patch_type: PatchType, body: &Value, rv: &str) -> Value
                 .entry("metadata")
                 .or_insert_with(|| Value::Object(Default::default()));
             if let Value::Object(meta) = meta {
-                meta.entry("resourceVersion")
-                    .or_insert_with(|| Value::String(rv.to_string()));
+                // A resourceVersion the patch sets to null or "" is no precondition at all
+                // (the apiserver then updates unconditionally), so it is pinned too.
+                let pinned = meta
+                    .get("resourceVersion")
+                    .and_then(Value::as_str)
+                    .is_some_and(|v| !v.is_empty());
+                if !pinned {
+                    meta.insert("resourceVersion".into(), Value::String(rv.to_string()));
+                }
             }
         }
         _ => {}
@@ -874,6 +886,30 @@ mod tests {
         assert_eq!(
             would_store(&w, &before, None, &cm).unwrap()["data"],
             json!({"a": "b"})
+        );
+    }
+
+    #[test]
+    fn a_resource_version_set_to_null_or_empty_by_the_patch_does_not_drop_the_precondition() {
+        // Regression: a patch that set metadata.resourceVersion to null or "" kept it, and
+        // the dry run and the real patch were sent without any precondition.
+        for unset in [json!(null), json!("")] {
+            assert_eq!(
+                with_precondition(
+                    PatchType::Merge,
+                    &json!({"metadata": {"resourceVersion": unset}, "data": {"a": "b"}}),
+                    "42"
+                ),
+                json!({"metadata": {"resourceVersion": "42"}, "data": {"a": "b"}})
+            );
+        }
+        // A JSON patch that blanks the resourceVersion and then tests the blank.
+        let blank = json!([{"op": "replace", "path": "/metadata/resourceVersion", "value": ""},
+                           {"op": "test", "path": "/metadata/resourceVersion", "value": ""}]);
+        let pinned = with_precondition(PatchType::Json, &blank, "42");
+        assert_eq!(
+            pinned[0],
+            json!({"op": "test", "path": "/metadata/resourceVersion", "value": "42"})
         );
     }
 
