@@ -438,6 +438,9 @@ mod tests {
         let cases: &[(String, u64, u64, &str)] = &[
             (rule(&format!("- resource: Secrets\n{ok}")), 6, 13, "policies[0].resource \"Secrets\" must be *, a plural or a plural.group"),
             (rule(&format!("- resource: secrets\n{ok}- resource: \"a..b\"\n{ok}")), 9, 13, "policies[1].resource \"a..b\""),
+            // Regression: these validated, and never applied (a fail-open field policy).
+            (rule(&format!("- resource: secrets.v1\n{ok}")), 6, 13, "policies[0].resource \"secrets.v1\" names API version v1, and a rule names a type without its version: write secrets (core and well-known groups) or secrets.GROUP"),
+            (rule(&format!("- resource: deployments.v1beta2.apps\n{ok}")), 6, 13, "names API version v1beta2, and a rule names a type without its version: write deployments.apps"),
             (rule("- resource: secrets\n  deny: []\n  message: m\n"), 7, 9, "policies[0].deny is empty"),
             (rule("- resource: secrets\n  deny: [/data/*, data/x]\n  message: m\n"), 7, 19, "policies[0].deny[1]: path \"data/x\" is not a JSON Pointer: start it with /"),
             (rule("- resource: secrets\n  deny:\n  - /data/*\n  - /a/~2\n  message: m\n"), 9, 5, "a `~` must be followed by 0 (for ~) or 1 (for /)"),

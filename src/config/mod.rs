@@ -316,6 +316,28 @@ fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     None
 }
 
+/// Whether `s` is a Kubernetes API version (`v1`, `v2beta3`, `v1alpha1`: "API versioning",
+/// kubernetes.io/docs/reference/using-api/#api-versioning), which is never an API group.
+fn is_api_version(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('v') else {
+        return false;
+    };
+    let digits_end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    if digits_end == 0 || rest.starts_with('0') {
+        return false;
+    }
+    match &rest[digits_end..] {
+        "" => true,
+        tail => ["alpha", "beta"].iter().any(|pre| {
+            tail.strip_prefix(pre).is_some_and(|n| {
+                !n.is_empty() && !n.starts_with('0') && n.chars().all(|c| c.is_ascii_digit())
+            })
+        }),
+    }
+}
+
 /// The first rule of `policies` (issue 16) that `c` breaks: a resource that is not `*`,
 /// `plural` or `plural.group`; a namespace glob that is not a namespace name with `*`s; no
 /// `deny` paths; a path [`crate::policy::parse_pattern`] refuses; an empty message.
@@ -333,6 +355,25 @@ fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
             let msg = format!(
                 "policies[{i}].resource {} must be *, a plural or a plural.group of lowercase letters, digits and '-', e.g. secrets or widgets.example.com",
                 echo::quoted(&r.resource)
+            );
+            return Some((at(PolicyPart::Resource), msg));
+        }
+        // kubectl's `resource.version.group` (`deployments.v1.apps`) or `secrets.v1` would
+        // read as a group named after a version, which no API serves: the rule would never
+        // apply, and a field policy that never applies fails open.
+        // (`widgets.v1.example.com` may be a CRD's group, `v1.example.com`: not refused.)
+        if let Some((plural, group)) = r.resource.split_once('.')
+            && let Some(version) = group.split('.').next().filter(|v| is_api_version(v))
+            && let rest = group.split_once('.').map(|(_, g)| g)
+            && rest.is_none_or(crate::policy::builtin_group)
+        {
+            let msg = format!(
+                "policies[{i}].resource {} names API version {version}, and a rule names a type without its version: write {}",
+                echo::quoted(&r.resource),
+                match rest {
+                    Some(g) => format!("{plural}.{g}"),
+                    None => format!("{plural} (core and well-known groups) or {plural}.GROUP"),
+                }
             );
             return Some((at(PolicyPart::Resource), msg));
         }
