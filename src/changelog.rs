@@ -337,8 +337,15 @@ pub fn redact_after(kind: &str, before: Option<&Value>, after: Value) -> Value {
     out
 }
 
+/// The `last-applied-configuration` annotation as a JSON Pointer: `kubectl apply` keeps the
+/// applied object in it, a Secret's values included.
+const LAST_APPLIED_POINTER: &str =
+    "/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration";
+
 /// Redacts a patch body aimed at a Secret: `data`/`stringData` values of a merge or
-/// strategic patch, and the `value` of JSON-patch operations under `/data` or `/stringData`.
+/// strategic patch, and the `value` of JSON-patch operations under `/data` or `/stringData`,
+/// of the `last-applied-configuration` annotation, or that write the whole object (path
+/// `""`), its metadata or its annotations (redacted as [`redact`] redacts an object).
 /// Patches for other kinds are returned unchanged.
 pub fn redact_patch(kind: &str, patch: Value) -> Value {
     if kind != "Secret" {
@@ -353,10 +360,33 @@ pub fn redact_patch(kind: &str, patch: Value) -> Value {
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .to_string();
-                    if (path.starts_with("/data") || path.starts_with("/stringData"))
-                        && let Some(v) = op.get_mut("value")
+                    let Some(v) = op.get_mut("value") else {
+                        return op;
+                    };
+                    if path.starts_with("/data")
+                        || path.starts_with("/stringData")
+                        || path == LAST_APPLIED_POINTER
                     {
                         *v = Value::String("<redacted>".into());
+                    } else if path.is_empty()
+                        || path == "/metadata"
+                        || path == "/metadata/annotations"
+                    {
+                        // The whole object, its metadata or its annotations: redacted as an
+                        // object would be (values kept out, last-applied dropped).
+                        let mut doc = v.take();
+                        if let Some(rest) = path.strip_prefix("/metadata") {
+                            doc = match rest {
+                                "" => serde_json::json!({"metadata": doc}),
+                                _ => serde_json::json!({"metadata": {"annotations": doc}}),
+                            };
+                        }
+                        let mut red = redact_as("Secret", doc);
+                        *v = match path.as_str() {
+                            "" => red,
+                            "/metadata" => red["metadata"].take(),
+                            _ => red["metadata"]["annotations"].take(),
+                        };
                     }
                     op
                 })
@@ -922,12 +952,12 @@ const INTENT_SLACK: u64 = 64 * 1024;
 /// Whether the file system of `home` has room for an intent of `line` bytes *and* its
 /// outcome record (issue 17, disk full): an intent written to the last free bytes would
 /// send the request and then fail to record what the server did. `Err` says how much is
-/// free and what to do; a file system that cannot be asked (`statvfs` fails) is not refused
-/// here (the writes then report their own errors).
+/// free and what to do; a file system that cannot be asked (`statvfs` fails) or reports no
+/// size is not refused here (the writes then report their own errors).
 fn room_for_intent(home: &Path, line: u64) -> Result<(), String> {
     let need = line.saturating_mul(3).saturating_add(INTENT_SLACK);
     match fsutil::free_bytes(home) {
-        Ok(free) if free < need => Err(format!(
+        Ok(Some(free)) if free < need => Err(format!(
             "only {free} bytes are free on its file system and a change needs about {need} (its intent and outcome records); free some space there and retry"
         )),
         _ => Ok(()),
@@ -992,6 +1022,33 @@ mod tests {
         assert_eq!(r[1]["value"], "y");
         let cm = serde_json::json!({"data": {"a": "b"}});
         assert_eq!(redact_patch("ConfigMap", cm.clone()), cm);
+    }
+
+    #[test]
+    fn a_json_patch_writing_the_whole_secret_or_its_last_applied_annotation_is_journaled_without_values()
+     {
+        // Regression: only ops under /data and /stringData were redacted, so a JSON patch
+        // replacing the whole document (path "") kept a short stringData value (too short
+        // for the scrubber) and last-applied-configuration's copy of the data in the journal.
+        let ops = serde_json::json!([
+            {"op": "replace", "path": "", "value": {"apiVersion": "v1", "kind": "Secret",
+                "metadata": {"name": "db", "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{\"data\":{\"pin\":\"OTg3\"}}", "team": "a"}},
+                "stringData": {"pin": "987"}}},
+            {"op": "add", "path": "/metadata/annotations/kubectl.kubernetes.io~1last-applied-configuration", "value": "{\"stringData\":{\"pin\":\"987\"}}"},
+            {"op": "add", "path": "/metadata/annotations", "value": {"kubectl.kubernetes.io/last-applied-configuration": "987", "team": "b"}},
+            {"op": "replace", "path": "/metadata", "value": {"name": "db", "annotations": {"kubectl.kubernetes.io/last-applied-configuration": "987"}}},
+        ]);
+        let r = redact_patch("Secret", ops);
+        assert!(!r.to_string().contains("987"), "{r}");
+        assert!(!r.to_string().contains("OTg3"), "{r}");
+        assert_eq!(r[0]["value"]["stringData"]["pin"], "<redacted>");
+        assert_eq!(r[0]["value"]["metadata"]["annotations"]["team"], "a");
+        assert_eq!(r[1]["value"], "<redacted>");
+        assert_eq!(r[2]["value"], serde_json::json!({"team": "b"}));
+        assert_eq!(
+            r[3]["value"],
+            serde_json::json!({"name": "db", "annotations": {}})
+        );
     }
 
     #[test]
