@@ -350,13 +350,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// The bytes an unprivileged process may still write on the file system holding `dir`
-/// (`statvfs(3)`: `f_bavail × f_frsize`).
+/// (`statvfs(3)`: `f_bavail × f_frsize`); `None` when the file system reports no size at
+/// all (`f_blocks` 0: procfs-like and some FUSE file systems, whose 0 free bytes mean
+/// "not counted", not "full").
 ///
 /// # Errors
 /// The I/O error of `statvfs` (the directory does not exist, …).
-pub fn free_bytes(dir: &Path) -> io::Result<u64> {
+pub fn free_bytes(dir: &Path) -> io::Result<Option<u64>> {
     let st = rustix::fs::statvfs(dir)?;
-    Ok(st.f_bavail.saturating_mul(st.f_frsize))
+    Ok((st.f_blocks > 0).then(|| st.f_bavail.saturating_mul(st.f_frsize)))
 }
 
 /// The temporary file [`write_atomic`] writes before the rename: `.<file name>.tmp` in the
@@ -415,6 +417,15 @@ fn open_private(path: &Path, truncate: bool) -> io::Result<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn free_bytes_is_counted_where_the_file_system_has_a_size() {
+        let d = tempfile::tempdir().unwrap();
+        assert!(free_bytes(d.path()).unwrap().is_some_and(|b| b > 0));
+        // procfs reports no blocks: "not counted", never "full".
+        assert_eq!(free_bytes(Path::new("/proc")).unwrap(), None);
+        assert!(free_bytes(&d.path().join("missing")).is_err());
+    }
 
     #[test]
     fn write_atomic_replaces_content_and_leaves_no_temp_file() {
