@@ -472,3 +472,53 @@ impl<'a> Applier<'a> {
         self.timeout
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::authz::GateError;
+
+    fn server(code: u16) -> ApiError {
+        ApiError::Server {
+            code,
+            reason: "R".into(),
+            message: "m".into(),
+        }
+    }
+
+    fn timeout() -> ApiError {
+        ApiError::Timeout {
+            server: "https://127.0.0.1:1".into(),
+            what: "the SelfSubjectAccessReview".into(),
+            after: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn only_a_server_that_does_not_answer_makes_an_apply_wait_for_it() {
+        let rejected = |source| ApplyError::Rejected {
+            file: "a.yaml".into(),
+            line: 1,
+            name: "as.example.com".into(),
+            source,
+        };
+        // The review or the apply found no server, or a 503: wait and apply again.
+        let review = ApplyError::Guard(GuardError::Gate(GateError::Review(timeout())));
+        assert!(review.is_transient());
+        assert_eq!(
+            review.transient().map(|e| e.to_string()),
+            Some(timeout().to_string())
+        );
+        assert!(rejected(server(503)).is_transient());
+        // A schema the server rejects, a denial, a field conflict or another leader: report.
+        assert!(!rejected(server(422)).is_transient());
+        assert!(!rejected(server(409)).is_transient());
+        assert!(!ApplyError::Guard(GuardError::Api(server(403))).is_transient());
+        assert!(
+            !ApplyError::NotLeader {
+                name: "as.example.com".into()
+            }
+            .is_transient()
+        );
+    }
+}
