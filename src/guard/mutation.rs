@@ -186,8 +186,13 @@ pub struct Intent<'a> {
 impl Session<'_> {
     /// The object `name` of TYPE in `namespace` (default: the session's), resolved.
     ///
+    /// A `namespace` given here is checked as `-n` is ([`crate::validate::check_namespace`]):
+    /// it may come from a change-log record (`drift`, `rollback`, `changelog diff`), which is a
+    /// file anyone with the home directory can edit, and it becomes a URL path segment.
+    ///
     /// # Errors
-    /// Unknown TYPE (2), a name that cannot be one URL segment (2), discovery failures (1).
+    /// Unknown TYPE (2), a name or namespace that cannot be one URL segment (2), discovery
+    /// failures (1).
     pub async fn object(
         &self,
         type_name: &str,
@@ -195,6 +200,9 @@ impl Session<'_> {
         namespace: Option<String>,
     ) -> Result<ObjectRef, GuardError> {
         super::check_names(&[name.to_string()]).map_err(GuardError::Usage)?;
+        if let Some(ns) = &namespace {
+            crate::validate::check_namespace(ns).map_err(GuardError::Usage)?;
+        }
         let t = self.resolve(type_name).await?;
         let namespace = t
             .namespaced

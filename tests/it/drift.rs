@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use crate::fixture::{
-    Myops, Namespace, Run, create_deployment, create_secret, kubectl, kubectl_merge_patch,
+    Myops, Namespace, Run, audit_mark, audit_since, create_deployment, create_secret, kubectl,
+    kubectl_merge_patch,
 };
 
 /// The documented "drift found" exit code (src/exit.rs `ExitStatus::Drift`).
@@ -324,4 +325,67 @@ fn a_deleted_object_is_drift_and_an_error_wins_over_drift() {
             .contains("No drift in 0 of 2 object(s); 2 could not be checked (named above)."),
         "{r:?}"
     );
+}
+
+#[test]
+fn a_journaled_namespace_that_is_no_dns_label_is_refused_before_any_request() {
+    // Regression: the namespace of a change-log record (an editable file) went into the URL
+    // unchecked: `..` reached the server as GET /api/v1/namespaces/../configmaps/web (a 500
+    // "invalid key", exit 1, and every later object "not checked"), `../NS` as a 404 read
+    // as "deleted" — drift found where there was none.
+    let ns = Namespace::new("drift-hostile-ns");
+    let m = myops();
+    configmap(&ns.0, "web");
+    let r = m.merge_patch(&ns.0, "configmap", "web", r#"{"data":{"size":"l"}}"#);
+    assert_eq!(r.code, 0, "{r:?}");
+    let ours = m.latest_records().pop().unwrap();
+    let log = m.dir.path().join("myops/changelog.jsonl");
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    for (id, hostile) in [
+        ("hostile-1", "..".to_string()),
+        ("hostile-2", format!("../{}", ns.0)),
+    ] {
+        let mut e = ours.clone();
+        e["id"] = id.into();
+        e["namespace"] = hostile.into();
+        text.push_str(&format!("{e}\n"));
+    }
+    std::fs::write(&log, text).unwrap();
+    let mark = audit_mark();
+    let r = m.run(&["drift", "-A", "-o", "json"]);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap_or_else(|e| panic!("{e}: {r:?}"));
+    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(
+        (
+            v["checked"].as_u64(),
+            v["drifted"].as_u64(),
+            v["errors"].as_u64()
+        ),
+        (Some(3), Some(0), Some(2)),
+        "{v:#}"
+    );
+    assert_eq!(
+        object(&v, &format!("configmap/{}/web", ns.0))["state"],
+        "unchanged"
+    );
+    for hostile in [
+        "configmap/../web".to_string(),
+        format!("configmap/../{}/web", ns.0),
+    ] {
+        let o = object(&v, &hostile);
+        assert_eq!(o["state"], "error", "{o:#}");
+        assert!(
+            o["error"]
+                .as_str()
+                .unwrap()
+                .starts_with("invalid namespace \""),
+            "{o:#}"
+        );
+    }
+    let sent: Vec<String> = audit_since(mark)
+        .iter()
+        .filter_map(|e| e["requestURI"].as_str().map(str::to_string))
+        .filter(|u| u.contains("/namespaces/.."))
+        .collect();
+    assert!(sent.is_empty(), "{sent:?}");
 }
