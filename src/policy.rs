@@ -185,6 +185,14 @@ impl PathPattern {
             if m == "metadata" && matches!(f.as_str(), "resourceVersion" | "managedFields" | "generation"))
     }
 
+    /// Whether this pattern is under a Secret's `stringData`, which the API server never
+    /// stores: it merges it into `data` on write (core/v1 Secret API reference: "stringData
+    /// … is never output when reading from the API"), so neither the before-state nor the
+    /// dry run's answer has it, and a deny of it never refuses.
+    pub fn is_write_only_secret_field(&self) -> bool {
+        matches!(self.segs.first(), Some(Seg::Key(f)) if f == "stringData")
+    }
+
     /// Whether some path is matched (at or below) by both patterns.
     pub fn overlaps(&self, other: &PathPattern) -> bool {
         self.segs
@@ -507,6 +515,19 @@ pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
                 out.push(format!(
                     "{name}: deny {} never refuses: allow {} covers all of it",
                     r.deny[k], r.allow[j]
+                ));
+            }
+            if matches!(d.segs.first(), Some(Seg::Key(k)) if k.is_empty()) {
+                out.push(format!(
+                    "{name}: deny {} never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field",
+                    r.deny[k]
+                ));
+            }
+            if d.is_write_only_secret_field() && entry_names(&r.resource, "secrets", "") {
+                out.push(format!(
+                    "{name}: deny {} never refuses: the API server stores stringData in data and never returns it, so a change through stringData shows under /data; deny /data{} instead",
+                    r.deny[k],
+                    r.deny[k].strip_prefix("/stringData").unwrap_or_default()
                 ));
             }
             if d.is_bookkeeping() {
@@ -869,6 +890,27 @@ mod tests {
         ] {
             assert_eq!(glob_match(p, t), want, "{p} {t}");
         }
+    }
+
+    #[test]
+    fn a_deny_under_secret_string_data_is_reported_as_never_refusing() {
+        // Regression: `deny: [/stringData/**]` on secrets validated without a word and never
+        // refused — the server stores stringData in data, so a stringData patch went through.
+        let res = vec!["secrets".to_string(), "widgets.example.com".to_string()];
+        assert_eq!(
+            lint(
+                &res,
+                &[
+                    rule("secrets", &["/stringData/**", "/data/x"], &[]),
+                    rule("widgets.example.com", &["/stringData/x"], &[]),
+                    rule("widgets.example.com", &["/"], &[]),
+                ]
+            ),
+            [
+                "policies[0] (secrets): deny /stringData/** never refuses: the API server stores stringData in data and never returns it, so a change through stringData shows under /data; deny /data/** instead",
+                "policies[2] (widgets.example.com): deny / never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field",
+            ]
+        );
     }
 
     #[test]
