@@ -446,6 +446,26 @@ fn judge(
     }
 }
 
+/// Core (API group `""`) resources that no other built-in group serves, so `plural.group`
+/// with a built-in group never names them (`secrets.apps`); `events`, also served by
+/// `events.k8s.io`, is not listed (the core/v1 API, `k8s.io/api/core/v1`).
+const CORE_ONLY: &[&str] = &[
+    "pods",
+    "services",
+    "configmaps",
+    "secrets",
+    "serviceaccounts",
+    "persistentvolumeclaims",
+    "persistentvolumes",
+    "nodes",
+    "namespaces",
+    "endpoints",
+    "limitranges",
+    "resourcequotas",
+    "replicationcontrollers",
+    "podtemplates",
+];
+
 /// Cluster-scoped built-in resources (a rule with `namespaces` never covers them). Only
 /// the well-known ones; others are not knowable without a cluster.
 const CLUSTER_SCOPED: &[&str] = &[
@@ -501,6 +521,14 @@ pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
             ));
         }
         let plural = r.resource.split('.').next().unwrap_or_default();
+        if let Some((_, group)) = r.resource.split_once('.')
+            && builtin_group(group)
+            && CORE_ONLY.contains(&plural)
+        {
+            out.push(format!(
+                "{name} is unreachable: {plural} is a core type (API group \"\", not {group}), so the rule never applies to it; write {plural}"
+            ));
+        }
         if !r.namespaces.is_empty() && CLUSTER_SCOPED.contains(&plural) {
             out.push(format!(
                 "{name} is unreachable: {} is cluster-scoped, and a rule with `namespaces` covers only namespaced objects; remove `namespaces`",
@@ -922,6 +950,25 @@ mod tests {
         ] {
             assert_eq!(glob_match(p, t), want, "{p} {t}");
         }
+    }
+
+    #[test]
+    fn a_core_type_named_with_a_group_is_reported_as_unreachable() {
+        // Regression: `secrets.apps` validated as reachable (the lint took `secrets` in
+        // `resources` for the same type) and never applied to a Secret: a silent fail-open.
+        let res = vec!["secrets".to_string(), "events".to_string()];
+        assert_eq!(
+            lint(
+                &res,
+                &[
+                    rule("secrets.apps", &["/data/*"], &[]),
+                    rule("events.events.k8s.io", &["/note"], &[]),
+                ]
+            ),
+            [
+                "policies[0] (secrets.apps) is unreachable: secrets is a core type (API group \"\", not apps), so the rule never applies to it; write secrets"
+            ]
+        );
     }
 
     #[test]
