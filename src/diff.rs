@@ -86,6 +86,18 @@ pub fn path_of(op: &PatchOperation) -> &str {
     }
 }
 
+/// Whether a change that touched `touched` (JSON pointers) touched `field` (pure): the same
+/// field, a field under it (`why .data` lists a change of `.data.key`), or a field above it
+/// (a change that replaced `.data` whole touched `.data.key` too).
+pub fn touches(touched: &[String], field: &str) -> bool {
+    touched.iter().any(|p| {
+        p == field
+            || field.starts_with(&format!("{p}/"))
+            || p.starts_with(&format!("{field}/"))
+            || p.is_empty()
+    })
+}
+
 /// One line per changed field: `spec.replicas: 2 → 3`, `+ metadata.labels.tier: "web"`,
 /// `- spec.paused (was true)`. Empty when nothing but bookkeeping changed.
 pub fn render(before: &Value, after: &Value) -> Vec<String> {
@@ -95,7 +107,7 @@ pub fn render(before: &Value, after: &Value) -> Vec<String> {
 /// [`render_for`] limited to the changes at the field `pointer` (a JSON pointer), under it,
 /// or of a field above it that holds it (`changelog why`).
 pub fn render_field(kind: &str, before: &Value, after: &Value, pointer: &str) -> Vec<String> {
-    let keep = |path: &str| crate::history::touches(&[path.to_string()], pointer);
+    let keep = |path: &str| touches(&[path.to_string()], pointer);
     if is_secret(kind, before, after) {
         let (b, a) = mask_secret_pair(before, after);
         render_ops(&b, &a, keep)

@@ -61,17 +61,9 @@ pub fn escape(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
 }
 
-/// Whether a change that touched `touched` (JSON pointers) touched `field` (pure): the same
-/// field, a field under it (`why .data` lists a change of `.data.key`), or a field above it
-/// (a change that replaced `.data` whole touched `.data.key` too).
-pub fn touches(touched: &[String], field: &str) -> bool {
-    touched.iter().any(|p| {
-        p == field
-            || field.starts_with(&format!("{p}/"))
-            || p.starts_with(&format!("{field}/"))
-            || p.is_empty()
-    })
-}
+/// Whether a change that touched `touched` touched `field` ([`crate::diff::touches`]; it
+/// lives with the structured diff, which filters by it).
+pub use crate::diff::touches;
 
 /// The JSON pointer for a field written by a user (pure). Two forms:
 /// - a JSON Pointer (RFC 6901), starting with `/`: `/data/key`, `/spec/replicas`,
