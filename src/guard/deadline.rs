@@ -39,6 +39,13 @@ impl Deadlines {
 /// Runs `fut` under `deadline`: a kube error is classified as usual, no answer in time is
 /// [`ApiError::Timeout`] naming `what` (e.g. "the SelfSubjectAccessReview").
 ///
+/// The connection's own timeouts (`--request-timeout` is also the connector's connect and
+/// read timeout, as client-go's `Timeout` bounds the dial) end the same wait from below, at
+/// the same moment: an error caused by one of them ([`timed_out`]) is the same
+/// [`ApiError::Timeout`], not "cannot reach" — which of two equal timers fired first must not
+/// change the message (issue 17: a SIGSTOPped API server accepted the TCP connection and
+/// never finished TLS; the answer was either sentence, by a race).
+///
 /// # Errors
 /// The request's own error, or the timeout.
 pub async fn bounded<T, F>(
@@ -50,14 +57,33 @@ pub async fn bounded<T, F>(
 where
     F: Future<Output = Result<T, kube::Error>>,
 {
+    let timeout = || ApiError::Timeout {
+        server: server.to_string(),
+        what: what.to_string(),
+        after: deadline,
+    };
     match tokio::time::timeout(deadline, fut).await {
+        Ok(Err(e)) if timed_out(&e) => Err(timeout()),
         Ok(r) => r.map_err(|e| ApiError::from_kube(e, server)),
-        Err(_) => Err(ApiError::Timeout {
-            server: server.to_string(),
-            what: what.to_string(),
-            after: deadline,
-        }),
+        Err(_) => Err(timeout()),
     }
+}
+
+/// Whether `e` was caused by a timer running out below the request: tokio's `Elapsed`, or
+/// the `io::ErrorKind::TimedOut` hyper-timeout's connect/read/write timeouts wrap it in
+/// (pure: walks the error's `source()` chain).
+pub fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.is::<tokio::time::error::Elapsed>()
+            || c.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        cause = c.source();
+    }
+    false
 }
 
 #[cfg(test)]
@@ -98,5 +124,43 @@ mod tests {
             "the API server https://127.0.0.1:1 did not answer the discovery request within 20ms; check that it is up and reachable, or raise --request-timeout"
         );
         assert_eq!(e.exit_status(), crate::exit::ExitStatus::Failure);
+    }
+
+    /// Regression (issue 17, tests/chaos/apiserver_restart.rs): the connector's connect
+    /// timeout equals the deadline, and when it fired first a frozen server was reported as
+    /// "cannot reach the API server …: deadline has elapsed" instead of "did not answer".
+    #[tokio::test]
+    async fn a_frozen_server_said_cannot_reach_when_the_connect_timeout_fired_first() {
+        let connect_timeout =
+            std::io::Error::new(std::io::ErrorKind::TimedOut, "deadline has elapsed");
+        let failed = std::future::ready(Err::<(), _>(kube::Error::Service(Box::new(
+            connect_timeout,
+        ))));
+        let e = bounded(
+            "https://127.0.0.1:1",
+            "the request",
+            Duration::from_secs(3),
+            failed,
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the API server https://127.0.0.1:1 did not answer the request within 3s; check that it is up and reachable, or raise --request-timeout"
+        );
+        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
+        let failed = std::future::ready(Err::<(), _>(kube::Error::Service(Box::new(refused))));
+        let e = bounded(
+            "https://127.0.0.1:1",
+            "the request",
+            Duration::from_secs(3),
+            failed,
+        )
+        .await
+        .unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot reach the API server"),
+            "{e}"
+        );
     }
 }
