@@ -51,7 +51,8 @@ pub fn try_parse() -> Result<super::Cli, clap::Error> {
 
 /// Top-level help, after the options: the exit codes, then examples.
 pub const ROOT_HELP: &str =
-    "Exit codes: 0 ok, 1 runtime failure, 2 usage/config error, 3 denied, 4 not found, 5 conflict.
+    "Exit codes: 0 ok, 1 runtime failure, 2 usage/config error, 3 denied, 4 not found, 5 conflict,
+6 drift found (drift only).
 
 Examples:
   # What may I do here? Then list pods behind the plugin.yaml boundary
