@@ -297,10 +297,24 @@ pub fn glob_match(pattern: &str, text: &str) -> bool {
     p[pi..].iter().all(|c| *c == '*')
 }
 
-/// Whether `rule` is about the object with `plural` in `group`, in `namespace` (`None` for
-/// a cluster-scoped object, which a rule with `namespaces` never covers).
-pub fn applies(rule: &PolicyRule, plural: &str, group: &str, namespace: Option<&str>) -> bool {
-    (rule.resource == "*" || entry_names(&rule.resource, plural, group))
+/// Whether `rule` is about the object with `plural` and `kind` in `group`, in `namespace`
+/// (`None` for a cluster-scoped object, which a rule with `namespaces` never covers).
+///
+/// The rule's resource is matched against the plural and also against the lowercased kind
+/// (the singular name kubectl accepts: `configmap`, `deployment.apps`): a guard must fail
+/// closed, and a rule written in the singular would otherwise never apply and let every
+/// change through while `config validate` called it valid (found by a new-user pass,
+/// issue 16).
+pub fn applies(
+    rule: &PolicyRule,
+    plural: &str,
+    kind: &str,
+    group: &str,
+    namespace: Option<&str>,
+) -> bool {
+    (rule.resource == "*"
+        || entry_names(&rule.resource, plural, group)
+        || entry_names(&rule.resource, &kind.to_ascii_lowercase(), group))
         && (rule.namespaces.is_empty()
             || namespace.is_some_and(|ns| rule.namespaces.iter().any(|g| glob_match(g, ns))))
 }
@@ -312,13 +326,14 @@ pub fn applies(rule: &PolicyRule, plural: &str, group: &str, namespace: Option<&
 pub fn matching(
     policies: &[PolicyRule],
     plural: &str,
+    kind: &str,
     group: &str,
     namespace: Option<&str>,
 ) -> Result<Vec<Compiled>, String> {
     policies
         .iter()
         .enumerate()
-        .filter(|(_, r)| applies(r, plural, group, namespace))
+        .filter(|(_, r)| applies(r, plural, kind, group, namespace))
         .map(|(i, r)| Compiled::new(i, r))
         .collect()
 }
@@ -509,7 +524,22 @@ pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
     let mut budget = OVERLAP_BUDGET;
     for (i, r) in policies.iter().enumerate() {
         let name = format!("policies[{i}] ({})", r.resource);
-        if r.resource != "*" && !resources.iter().any(|e| same_resource(e, &r.resource)) {
+        // A rule in the singular (`configmap`) applies ([`applies`] matches the lowercased
+        // kind too), but the file should say what `resources` says.
+        let plural_of = (r.resource != "*")
+            .then(|| {
+                let (name, group) = r.resource.split_once('.').unwrap_or((&r.resource, ""));
+                resources.iter().find(|e| {
+                    let (p, g) = e.split_once('.').unwrap_or((e, ""));
+                    g == group && p != name && p.starts_with(name) && p.len() <= name.len() + 2
+                })
+            })
+            .flatten();
+        if let Some(plural) = plural_of {
+            out.push(format!(
+                "{name} names a singular: the rule applies to {plural} (kubectl's singular names are matched too), but write {plural} as `resources` does"
+            ));
+        } else if r.resource != "*" && !resources.iter().any(|e| same_resource(e, &r.resource)) {
             let crd = r
                 .resource
                 .split_once('.')
@@ -908,26 +938,56 @@ mod tests {
         );
     }
 
+    /// Regression (issue 16, new-user pass): `resource: configmap` never applied — the
+    /// object is matched by its plural — so a patch of the denied field went through with
+    /// exit 0 while `config validate` called the file valid.
+    #[test]
+    fn a_rule_naming_the_singular_never_applied_and_let_every_change_through() {
+        assert_eq!(
+            lint(
+                &["configmaps".into()],
+                &[rule("configmap", &["/data/**"], &[])]
+            ),
+            vec![
+                "policies[0] (configmap) names a singular: the rule applies to configmaps (kubectl's singular names are matched too), but write configmaps as `resources` does"
+            ]
+        );
+        let mut r = rule("configmap", &["/data/**"], &[]);
+        assert!(applies(&r, "configmaps", "ConfigMap", "", Some("a")));
+        assert!(!applies(&r, "secrets", "Secret", "", Some("a")));
+        r.resource = "deployment.apps".into();
+        assert!(applies(&r, "deployments", "Deployment", "apps", Some("a")));
+        r.resource = "widget.example.com".into();
+        assert!(applies(&r, "widgets", "Widget", "example.com", None));
+        assert!(!applies(&r, "widgets", "Widget", "other.example.com", None));
+    }
+
     #[test]
     fn rules_match_resource_names_and_namespace_globs() {
         let mut r = rule("deployments", &["/spec/**"], &[]);
-        assert!(applies(&r, "deployments", "apps", Some("a")));
+        assert!(applies(&r, "deployments", "Deployment", "apps", Some("a")));
         assert!(
-            !applies(&r, "deployments", "example.com", Some("a")),
+            !applies(&r, "deployments", "Deployment", "example.com", Some("a")),
             "a CRD plural alone never names it"
         );
         r.resource = "deployments.apps".into();
-        assert!(applies(&r, "deployments", "apps", Some("a")));
-        assert!(!applies(&r, "statefulsets", "apps", Some("a")));
+        assert!(applies(&r, "deployments", "Deployment", "apps", Some("a")));
+        assert!(!applies(
+            &r,
+            "statefulsets",
+            "StatefulSet",
+            "apps",
+            Some("a")
+        ));
         r.resource = "widgets.example.com".into();
-        assert!(applies(&r, "widgets", "example.com", None));
+        assert!(applies(&r, "widgets", "Widget", "example.com", None));
         r.resource = "*".into();
         r.namespaces = vec!["team-*".into(), "prod".into()];
-        assert!(applies(&r, "pods", "", Some("team-a")));
-        assert!(applies(&r, "pods", "", Some("prod")));
-        assert!(!applies(&r, "pods", "", Some("prod-2")));
+        assert!(applies(&r, "pods", "Pod", "", Some("team-a")));
+        assert!(applies(&r, "pods", "Pod", "", Some("prod")));
+        assert!(!applies(&r, "pods", "Pod", "", Some("prod-2")));
         assert!(
-            !applies(&r, "namespaces", "", None),
+            !applies(&r, "namespaces", "Namespace", "", None),
             "namespaces cover only namespaced objects"
         );
         assert!(entry_names("pods", "pods", ""));

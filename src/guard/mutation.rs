@@ -426,6 +426,7 @@ impl Session<'_> {
         let rules = crate::policy::matching(
             &self.settings().plugin.policies,
             &obj.t.api.plural,
+            &obj.t.api.kind,
             &obj.t.api.group,
             obj.namespace.as_deref(),
         )
