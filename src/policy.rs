@@ -32,7 +32,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// One field-path policy rule of plugin.yaml `policies:` (issue 16), e.g.
+/// One field-path policy rule of plugin.yaml `policies:`, e.g.
 /// `{resource: secrets, deny: ["/data/*"], message: "Secrets change through the vault sync"}`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -32,11 +32,11 @@ pub struct PluginConfig {
     /// Where metrics are pushed; absent = metrics are recorded locally only.
     #[serde(default)]
     pub pushgateway: Option<PushgatewayConfig>,
-    /// When the change log is rotated (issue 15); absent = the defaults (10 MiB, 90 days).
+    /// When the change log is rotated; absent = the defaults (10 MiB, 90 days).
     #[serde(default)]
     pub changelog: ChangelogConfig,
-    /// Field-path policies (issue 16): fields a `patch` or `rollback` may not change, judged
-    /// on the object as the server would store it ([`crate::policy`]); absent = none.
+    /// Field-path policies: fields a `patch` or `rollback` may not change, judged on the
+    /// object as the server would store it (README "Field-path policies"); absent = none.
     #[serde(default)]
     pub policies: Vec<PolicyRule>,
 }
@@ -44,7 +44,7 @@ pub struct PluginConfig {
 /// One field-path policy rule (issue 16); the type lives with its matching rules.
 pub use crate::policy::PolicyRule;
 
-/// Change-log retention (issue 15, README "Retention"): `changelog.jsonl` is rotated to
+/// Change-log retention (README "Retention"): `changelog.jsonl` is rotated to
 /// `changelog.jsonl.1` (five rotated files are kept) before an append that would make it
 /// larger than `maxSize`, or once its first record is older than `maxAge`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
