@@ -111,7 +111,7 @@ pub async fn run(
         };
         if let Some(id) = &b.unknown_after {
             d.notes.push(format!(
-                "a later change of ours, entry {id}, has no outcome record (outcome unknown): it may be what changed the object; `kubectl myops changelog show {id}` shows it"
+                "a later change of ours, entry {id}, has no outcome record (outcome unknown): it may be what changed the object; `kubectl myops changelog reconcile {id}` finds and records its outcome"
             ));
         }
         objects.push(d);
