@@ -228,7 +228,12 @@ const GET_EXAMPLES: &str = "Examples:
   # Names only, across all namespaces (plugin.yaml needs scope `cluster`)
   kubectl myops get pods -A -o name";
 
-const PATCH_EXAMPLES: &str = "Examples:
+const PATCH_EXAMPLES: &str = "A field-path policy of plugin.yaml (`policies:`) that denies a field the patch would change
+refuses it (exit 3, nothing sent). With a rule on the object the patch is first sent as a
+server-side dry run and the change it shows is judged; the dry run and the real patch both carry
+the before-state's resourceVersion, so a write in between is a 409 (exit 5).
+
+Examples:
   # Scale a deployment with a strategic merge patch (the default, as in kubectl)
   kubectl myops patch deployment web -p '{\"spec\":{\"replicas\":3}}'
 
