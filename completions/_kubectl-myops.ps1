@@ -475,6 +475,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;changelog;reconcile' {
+            [CompletionResult]::new('--outcome', '--outcome', [CompletionResultType]::ParameterName, 'Record the outcome you decided (after checking the object) for entry ID, which the live object could not decide; the object is not read. Only with an ID')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
             [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"')
@@ -505,8 +506,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-myops;changelog;help' {

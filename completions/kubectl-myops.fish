@@ -400,6 +400,8 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l outcome -d 'Record the outcome you decided (after checking the object) for entry ID, which the live object could not decide; the object is not read. Only with an ID' -r -f -a "applied\t'The patch was applied: recorded as `success`'
+not-applied\t'The patch was not applied: recorded as `not applied`'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l context -d 'The kubeconfig context to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync. See README "Fleet"' -r
@@ -426,7 +428,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -s h -l help -d 'Print help'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "diff" -d 'One change as a field-level diff, before → after (Secret values masked)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "why" -d 'Which journaled changes touched a field of an object, newest first'

@@ -718,7 +718,20 @@ pub enum ChangelogCommand {
     Reconcile {
         /// The entry id; without it, every entry whose outcome is unknown.
         id: Option<String>,
+        /// Record the outcome you decided (after checking the object) for entry ID, which the
+        /// live object could not decide; the object is not read. Only with an ID.
+        #[arg(long = "outcome", value_enum, value_name = "OUTCOME", requires = "id")]
+        decided: Option<Decision>,
     },
+}
+
+/// `changelog reconcile --outcome` values: the outcome a person decided for an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Decision {
+    /// The patch was applied: recorded as `success`.
+    Applied,
+    /// The patch was not applied: recorded as `not applied`.
+    NotApplied,
 }
 
 /// `changelog list --result` values.

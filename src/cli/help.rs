@@ -185,15 +185,23 @@ pub const CHANGELOG_RECONCILE_HELP: &str =
 `outcome unknown`. reconcile reads the object (in the entry's context) and compares it with
 the intent's before-state and patch: applied (every touched field holds the patch's value),
 not applied (the resourceVersion did not move, or every touched field still holds its
-before-state), or undecidable (then nothing is recorded; exit 5). A decided outcome is
-appended as the entry's outcome record, `reconciled` saying what was seen. Nothing is sent
-to the object.
+before-state), or undecidable (then nothing is recorded; exit 5, on every run). A decided
+outcome is appended as the entry's outcome record, `reconciled` saying what was seen. Nothing
+is sent to the object.
+
+An entry the object cannot decide is closed by hand: check the object, then
+`--outcome applied` or `--outcome not-applied` (one ID only) appends the same outcome record,
+`reconciled` naming you (the user the API server sees) as who decided. The object is not read,
+so the record has no after-state: a rollback of an entry decided applied by hand finds the
+object changed since and needs --force.
 
 Examples:
   # Reconcile every entry whose outcome is unknown
   kubectl myops changelog reconcile
   # One entry
-  kubectl myops changelog reconcile 19ad2c4e1f0-3a7c-0";
+  kubectl myops changelog reconcile 19ad2c4e1f0-3a7c-0
+  # Record the outcome you found by hand for an entry reconcile could not decide
+  kubectl myops changelog reconcile 19ad2c4e1f0-3a7c-0 --outcome not-applied";
 
 /// `changelog verify` help: what is checked and what it cannot tell.
 pub const CHANGELOG_VERIFY_HELP: &str =

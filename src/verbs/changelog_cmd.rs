@@ -219,7 +219,9 @@ pub async fn run(
             .await
             .map_err(|e| crate::verbs::RollbackError::or_rotated_away(e, &s.home, id))?,
         ChangelogCommand::Why { object, field } => why::run(&entries, object, field, p)?,
-        ChangelogCommand::Reconcile { id } => reconcile::run(s, entries, id.as_deref(), p).await?,
+        ChangelogCommand::Reconcile { id, decided } => {
+            reconcile::run(s, entries, id.as_deref(), *decided, p).await?;
+        }
         // Answered before the log was read for listing, above.
         ChangelogCommand::Verify => {}
     }

@@ -376,15 +376,28 @@ pub enum HistoryError {
     #[error("{0}")]
     BadField(String),
     /// `changelog reconcile`: the live object could not decide `n` entries (each named on
-    /// stderr with why); their outcome stays unknown.
+    /// stderr with why); their outcome stays unknown until a person records it (`--outcome`).
     #[error(
-        "the outcome of {n} entry(ies) is still unknown (first: {first}); check the objects named above by hand — nothing was rolled back or retried"
+        "the outcome of {n} entry(ies) is still unknown (first: {first}); check the objects named above by hand, then record what you find with `kubectl myops changelog reconcile ID --outcome applied|not-applied` — nothing was rolled back or retried"
     )]
     Undecided {
         /// How many entries stayed undecided.
         n: usize,
         /// The first of them.
         first: String,
+    },
+    /// `changelog reconcile --outcome` without an entry id: a decision by hand is about one entry.
+    #[error(
+        "--outcome records the outcome you decided for one entry: name it (`kubectl myops changelog reconcile ID --outcome applied|not-applied`)"
+    )]
+    DecidedWithoutId,
+    /// `changelog reconcile ID --outcome applied` for a dry run, which never changes the object.
+    #[error(
+        "entry {id} is a dry run, which never changes the object, so it cannot be recorded as applied; `kubectl myops changelog reconcile {id}` records it as not applied"
+    )]
+    DryRunApplied {
+        /// The entry id.
+        id: String,
     },
 }
 
@@ -399,7 +412,9 @@ impl HistoryError {
             HistoryError::Undecided { .. } => ExitStatus::Conflict,
             HistoryError::NoBefore { .. }
             | HistoryError::Moved { .. }
-            | HistoryError::BadField(_) => ExitStatus::Usage,
+            | HistoryError::BadField(_)
+            | HistoryError::DecidedWithoutId
+            | HistoryError::DryRunApplied { .. } => ExitStatus::Usage,
         }
     }
 }

@@ -731,7 +731,12 @@ async fn roll_back(
     let changed = |current: &Value, writer_since: &str| RollbackError::Changed {
         object: obj.display(),
         id: entry.id.clone(),
-        then: entry.resource_version_after.clone().unwrap_or_default(),
+        // Not journaled: an outcome decided by hand (`changelog reconcile --as`), which reads
+        // no object, or a record written before outcomes carried it.
+        then: entry
+            .resource_version_after
+            .clone()
+            .unwrap_or_else(|| "not journaled".into()),
         now: current
             .pointer("/metadata/resourceVersion")
             .and_then(Value::as_str)

@@ -10,12 +10,13 @@
 //! changed the fields since; a rollback killed after the answer likewise — and
 //! `changelog verify` still passes.
 
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, Run, audit_mark, audit_since, kubectl};
+use crate::fixture::{
+    Myops, Namespace, Run, audit_mark, audit_since, kubectl, kubectl_merge_patch,
+};
 use crate::report::Tally;
 
 fn myops() -> Myops {
@@ -27,8 +28,7 @@ fn myops() -> Myops {
 /// Starts `patch configmap web` with `body`, paused at `point`; kills it with SIGKILL once
 /// the marker says it stands there. Returns the entry id of its intent record.
 fn patch_killed_at(m: &Myops, ns: &str, point: &str, body: &str) -> String {
-    killed_at(
-        m,
+    m.killed_at(
         point,
         &[
             "patch",
@@ -42,42 +42,6 @@ fn patch_killed_at(m: &Myops, ns: &str, point: &str, body: &str) -> String {
             body,
         ],
     )
-}
-
-/// Starts the mutating command `args`, paused at `point`; kills it with SIGKILL once the
-/// marker says it stands there. Returns the entry id of its intent record.
-fn killed_at(m: &Myops, point: &str, args: &[&str]) -> String {
-    let marker = m.dir.path().join(format!("paused-{point}"));
-    let _ = std::fs::remove_file(&marker);
-    let before = m.latest_records().len();
-    let mut child = m
-        .command(args)
-        .env("MYOPS_TEST_PAUSE", point)
-        .env("MYOPS_TEST_PAUSE_MARKER", &marker)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let end = Instant::now() + Duration::from_secs(60);
-    while !marker.exists() {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("{args:?} ended ({status}) before it reached the pause point {point}");
-        }
-        assert!(Instant::now() < end, "{args:?} never reached {point}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.kill().expect("SIGKILL"); // std's Child::kill is SIGKILL on unix
-    let status = child.wait().unwrap();
-    assert_eq!(
-        std::os::unix::process::ExitStatusExt::signal(&status),
-        Some(9),
-        "killed by SIGKILL"
-    );
-    let records = m.latest_records();
-    assert_eq!(records.len(), before + 1, "one new entry: {records:#?}");
-    let last = records.last().unwrap();
-    assert_eq!(last["result"], "pending", "its intent only: {last:#}");
-    last["id"].as_str().unwrap().to_string()
 }
 
 /// The patch requests for configmap `web` in `ns` that reached the server since `mark`.
@@ -256,17 +220,7 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
     //    recorded, nothing sent.
     t.fault();
     let id = patch_killed_at(&m, n, "after-send", r#"{"data":{"k":"v3"}}"#);
-    kubectl(&[
-        "patch",
-        "configmap",
-        "web",
-        "-n",
-        n,
-        "--type",
-        "merge",
-        "-p",
-        r#"{"data":{"k":"theirs"}}"#,
-    ]);
+    kubectl_merge_patch(n, "configmap", "web", r#"{"data":{"k":"theirs"}}"#);
     let lines = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl"))
         .unwrap()
         .lines()
@@ -303,7 +257,7 @@ fn kill9_between_intent_and_outcome_is_reconciled_from_the_live_object() {
         .to_string();
     let mark = audit_mark();
     t.fault();
-    let id = killed_at(&m, "after-send", &["rollback", &patched]);
+    let id = m.killed_at("after-send", &["rollback", &patched]);
     assert_eq!(
         patches_since(mark, n),
         1,

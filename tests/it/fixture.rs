@@ -405,6 +405,45 @@ pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
 }
 
 impl Myops {
+    /// Starts the mutating command `args` with the debug build's pause point `point`
+    /// (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation.rs `test_pause`) and
+    /// kills it with SIGKILL once the marker says it stands there: an intent record without
+    /// an outcome (`outcome unknown`). Returns the entry id of that intent record.
+    pub fn killed_at(&self, point: &str, args: &[&str]) -> String {
+        use std::time::{Duration, Instant};
+        let marker = self.dir.path().join(format!("paused-{point}"));
+        let _ = std::fs::remove_file(&marker);
+        let before = self.latest_records().len();
+        let mut child = self
+            .command(args)
+            .env("MYOPS_TEST_PAUSE", point)
+            .env("MYOPS_TEST_PAUSE_MARKER", &marker)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let end = Instant::now() + Duration::from_secs(60);
+        while !marker.exists() {
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("{args:?} ended ({status}) before it reached the pause point {point}");
+            }
+            assert!(Instant::now() < end, "{args:?} never reached {point}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.kill().expect("SIGKILL"); // std's Child::kill is SIGKILL on unix
+        let status = child.wait().unwrap();
+        assert_eq!(
+            std::os::unix::process::ExitStatusExt::signal(&status),
+            Some(9),
+            "killed by SIGKILL"
+        );
+        let records = self.latest_records();
+        assert_eq!(records.len(), before + 1, "one new entry: {records:#?}");
+        let last = records.last().unwrap();
+        assert_eq!(last["result"], "pending", "its intent only: {last:#}");
+        last["id"].as_str().unwrap().to_string()
+    }
+
     /// Every record of the change log (`myops/changelog.jsonl`), intents and outcomes, in
     /// the order written; empty when there is no log yet.
     pub fn records(&self) -> Vec<serde_json::Value> {

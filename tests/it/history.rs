@@ -6,7 +6,9 @@
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, create_deployment, kubectl};
+use crate::fixture::{
+    Myops, Namespace, audit_mark, audit_since, create_deployment, kubectl, kubectl_merge_patch,
+};
 
 fn myops() -> Myops {
     Myops::new(
@@ -715,4 +717,150 @@ fn list_since_far_back_printed_jiffs_range_message() {
             && !r.stderr.contains("parameter"),
         "{r:?}"
     );
+}
+
+/// Regression (new-user pass): an entry `changelog reconcile` could not decide — killed after
+/// the server applied it, then someone else rewrote the field — exited 5 on every later run,
+/// so a cron job failed forever and the entry could never be closed. `--outcome` records the
+/// decision of a person (one ID only; the object is not read), chained like every record;
+/// then the entry is decided: reconcile has nothing to do (exit 0), drift no longer notes it,
+/// and rollback treats it as a success whose object changed since (exit 5, then --force).
+#[test]
+fn an_undecidable_entry_failed_reconcile_forever_until_decided_by_hand() {
+    let ns = Namespace::new("reconcile-by-hand");
+    let n = ns.0.as_str();
+    let m = myops();
+    web_configmap(n);
+    patch(
+        &m,
+        n,
+        &["configmap", "web"],
+        r#"{"data":{"color":"green"}}"#,
+    );
+    let id = m.killed_at(
+        "after-send",
+        &[
+            "patch",
+            "configmap",
+            "web",
+            "-n",
+            n,
+            "--type",
+            "merge",
+            "-p",
+            r#"{"data":{"color":"red"}}"#,
+        ],
+    );
+    kubectl_merge_patch(n, "configmap", "web", r#"{"data":{"color":"theirs"}}"#);
+    let record_by_hand =
+        format!("`kubectl myops changelog reconcile {id} --outcome applied|not-applied`");
+    for _ in 0..2 {
+        let r = m.run(&["changelog", "reconcile"]);
+        assert_eq!(r.code, 5, "{r:?}");
+        assert!(
+            r.stderr
+                .contains(&format!("{id}: outcome still unknown — the live object"))
+                && r.stderr.contains(&record_by_hand),
+            "{r:?}"
+        );
+    }
+    let r = m.run(&["drift", "-n", n]);
+    assert_eq!(r.code, 6, "drift found (color is theirs): {r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "a later change of ours, entry {id}, has no outcome record (outcome unknown): it may be what changed the object; `kubectl myops changelog reconcile {id}` finds and records its outcome"
+        )),
+        "{r:?}"
+    );
+    let lines = m.records().len();
+    // Refused without an ID or with another word; nothing recorded.
+    let r = m.run(&["changelog", "reconcile", "--outcome", "applied"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("--outcome"), "{r:?}");
+    let r = m.run(&["changelog", "reconcile", &id, "--outcome", "maybe"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("not-applied"), "{r:?}");
+    assert_eq!(m.records().len(), lines);
+
+    let mark = audit_mark();
+    let r = m.run(&["changelog", "reconcile", &id, "--outcome", "applied"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let records = m.records();
+    assert_eq!(records.len(), lines + 1, "one outcome record appended");
+    let rec = records.last().unwrap();
+    let user = rec["user"].as_str().unwrap();
+    let why = format!(
+        "decided by hand by {user} (changelog reconcile --outcome); the object was not read"
+    );
+    assert_eq!(
+        r.stdout,
+        format!("{id}: applied — {why}; outcome recorded\n")
+    );
+    assert_eq!(rec["id"], id.as_str());
+    assert_eq!(rec["result"], "success");
+    assert!(
+        rec["reconciled"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!(": {why}")),
+        "{rec:#}"
+    );
+    assert_eq!(rec.get("after"), None, "{rec:#}");
+    assert_eq!(rec["resourceVersionAfter"], Value::Null, "{rec:#}");
+    let touched: Vec<Value> = audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e.pointer("/objectRef/resource") == Some(&Value::from("configmaps"))
+                && e.pointer("/objectRef/namespace") == Some(&Value::from(n))
+        })
+        .collect();
+    assert!(
+        touched.is_empty(),
+        "the object was neither read nor written: {touched:#?}"
+    );
+
+    let v = m.run(&["changelog", "verify"]);
+    assert_eq!(v.code, 0, "the chain holds after the record by hand: {v:?}");
+    let r = m.run(&["changelog", "reconcile"]);
+    assert_eq!(r.code, 0, "nothing left undecided: {r:?}");
+    assert!(
+        r.stderr
+            .contains("No change-log entries with an unknown outcome."),
+        "{r:?}"
+    );
+    let r = m.run(&["changelog", "reconcile", &id, "--outcome", "not-applied"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!("{id}: nothing to reconcile (its outcome is recorded: success)\n")
+    );
+    assert_eq!(
+        m.records().len(),
+        lines + 1,
+        "a recorded outcome is never overwritten"
+    );
+    let listed = listed(&m, &["--result", "unknown"]);
+    assert!(listed.is_empty(), "{listed:#?}");
+    let r = m.run(&["drift", "-n", n]);
+    assert!(!r.stderr.contains("outcome unknown"), "{r:?}");
+
+    // Decided applied, without the object as it was after: changed since, unless --force.
+    let r = m.run(&["rollback", &id]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!("changed since entry {id}")),
+        "{r:?}"
+    );
+    let r = m.run(&["rollback", &id, "--force"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let color = kubectl(&[
+        "get",
+        "configmap",
+        "web",
+        "-n",
+        n,
+        "-o",
+        "jsonpath={.data.color}",
+    ]);
+    assert_eq!(color, "green", "restored to the entry's before-state");
 }
