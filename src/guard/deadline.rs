@@ -131,36 +131,27 @@ mod tests {
     /// "cannot reach the API server …: deadline has elapsed" instead of "did not answer".
     #[tokio::test]
     async fn a_frozen_server_said_cannot_reach_when_the_connect_timeout_fired_first() {
-        let connect_timeout =
-            std::io::Error::new(std::io::ErrorKind::TimedOut, "deadline has elapsed");
-        let failed = std::future::ready(Err::<(), _>(kube::Error::Service(Box::new(
-            connect_timeout,
-        ))));
-        let e = bounded(
-            "https://127.0.0.1:1",
-            "the request",
-            Duration::from_secs(3),
-            failed,
-        )
-        .await
-        .unwrap_err();
+        let failing = |kind, text: &'static str| async move {
+            let io = std::io::Error::new(kind, text.to_string());
+            let failed = std::future::ready(Err::<(), _>(kube::Error::Service(Box::new(io))));
+            bounded(
+                "https://127.0.0.1:1",
+                "the request",
+                Duration::from_secs(3),
+                failed,
+            )
+            .await
+            .unwrap_err()
+            .to_string()
+        };
         assert_eq!(
-            e.to_string(),
+            failing(std::io::ErrorKind::TimedOut, "deadline has elapsed").await,
             "the API server https://127.0.0.1:1 did not answer the request within 3s; check that it is up and reachable, or raise --request-timeout"
         );
-        let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "refused");
-        let failed = std::future::ready(Err::<(), _>(kube::Error::Service(Box::new(refused))));
-        let e = bounded(
-            "https://127.0.0.1:1",
-            "the request",
-            Duration::from_secs(3),
-            failed,
-        )
-        .await
-        .unwrap_err();
+        let refused = failing(std::io::ErrorKind::ConnectionRefused, "refused").await;
         assert!(
-            e.to_string().starts_with("cannot reach the API server"),
-            "{e}"
+            refused.starts_with("cannot reach the API server"),
+            "{refused}"
         );
     }
 }
