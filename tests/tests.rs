@@ -51,6 +51,8 @@ mod hostile_metrics;
 mod hostile_regressions;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
+#[path = "it/house.rs"]
+mod house;
 #[path = "it/in_cluster.rs"]
 mod in_cluster;
 #[path = "it/jsonpath.rs"]
