@@ -144,7 +144,7 @@ pub async fn run(
         return verify::run(s, p);
     }
     let (entries, invalid) =
-        changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+        changelog::read_all(&s.home).map_err(VerbError::io)?;
     let listing_invalid = matches!(cmd, ChangelogCommand::List { invalid: true, .. });
     if !invalid.is_empty() && !listing_invalid {
         p.err_line(&skipped_warning(invalid.len(), &changelog::path(&s.home)));

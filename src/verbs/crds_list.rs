@@ -130,7 +130,7 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
             .collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => {
-            return Err(VerbError::Io(format!(
+            return Err(VerbError::io(format!(
                 "cannot read CRD directory {}: {e}",
                 dir.display()
             )));

@@ -248,7 +248,7 @@ impl BatchSink for Reporter<'_, '_> {
         match e {
             Event::Invalid(l) | Event::Duplicate(l) => self.bad.push(l),
             Event::Refused(m) => self.fail(VerbError::Usage(m)),
-            Event::ScanFailed(m) => self.fail(VerbError::Io(m)),
+            Event::ScanFailed(m) => self.fail(VerbError::io(m)),
             Event::Refusal { error, .. } => self.fail(flatten(error)),
             Event::Failed { error, .. } | Event::NotDiscoverable(error) => {
                 self.fail(flatten(error))

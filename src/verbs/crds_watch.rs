@@ -84,7 +84,7 @@ impl StopSignals {
     /// must be polled, which [`StopSignals::recv`] does).
     fn install() -> Result<StopSignals, VerbError> {
         let one = |kind: SignalKind, name: &str| {
-            signal(kind).map_err(|e| VerbError::Io(format!("cannot handle {name}: {e}")))
+            signal(kind).map_err(|e| VerbError::io(format!("cannot handle {name}: {e}")))
         };
         Ok(StopSignals {
             term: one(SignalKind::terminate(), "SIGTERM")?,
@@ -230,7 +230,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         Some(a) => Some(
             serve::bind(a)
                 .await
-                .map_err(|e| VerbError::Io(e.to_string()))?,
+                .map_err(VerbError::io)?,
         ),
         None => None,
     };
@@ -292,7 +292,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                 ready,
             };
             let (bound, task) =
-                serve::serve(l, source).map_err(|e| VerbError::Io(e.to_string()))?;
+                serve::serve(l, source).map_err(VerbError::io)?;
             w.log.emit(
                 p,
                 "info",
@@ -309,10 +309,10 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     let mut debouncer = new_debouncer(Duration::from_millis(DEBOUNCE_MS), None, move |r| {
         let _ = tx.send(r);
     })
-    .map_err(|e| VerbError::Io(format!("cannot start the file watcher: {e}")))?;
+    .map_err(|e| VerbError::io(format!("cannot start the file watcher: {e}")))?;
     debouncer
         .watch(parent, RecursiveMode::NonRecursive)
-        .map_err(|e| VerbError::Io(format!("cannot watch {}: {e}", parent.display())))?;
+        .map_err(|e| VerbError::io(format!("cannot watch {}: {e}", parent.display())))?;
     let mut watching_dir =
         dir.is_dir() && debouncer.watch(&dir, RecursiveMode::NonRecursive).is_ok();
     let mut signals = StopSignals::install()?;

@@ -46,7 +46,7 @@ pub async fn run(
         p.err_line(&w);
     }
     let (entries, invalid) =
-        changelog::read_all(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+        changelog::read_all(&s.home).map_err(VerbError::io)?;
     if !invalid.is_empty() {
         p.err_line(&changelog::skipped_warning(
             invalid.len(),

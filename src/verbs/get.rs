@@ -287,7 +287,7 @@ async fn fetch_and_print(
                 if let Some(by) = sort_by {
                     let order = by
                         .order(all.rows.iter().map(|r| &r.object))
-                        .map_err(|e| VerbError::Io(e.to_string()))?;
+                        .map_err(VerbError::io)?;
                     let mut rows: Vec<Option<table::Row>> = all.rows.drain(..).map(Some).collect();
                     all.rows = order.into_iter().filter_map(|i| rows[i].take()).collect();
                 }
@@ -382,7 +382,7 @@ async fn fetch_and_print(
             if let Some(by) = sort_by {
                 let order = by
                     .order(items.iter().map(|(_, o)| o))
-                    .map_err(|e| VerbError::Io(e.to_string()))?;
+                    .map_err(VerbError::io)?;
                 let mut slots: Vec<Option<(String, Value)>> = items.drain(..).map(Some).collect();
                 items = order.into_iter().filter_map(|i| slots[i].take()).collect();
             }
@@ -413,7 +413,7 @@ async fn fetch_and_print(
                             args.no_headers,
                             args.allow_missing_template_keys,
                         )
-                        .map_err(|e| VerbError::Io(e.to_string()))?,
+                        .map_err(VerbError::io)?,
                         _ => kubectl_yaml(&doc)?,
                     };
                     p.out(&text)?;
@@ -747,9 +747,9 @@ async fn watch_and_print(
     // Installed before the first request: from here on SIGINT/SIGTERM end the watch
     // cleanly instead of killing the process.
     let mut int = signal(SignalKind::interrupt())
-        .map_err(|e| VerbError::Io(format!("cannot handle SIGINT: {e}")))?;
+        .map_err(|e| VerbError::io(format!("cannot handle SIGINT: {e}")))?;
     let mut term = signal(SignalKind::terminate())
-        .map_err(|e| VerbError::Io(format!("cannot handle SIGTERM: {e}")))?;
+        .map_err(|e| VerbError::io(format!("cannot handle SIGTERM: {e}")))?;
     let deadline = session
         .settings()
         .kube
@@ -925,7 +925,7 @@ impl WatchPrinter<'_> {
                     let line = format!(
                         "{{\"type\":{kind},\"object\":{}}}\n",
                         serde_json::to_string(&sort_keys(obj))
-                            .map_err(|e| VerbError::Io(e.to_string()))?
+                            .map_err(VerbError::io)?
                     );
                     line.replace('<', "\\u003c")
                         .replace('>', "\\u003e")
@@ -953,7 +953,7 @@ impl WatchPrinter<'_> {
                         cols,
                         args.no_headers || self.started,
                     )
-                    .map_err(|e| VerbError::Io(e.to_string()))?;
+                    .map_err(VerbError::io)?;
                     crate::output::custom_columns::tabwriter_remembering(&lines, &mut self.widths)
                 }
                 OutputFormat::Template(f) => {
@@ -968,7 +968,7 @@ impl WatchPrinter<'_> {
                         args.no_headers || self.started,
                         args.allow_missing_template_keys,
                     )
-                    .map_err(|e| VerbError::Io(e.to_string()))?
+                    .map_err(VerbError::io)?
                 }
                 _ => {
                     let doc = if with_events {

@@ -19,7 +19,7 @@ use crate::verbs::VerbError;
 /// [`VerbError::Usage`] when `reset` would need a confirmation nobody can give, or `push` /
 /// `delete` have no Pushgateway configured.
 pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let state = |s: &Settings| metrics::load(&s.home).map_err(|e| VerbError::Io(e.to_string()));
+    let state = |s: &Settings| metrics::load(&s.home).map_err(VerbError::io);
     match cmd {
         MetricsCommand::Show { output } => {
             let st = state(s)?;
@@ -38,9 +38,9 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
                 p.err_line("Nothing to push: no metrics recorded yet.");
                 return Ok(());
             }
-            let st = metrics::load_with_id(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+            let st = metrics::load_with_id(&s.home).map_err(VerbError::io)?;
             let Some(group) = metrics::group_target(target, &st) else {
-                return Err(VerbError::Io(format!(
+                return Err(VerbError::io(format!(
                     "the metrics state in {} has no state id; run any command again",
                     s.home.display()
                 )));
@@ -48,7 +48,7 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
             metrics::push(&group, metrics::encode(&st, &s.plugin.metrics))
                 .await
                 .map_err(|e| {
-                    VerbError::Io(format!(
+                    VerbError::io(format!(
                         "push to {} failed: {e}",
                         metrics::redact_url(&group.url)
                     ))
@@ -62,7 +62,7 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
             let target = configured(s)?;
             let deleted = metrics::delete_groups(&s.home, target)
                 .await
-                .map_err(|e| VerbError::Io(e.to_string()))?;
+                .map_err(VerbError::io)?;
             if deleted.is_empty() {
                 p.err_line(&format!(
                     "Nothing to delete: no metrics recorded yet in {}.",
@@ -91,13 +91,13 @@ pub async fn run(s: &Settings, cmd: &MetricsCommand, p: &mut Printer<'_>) -> Res
                     return Ok(());
                 }
             }
-            metrics::reset(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+            metrics::reset(&s.home).map_err(VerbError::io)?;
             p.out("metrics reset\n")?;
             if let Some(target) = &s.push_target {
                 let deleted = metrics::delete_groups(&s.home, target)
                     .await
                     .map_err(|e| {
-                        VerbError::Io(format!(
+                        VerbError::io(format!(
                             "the local totals were reset, but {e}; run `kubectl myops metrics delete` once the Pushgateway is reachable"
                         ))
                     })?;

@@ -245,9 +245,11 @@ pub enum VerbError {
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
-    /// Local I/O (a directory that cannot be read).
-    #[error("{0}")]
-    Io(String),
+    /// Local I/O failed (the change log, the CRD directory, the metrics state, a signal
+    /// handler). The message is the cause's own sentence; the cause stays typed as the source
+    /// (a plain sentence when there is no typed cause). Build it with [`VerbError::io`].
+    #[error(transparent)]
+    Io(Box<dyn std::error::Error + Send + Sync>),
     /// `changelog verify` found the hash chain broken (the sentence names the first break).
     #[error("{0}")]
     ChainBroken(String),
@@ -273,6 +275,11 @@ impl VerbError {
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
         }
+    }
+
+    /// A local I/O failure from its typed cause, or from a sentence (`String`, `&str`).
+    pub fn io(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> VerbError {
+        VerbError::io(cause.into())
     }
 
     /// The metric `status` label for this failure.

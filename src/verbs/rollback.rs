@@ -277,7 +277,7 @@ pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool
 pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outcome {
     let (entries, invalid) = match changelog::read_all(&s.home) {
         Ok(x) => x,
-        Err(e) => return Outcome::early(VerbError::Io(e.to_string())),
+        Err(e) => return Outcome::early(VerbError::io(e)),
     };
     if !invalid.is_empty() {
         p.err_line(&format!(
@@ -288,7 +288,7 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
     }
     let contradicted = match changelog::read_files(&s.home) {
         Ok((files, _)) => history::contradicted(&files),
-        Err(e) => return Outcome::early(VerbError::Io(e.to_string())),
+        Err(e) => return Outcome::early(VerbError::io(e)),
     };
     let ids: Vec<&str> = match (&args.session, &args.id) {
         (Some(session), _) => entries
@@ -862,7 +862,7 @@ async fn roll_back(
                 .map(|p| crate::diff::dotted(p, &before))
                 .collect();
             if !missed.is_empty() {
-                return Err(VerbError::Io(format!(
+                return Err(VerbError::io(format!(
                     "{} was patched by the rollback of entry {}, but the server's answer does not hold the earlier value of {}; check the object before trying again",
                     obj.display(),
                     entry.id,

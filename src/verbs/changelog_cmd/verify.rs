@@ -15,7 +15,7 @@ use crate::verbs::VerbError;
 /// [`VerbError::ChainBroken`] (exit 1) naming the first break and how many follow;
 /// [`VerbError::Io`] (exit 1) when a log file cannot be read at all.
 pub fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let (files, head) = changelog::read_files(&s.home).map_err(|e| VerbError::Io(e.to_string()))?;
+    let (files, head) = changelog::read_files(&s.home).map_err(VerbError::io)?;
     let summary = chain::verify(&files, head)
         .map_err(|b| VerbError::ChainBroken(broken(&b.first, b.more)))?;
     if summary.records == 0 {
