@@ -279,7 +279,7 @@ impl VerbError {
 
     /// A local I/O failure from its typed cause, or from a sentence (`String`, `&str`).
     pub fn io(cause: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> VerbError {
-        VerbError::io(cause.into())
+        VerbError::Io(cause.into())
     }
 
     /// The metric `status` label for this failure.

@@ -33,9 +33,8 @@ fn no_source_file_is_over_600_lines() {
         .iter()
         .filter_map(|f| {
             let n = std::fs::read_to_string(f).unwrap().lines().count();
-            (n > MAX_SOURCE_LINES).then(|| {
-                format!("{} ({n})", f.strip_prefix(root()).unwrap().display())
-            })
+            (n > MAX_SOURCE_LINES)
+                .then(|| format!("{} ({n})", f.strip_prefix(root()).unwrap().display()))
         })
         .collect();
     big.sort();
@@ -64,7 +63,10 @@ fn issue_citations(text: &str) -> Vec<String> {
 
 #[test]
 fn the_citation_finder_finds_issue_numbers_and_nothing_else() {
-    assert_eq!(issue_citations("a\n// since Issue 15 the after"), ["2: // since Issue 15 the after"]);
+    assert_eq!(
+        issue_citations("a\n// since Issue 15 the after"),
+        ["2: // since Issue 15 the after"]
+    );
     assert_eq!(issue_citations("(issues 9 and 10)").len(), 1);
     assert!(issue_citations("an issue with 3 parts; kubernetes/kubernetes#69980").is_empty());
 }
