@@ -19,6 +19,8 @@ mod crd_watcher;
 mod crds;
 #[path = "it/discovery_cache.rs"]
 mod discovery_cache;
+#[path = "it/docs.rs"]
+mod docs;
 #[path = "it/drift.rs"]
 mod drift;
 #[path = "it/flags.rs"]
