@@ -27,17 +27,14 @@
 //! The changed paths come from [`crate::diff::operations`] of the before-state and the
 //! object as the server would store it (a server-side dry run), which leaves the
 //! server's bookkeeping (`resourceVersion`, `managedFields`, `generation`) out.
-//!
-//! The parts, each re-exported here: `pattern` parses and matches the paths, `scope` says
-//! which rules apply to an object, `judge` finds the denied changes, and `lint` is what
-//! `config validate` reports about the rules.
-
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+//!//! The parts, each re-exported here: `rule` is the rule as plugin.yaml writes it, `pattern`
+//! parses and matches its paths, `scope` says which rules apply to an object, `judge` finds
+//! the denied changes, and `lint` is what `config validate` reports about the rules.
 
 mod judge;
 mod lint;
 mod pattern;
+mod rule;
 mod scope;
 #[cfg(test)]
 mod tests;
@@ -45,30 +42,5 @@ mod tests;
 pub use judge::{Violation, denied_changes};
 pub use lint::{OVERLAP_BUDGET, lint};
 pub use pattern::{PathPattern, join_pointer, parse_pattern, split_pointer};
+pub use rule::PolicyRule;
 pub use scope::{Compiled, applies, builtin_group, entry_names, glob_match, matching};
-
-/// One field-path policy rule of plugin.yaml `policies:`, e.g.
-/// `{resource: secrets, deny: ["/data/*"], message: "Secrets change through the vault sync"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct PolicyRule {
-    /// The resource type: `plural` (core and well-known groups), `plural.group`, or `*` for
-    /// every type.
-    pub resource: String,
-    /// Namespace globs (`*` matches any run of characters, e.g. `team-*`); absent = every
-    /// namespace and cluster-scoped objects. A rule with namespaces never covers a
-    /// cluster-scoped object.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub namespaces: Vec<String>,
-    /// JSON Pointers (RFC 6901; `~1` for `/` in a key) of fields that may not change; a
-    /// segment `*` matches one segment (a key or a list index), a trailing `/**` anything
-    /// below. A change at or below a denied path is refused, and a change above one is
-    /// refused when a denied field beneath it changes.
-    pub deny: Vec<String>,
-    /// Paths inside the deny that may change after all (same syntax).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub allow: Vec<String>,
-    /// Shown on refusal after the rule and the path, e.g. "Secrets change through the vault
-    /// sync".
-    pub message: String,
-}

@@ -1,7 +1,7 @@
 //! What `config validate` says about `policies:`: rules that never apply or never refuse,
 //! and rules whose deny paths overlap (only the first one's message is ever shown).
 
-use super::PolicyRule;
+use super::rule::PolicyRule;
 use super::scope::{Compiled, builtin_group, entry_names, glob_match};
 
 /// Core (API group `""`) resources that no other built-in group serves, so `plural.group`
@@ -92,7 +92,7 @@ fn plural_in_resources<'a>(r: &PolicyRule, resources: &'a [String]) -> Option<&'
 /// messages): a singular, a type not in `resources`, a core type with a group, `namespaces`
 /// on a cluster-scoped type.
 fn lint_resource(name: &str, r: &PolicyRule, resources: &[String], out: &mut Vec<String>) {
-    // A rule in the singular (`configmap`) applies ([`super::applies`] matches the
+    // A rule in the singular (`configmap`) applies (`scope::applies` matches the
     // lowercased kind too), but the file should say what `resources` says.
     if let Some(plural) = plural_in_resources(r, resources) {
         out.push(format!(

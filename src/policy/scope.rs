@@ -1,8 +1,8 @@
 //! Which rules apply to an object: resource names as plugin.yaml writes them, namespace
 //! globs, and the rules compiled for judging.
 
-use super::PolicyRule;
 use super::pattern::{PathPattern, parse_pattern};
+use super::rule::PolicyRule;
 
 /// A rule with its paths parsed.
 #[derive(Debug, Clone)]
