@@ -1,9 +1,14 @@
 //! Label selectors, checked as `labels.Parse` parses them
 //! (k8s.io/apimachinery/pkg/labels/selector.go): its lexer, its recursive-descent parser,
-//! and the label key and value rules it applies (k8s.io/apimachinery/pkg/api/validate/content).
+//! and the label key and value rules it applies
+//! (k8s.io/apimachinery/pkg/api/validate/content).
 
-use super::{MAX_LABEL_BYTES, is_dns_subdomain};
+use super::names::is_dns_subdomain;
 use crate::echo::quoted;
+
+/// The longest label key name part and label value, in bytes (`content.LabelValueMaxLength`
+/// and `labelKeyMaxLength`, k8s.io/apimachinery/pkg/api/validate/content/kube.go).
+pub const MAX_LABEL_BYTES: usize = 63;
 
 /// Checks a label selector as `labels.Parse` does (k8s.io/apimachinery/pkg/labels/selector.go):
 /// the grammar `[!]KEY [(=|==|!=|>|<) VALUE | (in|notin) (VALUES)]`, comma-separated; keys are
