@@ -1,6 +1,7 @@
-//! The pure half of the gate every verb passes before touching a resource (ARCHITECTURE §4):
-//! the plugin.yaml boundary (no request) and the SelfSubjectAccessReview body for exactly the
-//! request the verb will make. The guarded path (`guard::Session::authorize`) sends the review.
+//! The pure half of the gate every verb passes before touching a resource (docs/design.md,
+//! "The guarded path"): the plugin.yaml boundary (no request) and the SelfSubjectAccessReview
+//! body for exactly the request the verb will make. The guarded path
+//! (`guard::Session::authorize`) sends the review.
 //!
 //! SelfSubjectAccessReview, not SubjectAccessReview: ordinary users may create the Self
 //! form, and it follows `--as`/`--as-group` impersonation, so the answer is about the
@@ -139,8 +140,8 @@ pub enum GateError {
         reason: String,
     },
     /// Every type a category (`get all`) expands to is outside plugin.yaml or denied by
-    /// RBAC, so nothing could be fetched (issue 11 item 2: refused types are skipped, and a
-    /// command that skips all of them is a refusal).
+    /// RBAC, so nothing could be fetched (refused types are skipped, and a command that
+    /// skips all of them is a refusal).
     #[error(
         "denied: every type of {categories} is refused ({skipped}); add the types to `resources` in plugin.yaml or ask a cluster admin for RBAC"
     )]
@@ -158,7 +159,7 @@ pub enum GateError {
 
 impl GateError {
     /// Every refusal is exit 3; a review that could not be made is exit 1 — an unanswered
-    /// question is never a "no" (ARCHITECTURE §4).
+    /// question is never a "no" (docs/design.md, "The guarded path").
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             GateError::Review(_) => ExitStatus::Failure,

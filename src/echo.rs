@@ -1,6 +1,6 @@
-//! Echoing a value the user wrote back in a message: escaped and capped (issue 10, class 7).
+//! Echoing a value the user wrote back in a message: escaped and capped.
 //!
-//! An error that quotes what was wrong is easier to act on, but the value comes from a file
+//! An error that quotes what is wrong is easier to act on, but the value comes from a file
 //! or flag anyone may have written: a 5 MB `name:` must not become a 5 MB error line, and an
 //! ANSI escape sequence must not repaint the user's terminal. Every value echoed by the
 //! loaders (plugin.yaml, CRD files) goes through [`quoted`] or [`bare`], so the rule lives in
