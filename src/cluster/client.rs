@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use kube::Client;
 use kube::config::{Config, KubeConfigOptions, Kubeconfig, KubeconfigError};
 
+use super::options::KubeOptions;
 use crate::exit::ExitStatus;
-use crate::settings::KubeOptions;
 
 /// A connected client plus what the verbs need to know about the chosen context.
 #[derive(Clone)]
