@@ -820,7 +820,7 @@ fn config_without_kube_proxy(kc: &Kubeconfig, opts: &KubeOptions) -> Result<Conf
         let pem = base64::engine::general_purpose::STANDARD
             .decode(data)
             .map_err(|_| broken("certificate-authority-data"))?;
-        config.root_cert = Some(pem_certificates(&String::from_utf8_lossy(&pem)));
+        config.root_cert = Some(super::pem::certificates(&String::from_utf8_lossy(&pem)));
     } else if let Some(file) = &cluster.certificate_authority {
         config.root_cert_file = Some(PathBuf::from(file));
     }
@@ -830,25 +830,6 @@ fn config_without_kube_proxy(kc: &Kubeconfig, opts: &KubeOptions) -> Result<Conf
     }
     config.auth_info = auth;
     Ok(config)
-}
-
-/// The DER bytes of every `CERTIFICATE` block of a PEM text (RFC 7468), as kube's `certs`.
-pub(crate) fn pem_certificates(pem: &str) -> Vec<Vec<u8>> {
-    use base64::Engine;
-    const BEGIN: &str = "-----BEGIN CERTIFICATE-----";
-    const END: &str = "-----END CERTIFICATE-----";
-    let mut out = Vec::new();
-    let mut rest = pem;
-    while let Some(start) = rest.find(BEGIN) {
-        let body = &rest[start + BEGIN.len()..];
-        let Some(end) = body.find(END) else { break };
-        let b64: String = body[..end].split_whitespace().collect();
-        if let Ok(der) = base64::engine::general_purpose::STANDARD.decode(b64) {
-            out.push(der);
-        }
-        rest = &body[end + END.len()..];
-    }
-    out
 }
 
 /// Maps kube's kubeconfig errors about proxies (kube-rs reads `HTTPS_PROXY` and `NO_PROXY`

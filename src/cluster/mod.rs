@@ -9,6 +9,7 @@ pub mod errors;
 pub mod in_cluster;
 pub mod kuberc;
 pub mod options;
+mod pem;
 pub mod proxy;
 pub mod table;
 
