@@ -19,10 +19,10 @@
 //!   so each new connection waits ~40 ms for a delayed ACK): see [`super::connector`].
 
 //!
-//! [`connect`] runs its steps in this order; the submodules hold the pieces: [`error`] (why
-//! a client cannot be built), [`kubeconfig`] (reading and choosing from the kubeconfig),
-//! [`files`] (the files checked before kube-rs reads them) and [`credentials`] (the
-//! authentication and impersonation flags, and redaction of every credential).
+//! [`connect`] is a sequence of named steps; the submodules hold the pieces: `error` (why a
+//! client cannot be built), `kubeconfig` (reading and choosing from the kubeconfig), `files`
+//! (the files checked before kube-rs reads them) and `credentials` (the authentication and
+//! impersonation flags, and redaction of every credential).
 
 use kube::Client;
 use kube::config::{Config, KubeConfigOptions, Kubeconfig, KubeconfigError};
