@@ -10,63 +10,7 @@ use crate::cli::GlobalArgs;
 use crate::config::{self, ConfigError, ConfigSource, PluginConfig, duration_string};
 use crate::metrics::PushTarget;
 
-/// How to reach the cluster: kubectl's connection flags plus the KUBECONFIG list.
-#[derive(Debug, Clone, Default)]
-pub struct KubeOptions {
-    /// `--kubeconfig`: one file, must exist.
-    pub kubeconfig: Option<PathBuf>,
-    /// `$KUBECONFIG` split on `:`; missing files are skipped, as kubectl does.
-    pub kubeconfig_env: Vec<PathBuf>,
-    /// `$HOME/.kube/config`, used when neither of the above is set.
-    pub default_kubeconfig: Option<PathBuf>,
-    /// `--context`.
-    pub context: Option<String>,
-    /// `--cluster`.
-    pub cluster: Option<String>,
-    /// `--user`.
-    pub user: Option<String>,
-    /// `-n/--namespace`.
-    pub namespace: Option<String>,
-    /// `--as`.
-    pub as_user: Option<String>,
-    /// `--as-group`, repeatable.
-    pub as_groups: Vec<String>,
-    /// `--as-uid`.
-    pub as_uid: Option<String>,
-    /// `--request-timeout`; `None` = the client's default.
-    pub request_timeout: Option<Duration>,
-    /// `-s/--server`.
-    pub server: Option<String>,
-    /// `--token`.
-    pub token: Option<String>,
-    /// `--insecure-skip-tls-verify`.
-    pub insecure_skip_tls_verify: bool,
-    /// `--certificate-authority`.
-    pub certificate_authority: Option<PathBuf>,
-    /// `--client-certificate`: replaces the kubeconfig user's client certificate.
-    pub client_certificate: Option<PathBuf>,
-    /// `--client-key`: replaces the kubeconfig user's client key.
-    pub client_key: Option<PathBuf>,
-    /// `--tls-server-name`: the name the server certificate is checked against.
-    pub tls_server_name: Option<String>,
-    /// `--as-user-extra KEY=VALUE`, grouped by key in the order given (`Impersonate-Extra-KEY`).
-    pub as_user_extra: std::collections::BTreeMap<String, Vec<String>>,
-    /// `--username` (basic authentication).
-    pub username: Option<String>,
-    /// `--password` (basic authentication).
-    pub password: Option<String>,
-    /// Which kuberc holds the credential plugin policy (`--kuberc`, `$KUBERC`, `~/.kube/kuberc`).
-    pub kuberc: crate::cluster::kuberc::KubercSource,
-    /// `$PATH`, to resolve an exec credential plugin against the kuberc allowlist.
-    pub path_env: String,
-    /// The pod environment for the in-cluster configuration (used when no kubeconfig exists).
-    pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
-    /// A kubeconfig already read and merged, used instead of reading the files again: a
-    /// fan-out over contexts ([`crate::fleet`]) reads the files once and hands each context
-    /// only its own context, cluster and user ([`crate::cluster::client::for_context`]), so
-    /// N contexts cost one parse, not N (a 1,000-context kubeconfig took minutes).
-    pub preloaded: Option<std::sync::Arc<kube::config::Kubeconfig>>,
-}
+pub use crate::cluster::KubeOptions;
 
 /// Everything a command needs to know, resolved once.
 #[derive(Debug, Clone)]

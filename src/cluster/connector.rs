@@ -5,8 +5,8 @@
 //! (kube-client `client/builder.rs`, `TryFrom<(Config, E)> for ClientBuilder`; kube-rs issue
 //! #2056). With Nagle on, a small write that follows another unacknowledged one (the TLS
 //! Finished and the first request, a request's headers and its body) waits for the server's
-//! delayed ACK — about 40 ms on Linux — so every new connection idled that long before its
-//! first request (seen with `strace -e setsockopt`: `TCP_NODELAY, [0]`). kubectl (Go's
+//! delayed ACK — about 40 ms on Linux — so every new connection idles that long before its
+//! first request (`strace -e setsockopt` shows `TCP_NODELAY, [0]`). kubectl (Go's
 //! `net` package) sets `TCP_NODELAY` on every TCP connection by default.
 //!
 //! The stack below is kube-client 5.0's `make_generic_builder` with the same layers in the
@@ -19,16 +19,16 @@
 //! enabled) and the exec client certificate's expiry time (`Client::valid_until`, not read by
 //! a process that lives for one command).
 //!
-//! Shared transports (issue 13, fan-out): below the per-context layers (base URI,
-//! authentication, headers) sits the HTTP client with its connection pool. Two configs whose
+//! Shared transports (a fan-out over contexts, docs/fleet.md): below the per-context layers (base
+//! URI, authentication, headers) sits the HTTP client with its connection pool. Two configs whose
 //! connections are interchangeable — the same TLS material (CA, client certificate and key,
-//! `tls-server-name`, `insecure-skip-tls-verify`), proxy and timeouts ([`TransportKey`]) —
-//! share one pool within the process, so 40 contexts over two API servers open a few
-//! connections instead of 40 TLS handshakes. This is client-go's transport cache
-//! (`k8s.io/client-go/transport/cache.go`, `tlsCacheKey`): bearer tokens, basic
-//! authentication and impersonation are per-request headers and stay per context; a config
-//! with an exec credential plugin is never shared (client-go does not cache a transport whose
-//! certificate comes from a callback either).
+//! `tls-server-name`, `insecure-skip-tls-verify`), proxy and timeouts ([`TransportKey`]) — share
+//! one pool within the process, so 40 contexts over two API servers open a few connections instead
+//! of 40 TLS handshakes. This is client-go's transport cache
+//! (`k8s.io/client-go/transport/cache.go`, `tlsCacheKey`): bearer tokens, basic authentication and
+//! impersonation are per-request headers and stay per context; a config with an exec credential
+//! plugin is never shared (client-go does not cache a transport whose certificate comes from a
+//! callback either).
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -314,11 +314,11 @@ pub const MAX_RETRIES: u32 = 10;
 /// the request (the API server's priority-and-fairness 429s carry one) — after waiting that
 /// long, at most [`MAX_RETRIES`] times (`k8s.io/client-go/rest/request.go`, `checkWait` and
 /// `retryAfterSeconds`; `rest/with_retry.go`, `IsNextRetry`). kube-client's default
-/// (`RetryPolicy::server_retry`) also re-sent any 503 or 504 without one, up to 15 times
+/// (`RetryPolicy::server_retry`) also re-sends any 503 or 504 without one, up to 15 times
 /// within a few milliseconds: a 504 from the API server says it "may still be processing"
-/// the request, so a PATCH was sent again that may already have been applied — a change
-/// the journal recorded once and the server received several times (issue 17, etcd
-/// stopped). Every request's deadline still bounds the waits.
+/// the request, so a PATCH would be sent again that may already have been applied — a
+/// change the journal records once and the server receives several times (as when etcd
+/// stops). Every request's deadline still bounds the waits.
 #[derive(Clone)]
 struct RetryAfter {
     left: u32,
@@ -399,8 +399,8 @@ mod tests {
         assert_eq!(retry_after(S::TOO_MANY_REQUESTS, &date), None);
     }
 
-    /// Regression (issue 12): kube-rs left Nagle's algorithm on, so the first request on each
-    /// connection waited ~40 ms for the server's delayed ACK.
+    /// kube-rs leaves Nagle's algorithm on; without `TCP_NODELAY` the first request on each
+    /// connection waits ~40 ms for the server's delayed ACK.
     #[tokio::test]
     async fn first_request_on_a_connection_waits_for_delayed_ack() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -4,8 +4,8 @@
 //! (KEP-3352, `apidiscovery.k8s.io/v2`, GA in Kubernetes 1.30) give every served
 //! resource with its short names, singular name and categories. They are made on every run,
 //! revalidating the documents cached by [`super::discovery_cache`] with their ETags, so a CRD
-//! registered by another process is visible at once (ARCHITECTURE §9: kube-rs' per-group
-//! `Discovery::run()` is slower and fails whole if one group is down).
+//! registered by another process is visible at once (kube-rs' per-group `Discovery::run()`
+//! is slower and fails whole if one group is down).
 
 use kube::core::discovery::v2::{APIGroupDiscovery, APIGroupDiscoveryList};
 use kube::discovery::ApiResource;
@@ -61,7 +61,7 @@ pub struct TypeIndex {
 
 /// Why TYPE did not resolve to exactly one resource. The TYPE is echoed as typed but escaped
 /// and capped ([`crate::echo::quoted`]): raw terminal escape sequences in TYPE must never
-/// reach the terminal (issue 10, class 7).
+/// reach the terminal (docs/security.md).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No served resource matches.
@@ -143,7 +143,7 @@ impl TypeIndex {
         let want = input.to_lowercase();
         // plural.version.group and name.group forms (only when TYPE has a dot: a fan-out
         // resolves TYPE once per context, and formatting every candidate name of every type
-        // was a third of its client CPU).
+        // costs a third of its client CPU).
         let qualified: Vec<&ResolvedType> = if want.contains('.') {
             self.types
                 .iter()

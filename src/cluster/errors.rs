@@ -1,4 +1,5 @@
-//! Errors of calls to the API server, mapped to our exit codes (ARCHITECTURE §2).
+//! Errors of calls to the API server, mapped to our exit codes (docs/design.md,
+//! "Exit codes").
 
 use crate::exit::ExitStatus;
 
@@ -46,7 +47,7 @@ pub enum ApiError {
         source: Box<kube::Error>,
     },
     /// The request was sent (or a connection attempted) and nothing came back before its
-    /// deadline (ARCHITECTURE §4: every request is bounded).
+    /// deadline (docs/design.md, "The guarded path": every request is bounded).
     #[error(
         "the API server {server} did not answer {what} within {}; check that it is up and reachable, or raise --request-timeout",
         crate::config::duration_string::format(*.after)

@@ -203,7 +203,7 @@ pub fn config(env: &InClusterEnv) -> Result<InCluster, InClusterError> {
     if let Some(dir) = &env.account_dir {
         let ca = dir.join("ca.crt");
         if let Ok(pem) = read_small(&ca, MAX_CA_BYTES) {
-            let certs = super::client::pem_certificates(&String::from_utf8_lossy(&pem));
+            let certs = super::pem::certificates(&String::from_utf8_lossy(&pem));
             if !certs.is_empty() {
                 config.root_cert = Some(certs);
                 config.root_cert_file = Some(ca);

@@ -13,6 +13,7 @@ pub mod goyaml;
 pub mod jsonpath;
 pub mod kyaml;
 pub mod objects;
+pub mod server_table;
 pub mod sort;
 pub mod table;
 

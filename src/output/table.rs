@@ -3,9 +3,9 @@
 //!
 //! Printing is chosen apart from fetching (kubectl `pkg/cmd/get`): a verb that makes its own
 //! rows fills an [`OwnTable`] with plain strings, instead of faking a `meta.k8s.io/v1` Table
-//! through JSON only to have it rendered. [`crate::cluster::table::render`] picks the columns
-//! and cells of a server Table and hands them to the same [`align`], so both kinds of table
-//! look alike and are laid out by one function.
+//! through JSON only to have it rendered. [`crate::output::server_table::render`] picks the
+//! columns and cells of a server Table and hands them to the same [`align`], so both kinds
+//! of table look alike and are laid out by one function.
 //!
 //! The layout follows kubectl's printers (`k8s.io/cli-runtime/pkg/printers/tablewriter.go`:
 //! a Go `text/tabwriter` with padding 3 and the pad character `' '`, left-aligned): server
@@ -220,7 +220,8 @@ mod tests {
 
     #[test]
     fn renders_like_a_server_table_with_the_same_cells() {
-        use crate::cluster::table::{Table, TableOptions, render};
+        use crate::cluster::table::Table;
+        use crate::output::server_table::{TableOptions, render};
         let rows = [
             [
                 "a-very-long-id",

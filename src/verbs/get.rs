@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::authz::{AccessRequest, GateError};
 use crate::cli::{GetArgs, OutputFormat};
-use crate::cluster::table::{self, Table, TableOptions};
+use crate::cluster::table::{self, Table};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::target::{Planned, plan};
@@ -21,6 +21,7 @@ use crate::output::objects::{
     ListFormat, ListWriter, kubectl_json, kubectl_yaml, list_of, no_resources, render_template,
     sort_keys, with_type_meta_keeping,
 };
+use crate::output::server_table::{self, TableOptions};
 use crate::output::sort::SortBy;
 use crate::output::{Layout, Printer};
 use crate::settings::Settings;
@@ -488,7 +489,7 @@ fn print_tables(
         if written && !args.no_headers {
             p.out("\n")?;
         }
-        let mut lines = table::lines(tb, &opts);
+        let mut lines = server_table::lines(tb, &opts);
         let header = (!args.no_headers && !lines.is_empty()).then(|| lines.remove(0));
         p.table(&t.group_resource(), header, lines, Layout::Tabwriter)?;
         written = true;
@@ -887,7 +888,7 @@ impl WatchPrinter<'_> {
                 label_columns: args.label_columns.clone(),
                 kind_prefix: args.show_kind.then(|| self.t.name_prefix()),
             };
-            let mut lines = table::lines(&tb, &opts);
+            let mut lines = server_table::lines(&tb, &opts);
             if with_events {
                 let skip = usize::from(header);
                 if header {
