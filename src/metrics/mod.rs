@@ -37,11 +37,12 @@ use serde::{Deserialize, Serialize};
 use crate::config::model::MetricFamily;
 use crate::exit::ExitStatus;
 
+pub use crate::config::base_url_problem;
 pub use encode::encode;
 pub use error::MetricsError;
 pub use push::{
-    MAX_BODY_CHARS, PushError, PushTarget, STATE_ID_LABEL, base_url_problem, delete, push,
-    push_url, redact_url, same_origin, state_group_url,
+    MAX_BODY_CHARS, PushError, PushTarget, STATE_ID_LABEL, delete, push, push_url, redact_url,
+    same_origin, state_group_url,
 };
 pub use state::{
     BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, load_with_id, new_state_id,

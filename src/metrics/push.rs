@@ -551,44 +551,6 @@ async fn send(target: &PushTarget, method: http::Method, body: String) -> Result
     })
 }
 
-/// Why `url` cannot be a Pushgateway base URL, as one sentence naming `what` (the flag,
-/// variable or plugin.yaml key), or `None` when it can. The URL is echoed escaped, capped
-/// and without userinfo — and not at all when it holds a userinfo, query or fragment, any of
-/// which may carry a credential. Rules: `http://` or `https://` with a host; no spaces or
-/// control characters; no `user:password@` (ARCHITECTURE §3: never a password inline); no
-/// `?query` or `#fragment` (the grouping-key path `/metrics/job/…` is appended to it, so a
-/// query would swallow it and send the push to the wrong place).
-pub fn base_url_problem(what: &str, url: &str) -> Option<String> {
-    let shown = || crate::echo::quoted(&crate::redact::url_without_userinfo(url));
-    let rest = url
-        .strip_prefix("http://")
-        .or_else(|| url.strip_prefix("https://"));
-    let Some(rest) = rest.filter(|r| !r.is_empty()) else {
-        return Some(format!(
-            "{what} {} must start with http:// or https://, e.g. http://127.0.0.1:9091",
-            shown()
-        ));
-    };
-    if url.chars().any(|c| c.is_control() || c.is_whitespace()) {
-        return Some(format!(
-            "{what} {} must not contain spaces or control characters",
-            shown()
-        ));
-    }
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    if authority.contains('@') {
-        return Some(format!(
-            "{what} must not hold a user name or password (`user:password@`): remove it and set pushgateway.basicAuth with a passwordFile"
-        ));
-    }
-    if rest.contains(['?', '#']) {
-        return Some(format!(
-            "{what} must not have a query or fragment (`?…`, `#…`): give the gateway's base URL, e.g. http://127.0.0.1:9091, and credentials through pushgateway.basicAuth or bearerTokenFile"
-        ));
-    }
-    None
-}
-
 /// Whether two URLs name the same origin: scheme and host:port equal, ignoring case and any
 /// `user:password@` (RFC 6454 §4 with the port as written). Credentials for one gateway are
 /// only ever sent to the same origin: an old group on another gateway is deleted without them.
