@@ -1,7 +1,7 @@
 //! The cumulative state file `<MYOPS_HOME>/metrics-state.json`.
 //!
 //! The Pushgateway is a cache, not an aggregator: a `PUT` replaces the whole group
-//! (ARCHITECTURE §6). Each run therefore adds its observation to totals kept on disk and
+//! (docs/design.md, "Metrics"). Each run therefore adds its observation to totals kept on disk and
 //! pushes the totals. Concurrent runs serialise on an exclusive `flock` of
 //! `<MYOPS_HOME>/metrics-state.lock` for the read-modify-write (a few milliseconds), and
 //! the file is replaced atomically (temp file in the same directory, fsync, rename, fsync
@@ -21,7 +21,7 @@
 //!   "buckets":[1,1,1,1,1,3,3,3,3,3,3,3,3]}]}
 //! ```
 //!
-//! Arithmetic saturates (issue 10, class 7): a count or bucket at 2⁶⁴−1 stays there instead
+//! Arithmetic saturates: a count or bucket at 2⁶⁴−1 stays there instead
 //! of wrapping to 0 (which would make the file inconsistent and so "corrupt"), and a sum that
 //! would leave the finite `f64` range stays at `f64::MAX`. Saturating, not `f64` counts as
 //! Prometheus keeps them: integers stay exact up to 2⁶⁴−1 (an `f64` loses integer precision
@@ -36,14 +36,13 @@
 //!
 //! `buckets[i]` is the cumulative count of observations `<= BUCKETS[i]` seconds. Changing
 //! [`BUCKETS`] or the layout requires a new `version`. `crdLoads` (the `crd_loads_total`
-//! counters) and `crdLoadDurations` (the `crd_load_duration_seconds` histograms) were added
-//! within version 1: both are optional on read (a file without them has no CRD loads) and
-//! left out on write while empty, so a state without CRD loads is written byte for byte as
-//! before. Every CRD load adds to one `crdLoads` entry and to its plugin's `crdLoadDurations`
+//! counters) and `crdLoadDurations` (the `crd_load_duration_seconds` histograms) are part of
+//! version 1 but optional on read (a file without them has no CRD loads) and left out on
+//! write while empty, so a state without CRD loads is written without them. Every CRD load adds to one `crdLoads` entry and to its plugin's `crdLoadDurations`
 //! entry, so per plugin the `crdLoads` counts add up to the `crdLoadDurations` count; a file
 //! where they do not is corrupt.
 //!
-//! Two keys added within version 1 for issue 14 (optional on read, absent in older files):
+//! Two more keys within version 1 (optional on read, absent in older files):
 //! `stateId`, a random id created by the first write and kept by `metrics reset` — the
 //! `state_id` grouping label that gives each MYOPS_HOME its own Pushgateway group — and
 //! `pushedGroup`, the group URL (never with a userinfo) the totals were last pushed to, so a
@@ -89,7 +88,7 @@ pub fn state_path(home: &Path) -> PathBuf {
     home.join(STATE_FILE)
 }
 
-/// The label set of one `ops_*` series (ARCHITECTURE §6).
+/// The label set of one `ops_*` series (docs/design.md, "Metrics").
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct OpKey {
     /// `plugin` label: the plugin name from plugin.yaml.
@@ -102,7 +101,7 @@ pub struct OpKey {
     pub status: Status,
 }
 
-/// The label set of one `crd_loads_total` series (ARCHITECTURE §6).
+/// The label set of one `crd_loads_total` series (docs/design.md, "Metrics").
 ///
 /// `result` reuses [`Status`]: the hot-loader reports `success`, `invalid`, `denied`,
 /// `conflict` or `error`; `notfound` is not one of its outcomes (it is recorded verbatim if
@@ -370,8 +369,8 @@ pub fn load(home: &Path) -> Result<State, MetricsError> {
 ///
 /// # Errors
 /// [`MetricsError::NotADirectory`] for anything else at that path, a dangling symbolic link
-/// included (issue 10, class 6: `metrics show` with MYOPS_HOME pointing at a file said "No
-/// metrics recorded yet" and exited 0); [`MetricsError::Read`] when it cannot be examined.
+/// included, so `metrics show` with MYOPS_HOME pointing at a file is an error and not "No
+/// metrics recorded yet"; [`MetricsError::Read`] when it cannot be examined.
 pub fn home_exists(home: &Path) -> Result<bool, MetricsError> {
     let not_dir = |what: String| MetricsError::NotADirectory {
         path: home.to_path_buf(),
@@ -481,20 +480,20 @@ struct CrdDurationV1 {
 struct FileV1 {
     version: u32,
     ops: Vec<SeriesV1>,
-    /// Absent in files written before CRD loads were recorded.
+    /// Absent in files without CRD loads.
     #[serde(default, rename = "crdLoads", skip_serializing_if = "Vec::is_empty")]
     crd_loads: Vec<CrdLoadV1>,
-    /// Absent in files written before CRD loads were recorded.
+    /// Absent in files without CRD loads.
     #[serde(
         default,
         rename = "crdLoadDurations",
         skip_serializing_if = "Vec::is_empty"
     )]
     crd_load_durations: Vec<CrdDurationV1>,
-    /// Absent in files written before issue 14.
+    /// Absent in older files.
     #[serde(default, rename = "stateId", skip_serializing_if = "Option::is_none")]
     state_id: Option<String>,
-    /// Absent in files written before issue 14, and while nothing is pushed.
+    /// Absent in older files, and while nothing is pushed.
     #[serde(
         default,
         rename = "pushedGroup",

@@ -445,7 +445,7 @@ fn inconsistent_crd_entries_are_corrupt() {
     );
 }
 
-// ---- hostile input (issue 10, classes 6 and 7) ----
+// ---- hostile input: a MYOPS_HOME that is not a directory, huge or odd values ----
 
 /// A state file whose one `get pods success` series is at `count` with every bucket full and
 /// the given sum.
