@@ -6,7 +6,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::state::STATE_VERSION;
+use super::state_format::STATE_VERSION;
 use crate::exit::ExitStatus;
 
 /// Errors reading or writing the state file.

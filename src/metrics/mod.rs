@@ -1,4 +1,5 @@
-//! Per-operation and CRD hot-load metrics: record locally, push the totals (docs/design.md, "Metrics").
+//! Per-operation and CRD hot-load metrics: record locally, push the totals (docs/design.md,
+//! "Metrics").
 //!
 //! The Pushgateway is a cache, not an aggregator: a `PUT` replaces the whole group. Each run
 //! therefore adds its [`Observation`] to cumulative totals in `<MYOPS_HOME>/metrics-state.json`
@@ -19,17 +20,20 @@
 //! never counts the same totals twice, and `metrics reset` / `metrics delete` delete the
 //! group on the gateway ([`delete_groups`]).
 //!
-//! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
-//! exposition format), `url.rs` (group URLs), `target.rs` (where to push, why a push failed),
-//! `push.rs` (the HTTP `PUT` and `DELETE`), `serve.rs` (the `/metrics`, `/healthz`, `/readyz`
-//! endpoint of a long-running `crds watch --metrics-addr`).
+//! Files: `state.rs` (the state file), `state_format.rs` (its text), `totals.rs` (the totals
+//! it holds), `error.rs` (its errors), `encode.rs` (text exposition format), `url.rs` (group
+//! URLs), `target.rs` (where to push, why a push failed), `push.rs` (the HTTP `PUT` and
+//! `DELETE`), `serve.rs` (the `/metrics`, `/healthz`, `/readyz` endpoint of a long-running
+//! `crds watch --metrics-addr`). Tests: `tests.rs`, `state_tests.rs`, `push_tests.rs`.
 
 mod encode;
 mod error;
 mod push;
 pub mod serve;
 mod state;
+mod state_format;
 mod target;
+mod totals;
 mod url;
 
 use std::fmt;
