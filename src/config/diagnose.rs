@@ -1,8 +1,8 @@
 //! Error translation for plugin.yaml: what went wrong, where (`file:line:column`) and what to
 //! do, as a [`ConfigError`].
 //!
-//! Why a module of its own: `mod.rs` says what a valid plugin.yaml is (parse, load, the rules of
-//! §3); this file only explains a failure to the user, mostly with text heuristics. Kept apart,
+//! Why a module of its own: `mod.rs` says what a valid plugin.yaml is (parse, load, the rules in
+//! `rules.rs`); this file only explains a failure to the user, mostly with text heuristics. Kept apart,
 //! each reads on its own, and the heuristics can change without touching what is accepted.
 //! - serde-saphyr errors ([`yaml_error`]) are reworded into "what is wrong: what to do". The key a
 //!   bad value belongs to is read back from the text before the reported column ([`key_before`])
@@ -14,7 +14,7 @@
 //! - Every message has its control characters escaped ([`one_line`]), so an error is one line,
 //!   and every piece of the user's text in it (a key, a value, a verb) is escaped and capped by
 //!   [`crate::echo`], then the whole message is capped at [`MAX_MESSAGE_CHARS`]: a 5 MB value is
-//!   never echoed whole (issue 10, class 7).
+//!   never echoed whole.
 
 use std::path::Path;
 use std::string::FromUtf8Error;
@@ -54,7 +54,7 @@ pub(super) fn not_utf8(err: &FromUtf8Error, path: &Path) -> ConfigError {
     }
 }
 
-/// [`ConfigError::Invalid`] for a rule of §3 that `field` breaks, `message` saying what to do;
+/// [`ConfigError::Invalid`] for a rule of plugin.yaml (docs/configuration.md) that `field` breaks, `message` saying what to do;
 /// placed at the value in `text` (line 1, column 1 if it cannot be found).
 pub(super) fn rule_error(field: Field, message: &str, text: &str, origin: &Path) -> ConfigError {
     let (line, column) = locate(field, text);
@@ -292,7 +292,7 @@ struct PolicySpans {
     message: Option<Spanned<IgnoredAny>>,
 }
 
-/// The part of a `policies` rule a rule of §3 is about.
+/// The part of a `policies` rule a rule of plugin.yaml is about.
 #[derive(Clone, Copy)]
 pub(super) enum PolicyPart {
     Resource,
@@ -313,7 +313,7 @@ struct PushgatewaySpans {
     timeout: Option<Spanned<IgnoredAny>>,
 }
 
-/// A value that a rule of §3 is about, to find its place in the text.
+/// A value that a rule of plugin.yaml is about, to find its place in the text.
 pub(super) enum Field {
     Name,
     Verbs,
@@ -371,7 +371,7 @@ fn locate(field: Field, text: &str) -> (u64, u64) {
 mod tests {
     //! The messages and places of parse and rule errors, and that odd input is an error, never a
     //! panic (the text heuristics above index into what the user wrote). `fail`, `check` and the
-    //! sample texts are shared with the tests in `mod.rs`.
+    //! sample texts are shared with the tests in `tests.rs`.
 
     use super::*;
     use crate::config::tests::{BASE, PG, check, fail};
@@ -438,7 +438,8 @@ mod tests {
         let cases: &[(String, u64, u64, &str)] = &[
             (rule(&format!("- resource: Secrets\n{ok}")), 6, 13, "policies[0].resource \"Secrets\" must be *, a plural or a plural.group"),
             (rule(&format!("- resource: secrets\n{ok}- resource: \"a..b\"\n{ok}")), 9, 13, "policies[1].resource \"a..b\""),
-            // Regression: these validated, and never applied (a fail-open field policy).
+            // A version in the type name matches no object, so the rule would never apply
+            // (a fail-open field policy): refused.
             (rule(&format!("- resource: secrets.v1\n{ok}")), 6, 13, "policies[0].resource \"secrets.v1\" names API version v1, and a rule names a type without its version: write secrets (core and well-known groups) or secrets.GROUP"),
             (rule(&format!("- resource: deployments.v1beta2.apps\n{ok}")), 6, 13, "names API version v1beta2, and a rule names a type without its version: write deployments.apps"),
             (rule("- resource: secrets\n  deny: []\n  message: m\n"), 7, 9, "policies[0].deny is empty"),

@@ -1,4 +1,4 @@
-//! The plugin.yaml model: the plugin's declared boundary (ARCHITECTURE §3).
+//! The plugin.yaml model: the plugin's declared boundary (docs/configuration.md).
 //!
 //! Parsing is strict: every struct denies unknown fields so a typo is an error with a
 //! location, never a silently ignored setting.
@@ -41,7 +41,7 @@ pub struct PluginConfig {
     pub policies: Vec<PolicyRule>,
 }
 
-/// One field-path policy rule (issue 16); the type lives with its matching rules.
+/// One field-path policy rule (docs/policies.md); the type lives with its matching rules.
 pub use crate::policy::PolicyRule;
 
 /// Change-log retention (README "Retention"): `changelog.jsonl` is rotated to
@@ -234,7 +234,7 @@ pub enum Scope {
     Cluster,
 }
 
-/// The metric families this plugin knows (ARCHITECTURE §6).
+/// The metric families this plugin knows (docs/design.md, "Metrics").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum MetricFamily {

@@ -1,4 +1,4 @@
-//! Where plugin.yaml comes from: the lookup order of ARCHITECTURE §3.
+//! Where plugin.yaml comes from: the lookup order of docs/configuration.md.
 //!
 //! `--config`, then `$MYOPS_CONFIG`, then `~/.kube/plugins/myops/plugin.yaml`, then `plugin.yaml`
 //! next to the real executable, then the compiled-in default. The executable's path is resolved
@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 
 use super::{ConfigError, PluginConfig, builtin, load};
 
-/// The per-user plugin.yaml, relative to the home directory (ARCHITECTURE §3).
+/// The per-user plugin.yaml, relative to the home directory (docs/configuration.md).
 pub const USER_FILE: &str = ".kube/plugins/myops/plugin.yaml";
 
-/// Where the plugin.yaml in use came from, in lookup order (ARCHITECTURE §3).
+/// Where the plugin.yaml in use came from, in lookup order (docs/configuration.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConfigSource {
     /// `--config PATH`.
@@ -58,7 +58,7 @@ impl fmt::Display for ConfigSource {
     }
 }
 
-/// Chooses the plugin.yaml to use, in the order of ARCHITECTURE §3.
+/// Chooses the plugin.yaml to use, in the order of docs/configuration.md.
 ///
 /// `flag` (`--config`) and `env` (`$MYOPS_CONFIG`) are taken as given, even when the file does
 /// not exist: the user asked for that file, so [`load_source`] reports the read error instead of
@@ -105,7 +105,8 @@ fn present(p: &Path) -> bool {
 /// Loads the plugin.yaml of `src`; [`ConfigSource::Builtin`] gives [`builtin`].
 ///
 /// # Errors
-/// As [`load`]: the file cannot be read, does not parse, or breaks a rule of §3.
+/// As [`load`]: the file cannot be read, does not parse, or breaks a rule of
+/// docs/configuration.md.
 pub fn load_source(src: &ConfigSource) -> Result<PluginConfig, ConfigError> {
     match src.path() {
         Some(path) => load(path),

@@ -2,7 +2,7 @@
 //!
 //! Kept in `$MYOPS_HOME/crd-registry.json` so one-shot commands (a `get` in a new process)
 //! add the registered types to the plugin.yaml boundary ("CRDs loaded from crdDir are
-//! added", ARCHITECTURE §3). Updated under an exclusive lock, written atomically.
+//! added", docs/configuration.md). Updated under an exclusive lock, written atomically.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -14,7 +14,7 @@ use prometheus::TextEncoder;
 use prometheus::proto;
 
 use super::Status;
-use super::state::{BUCKETS, OpKey, OpTotals, State};
+use super::totals::{BUCKETS, OpKey, OpTotals, State};
 use crate::config::model::MetricFamily;
 
 const HELP_OPS_TOTAL: &str =

@@ -6,7 +6,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::state::STATE_VERSION;
+use super::state_format::STATE_VERSION;
 use crate::exit::ExitStatus;
 
 /// Errors reading or writing the state file.
@@ -86,7 +86,7 @@ pub enum MetricsError {
 impl MetricsError {
     /// The exit status when a `metrics` command fails with this error: always 1, a runtime
     /// failure — the local state could not be used, as when the change log under the same
-    /// MYOPS_HOME cannot be (ARCHITECTURE §7 makes that exit 1); exit 2 is kept for what the
+    /// MYOPS_HOME cannot be (docs/changelog.md makes that exit 1); exit 2 is kept for what the
     /// command line and plugin.yaml say.
     pub fn exit_status(&self) -> ExitStatus {
         ExitStatus::Failure

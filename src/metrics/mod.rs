@@ -1,4 +1,5 @@
-//! Per-operation and CRD hot-load metrics: record locally, push the totals (ARCHITECTURE §6).
+//! Per-operation and CRD hot-load metrics: record locally, push the totals (docs/design.md,
+//! "Metrics").
 //!
 //! The Pushgateway is a cache, not an aggregator: a `PUT` replaces the whole group. Each run
 //! therefore adds its [`Observation`] to cumulative totals in `<MYOPS_HOME>/metrics-state.json`
@@ -11,7 +12,7 @@
 //! and `crd_*` alike), whichever call made it: a push with only some of them would delete
 //! the others from the gateway.
 //!
-//! Groups (issue 14): each state directory pushes to a group of its own,
+//! Groups: each state directory pushes to a group of its own,
 //! `/metrics/job/<job>/instance/<instance>/state_id/<id>` ([`state_group_url`]; the id is
 //! kept in the state file), so two users on one host never replace each other's totals. The
 //! state remembers the group it last pushed to; a push under another grouping key (job,
@@ -19,15 +20,21 @@
 //! never counts the same totals twice, and `metrics reset` / `metrics delete` delete the
 //! group on the gateway ([`delete_groups`]).
 //!
-//! Files: `state.rs` (the state file), `error.rs` (its errors), `encode.rs` (text
-//! exposition format), `push.rs` (URL and HTTP `PUT`), `serve.rs` (the `/metrics`,
-//! `/healthz`, `/readyz` endpoint of a long-running `crds watch --metrics-addr`).
+//! Files: `state.rs` (the state file), `state_format.rs` (its text), `totals.rs` (the totals
+//! it holds), `error.rs` (its errors), `encode.rs` (text exposition format), `url.rs` (group
+//! URLs), `target.rs` (where to push, why a push failed), `push.rs` (the HTTP `PUT` and
+//! `DELETE`), `serve.rs` (the `/metrics`, `/healthz`, `/readyz` endpoint of a long-running
+//! `crds watch --metrics-addr`). Tests: `tests.rs`, `state_tests.rs`, `push_tests.rs`.
 
 mod encode;
 mod error;
 mod push;
 pub mod serve;
 mod state;
+mod state_format;
+mod target;
+mod totals;
+mod url;
 
 use std::fmt;
 use std::path::Path;
@@ -37,18 +44,18 @@ use serde::{Deserialize, Serialize};
 use crate::config::model::MetricFamily;
 use crate::exit::ExitStatus;
 
+pub use crate::config::base_url_problem;
 pub use encode::encode;
 pub use error::MetricsError;
-pub use push::{
-    MAX_BODY_CHARS, PushError, PushTarget, STATE_ID_LABEL, base_url_problem, delete, push,
-    push_url, redact_url, same_origin, state_group_url,
-};
+pub use push::{delete, push};
 pub use state::{
     BUCKETS, CrdLoadKey, OpKey, OpTotals, STATE_VERSION, State, load, load_with_id, new_state_id,
     record, record_all, record_crd_loads, reset, set_pushed_group, state_path,
 };
+pub use target::{MAX_BODY_CHARS, PushError, PushTarget};
+pub use url::{STATE_ID_LABEL, push_url, redact_url, same_origin, state_group_url};
 
-/// Outcome label `status` of one operation, and `result` of one CRD load (ARCHITECTURE §6).
+/// Outcome label `status` of one operation, and `result` of one CRD load (docs/design.md, "Metrics").
 ///
 /// The CRD hot-loader uses `success`, `invalid`, `denied`, `conflict` and `error`;
 /// [`Status::NotFound`] is not a hot-load outcome.
@@ -70,7 +77,8 @@ pub enum Status {
 }
 
 impl Status {
-    /// The label for a command that ended with `e` (ARCHITECTURE §6: one status per exit class).
+    /// The label for a command that ended with `e` (docs/design.md, "Metrics": one status per exit
+    /// class).
     pub fn for_exit(e: ExitStatus) -> Status {
         match e {
             // Drift found is an answer the command gave, not a failure.
@@ -240,7 +248,7 @@ async fn record_and_push(
         if let Err(err) = push(&this_push, body.clone()).await {
             warnings.push(format!(
                 "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
-                push::redact_url(&target.url),
+                url::redact_url(&target.url),
                 state_path(home).display()
             ));
             return warnings;
