@@ -28,7 +28,7 @@
 //!
 //! The service-account directory is fixed in a pod (`/var/run/secrets/kubernetes.io/
 //! serviceaccount`, root-owned); tests point [`SERVICE_ACCOUNT_DIR_ENV`] at a directory of
-//! their own. That variable is for tests only, like `MYOPS_TEST_WATCH_RESOURCE_VERSION`.
+//! their own. Debug builds alone read that variable, as they do `MYOPS_TEST_WATCH_RESOURCE_VERSION`.
 
 use std::path::{Path, PathBuf};
 
@@ -38,8 +38,9 @@ use kube::Config;
 /// `rest/config.go`; the kubelet's projected `kube-api-access-*` volume).
 pub const SERVICE_ACCOUNT_DIR: &str = "/var/run/secrets/kubernetes.io/serviceaccount";
 
-/// Test-only: a directory used instead of [`SERVICE_ACCOUNT_DIR`] (holding `token`,
-/// `ca.crt` and `namespace`), so that tests can run the in-cluster path outside a pod.
+/// Test-only, read by debug builds alone: a directory used instead of [`SERVICE_ACCOUNT_DIR`]
+/// (holding `token`, `ca.crt` and `namespace`), so that tests can run the in-cluster path
+/// outside a pod.
 pub const SERVICE_ACCOUNT_DIR_ENV: &str = "MYOPS_TEST_SERVICE_ACCOUNT_DIR";
 
 /// Largest token file read, in bytes: a bound service-account token is about 1 KiB.
@@ -96,6 +97,17 @@ pub struct InCluster {
     pub subject: Option<String>,
 }
 
+/// The service-account directory: [`SERVICE_ACCOUNT_DIR`], or in a debug build (the build the
+/// tests run) the directory [`SERVICE_ACCOUNT_DIR_ENV`] names. A release build never reads that
+/// variable, so nothing in a user's environment can point the plugin at another token.
+fn account_dir() -> PathBuf {
+    #[cfg(debug_assertions)]
+    if let Some(d) = std::env::var_os(SERVICE_ACCOUNT_DIR_ENV).filter(|v| !v.is_empty()) {
+        return PathBuf::from(d);
+    }
+    PathBuf::from(SERVICE_ACCOUNT_DIR)
+}
+
 impl InClusterEnv {
     /// Reads the process environment.
     pub fn from_process() -> InClusterEnv {
@@ -104,11 +116,7 @@ impl InClusterEnv {
             service_host: var("KUBERNETES_SERVICE_HOST"),
             service_port: var("KUBERNETES_SERVICE_PORT"),
             pod_namespace: var("POD_NAMESPACE"),
-            account_dir: Some(
-                std::env::var_os(SERVICE_ACCOUNT_DIR_ENV)
-                    .filter(|v| !v.is_empty())
-                    .map_or_else(|| PathBuf::from(SERVICE_ACCOUNT_DIR), PathBuf::from),
-            ),
+            account_dir: Some(account_dir()),
         }
     }
 
