@@ -24,6 +24,7 @@
 //!   context name in practice, unlike `/` and `:` in EKS ARNs).
 
 pub mod commands;
+pub mod rollback;
 pub mod run;
 
 use crate::output::objects::{kubectl_json, kubectl_yaml, list_of, sort_keys};

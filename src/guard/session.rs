@@ -1,18 +1,24 @@
 //! One [`Session`] per invocation: the only holder of the Kubernetes client.
 //!
 //! Order of [`Session::open`] (each step before any later request):
-//! 1. for a mutating command, the change log is opened, locked and proven writable
+//! 1. the plugin.yaml verb of the session's [`Purpose`] is checked (pure);
+//! 2. for a purpose that writes the change log, it is opened, locked and proven writable
 //!    ([`Journal::open`]) — otherwise nothing at all is sent;
-//! 2. the client is built (exec credential plugins bounded by the call deadline), every
+//! 3. the client is built (exec credential plugins bounded by the call deadline), every
 //!    request carrying the session id;
-//! 3. when impersonation is in effect, a SelfSubjectReview must report exactly the requested
+//! 4. when impersonation is in effect, a SelfSubjectReview must report exactly the requested
 //!    identity ([`super::identity::verify`]), else exit 3.
+//!
+//! [`Session::open_for_entry`] opens it in the context a journaled entry was made in and says
+//! whether that context still points at the entry's server.
 //!
 //! After that, [`Session::authorize`] checks the plugin.yaml boundary and asks one
 //! SelfSubjectAccessReview per request shape (decisions cached in this process only, never
-//! across processes) and hands out a [`Grant`]; [`Session::send`] needs one. Every request
-//! is bounded ([`super::deadline`]).
+//! across processes) and hands out a [`Grant`] naming what was reviewed; the guarded path
+//! builds a request only from a grant that covers it. Every request is bounded
+//! ([`super::deadline`]).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -30,7 +36,7 @@ use tokio::sync::OnceCell;
 use super::GuardError;
 use super::deadline::{Deadlines, bounded};
 use super::identity::{Observed, verify};
-use crate::authz::{AccessRequest, GateError, check_boundary};
+use crate::authz::{AccessRequest, GateError, check_boundary, check_verb};
 use crate::changelog::{self, Journal};
 use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect, discovery_cache};
 use crate::config::Verb;
@@ -38,27 +44,105 @@ use crate::crds::Registry;
 use crate::output::Printer;
 use crate::settings::Settings;
 
-/// Whether the command may change the cluster (then the journal must be writable first).
+/// Whether the command may change the cluster (then the journal must be writable first);
+/// derived from the session's [`Purpose`] ([`Purpose::mode`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Reads only (`get`, `auth`, `crds list`).
+    /// Reads only (`get`, `auth`, `crds list`, `drift`, `changelog diff`).
     Read,
-    /// Mutates (`patch`, `rollback`, `crds sync|watch`): the change log is proven writable
-    /// before anything is sent.
+    /// Writes the change log (`patch`, `rollback`, `crds sync|watch`, `changelog reconcile`):
+    /// it is proven writable before anything is sent.
     Mutate,
 }
 
-/// Proof that the plugin.yaml boundary and the SelfSubjectAccessReview(s) allowed a request
-/// shape; [`Session::send`] and the mutations take one. Only [`Session::authorize`] makes it
-/// (its field is private), so a request cannot be sent without passing the gate first.
-#[derive(Debug)]
+/// What a session is opened for: the plugin.yaml verb that binds the command, checked by
+/// [`Session::open`] before anything else, and from it whether the change log is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// A command bound by one plugin.yaml verb: `get` reads, `patch` changes the cluster
+    /// (the change log is proven writable before anything is sent).
+    Verb(Verb),
+    /// Reads whose verb is checked per object, with each read's own review, so that one
+    /// refused object is reported among the others (`drift`, `auth`, completion).
+    Read,
+    /// Reads objects (each read checks `get`) and appends outcome records to the change log,
+    /// sending no change (`changelog reconcile`).
+    Record,
+}
+
+impl Purpose {
+    /// Whether the session writes the change log.
+    pub fn mode(self) -> Mode {
+        match self {
+            Purpose::Verb(Verb::Patch) | Purpose::Record => Mode::Mutate,
+            Purpose::Verb(Verb::Get) | Purpose::Read => Mode::Read,
+        }
+    }
+
+    /// The plugin.yaml verb checked when the session opens, if any.
+    pub fn verb(self) -> Option<Verb> {
+        match self {
+            Purpose::Verb(v) => Some(v),
+            Purpose::Read | Purpose::Record => None,
+        }
+    }
+}
+
+impl From<Verb> for Purpose {
+    fn from(v: Verb) -> Purpose {
+        Purpose::Verb(v)
+    }
+}
+
+/// Proof that the plugin.yaml boundary and the SelfSubjectAccessReview(s) allowed requests:
+/// it names the plugin.yaml verb and every [`AccessRequest`] the reviews allowed, and the
+/// guarded path builds a request only when a reviewed one covers it ([`Grant::covers`]).
+/// Only the session makes one (its fields are private), so a request cannot be sent without
+/// passing the gate first.
+#[derive(Debug, Clone)]
 pub struct Grant {
-    _private: (),
+    verb: Verb,
+    reviewed: Vec<AccessRequest>,
+}
+
+impl Grant {
+    /// The plugin.yaml verb the boundary allowed.
+    pub fn verb(&self) -> Verb {
+        self.verb
+    }
+
+    /// The requests the reviews allowed (verb, group/resource, subresource, namespace, name).
+    pub fn reviewed(&self) -> &[AccessRequest] {
+        &self.reviewed
+    }
+
+    /// Whether a reviewed request covers `req`: the same verb, group, resource, subresource
+    /// and namespace, and the same name — or none, a review of the whole collection.
+    pub fn covers(&self, req: &AccessRequest) -> bool {
+        self.reviewed.iter().any(|r| {
+            r.verb == req.verb
+                && r.group == req.group
+                && r.resource == req.resource
+                && r.subresource == req.subresource
+                && r.namespace == req.namespace
+                && (r.name.is_none() || r.name == req.name)
+        })
+    }
+}
+
+/// Where a journaled entry's context points now, when that is not the server the entry was
+/// made on ([`Session::open_for_entry`]): nothing is to be sent there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    /// The server the context points at now.
+    pub now: String,
+    /// The server of the entry.
+    pub then: String,
 }
 
 /// One invocation's connection, identity, type index, review cache, deadlines and journal.
 pub struct Session<'s> {
-    settings: &'s Settings,
+    settings: Cow<'s, Settings>,
     cluster: Cluster,
     id: String,
     deadlines: Deadlines,
@@ -70,10 +154,13 @@ pub struct Session<'s> {
 }
 
 impl<'s> Session<'s> {
-    /// Opens the session (see the module doc for the order). Warnings (an unreadable CRD
+    /// Opens the session for `purpose` (see the module doc for the order): first the
+    /// plugin.yaml verb of the purpose is checked (pure, nothing sent), then — for a purpose
+    /// that writes the change log — the journal is opened. Warnings (an unreadable CRD
     /// registry) are printed to `p`'s stderr.
     ///
     /// # Errors
+    /// [`GuardError::Gate`] (exit 3, nothing sent) when plugin.yaml `verbs` lacks the verb;
     /// [`GuardError::Journal`] (exit 1, nothing sent) for a mutating command whose change log
     /// cannot be written; [`GuardError::Cluster`] for configuration problems;
     /// [`GuardError::Identity`] (exit 3) when impersonation was not applied; a failed or
@@ -81,9 +168,50 @@ impl<'s> Session<'s> {
     pub async fn open(
         settings: &'s Settings,
         p: &mut Printer<'_>,
-        mode: Mode,
+        purpose: impl Into<Purpose>,
     ) -> Result<Session<'s>, GuardError> {
-        let journal = match mode {
+        Session::open_with(Cow::Borrowed(settings), p, purpose.into()).await
+    }
+
+    /// Opens a session for a journaled entry made in `context` on `server`: in that context
+    /// (the current one when the entry recorded none), for `purpose`, as [`Session::open`]
+    /// does — and says whether the context points at another server now ([`Moved`]), in
+    /// which case the caller sends nothing there.
+    ///
+    /// # Errors
+    /// As [`Session::open`].
+    pub async fn open_for_entry(
+        settings: &'s Settings,
+        p: &mut Printer<'_>,
+        purpose: impl Into<Purpose>,
+        context: Option<&str>,
+        server: &str,
+    ) -> Result<(Session<'s>, Option<Moved>), GuardError> {
+        let settings = match context {
+            Some(c) => {
+                let mut cs = settings.clone();
+                cs.kube.context = Some(c.to_string());
+                Cow::Owned(cs)
+            }
+            None => Cow::Borrowed(settings),
+        };
+        let session = Session::open_with(settings, p, purpose.into()).await?;
+        let moved = (session.server() != server).then(|| Moved {
+            now: session.server().to_string(),
+            then: server.to_string(),
+        });
+        Ok((session, moved))
+    }
+
+    async fn open_with(
+        settings: Cow<'s, Settings>,
+        p: &mut Printer<'_>,
+        purpose: Purpose,
+    ) -> Result<Session<'s>, GuardError> {
+        if let Some(verb) = purpose.verb() {
+            check_verb(&settings.plugin, verb)?;
+        }
+        let journal = match purpose.mode() {
             Mode::Mutate => Some(
                 Journal::open(&settings.home)
                     .map_err(GuardError::Journal)?
@@ -136,8 +264,8 @@ impl<'s> Session<'s> {
     }
 
     /// The settings this session was opened with.
-    pub fn settings(&self) -> &'s Settings {
-        self.settings
+    pub fn settings(&self) -> &Settings {
+        &self.settings
     }
 
     /// The session id: on every request (`Kubectl-Session`, User-Agent) and every record.
@@ -165,11 +293,11 @@ impl<'s> Session<'s> {
         &self.registered
     }
 
-    /// The journal of a session opened in [`Mode::Mutate`].
+    /// The journal of a session whose purpose writes the change log ([`Mode::Mutate`]).
     ///
     /// # Errors
-    /// [`GuardError::Usage`] for a session opened in [`Mode::Read`] (a programming error:
-    /// every mutating command opens its session in `Mode::Mutate`).
+    /// [`GuardError::Usage`] for a session opened to read (a programming error: every
+    /// mutating command opens its session for `patch` or [`Purpose::Record`]).
     pub(crate) fn journal(&self) -> Result<&Journal, GuardError> {
         self.journal.as_ref().ok_or_else(|| {
             GuardError::Usage("internal: a mutation needs a session opened in Mode::Mutate".into())
@@ -223,7 +351,7 @@ impl<'s> Session<'s> {
     /// Fetches aggregated discovery anew (for waits that need a fresh view, e.g. until a new
     /// CRD is served), under the discovery deadline, revalidating the per-server cache in
     /// `MYOPS_HOME/cache/discovery/` with `If-None-Match` (never stale: the server is asked
-    /// every time, and sends the document only when it changed; issue 12, item 2).
+    /// every time, and sends the document only when it changed).
     ///
     /// # Errors
     /// The discovery request's error or timeout.
@@ -288,24 +416,52 @@ impl<'s> Session<'s> {
         self.boundary(verb, t, all_namespaces)?;
         for req in requests {
             if let Err(reason) = self.decide(req).await? {
-                return Err(GateError::Denied {
-                    user: self.user().await,
-                    verb: req.verb.clone(),
-                    resource: req.group_resource(),
-                    place: match &req.namespace {
-                        Some(ns) => format!("in namespace \"{ns}\""),
-                        None => "at cluster scope".to_string(),
-                    },
-                    reason,
-                }
-                .into());
+                return Err(self.denial(req, reason).await.into());
             }
         }
-        Ok(Grant { _private: () })
+        Ok(Grant {
+            verb,
+            reviewed: requests.to_vec(),
+        })
+    }
+
+    /// The refusal of `req` by RBAC for `reason`, naming the user the server sees and where
+    /// (`in namespace "x"`, `at cluster scope`): the one sentence of every RBAC denial.
+    pub async fn denial(&self, req: &AccessRequest, reason: String) -> GateError {
+        GateError::Denied {
+            user: self.user().await,
+            verb: req.verb.clone(),
+            resource: req.group_resource(),
+            place: match &req.namespace {
+                Some(ns) => format!("in namespace \"{ns}\""),
+                None => "at cluster scope".to_string(),
+            },
+            reason,
+        }
+    }
+
+    /// Adds `req` to `grant` when its SelfSubjectAccessReview allows it: `Ok(true)`; a "no"
+    /// leaves the grant as it was and is `Ok(false)` (the request is then never built).
+    ///
+    /// # Errors
+    /// [`GateError::Review`] (exit 1, never a "no") when the review cannot be made.
+    pub async fn extend_if_allowed(
+        &self,
+        grant: &mut Grant,
+        req: AccessRequest,
+    ) -> Result<bool, GateError> {
+        if grant.covers(&req) {
+            return Ok(true);
+        }
+        let allowed = self.decide(&req).await?.is_ok();
+        if allowed {
+            grant.reviewed.push(req);
+        }
+        Ok(allowed)
     }
 
     /// The gate for a type the user did not name (one expanded from a category such as
-    /// `all`, issue 11 item 2): the same boundary and SelfSubjectAccessReviews as
+    /// `all`): the same boundary and SelfSubjectAccessReviews as
     /// [`Session::authorize`], but a refusal is an answer, not an error — `Ok(Err(why))`, a
     /// few words for the one "skipped" line (`outside plugin.yaml`, `RBAC denies list`) — so
     /// the command goes on with the other types.
@@ -327,7 +483,10 @@ impl<'s> Session<'s> {
                 return Ok(Err(format!("RBAC denies {}", req.verb)));
             }
         }
-        Ok(Ok(Grant { _private: () }))
+        Ok(Ok(Grant {
+            verb,
+            reviewed: requests.to_vec(),
+        }))
     }
 
     /// The RBAC decision for `req` without the boundary and without failing on "no"

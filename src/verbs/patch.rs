@@ -11,13 +11,10 @@
 
 use serde_json::Value;
 
-use crate::authz::check_verb;
 use crate::changelog::Operation;
 use crate::cli::{PatchArgs, PatchType};
 use crate::config::Verb;
-use crate::guard::{
-    Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session, Target, parse_target,
-};
+use crate::guard::{ObjectRef, PatchRequest, ReconcilerPolicy, Session, Target, parse_target};
 use crate::output::Printer;
 use crate::output::objects::print_result;
 use crate::settings::Settings;
@@ -99,10 +96,7 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    if let Err(e) = check_verb(&s.plugin, Verb::Patch) {
-        return Outcome::early(e);
-    }
-    let session = match Session::open(s, p, Mode::Mutate).await {
+    let session = match Session::open(s, p, Verb::Patch).await {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
@@ -285,20 +279,14 @@ async fn patch_object(
         field_manager: &args.field_manager,
         reconciler: ReconcilerPolicy::Warn,
     };
-    let grant = session
-        .authorize_change(obj, args.subresource.as_deref(), req.intent(obj, None))
+    let mut grant = session
+        .authorize_change(obj, &req.as_change(), req.intent(obj, None))
         .await?;
-    let before = match session.read(&grant, obj).await {
-        Ok(b) => b,
-        Err(e) => {
-            // A failed read is an attempt too: journaled as one record.
-            let entry = session.intent(req.intent(obj, None)).await;
-            session.journal_complete(entry, e.to_string())?;
-            return Err(e.into());
-        }
-    };
+    let before = session
+        .before_state(&mut grant, obj, req.intent(obj, None))
+        .await?;
     let patched = session.patch(&grant, obj, &req, before.as_ref()).await?;
-    // An owner that will revert the change (issue 15): one line, the patch went on.
+    // An owner that will revert the change: one line, the patch went on.
     if let Some(owner) = &patched.reconciler {
         p.err_line(&owner.patch_warning(&obj.display()));
     }
