@@ -25,19 +25,20 @@
 //! journaled as `crd-apply` and `crd-prune`.
 
 pub mod inverse;
+pub mod object;
 pub mod paths;
 pub mod restore;
 
 use kube::api::{DeleteParams, Patch, PatchParams, PostParams, Preconditions, PropagationPolicy};
 use serde_json::{Value, json};
 
-use super::mutation::{Intent, ObjectRef, type_name};
 use crate::authz::AccessRequest;
 use crate::changelog::{self, Operation};
 use crate::cli::PatchType;
 use crate::config::Verb;
 
 pub use inverse::{Inverse, inverse_of};
+pub use object::{Intent, ObjectRef, type_name};
 pub use paths::touched_paths;
 
 /// The journal's `patchType` of a delete.

@@ -37,42 +37,13 @@ use serde_json::Value;
 
 use super::GuardError;
 use super::change::Change;
+pub use super::change::object::{Intent, ObjectRef, type_name};
 use super::session::{Grant, Session};
-use crate::authz::{AccessRequest, GateError};
+use crate::authz::GateError;
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType};
-use crate::cluster::{ApiError, ResolvedType};
+use crate::cluster::ApiError;
 use crate::reconciler::Reconciler;
-
-/// One object a mutation acts on, its type resolved.
-#[derive(Debug, Clone)]
-pub struct ObjectRef {
-    /// Its resource type.
-    pub t: ResolvedType,
-    /// Its namespace (`None` when cluster-scoped).
-    pub namespace: Option<String>,
-    /// Its name.
-    pub name: String,
-}
-
-impl ObjectRef {
-    /// `deployment.apps/web` — kubectl's name for messages and `-o name`.
-    pub fn display(&self) -> String {
-        format!("{}/{}", self.t.name_prefix(), self.name)
-    }
-
-    /// The SelfSubjectAccessReview question for `verb` on this object.
-    pub fn access(&self, verb: &str, subresource: Option<&str>) -> AccessRequest {
-        AccessRequest {
-            verb: verb.into(),
-            group: self.t.api.group.clone(),
-            resource: self.t.api.plural.clone(),
-            subresource: subresource.map(str::to_string),
-            namespace: self.namespace.clone(),
-            name: Some(self.name.clone()),
-        }
-    }
-}
 
 /// A patch to send: what `patch` and `rollback` ask for.
 #[derive(Debug, Clone)]
@@ -170,37 +141,6 @@ mod test_pause {
         // A blocking sleep on purpose: the whole process stands still until it is killed.
         std::thread::sleep(std::time::Duration::from_secs(600));
     }
-}
-
-/// `kubectl patch`'s wire name of a patch type.
-pub fn type_name(t: PatchType) -> &'static str {
-    match t {
-        PatchType::Strategic => "strategic",
-        PatchType::Merge => "merge",
-        PatchType::Json => "json",
-    }
-}
-
-/// What a journal record says about the object and the change, before the request.
-pub struct Intent<'a> {
-    /// What is attempted.
-    pub operation: Operation,
-    /// `apiVersion` of the object.
-    pub api_version: &'a str,
-    /// `kind` of the object.
-    pub kind: &'a str,
-    /// Namespace, if namespaced.
-    pub namespace: Option<&'a str>,
-    /// Object name.
-    pub name: &'a str,
-    /// `apply`, `merge`, `json`, `strategic`, if a patch is sent.
-    pub patch_type: Option<&'a str>,
-    /// The body sent (redacted before it is written).
-    pub patch: Option<Value>,
-    /// A dry run.
-    pub dry_run: bool,
-    /// The object before (redacted before it is written).
-    pub before: Option<Value>,
 }
 
 impl Session<'_> {

@@ -45,6 +45,7 @@ pub mod errors;
 pub mod plan;
 pub mod recreate;
 pub mod restore;
+pub mod undo;
 
 pub use crate::guard::change::restore::{
     holds_before, last_writer, rollback_ops, unrestorable_changes,
@@ -52,27 +53,16 @@ pub use crate::guard::change::restore::{
 pub use entry::{find_entry, judge, roll_back_entry};
 pub use errors::{RollbackError, SessionRollbackError};
 pub use plan::{ContextChanges, EMPTY_SESSION, SessionPlan, plan_session};
+pub use undo::Run;
 
 use crate::changelog::{self, Entry};
 use crate::cli::RollbackArgs;
 use crate::config::Verb;
-use crate::guard::{ObjectRef, Session};
+use crate::guard::Session;
 use crate::history;
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
-
-/// What every inverse of one entry works with.
-pub struct Run<'a> {
-    /// The session (opened for `patch`).
-    pub session: &'a Session<'a>,
-    /// The entry's object, resolved.
-    pub obj: &'a ObjectRef,
-    /// The entry (its last record).
-    pub entry: &'a Entry,
-    /// The command's arguments.
-    pub args: &'a RollbackArgs,
-}
 
 /// Runs `rollback ID` through the guarded path (plugin.yaml verb `patch` and a journal
 /// proven writable first, then the inverse's reviews, the inverse journaled write-ahead as

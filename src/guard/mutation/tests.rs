@@ -1,6 +1,7 @@
 use super::patch::refusal_result;
 use super::*;
 use crate::cli::PatchType;
+use crate::cluster::ResolvedType;
 use kube::api::DynamicObject;
 use serde_json::json;
 

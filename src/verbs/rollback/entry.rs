@@ -82,7 +82,7 @@ pub async fn roll_back_entry(
             return (Some(obj.t.group_resource()), Err(e.into()));
         }
     };
-    let run = super::Run {
+    let run = super::undo::Run {
         session,
         obj: &obj,
         entry,

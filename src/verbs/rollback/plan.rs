@@ -1,7 +1,7 @@
 //! What `rollback --session` will do (pure, [`plan_session`]): the changes of one session,
 //! grouped by the context and server they were made on, and the order to undo them in.
 
-use super::find_entry;
+use super::entry::find_entry;
 use crate::changelog::Entry;
 use crate::verbs::{SessionRollbackError, VerbError};
 

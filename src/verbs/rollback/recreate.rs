@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::Run;
+use super::undo::Run;
 use crate::changelog::Operation;
 use crate::cli::DryRun;
 use crate::guard::Sent;
