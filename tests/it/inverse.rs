@@ -54,7 +54,10 @@ fn crd_exists(name: &str) -> bool {
 fn wait_crd(name: &str, exists: bool) {
     let end = Instant::now() + SLOW;
     while crd_exists(name) != exists {
-        assert!(Instant::now() < end, "CRD {name} exists={exists} never held");
+        assert!(
+            Instant::now() < end,
+            "CRD {name} exists={exists} never held"
+        );
         std::thread::sleep(Duration::from_millis(200));
     }
 }
@@ -90,7 +93,11 @@ fn rollback_runs_the_inverse_of_each_kind_of_entry() {
     let group = format!("{}.inverse.example.com", ns.0);
     let name = format!("inverses.{group}");
     let dir = watched_dir(&m);
-    std::fs::write(dir.join("inverses.yaml"), crd(&group, "inverses", "Inverse")).unwrap();
+    std::fs::write(
+        dir.join("inverses.yaml"),
+        crd(&group, "inverses", "Inverse"),
+    )
+    .unwrap();
     let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(crd_exists(&name));
@@ -132,8 +139,9 @@ fn rollback_runs_the_inverse_of_each_kind_of_entry() {
         "{r:?}"
     );
     assert!(
-        r.stderr
-            .contains(&format!("note: the custom resources of {name} were deleted with it")),
+        r.stderr.contains(&format!(
+            "note: the custom resources of {name} were deleted with it"
+        )),
         "{r:?}"
     );
     wait_crd(&name, true);
@@ -157,7 +165,8 @@ fn rollback_runs_the_inverse_of_each_kind_of_entry() {
     let r = m.run(&["rollback", &last_id(&m, "patch")]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
-        r.stderr.contains("the change log never stores Secret values"),
+        r.stderr
+            .contains("the change log never stores Secret values"),
         "{r:?}"
     );
     let sent: Vec<Value> = audit_since(mark)
