@@ -3,11 +3,11 @@
 //! bounded waits that make a CRD usable by a new process. Used by the one batch function
 //! ([`super::crd_batch`]) that `crds sync` (one shot) and `crds watch` (hot-load) share.
 //!
-//! Order per CRD (ARCHITECTURE §5, kube-rs `examples/crd_apply.rs`): server-side apply with
+//! Order per CRD (docs/design.md, "Layers"; kube-rs `examples/crd_apply.rs`): server-side apply with
 //! field manager `kubectl-myops` (conflicts are reported with the other manager's name
 //! unless `force`), then poll until `Established` and `NamesAccepted` are `True`, then poll
 //! aggregated discovery until the storage version is served — `Established` does not mean
-//! discovery shows it yet (ARCHITECTURE §9).
+//! discovery shows it yet (docs/performance.md).
 
 use std::time::{Duration, Instant};
 
@@ -119,7 +119,7 @@ impl ApplyError {
 
     /// Whether the failure is the server not answering (stopped, restarting, its etcd down:
     /// [`ApiError::is_transient`]) rather than anything about the CRD or the caller's rights:
-    /// `crds watch` applies such a CRD again once the server answers (issue 17).
+    /// `crds watch` applies such a CRD again once the server answers.
     pub fn is_transient(&self) -> bool {
         self.transient().is_some()
     }
@@ -169,7 +169,7 @@ pub struct Applier<'a> {
 }
 
 impl<'a> Applier<'a> {
-    /// An applier on a session opened in `Mode::Mutate`; `force` takes over fields owned by
+    /// An applier on a session opened for `patch`; `force` takes over fields owned by
     /// other managers (`--force-conflicts`); `timeout` bounds each wait.
     pub fn new(session: &'a Session<'a>, force: bool, timeout: Duration) -> Applier<'a> {
         let mut params = PatchParams::apply(FIELD_MANAGER);

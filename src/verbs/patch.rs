@@ -1,13 +1,14 @@
 //! `patch`: authorized, previewed, journaled — all by the guarded path ([`crate::guard`]).
 //!
-//! Order (issue 4 and 9, ARCHITECTURE §4, §7): change log proven writable → plugin.yaml
-//! boundary → SelfSubjectAccessReview for `patch` (with the subresource) → read the object
-//! (the before-state; a forbidden read lets the patch go on without it) → intent record →
+//! Order (docs/design.md, "The guarded path"): plugin.yaml `verbs` and the change log proven
+//! writable (both at [`Session::open`]) → plugin.yaml boundary → SelfSubjectAccessReview for
+//! `patch` (with the subresource) → a `get` review, then the read of the object (the
+//! before-state; a refused or forbidden read lets the patch go on without it) → intent record →
 //! send the patch (or compute it locally for `--dry-run=client`) → outcome record → print
 //! `<kind>.<group>/<name> patched` like kubectl. Every attempt — success, failure, dry run,
 //! denial — is journaled. This file only parses the patch and prints the result, and the
 //! one-line warning when the object is owned by a reconciler that will revert the change
-//! (issue 15; detected and journaled by the guarded path).
+//! (detected and journaled by the guarded path).
 
 use serde_json::Value;
 
@@ -117,7 +118,7 @@ pub const MAX_PATCH_BYTES: usize = 3 * 1024 * 1024;
 
 /// Reads `--patch-file`: a regular file (links followed) of at most [`MAX_PATCH_BYTES`],
 /// UTF-8. A FIFO, device or directory is refused before it is opened, so a FIFO without a
-/// writer cannot hang the command (issue 10, class 3); the size cap bounds the read.
+/// writer cannot hang the command; the size cap bounds the read.
 ///
 /// # Errors
 /// [`VerbError::Usage`] naming the file (escaped and capped) and what is wrong.

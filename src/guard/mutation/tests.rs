@@ -73,8 +73,8 @@ fn a_scale_answer_is_judged_as_spec_replicas_of_a_builtin_type_and_refused_for_a
 
 #[test]
 fn a_resource_version_set_to_null_or_empty_by_the_patch_does_not_drop_the_precondition() {
-    // Regression: a patch that set metadata.resourceVersion to null or "" kept it, and
-    // the dry run and the real patch were sent without any precondition.
+    // A patch that sets metadata.resourceVersion to null or "" keeps its precondition: else
+    // the dry run and the real patch would be sent without any.
     for unset in [json!(null), json!("")] {
         assert_eq!(
             with_precondition(

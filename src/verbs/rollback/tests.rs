@@ -176,7 +176,7 @@ fn session_rollback_of_two_contexts_on_the_same_server_undid_the_older_change_fi
 
 #[test]
 fn rollback_of_an_empty_session_id_selected_every_change_logged_before_sessions() {
-    // Records written before issue 9 have no session: serde gives them "".
+    // Records without a session (older ones): serde gives them "".
     let mut legacy = change("l1", "", "admin", "https://a");
     legacy.session = String::new();
     let entries = vec![legacy, change("l2", "", "admin", "https://a")];
