@@ -84,6 +84,9 @@ pub enum Change {
         field_manager: String,
         /// Take over fields owned by other managers.
         force: bool,
+        /// What the journal records instead of the body, if anything (a CRD file's
+        /// `{"appliedFrom": "file:line"}`: the change log does not copy the file).
+        origin: Option<Value>,
     },
 }
 
@@ -127,6 +130,15 @@ impl Change {
         }
     }
 
+    /// [`Change::reviews`] for any object of `obj`'s type (no name): what a batch asks once
+    /// for all its objects, as `crds sync` does for its CRDs.
+    pub fn reviews_of_any(&self, obj: &ObjectRef) -> Vec<AccessRequest> {
+        self.reviews(obj)
+            .into_iter()
+            .map(|r| AccessRequest { name: None, ..r })
+            .collect()
+    }
+
     /// The journal's `patchType`: `strategic`, `merge`, `json`, `apply`, `delete`, `create`.
     pub fn journal_type(&self) -> &'static str {
         match self {
@@ -138,10 +150,12 @@ impl Change {
     }
 
     /// The journal's `patch`: the body sent — for a delete its preconditions, for a create
-    /// the object (redacted when written, as every body).
+    /// the object, for an apply its origin when it has one (redacted when written, as every
+    /// body).
     pub fn journal_body(&self) -> Value {
         match self {
-            Change::Patch { body, .. } | Change::Apply { body, .. } => body.clone(),
+            Change::Patch { body, .. } => body.clone(),
+            Change::Apply { body, origin, .. } => origin.clone().unwrap_or_else(|| body.clone()),
             Change::Delete {
                 uid,
                 resource_version,
@@ -160,7 +174,9 @@ impl Change {
         }
     }
 
-    /// The intent record's content for this change as `operation` on `obj`.
+    /// The intent record's content for this change as `operation` on `obj`. A CRD prune
+    /// records no `patchType` and no `patch` (the CRD is deleted unconditionally, once the
+    /// prune found it ours).
     pub fn intent<'a>(
         &self,
         operation: Operation,
@@ -174,8 +190,8 @@ impl Change {
             kind: &obj.t.api.kind,
             namespace: obj.namespace.as_deref(),
             name: &obj.name,
-            patch_type: Some(self.journal_type()),
-            patch: Some(self.journal_body()),
+            patch_type: (operation != Operation::CrdPrune).then(|| self.journal_type()),
+            patch: (operation != Operation::CrdPrune).then(|| self.journal_body()),
             dry_run,
             before: before.cloned(),
         }
@@ -220,6 +236,7 @@ impl Change {
                 body,
                 field_manager,
                 force,
+                ..
             } => {
                 let mut pp = PatchParams::apply(field_manager);
                 pp.dry_run = dry_run;
@@ -263,8 +280,9 @@ impl Change {
     }
 
     /// What the outcome record keeps from the server's `answer` (pure): the resourceVersion
-    /// after and the after-state — redacted pairwise with `before` for a patch and a create,
-    /// none for a delete (the object is gone or going) and an apply.
+    /// after and the after-state — redacted pairwise with `before` for a patch and a create;
+    /// the resourceVersion alone for an apply; nothing for a delete (the object is gone or
+    /// going).
     pub fn outcome(
         &self,
         kind: &str,
@@ -282,7 +300,11 @@ impl Change {
             }
             _ => None,
         };
-        (rv.filter(|_| is_object), after)
+        let rv = match self {
+            Change::Delete { .. } => None,
+            _ => rv.filter(|_| is_object),
+        };
+        (rv, after)
     }
 }
 

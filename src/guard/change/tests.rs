@@ -281,7 +281,13 @@ fn each_kind_names_its_reviews_journal_shape_and_request() {
         body: json!({}),
         field_manager: "kubectl-myops".into(),
         force: false,
+        origin: Some(json!({"appliedFrom": "crds/a.yaml:1"})),
     };
+    assert_eq!(
+        apply.journal_body(),
+        json!({"appliedFrom": "crds/a.yaml:1"})
+    );
+    assert!(apply.reviews_of_any(&o).iter().all(|r| r.name.is_none()));
     assert_eq!(
         verbs(&apply),
         [("create".into(), None, None), ("patch".into(), None, web)]
@@ -298,7 +304,7 @@ fn each_kind_names_its_reviews_journal_shape_and_request() {
 }
 
 #[test]
-fn an_outcome_keeps_the_after_state_of_a_patch_or_create_and_none_of_a_delete() {
+fn an_outcome_keeps_the_after_state_of_a_patch_or_create_and_nothing_of_a_delete() {
     let answer = json!({"kind": "ConfigMap", "metadata": {"resourceVersion": "9", "uid": "u"}});
     let create = Change::Create { object: json!({}) };
     assert_eq!(
@@ -310,10 +316,7 @@ fn an_outcome_keeps_the_after_state_of_a_patch_or_create_and_none_of_a_delete() 
         resource_version: None,
         propagation: None,
     };
-    assert_eq!(
-        delete.outcome("ConfigMap", None, &answer),
-        (Some("9".into()), None)
-    );
+    assert_eq!(delete.outcome("ConfigMap", None, &answer), (None, None));
     let status = json!({"kind": "Status", "status": "Success"});
     assert_eq!(delete.outcome("ConfigMap", None, &status), (None, None));
 }
