@@ -28,6 +28,38 @@ pub struct Sent<'a> {
 }
 
 impl Session<'_> {
+    /// The whole guarded path of one change, for a verb that needs nothing in between: the
+    /// boundary and the change's reviews ([`Session::authorize_change`], a refusal
+    /// journaled), the before-state ([`Session::before_state`]; none for a create, whose
+    /// object does not exist yet), then the change sent between its intent and outcome
+    /// records ([`Session::send_change`]). Returns the server's answer.
+    ///
+    /// # Errors
+    /// As the three steps.
+    pub async fn mutate(
+        &self,
+        obj: &ObjectRef,
+        operation: Operation,
+        change: &Change,
+        dry_run: DryRun,
+        field_manager: &str,
+    ) -> Result<Value, GuardError> {
+        let intent = || change.intent(operation, obj, dry_run != DryRun::None, None);
+        let mut grant = self.authorize_change(obj, change, intent()).await?;
+        let before = match change {
+            Change::Create { .. } => None,
+            _ => self.before_state(&mut grant, obj, intent()).await?,
+        };
+        let sent = Sent {
+            operation,
+            change,
+            before: before.as_ref(),
+            dry_run,
+            field_manager,
+        };
+        self.send_change(&grant, obj, sent).await
+    }
+
     /// Sends `sent.change` to `obj` between its intent and outcome records, and returns the
     /// server's answer (for a delete, the object as deleted or the server's Status; for
     /// `--dry-run=client`, computed locally and journaled as one complete record: the object

@@ -31,16 +31,15 @@ pub async fn create_again(
     let change = Change::Create {
         object: object.clone(),
     };
-    let intent = change.intent(Operation::Rollback, obj, dry_run != DryRun::None, None);
-    let grant = session.authorize_change(obj, &change, intent).await?;
-    let sent = Sent {
-        operation: Operation::Rollback,
-        change: &change,
-        before: None,
-        dry_run,
-        field_manager: &args.field_manager,
-    };
-    session.send_change(&grant, obj, sent).await?;
+    session
+        .mutate(
+            obj,
+            Operation::Rollback,
+            &change,
+            dry_run,
+            &args.field_manager,
+        )
+        .await?;
     let line = result_line(
         &obj.display(),
         &format!(
