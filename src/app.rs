@@ -153,7 +153,10 @@ pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -
             observe(&settings, "patch", outcome, started, &mut p).await
         }
         Command::Rollback(args) => {
-            let outcome = verbs::rollback::run(&settings, args, &mut p).await;
+            let outcome = match args.session {
+                Some(_) => crate::fleet::rollback::run(&settings, args, &mut p).await,
+                None => verbs::rollback::run(&settings, args, &mut p).await,
+            };
             observe(&settings, "rollback", outcome, started, &mut p).await
         }
         // Drift found is exit 6 after the report: an answer, not an error to report.

@@ -57,6 +57,8 @@ mod hostile_secrets;
 mod house;
 #[path = "it/in_cluster.rs"]
 mod in_cluster;
+#[path = "it/inverse.rs"]
+mod inverse;
 #[path = "it/jsonpath.rs"]
 mod jsonpath;
 #[path = "it/layering.rs"]

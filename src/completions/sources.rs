@@ -23,7 +23,7 @@ use crate::cluster::client::load_kubeconfig;
 use crate::cluster::{ResolvedType, TypeIndex};
 use crate::config::Verb;
 use crate::crds::Registry;
-use crate::guard::{Grant, Mode, Session};
+use crate::guard::{Grant, Purpose, Session};
 use crate::output::Printer;
 use crate::settings::Settings;
 
@@ -157,7 +157,7 @@ fn supports(t: &ResolvedType, verb: Verb) -> bool {
 async fn session(s: &Settings) -> Option<Session<'_>> {
     let (mut out, mut err) = (std::io::sink(), std::io::sink());
     let mut p = Printer::new(&mut out, &mut err);
-    Session::open(s, &mut p, Mode::Read).await.ok()
+    Session::open(s, &mut p, Purpose::Read).await.ok()
 }
 
 /// Served types (one per group/resource, preferred version first); with a verb, only those

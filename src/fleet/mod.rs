@@ -1,11 +1,11 @@
 //! Fan-out over kubeconfig contexts (`--contexts LIST`, `--all-contexts`): the one layer that
-//! runs a command in several contexts and merges what they printed (issue 13, item 2).
+//! runs a command in several contexts and merges what they printed (docs/fleet.md).
 //!
 //! Every context runs the command's ordinary `run` with [`Settings`](crate::settings::Settings)
 //! cloned for that context, so each gets its own guarded [`Session`](crate::guard::Session):
 //! its own plugin.yaml boundary check, SelfSubjectAccessReview, deadlines and journal entries —
 //! the guarantees stay where they live, and no verb knows about other contexts. All the
-//! sessions of one invocation share one session id (ARCHITECTURE §7), set once here.
+//! sessions of one invocation share one session id (docs/changelog.md), set once here.
 //!
 //! This file is the pure core, unit-tested without a cluster: choosing the contexts from the
 //! kubeconfig's names ([`select`], `*` globs), planning the waves of `patch` ([`waves`]) and
@@ -13,7 +13,7 @@
 //! contexts' ([`ExitStatus::most_severe`], the one order shared with `rollback --session`). [`run`] is the thin runner (bounded concurrency on the current-thread
 //! runtime, the progress line, wave stops).
 //!
-//! Output shapes (README "Fleet"):
+//! Output shapes (docs/fleet.md):
 //! - tables: one table with a leading `CONTEXT` column, tables of the same type and header
 //!   merged and laid out once (so columns align across contexts, as kubectl's tab writer
 //!   aligns one table);
@@ -24,6 +24,7 @@
 //!   context name in practice, unlike `/` and `:` in EKS ARNs).
 
 pub mod commands;
+pub mod rollback;
 pub mod run;
 
 use crate::output::objects::{kubectl_json, kubectl_yaml, list_of, sort_keys};

@@ -3,27 +3,27 @@
 //! bounded waits that make a CRD usable by a new process. Used by the one batch function
 //! ([`super::crd_batch`]) that `crds sync` (one shot) and `crds watch` (hot-load) share.
 //!
-//! Order per CRD (ARCHITECTURE §5, kube-rs `examples/crd_apply.rs`): server-side apply with
+//! Order per CRD (docs/design.md, "Layers"; kube-rs `examples/crd_apply.rs`): server-side apply with
 //! field manager `kubectl-myops` (conflicts are reported with the other manager's name
 //! unless `force`), then poll until `Established` and `NamesAccepted` are `True`, then poll
 //! aggregated discovery until the storage version is served — `Established` does not mean
-//! discovery shows it yet (ARCHITECTURE §9).
+//! discovery shows it yet (docs/performance.md).
 
 use std::time::{Duration, Instant};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::Api;
-use kube::api::{Patch, PatchParams};
+use kube::api::PatchParams;
 
 use futures::StreamExt;
 
+use serde_json::Value;
+
 use super::GuardError;
-use super::mutation::Intent;
+use super::change::{Change, ObjectRef, Params, Request};
 use super::session::Session;
-use crate::authz::AccessRequest;
 use crate::changelog::Operation;
 use crate::cluster::ApiError;
-use crate::config::Verb;
 use crate::crds::LoadedCrd;
 use crate::exit::ExitStatus;
 
@@ -119,7 +119,7 @@ impl ApplyError {
 
     /// Whether the failure is the server not answering (stopped, restarting, its etcd down:
     /// [`ApiError::is_transient`]) rather than anything about the CRD or the caller's rights:
-    /// `crds watch` applies such a CRD again once the server answers (issue 17).
+    /// `crds watch` applies such a CRD again once the server answers.
     pub fn is_transient(&self) -> bool {
         self.transient().is_some()
     }
@@ -159,6 +159,15 @@ pub fn crd_type() -> crate::cluster::ResolvedType {
     }
 }
 
+/// The CRD `name` as an object of the mutation model.
+fn crd_object(name: &str) -> ObjectRef {
+    ObjectRef {
+        t: crd_type(),
+        namespace: None,
+        name: name.to_string(),
+    }
+}
+
 /// Applies CRDs to one cluster, journaling every attempt write-ahead.
 pub struct Applier<'a> {
     session: &'a Session<'a>,
@@ -169,7 +178,7 @@ pub struct Applier<'a> {
 }
 
 impl<'a> Applier<'a> {
-    /// An applier on a session opened in `Mode::Mutate`; `force` takes over fields owned by
+    /// An applier on a session opened for `patch`; `force` takes over fields owned by
     /// other managers (`--force-conflicts`); `timeout` bounds each wait.
     pub fn new(session: &'a Session<'a>, force: bool, timeout: Duration) -> Applier<'a> {
         let mut params = PatchParams::apply(FIELD_MANAGER);
@@ -227,23 +236,23 @@ impl<'a> Applier<'a> {
     /// # Errors
     /// [`GuardError`] (exit 3) naming the user when either is denied.
     pub async fn check_access(&self) -> Result<(), GuardError> {
-        let ask = |verb: &str| AccessRequest {
-            verb: verb.into(),
-            group: "apiextensions.k8s.io".into(),
-            resource: "customresourcedefinitions".into(),
-            subresource: None,
-            namespace: None,
-            name: None,
-        };
+        let apply = self.change(serde_json::Value::Null, None);
+        let any = crd_object("");
         self.session
-            .authorize(
-                Verb::Patch,
-                &crd_type(),
-                false,
-                &[ask("create"), ask("patch")],
-            )
+            .authorize(apply.verb(), &any.t, false, &apply.reviews_of_any(&any))
             .await?;
         Ok(())
+    }
+
+    /// A server-side apply of `body` with this applier's field manager and force, journaled
+    /// with `origin` instead of the body.
+    fn change(&self, body: serde_json::Value, origin: Option<serde_json::Value>) -> Change {
+        Change::Apply {
+            body,
+            field_manager: FIELD_MANAGER.into(),
+            force: self.params.force,
+            origin,
+        }
     }
 
     /// Server-side applies `crd` and waits until it is Established with its names accepted.
@@ -274,16 +283,23 @@ impl<'a> Applier<'a> {
         if let Some(e) = self.check_fence(&crd.name) {
             return Err(e);
         }
+        let change = self.change(crd.body.clone(), Some(from));
         let intent = self
-            .intent(Operation::CrdApply, &crd.name, before.as_ref(), Some(from))
+            .intent(Operation::CrdApply, &change, &crd.name, before.as_ref())
             .await;
         let sent = Instant::now();
-        let patch = Patch::Apply(&crd.body);
-        let request = self.api.patch(&crd.name, &self.params, &patch);
+        let (Request::Patch { patch, .. }, Params::Patch(pp)) = change
+            .request(FIELD_MANAGER, false)
+            .map_err(GuardError::Usage)?
+        else {
+            return Err(GuardError::Usage("internal: an apply builds a PATCH".into()).into());
+        };
+        let request = self.api.patch(&crd.name, &pp, &patch);
         match self
             .session
             .journaled(intent, "the server-side apply", request, |o| {
-                o.metadata.resource_version.clone()
+                let answer = serde_json::to_value(o).unwrap_or_default();
+                change.outcome("CustomResourceDefinition", None, &answer).0
             })
             .await
         {
@@ -335,14 +351,28 @@ impl<'a> Applier<'a> {
         if let Some(e) = self.check_fence(name) {
             return Err(e);
         }
+        let change = Change::Delete {
+            uid: None,
+            resource_version: None,
+            propagation: None,
+        };
         let intent = self
-            .intent(Operation::CrdPrune, name, Some(&crd), None)
+            .intent(Operation::CrdPrune, &change, name, Some(&crd))
             .await;
-        let dp = Default::default();
+        let (Request::Delete(dp), _) = change
+            .request(FIELD_MANAGER, false)
+            .map_err(GuardError::Usage)?
+        else {
+            return Err(GuardError::Usage("internal: a delete builds a DELETE".into()).into());
+        };
         let request = self.api.delete(name, &dp);
         match self
             .session
-            .journaled(intent, "the delete of the CRD", request, |_| None)
+            .journaled(intent, "the delete of the CRD", request, |_| {
+                change
+                    .outcome("CustomResourceDefinition", None, &Value::Null)
+                    .0
+            })
             .await
         {
             Ok(_) => Ok(true),
@@ -351,26 +381,18 @@ impl<'a> Applier<'a> {
         }
     }
 
-    /// The intent record of a CRD apply or prune.
+    /// The intent record of a CRD apply or prune ([`Change::intent`]).
     async fn intent(
         &self,
         operation: Operation,
+        change: &Change,
         name: &str,
         before: Option<&CustomResourceDefinition>,
-        patch: Option<serde_json::Value>,
     ) -> crate::changelog::Entry {
+        let obj = crd_object(name);
+        let before = before.and_then(|b| serde_json::to_value(b).ok());
         self.session
-            .intent(Intent {
-                operation,
-                api_version: "apiextensions.k8s.io/v1",
-                kind: "CustomResourceDefinition",
-                namespace: None,
-                name,
-                patch_type: (operation == Operation::CrdApply).then_some("apply"),
-                patch,
-                dry_run: false,
-                before: before.and_then(|b| serde_json::to_value(b).ok()),
-            })
+            .intent(change.intent(operation, &obj, false, before.as_ref()))
             .await
     }
 

@@ -1,6 +1,6 @@
 //! The one batch function of CRD hot-loading, shared by `crds sync` (one batch from an empty
 //! state) and `crds watch` (one batch per burst of file events): plan → check access →
-//! apply → wait → record. The verbs only report the [`Event`]s it returns (ARCHITECTURE §5).
+//! apply → wait → record. The verbs only report the [`Event`]s it returns (docs/design.md, "The guarded path").
 //!
 //! The applies and the waits are pipelined, so each CRD's outcome is known as it lands: a
 //! CRD goes from the apply stream (four in flight, waiting for `Established` each) to a

@@ -1,6 +1,6 @@
-//! Every request has a deadline (ARCHITECTURE §4). kubectl bounds discovery by 32 s (the
-//! discovery client's `defaultTimeout = 32 * time.Second`, `k8s.io/client-go/discovery/
-//! discovery_client.go`) and each call by `--request-timeout`; we apply `--request-timeout`
+//! Every request has a deadline (docs/design.md, "The guarded path"). kubectl bounds
+//! discovery by 32 s (the discovery client's `defaultTimeout = 32 * time.Second`,
+//! `k8s.io/client-go/discovery/discovery_client.go`) and each call by `--request-timeout`; we apply `--request-timeout`
 //! to every request when given, and 32 s otherwise, so no request — discovery, review, call,
 //! credential plugin — can hang.
 
@@ -43,7 +43,7 @@ impl Deadlines {
 /// read timeout, as client-go's `Timeout` bounds the dial) end the same wait from below, at
 /// the same moment: an error caused by one of them ([`timed_out`]) is the same
 /// [`ApiError::Timeout`], not "cannot reach" — which of two equal timers fired first must not
-/// change the message (issue 17: a SIGSTOPped API server accepted the TCP connection and
+/// change the message (a SIGSTOPped API server accepted the TCP connection and
 /// never finished TLS; the answer was either sentence, by a race).
 ///
 /// # Errors
@@ -126,7 +126,7 @@ mod tests {
         assert_eq!(e.exit_status(), crate::exit::ExitStatus::Failure);
     }
 
-    /// Regression (issue 17, tests/chaos/apiserver_restart.rs): the connector's connect
+    /// tests/chaos/apiserver_restart.rs: the connector's connect
     /// timeout equals the deadline, and when it fired first a frozen server was reported as
     /// "cannot reach the API server …: deadline has elapsed" instead of "did not answer".
     #[tokio::test]

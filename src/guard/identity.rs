@@ -1,4 +1,4 @@
-//! Impersonation verified (ARCHITECTURE §4): when `--as*` (or the kubeconfig's `as*`) is in
+//! Impersonation verified (docs/security.md): when `--as*` (or the kubeconfig's `as*`) is in
 //! effect, a SelfSubjectReview must return exactly the requested identity before any other
 //! request. A proxy that terminates the connection and re-authenticates (Rancher- or
 //! Omni-style) may drop `Impersonate-*` headers; every answer after that would be about the

@@ -1,15 +1,20 @@
 //! The guarded path: the one layer below `verbs/` through which every command reaches the
-//! cluster (ARCHITECTURE §4, §7; issue 9). A verb cannot forget a guarantee because it has
-//! no other way to send a request:
+//! cluster (docs/design.md, "The guarded path"). A verb cannot forget a guarantee because it
+//! has no other way to send a request:
 //!
 //! - [`target`]: `TYPE [NAME…]` / `TYPE/NAME…` parsed, names checked so the request sent is
 //!   the one reviewed (pure);
-//! - [`Session`]: one per invocation. Opening it proves the change log writable for a
+//! - [`Session`]: one per invocation, opened for a [`Purpose`] (the plugin.yaml verb that
+//!   binds the command, checked first). Opening it proves the change log writable for a
 //!   mutating command (before anything is sent), builds the client with the session id
 //!   (`Kubectl-Session`, User-Agent) and bounded credential plugins, and — when impersonation
 //!   is in effect — verifies with a SelfSubjectReview that the server applied it;
 //!   it resolves TYPE through aggregated discovery, checks the plugin.yaml boundary and asks a
-//!   SelfSubjectAccessReview, handing out a [`Grant`] that every later request needs;
+//!   SelfSubjectAccessReview, handing out a [`Grant`] naming what was reviewed, from which
+//!   every later request is built;
+//! - [`change`]: the mutation model (pure) — every kind of change (patch, delete, create,
+//!   apply), with its reviews, its plugin.yaml verb, its journal records, its request and its
+//!   inverse;
 //! - [`deadline`]: every request bounded (discovery and reviews by kubectl's 32 s default,
 //!   each call by `--request-timeout`);
 //! - [`identity`]: requested vs observed identity (pure);
@@ -25,6 +30,7 @@
 //! `cli`, `settings`, `config`, `cluster`, `authz`, `changelog` and `output` are below this
 //! layer; `verbs` and `crds` are above it and never import each other's files.
 
+pub mod change;
 pub mod crd_apply;
 pub mod crd_batch;
 pub mod deadline;
@@ -37,12 +43,14 @@ pub mod session;
 pub mod target;
 pub mod watch;
 
+pub use change::{Change, Inverse};
 pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
 pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
+pub use mutation::lifecycle::Sent;
 pub use mutation::{ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
-pub use session::{Grant, Mode, Session};
+pub use session::{Grant, Mode, Moved, Purpose, Session};
 pub use target::{Target, check_names, parse_target, parse_targets};
 
 use crate::authz::GateError;
@@ -87,7 +95,7 @@ pub enum GuardError {
         /// Its owner.
         owner: crate::reconciler::Reconciler,
     },
-    /// A field-path policy of plugin.yaml (issue 16, [`crate::policy`]) forbids a change the
+    /// A field-path policy of plugin.yaml ([`crate::policy`]) forbids a change the
     /// patch would make, as the server-side dry run of the same patch showed; nothing was
     /// sent for real.
     #[error(
@@ -130,7 +138,7 @@ pub enum GuardError {
 }
 
 impl GuardError {
-    /// The documented exit code (ARCHITECTURE §2).
+    /// The documented exit code (docs/design.md, "Exit codes").
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             GuardError::Usage(_) => ExitStatus::Usage,

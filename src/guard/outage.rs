@@ -1,4 +1,4 @@
-//! Waiting out a server that stops answering (issue 17): the long-running commands — `get -w`
+//! Waiting out a server that stops answering: the long-running commands — `get -w`
 //! ([`super::watch`]) and `crds watch` — keep running through a stopped or restarting
 //! kube-apiserver (or its etcd down: [`crate::cluster::ApiError::is_transient`]), tell the
 //! outage once, and try again with one backoff, kept here so both wait alike.

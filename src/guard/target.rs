@@ -2,7 +2,7 @@
 //! `TYPE/NAME…`, as kubectl's resource builder accepts them
 //! (`k8s.io/cli-runtime/pkg/resource/builder.go`), and names checked so that the request sent
 //! is exactly the one the SelfSubjectAccessReview approved. Every argument echoed in a message
-//! goes through [`crate::echo::quoted`]: escaped, at most 64 characters (issue 10, class 7).
+//! goes through [`crate::echo::quoted`]: escaped, at most 64 characters.
 
 use crate::cluster::{ResolvedType, TypeIndex};
 use crate::echo::quoted;
@@ -225,7 +225,7 @@ pub fn check_type(t: &str) -> Result<(), String> {
 /// `/` and `%` in names (apimachinery `path.IsValidPathSegmentName`); `?`, `#`, spaces and
 /// control characters would change the URL's meaning. Names longer than [`MAX_NAME_BYTES`]
 /// (253, a DNS subdomain: the name rule of every kind but RBAC's and flow control's) are
-/// refused before any request (issue 10, class 6) — kubectl sends them and reports the
+/// refused before any request — kubectl sends them and reports the
 /// server's NotFound; a 100,000-character name would not even fit in a request URI.
 ///
 /// # Errors

@@ -1,4 +1,4 @@
-//! `get -w`: the watch stream on the guarded path (issue 11, item 3).
+//! `get -w`: the watch stream on the guarded path.
 //!
 //! The shape is kubectl's (`k8s.io/kubectl/pkg/cmd/get/get.go`, `func watch`): list first
 //! (its `resourceVersion` is where the watch starts, so no change between the list and the
@@ -16,7 +16,7 @@
 //! objects gone DELETED), so nothing is lost or printed twice.
 //!
 //! A server that stops answering (stopped or restarting kube-apiserver, its etcd down:
-//! [`ApiError::is_transient`]) does not end the watch (issue 17): [`Watch::next`] reports
+//! [`ApiError::is_transient`]) does not end the watch: [`Watch::next`] reports
 //! the outage once ([`Progress::Lost`]), tries again with the backoff of [`super::outage`]
 //! (client-go's reflector's, capped at 8 s), and reports [`Progress::Resumed`] when
 //! the server answers; the watch goes on from the last resourceVersion (or re-lists on 410),

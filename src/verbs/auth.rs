@@ -48,7 +48,7 @@ use crate::echo::quoted;
 use crate::exit::ExitStatus;
 use crate::guard::session::NO_RULE_REASON;
 use crate::guard::target::check_type;
-use crate::guard::{Mode, Session, check_names};
+use crate::guard::{Purpose, Session, check_names};
 use crate::output::table::OwnTable;
 use crate::output::{Layout, Printer};
 use crate::settings::Settings;
@@ -354,7 +354,7 @@ async fn can_i(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<ExitSt
             quoted(&verb)
         ));
     }
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let (decision, outside) = match what {
         CanITarget::NonResource(path) => (session.decide_non_resource(&verb, &path).await?, None),
         CanITarget::Impersonation {
@@ -508,7 +508,7 @@ pub fn matrix_entries(resources: &[String], registered: &[String]) -> Vec<String
 
 async fn matrix(s: &Settings, a: &MatrixArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let verbs = matrix_verbs(&s.plugin.verbs);
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let index = session.index().await?;
     let extra = session.registered().to_vec();
 
@@ -821,7 +821,7 @@ pub fn hidden_note(hidden: usize) -> String {
 }
 
 async fn can_i_list(s: &Settings, a: &CanIArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let status = session.rules_review(session.namespace()).await?;
     let index = session.index().await?;
     let mut boundary: Vec<BoundaryType> = Vec::new();
@@ -944,7 +944,7 @@ pub fn sorted_keys(v: &Value) -> Value {
 }
 
 async fn whoami(s: &Settings, a: &WhoamiArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let review = session.self_review().await?;
     let text = match a.output {
         None => whoami_table(

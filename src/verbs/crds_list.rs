@@ -13,7 +13,7 @@ use crate::authz::AccessRequest;
 use crate::cli::CrdsListArgs;
 use crate::config::Verb;
 use crate::crds::load_dir;
-use crate::guard::{FIELD_MANAGER, Mode, Session, crd_type};
+use crate::guard::{FIELD_MANAGER, Session, crd_type};
 use crate::output::Printer;
 use crate::output::table::OwnTable;
 use crate::settings::Settings;
@@ -136,7 +136,7 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
             )));
         }
     };
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Verb::Get).await?;
     let crd = crd_type();
     let ask = AccessRequest {
         verb: "list".into(),

@@ -24,7 +24,7 @@ use crate::config::Verb;
 use crate::config::duration_string;
 use crate::crds::{LoadError, WatchState, check_dir_mode};
 use crate::guard::{
-    Applier, ApplyError, BatchSink, Event, Mode, Notice, Session, crd_type, run_batch_into,
+    Applier, ApplyError, BatchSink, Event, Notice, Session, crd_type, run_batch_into,
 };
 use crate::output::{OutputError, Printer};
 use crate::settings::Settings;
@@ -64,7 +64,7 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
         ));
         return Ok(());
     }
-    let session = Session::open(s, p, Mode::Mutate).await?;
+    let session = Session::open(s, p, Verb::Patch).await?;
     let applier = Applier::new(&session, false, timeout);
     let terminal = s.stderr_is_terminal && !p.is_capturing();
     let mut reporter = Reporter::new(p, terminal, s.verbose);

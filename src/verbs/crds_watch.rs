@@ -56,7 +56,7 @@ use crate::guard::lease::{
     self, Change, Election, Fence, Leadership, LeaseLock, Observer, Released,
 };
 use crate::guard::outage::Outage;
-use crate::guard::{Applier, ApplyError, Event, Mode, Session, crd_type, run_batch};
+use crate::guard::{Applier, ApplyError, Event, Session, crd_type, run_batch};
 use crate::metrics::serve;
 use crate::output::Printer;
 use crate::settings::Settings;
@@ -227,11 +227,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     })?;
     // Bound before anything is started: a port in use fails the command at once.
     let listener = match metrics_addr {
-        Some(a) => Some(
-            serve::bind(a)
-                .await
-                .map_err(VerbError::io)?,
-        ),
+        Some(a) => Some(serve::bind(a).await.map_err(VerbError::io)?),
         None => None,
     };
     // A scraped watcher does not push (the totals are still recorded where /metrics reads them).
@@ -245,7 +241,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     } else {
         s
     };
-    let session = Session::open(s, p, Mode::Mutate).await?;
+    let session = Session::open(s, p, Verb::Patch).await?;
     let log = Log {
         json: args.log_format == LogFormat::Json,
         verbose: s.verbose,
@@ -291,8 +287,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
                 families: s.plugin.metrics.clone(),
                 ready,
             };
-            let (bound, task) =
-                serve::serve(l, source).map_err(VerbError::io)?;
+            let (bound, task) = serve::serve(l, source).map_err(VerbError::io)?;
             w.log.emit(
                 p,
                 "info",

@@ -21,7 +21,7 @@ use crate::cli::{DriftArgs, DriftFormat};
 use crate::drift::{self, Baseline, Field, Manager, ObjectDrift, Report, State};
 use crate::echo::capped;
 use crate::exit::ExitStatus;
-use crate::guard::{Mode, Session};
+use crate::guard::{Purpose, Session};
 use crate::history::live::{self, Live};
 use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json};
@@ -45,15 +45,14 @@ pub async fn run(
     if let Some(w) = changelog::home_warning(&s.home) {
         p.err_line(&w);
     }
-    let (entries, invalid) =
-        changelog::read_all(&s.home).map_err(VerbError::io)?;
+    let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;
     if !invalid.is_empty() {
         p.err_line(&changelog::skipped_warning(
             invalid.len(),
             &changelog::path(&s.home),
         ));
     }
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let kind = match &args.type_name {
         Some(t) => {
             let t = session.resolve(t).await?;

@@ -16,7 +16,7 @@ use crate::cluster::table::{self, Table};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::guard::target::{Planned, plan};
-use crate::guard::{Grant, Mode, Session, parse_targets};
+use crate::guard::{Grant, Session, parse_targets};
 use crate::output::objects::{
     ListFormat, ListWriter, kubectl_json, kubectl_yaml, list_of, no_resources, render_template,
     sort_keys, with_type_meta_keeping,
@@ -49,10 +49,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
                 .into(),
         ));
     }
-    if let Err(e) = crate::authz::check_verb(&s.plugin, Verb::Get) {
-        return Outcome::early(e);
-    }
-    let session = match Session::open(s, p, Mode::Read).await {
+    let session = match Session::open(s, p, Verb::Get).await {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
@@ -925,8 +922,7 @@ impl WatchPrinter<'_> {
                     // the whole line: `<`, `>`, `&`, U+2028 and U+2029 occur only in strings.
                     let line = format!(
                         "{{\"type\":{kind},\"object\":{}}}\n",
-                        serde_json::to_string(&sort_keys(obj))
-                            .map_err(VerbError::io)?
+                        serde_json::to_string(&sort_keys(obj)).map_err(VerbError::io)?
                     );
                     line.replace('<', "\\u003c")
                         .replace('>', "\\u003e")

@@ -1,23 +1,21 @@
 //! `patch`: authorized, previewed, journaled — all by the guarded path ([`crate::guard`]).
 //!
-//! Order (issue 4 and 9, ARCHITECTURE §4, §7): change log proven writable → plugin.yaml
-//! boundary → SelfSubjectAccessReview for `patch` (with the subresource) → read the object
-//! (the before-state; a forbidden read lets the patch go on without it) → intent record →
+//! Order (docs/design.md, "The guarded path"): plugin.yaml `verbs` and the change log proven
+//! writable (both at [`Session::open`]) → plugin.yaml boundary → SelfSubjectAccessReview for
+//! `patch` (with the subresource) → a `get` review, then the read of the object (the
+//! before-state; a refused or forbidden read lets the patch go on without it) → intent record →
 //! send the patch (or compute it locally for `--dry-run=client`) → outcome record → print
 //! `<kind>.<group>/<name> patched` like kubectl. Every attempt — success, failure, dry run,
 //! denial — is journaled. This file only parses the patch and prints the result, and the
 //! one-line warning when the object is owned by a reconciler that will revert the change
-//! (issue 15; detected and journaled by the guarded path).
+//! (detected and journaled by the guarded path).
 
 use serde_json::Value;
 
-use crate::authz::check_verb;
 use crate::changelog::Operation;
 use crate::cli::{PatchArgs, PatchType};
 use crate::config::Verb;
-use crate::guard::{
-    Mode, ObjectRef, PatchRequest, ReconcilerPolicy, Session, Target, parse_target,
-};
+use crate::guard::{ObjectRef, PatchRequest, ReconcilerPolicy, Session, Target, parse_target};
 use crate::output::Printer;
 use crate::output::objects::print_result;
 use crate::settings::Settings;
@@ -99,10 +97,7 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    if let Err(e) = check_verb(&s.plugin, Verb::Patch) {
-        return Outcome::early(e);
-    }
-    let session = match Session::open(s, p, Mode::Mutate).await {
+    let session = match Session::open(s, p, Verb::Patch).await {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
@@ -123,7 +118,7 @@ pub const MAX_PATCH_BYTES: usize = 3 * 1024 * 1024;
 
 /// Reads `--patch-file`: a regular file (links followed) of at most [`MAX_PATCH_BYTES`],
 /// UTF-8. A FIFO, device or directory is refused before it is opened, so a FIFO without a
-/// writer cannot hang the command (issue 10, class 3); the size cap bounds the read.
+/// writer cannot hang the command; the size cap bounds the read.
 ///
 /// # Errors
 /// [`VerbError::Usage`] naming the file (escaped and capped) and what is wrong.
@@ -285,20 +280,14 @@ async fn patch_object(
         field_manager: &args.field_manager,
         reconciler: ReconcilerPolicy::Warn,
     };
-    let grant = session
-        .authorize_change(obj, args.subresource.as_deref(), req.intent(obj, None))
+    let mut grant = session
+        .authorize_change(obj, &req.as_change(), req.intent(obj, None))
         .await?;
-    let before = match session.read(&grant, obj).await {
-        Ok(b) => b,
-        Err(e) => {
-            // A failed read is an attempt too: journaled as one record.
-            let entry = session.intent(req.intent(obj, None)).await;
-            session.journal_complete(entry, e.to_string())?;
-            return Err(e.into());
-        }
-    };
+    let before = session
+        .before_state(&mut grant, obj, req.intent(obj, None))
+        .await?;
     let patched = session.patch(&grant, obj, &req, before.as_ref()).await?;
-    // An owner that will revert the change (issue 15): one line, the patch went on.
+    // An owner that will revert the change: one line, the patch went on.
     if let Some(owner) = &patched.reconciler {
         p.err_line(&owner.patch_warning(&obj.display()));
     }

@@ -1222,14 +1222,21 @@ fn rollback_cases(n: &str) -> Vec<Case> {
                 v["result"] = json!("denied");
                 plant(m, &line(&v));
             }),
-        Case::new("rollback_of_a_crd_apply_entry_is_refused", 2)
-            .args(&["rollback", "1-1-0"])
-            .stderr_has("only patch and rollback entries")
-            .setup(|m| {
-                let mut v = record("1-1-0", "CustomResourceDefinition", "ns", "x");
-                v["operation"] = json!("crd-apply");
-                plant(m, &line(&v));
-            }),
+        // A CRD apply is rolled back like any change (its inverse deletes the CRD it
+        // created); one journaled without the resourceVersion it left has no exact inverse.
+        Case::new(
+            "rollback_of_a_crd_apply_entry_without_its_resource_version_is_refused",
+            2,
+        )
+        .args(&["rollback", "1-1-0"])
+        .stderr_has("it created the object, and its record holds no resourceVersion")
+        .setup(|m| {
+            let mut v = record("1-1-0", "CustomResourceDefinition", "ns", "x");
+            v["operation"] = json!("crd-apply");
+            v["before"] = Value::Null;
+            v["resourceVersionAfter"] = Value::Null;
+            plant(m, &line(&v));
+        }),
         Case::new("rollback_of_an_entry_without_a_patch_is_refused", 2)
             .args(&["rollback", "1-1-0"])
             .stderr_has("holds no patch")

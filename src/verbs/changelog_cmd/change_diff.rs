@@ -22,8 +22,9 @@ use serde_json::Value;
 
 use super::op_name;
 use crate::changelog::{self, Entry, object_of};
+use crate::config::Verb;
 use crate::diff;
-use crate::guard::{Mode, Session};
+use crate::guard::Session;
 use crate::history::{self, live::Live};
 use crate::output::Printer;
 use crate::settings::Settings;
@@ -146,16 +147,13 @@ async fn live_after(
     e: &Entry,
     p: &mut Printer<'_>,
 ) -> Result<(Value, AfterSource), VerbError> {
-    let mut cs = s.clone();
-    if e.context.is_some() {
-        cs.kube.context = e.context.clone();
-    }
-    let session = Session::open(&cs, p, Mode::Read).await?;
-    if session.server() != e.server {
+    let (session, moved) =
+        Session::open_for_entry(s, p, Verb::Get, e.context.as_deref(), &e.server).await?;
+    if let Some(m) = moved {
         return Err(HistoryError::Moved {
             id: e.id.clone(),
-            now: session.server().to_string(),
-            then: e.server.clone(),
+            now: m.now,
+            then: m.then,
         }
         .into());
     }

@@ -20,7 +20,7 @@ use serde_json::Value;
 
 use crate::changelog::{self, Entry, object_of};
 use crate::cli::Decision;
-use crate::guard::{Mode, Session};
+use crate::guard::{Purpose, Session};
 use crate::history::live::Live;
 use crate::history::{self, Verdict};
 use crate::output::Printer;
@@ -104,19 +104,15 @@ async fn reconcile_one(
     e: &Entry,
     p: &mut Printer<'_>,
 ) -> Result<Option<String>, VerbError> {
-    let mut cs = s.clone();
-    if e.context.is_some() {
-        cs.kube.context = e.context.clone();
-    }
-    let session = Session::open(&cs, p, Mode::Mutate).await?;
+    let (session, moved) =
+        Session::open_for_entry(s, p, Purpose::Record, e.context.as_deref(), &e.server).await?;
     let (verdict, live) = if e.dry_run {
         let why = "a dry run never changes the object".to_string();
         (Verdict::NotApplied(why), Value::Null)
-    } else if session.server() != e.server {
+    } else if let Some(m) = moved {
         return Ok(Some(format!(
             "its context now points at {}, not {} where the change was made, so the object was not read",
-            session.server(),
-            e.server
+            m.now, m.then
         )));
     } else {
         match history::live::read_journaled(&session, e).await?.1 {
@@ -157,7 +153,7 @@ async fn by_hand(
     if e.dry_run && decided == Decision::Applied {
         return Err(HistoryError::DryRunApplied { id: e.id.clone() }.into());
     }
-    let session = Session::open(s, p, Mode::Mutate).await?;
+    let session = Session::open(s, p, Purpose::Record).await?;
     let user = session.user().await;
     let why = by_hand_why(&user);
     let record = outcome_record(

@@ -1,0 +1,176 @@
+//! The inverse of a journaled change (pure), computed from its record alone — what
+//! `rollback ID` runs:
+//! - a patch (or a rollback's restoring patch) is undone by putting back, from the
+//!   before-state, the fields it touched ([`Inverse::Restore`]);
+//! - a delete (a CRD prune, a rollback that deleted) by creating the before-state again
+//!   ([`Inverse::Create`]);
+//! - a create (a rollback that re-created) by a delete conditional on the created object's
+//!   uid, else its resourceVersion ([`Inverse::Delete`]);
+//! - a CRD apply that created the CRD by a delete conditional on the resourceVersion after
+//!   it; one that changed an existing CRD by restoring its `/spec`, labels and annotations.
+//!
+//! An inverse that cannot be exact is refused here, before anything is sent, saying why: the
+//! change log never stores Secret values; a value it stored masked; no before-state; a dry
+//! run or a failed attempt; a record without a patch or without the created object's
+//! identity.
+
+use serde_json::Value;
+
+use super::restore::{listed, masked};
+use super::{CREATE, DELETE, snapshot, touched_paths};
+use crate::changelog::{self, Entry, Operation};
+
+/// The fields a CRD apply's inverse restores on a CRD that existed before it: what a CRD
+/// file defines (the server owns the rest of the metadata, controllers the status).
+pub const APPLIED_FIELDS: &[&str] = &["/metadata/annotations", "/metadata/labels", "/spec"];
+
+/// What undoes a journaled change.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inverse {
+    /// Put back the `touched` fields of `before` (a JSON patch computed against the live
+    /// object, [`super::restore::rollback_ops`]), guarded by a `test` of `rv_after`.
+    Restore {
+        /// The object before the change (redacted as journaled).
+        before: Value,
+        /// The fields the change touched (JSON pointers).
+        touched: Vec<String>,
+        /// The resourceVersion the change left, if journaled.
+        rv_after: Option<String>,
+    },
+    /// Create the object again from this snapshot ([`snapshot`] of the before-state).
+    Create {
+        /// The object to create.
+        object: Value,
+    },
+    /// Delete the object the change created, on these preconditions.
+    Delete {
+        /// The created object's uid, when journaled.
+        uid: Option<String>,
+        /// The resourceVersion the change left, when journaled.
+        rv_after: Option<String>,
+    },
+}
+
+/// What a journaled record says was done to the object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Done {
+    Patched,
+    Applied,
+    Deleted,
+    Created,
+}
+
+fn done_by(e: &Entry) -> Done {
+    match (e.operation, e.patch_type.as_deref()) {
+        (Operation::CrdApply, _) => Done::Applied,
+        (Operation::CrdPrune, _) => Done::Deleted,
+        (Operation::Rollback, Some(DELETE)) => Done::Deleted,
+        (Operation::Rollback, Some(CREATE)) => Done::Created,
+        _ => Done::Patched,
+    }
+}
+
+/// The inverse of entry `e` (its last record), or why it cannot be exact (pure; the caller
+/// says `entry ID cannot be rolled back: {why}`, exit 2, nothing sent).
+///
+/// # Errors
+/// The reason, in the words `rollback` prints.
+pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
+    if e.dry_run || !(e.result == "success" || e.outcome_unknown()) {
+        return Err("it changed nothing (a dry run or a failed attempt)".into());
+    }
+    match done_by(e) {
+        Done::Patched => restore_patch(e),
+        Done::Applied => match &e.before {
+            Some(before) => Ok(Inverse::Restore {
+                before: before.clone(),
+                touched: APPLIED_FIELDS.iter().map(|p| p.to_string()).collect(),
+                rv_after: e.resource_version_after.clone(),
+            }),
+            None => match &e.resource_version_after {
+                Some(rv) => Ok(Inverse::Delete {
+                    uid: None,
+                    rv_after: Some(rv.clone()),
+                }),
+                None => Err("it created the object, and its record holds no resourceVersion after the change to make the delete conditional on (its outcome is unknown); check the object and delete it by hand if it must go (nothing was sent)".into()),
+            },
+        },
+        Done::Deleted => create_again(e),
+        Done::Created => {
+            let uid = e
+                .after
+                .as_ref()
+                .and_then(|a| a.pointer("/metadata/uid"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if uid.is_none() && e.resource_version_after.is_none() {
+                return Err("it created the object, and its record holds neither the uid nor the resourceVersion of what it created (its outcome is unknown), so which object to delete is not known; check the object and delete it by hand if it must go (nothing was sent)".into());
+            }
+            Ok(Inverse::Delete {
+                uid,
+                rv_after: e.resource_version_after.clone(),
+            })
+        }
+    }
+}
+
+/// The inverse of a patch: restore the touched fields from the before-state.
+fn restore_patch(e: &Entry) -> Result<Inverse, String> {
+    let Some(before) = &e.before else {
+        return Err("it has no before-state (reading the object was forbidden)".into());
+    };
+    let touched = touched_paths(
+        e.patch_type.as_deref().unwrap_or(""),
+        e.patch.as_ref().unwrap_or(&Value::Null),
+    );
+    if touched.is_empty() {
+        return Err("its record holds no patch, so which fields it changed is not known".into());
+    }
+    if let Some(keys) = changelog::secret_data_keys(&e.kind, &touched) {
+        return Err(secret_values(e, &keys));
+    }
+    Ok(Inverse::Restore {
+        before: before.clone(),
+        touched,
+        rv_after: e.resource_version_after.clone(),
+    })
+}
+
+/// The inverse of a delete: create the before-state again.
+fn create_again(e: &Entry) -> Result<Inverse, String> {
+    let Some(before) = &e.before else {
+        return Err("it has no before-state (reading the object was forbidden)".into());
+    };
+    let object = snapshot(before);
+    let data: Vec<String> = ["data", "stringData"]
+        .iter()
+        .filter_map(|f| object.get(*f).and_then(Value::as_object).map(|m| (f, m)))
+        .flat_map(|(f, m)| {
+            m.keys()
+                .map(move |k| format!("/{f}/{}", super::paths::escape(k)))
+        })
+        .collect();
+    if let Some(keys) = changelog::secret_data_keys(&e.kind, &data).filter(|k| !k.is_empty()) {
+        return Err(secret_values(e, &keys));
+    }
+    if masked(&object) {
+        return Err(format!(
+            "its before-state holds values the change log stored masked (they looked like credentials), so {} cannot be created again as it was; restore it by hand (nothing was sent)",
+            crate::echo::capped(&changelog::object_of(e), 200)
+        ));
+    }
+    Ok(Inverse::Create { object })
+}
+
+/// The refusal of a change to a Secret's values, which the change log never stores.
+fn secret_values(e: &Entry, keys: &[String]) -> String {
+    let what = if keys.is_empty() {
+        "the data".to_string()
+    } else {
+        format!("the data keys {}", listed(keys, 10))
+    };
+    format!(
+        "the change log never stores Secret values, so {what} of {} cannot be restored; restore them from your secret store (nothing was sent)",
+        crate::echo::capped(&changelog::object_of(e), 200)
+    )
+}

@@ -1,0 +1,137 @@
+//! [`Session::send_change`]: a create or a delete (or a plain patch) of the mutation model
+//! sent through the guarded path — built from a grant that covers its reviews, journaled
+//! write-ahead, its outcome record keeping what [`Change::outcome`] says.
+
+use kube::api::DynamicObject;
+use serde_json::Value;
+
+use super::ObjectRef;
+use crate::changelog::Operation;
+use crate::cli::DryRun;
+use crate::guard::GuardError;
+use crate::guard::change::{Change, Params, Request};
+use crate::guard::session::{Grant, Session};
+
+/// One change to send with [`Session::send_change`].
+#[derive(Debug, Clone, Copy)]
+pub struct Sent<'a> {
+    /// What the journal calls it (`rollback`).
+    pub operation: Operation,
+    /// The change.
+    pub change: &'a Change,
+    /// The object as read just before, journaled as the before-state.
+    pub before: Option<&'a Value>,
+    /// none, server or client.
+    pub dry_run: DryRun,
+    /// The field manager of a create or patch.
+    pub field_manager: &'a str,
+}
+
+impl Session<'_> {
+    /// The whole guarded path of one change, for a verb that needs nothing in between: the
+    /// boundary and the change's reviews ([`Session::authorize_change`], a refusal
+    /// journaled), the before-state ([`Session::before_state`]; none for a create, whose
+    /// object does not exist yet), then the change sent between its intent and outcome
+    /// records ([`Session::send_change`]). Returns the server's answer.
+    ///
+    /// # Errors
+    /// As the three steps.
+    pub async fn mutate(
+        &self,
+        obj: &ObjectRef,
+        operation: Operation,
+        change: &Change,
+        dry_run: DryRun,
+        field_manager: &str,
+    ) -> Result<Value, GuardError> {
+        let intent = || change.intent(operation, obj, dry_run != DryRun::None, None);
+        let mut grant = self.authorize_change(obj, change, intent()).await?;
+        let before = match change {
+            Change::Create { .. } => None,
+            _ => self.before_state(&mut grant, obj, intent()).await?,
+        };
+        let sent = Sent {
+            operation,
+            change,
+            before: before.as_ref(),
+            dry_run,
+            field_manager,
+        };
+        self.send_change(&grant, obj, sent).await
+    }
+
+    /// Sends `sent.change` to `obj` between its intent and outcome records, and returns the
+    /// server's answer (for a delete, the object as deleted or the server's Status; for
+    /// `--dry-run=client`, computed locally and journaled as one complete record: the object
+    /// for a create, `null` for a delete).
+    ///
+    /// # Errors
+    /// [`GuardError::Usage`] when `grant` does not cover the change's reviews or the body is
+    /// no object, the request's [`crate::cluster::ApiError`] (journaled), journal errors.
+    pub async fn send_change(
+        &self,
+        grant: &Grant,
+        obj: &ObjectRef,
+        sent: Sent<'_>,
+    ) -> Result<Value, GuardError> {
+        let api = self.api_for(grant, obj, sent.change)?;
+        let mut intent = self
+            .intent(sent.change.intent(
+                sent.operation,
+                obj,
+                sent.dry_run != DryRun::None,
+                sent.before,
+            ))
+            .await;
+        let kind = obj.t.api.kind.clone();
+        if sent.dry_run == DryRun::Client {
+            let after = match sent.change {
+                Change::Create { object } => object.clone(),
+                _ => Value::Null,
+            };
+            intent.after = sent.change.outcome(&kind, sent.before, &after).1;
+            self.journal_complete(intent, "success".into())?;
+            return Ok(after);
+        }
+        let (request, params) = sent
+            .change
+            .request(sent.field_manager, sent.dry_run == DryRun::Server)
+            .map_err(GuardError::Usage)?;
+        let name = obj.name.clone();
+        let send = async move {
+            let answer = match (request, params) {
+                (Request::Create(object), Params::Post(pp)) => {
+                    let o: DynamicObject =
+                        serde_json::from_value(object.clone()).map_err(kube::Error::SerdeError)?;
+                    serde_json::to_value(api.create(&pp, &o).await?)
+                }
+                (Request::Delete(dp), _) => api
+                    .delete(&name, &dp)
+                    .await?
+                    .either(serde_json::to_value, serde_json::to_value),
+                (
+                    Request::Patch {
+                        patch,
+                        subresource: Some(sr),
+                    },
+                    Params::Patch(pp),
+                ) => serde_json::to_value(api.patch_subresource(sr, &name, &pp, &patch).await?),
+                (
+                    Request::Patch {
+                        patch,
+                        subresource: None,
+                    },
+                    Params::Patch(pp),
+                ) => serde_json::to_value(api.patch(&name, &pp, &patch).await?),
+                _ => Ok(Value::Null),
+            };
+            answer.map_err(kube::Error::SerdeError)
+        };
+        let before = sent.before;
+        let change = sent.change;
+        self.journaled_with(intent, "the request", send, |answer: &Value| {
+            change.outcome(&kind, before, answer)
+        })
+        .await
+    }
+}

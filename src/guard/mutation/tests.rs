@@ -1,0 +1,173 @@
+use super::patch::refusal_result;
+use super::*;
+use crate::cli::PatchType;
+use crate::cluster::ResolvedType;
+use kube::api::DynamicObject;
+use serde_json::json;
+
+#[test]
+fn a_scale_answer_is_not_journaled_as_the_objects_after_state() {
+    let scale: DynamicObject =
+        serde_json::from_value(json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+        "metadata": {"name": "web", "resourceVersion": "7"}, "spec": {"replicas": 3}}))
+        .unwrap();
+    assert_eq!(after_state("Deployment", None, &scale), None);
+    let cm: DynamicObject = serde_json::from_value(json!({"apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": "web"}, "data": {"a": "b"}}))
+    .unwrap();
+    assert_eq!(
+        after_state("ConfigMap", None, &cm).unwrap()["data"],
+        json!({"a": "b"})
+    );
+}
+
+fn obj(group: &str, plural: &str, kind: &str) -> ObjectRef {
+    ObjectRef {
+        t: ResolvedType {
+            api: kube::discovery::ApiResource {
+                group: group.into(),
+                version: "v1".into(),
+                api_version: if group.is_empty() {
+                    "v1".into()
+                } else {
+                    format!("{group}/v1")
+                },
+                kind: kind.into(),
+                plural: plural.into(),
+            },
+            namespaced: true,
+            singular: kind.to_lowercase(),
+            short_names: vec![],
+            categories: vec![],
+            verbs: vec![],
+            preferred: true,
+        },
+        namespace: Some("ns".into()),
+        name: "web".into(),
+    }
+}
+
+#[test]
+fn a_scale_answer_is_judged_as_spec_replicas_of_a_builtin_type_and_refused_for_a_cr() {
+    let scale: DynamicObject = serde_json::from_value(json!({"apiVersion": "autoscaling/v1",
+        "kind": "Scale", "metadata": {"name": "web"}, "spec": {"replicas": 5}}))
+    .unwrap();
+    let before = json!({"kind": "Deployment", "spec": {"replicas": 2, "paused": false}});
+    let d = obj("apps", "deployments", "Deployment");
+    assert_eq!(
+        would_store(&d, &before, Some("scale"), &scale).unwrap(),
+        json!({"kind": "Deployment", "spec": {"replicas": 5, "paused": false}})
+    );
+    let w = obj("example.com", "widgets", "Widget");
+    let e = would_store(&w, &before, Some("scale"), &scale).unwrap_err();
+    assert!(e.contains("specReplicasPath"), "{e}");
+    // Any other answer is the object itself.
+    let cm: DynamicObject = serde_json::from_value(json!({"apiVersion": "v1",
+        "kind": "ConfigMap", "metadata": {"name": "web"}, "data": {"a": "b"}}))
+    .unwrap();
+    assert_eq!(
+        would_store(&w, &before, None, &cm).unwrap()["data"],
+        json!({"a": "b"})
+    );
+}
+
+#[test]
+fn a_resource_version_set_to_null_or_empty_by_the_patch_does_not_drop_the_precondition() {
+    // A patch that sets metadata.resourceVersion to null or "" keeps its precondition: else
+    // the dry run and the real patch would be sent without any.
+    for unset in [json!(null), json!("")] {
+        assert_eq!(
+            with_precondition(
+                PatchType::Merge,
+                &json!({"metadata": {"resourceVersion": unset}, "data": {"a": "b"}}),
+                "42"
+            ),
+            json!({"metadata": {"resourceVersion": "42"}, "data": {"a": "b"}})
+        );
+    }
+    // A JSON patch that blanks the resourceVersion and then tests the blank.
+    let blank = json!([{"op": "replace", "path": "/metadata/resourceVersion", "value": ""},
+                       {"op": "test", "path": "/metadata/resourceVersion", "value": ""}]);
+    let pinned = with_precondition(PatchType::Json, &blank, "42");
+    assert_eq!(
+        pinned[0],
+        json!({"op": "test", "path": "/metadata/resourceVersion", "value": "42"})
+    );
+}
+
+#[test]
+fn the_policy_precondition_pins_the_resource_version_without_changing_the_change() {
+    assert_eq!(
+        with_precondition(PatchType::Merge, &json!({"data": {"a": "b"}}), "42"),
+        json!({"data": {"a": "b"}, "metadata": {"resourceVersion": "42"}})
+    );
+    assert_eq!(
+        with_precondition(
+            PatchType::Strategic,
+            &json!({"metadata": {"labels": {"x": "y"}, "resourceVersion": "7"}}),
+            "42"
+        ),
+        json!({"metadata": {"labels": {"x": "y"}, "resourceVersion": "7"}}),
+        "a resourceVersion the user set is kept"
+    );
+    assert_eq!(
+        with_precondition(
+            PatchType::Json,
+            &json!([{"op": "replace", "path": "/data/a", "value": "c"}]),
+            "42"
+        ),
+        json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "42"},
+               {"op": "replace", "path": "/data/a", "value": "c"}])
+    );
+    let rollback = json!([{"op": "test", "path": "/metadata/resourceVersion", "value": "9"},
+                          {"op": "replace", "path": "/data/a", "value": "c"}]);
+    assert_eq!(
+        with_precondition(PatchType::Json, &rollback, "42"),
+        rollback
+    );
+}
+
+#[test]
+fn a_policy_refusal_names_rule_path_and_message_and_never_a_value() {
+    let rule = crate::config::PolicyRule {
+        resource: "secrets".into(),
+        namespaces: vec![],
+        deny: vec!["/data/*".into()],
+        allow: vec![],
+        message: "vault\u{1b}[2J sync".into(),
+    };
+    let rules = vec![crate::policy::Compiled::new(0, &rule).unwrap()];
+    let s = obj("", "secrets", "Secret");
+    let before = json!({"data": {"pw": "c2VjcmV0LW9sZA=="}});
+    let after = json!({"data": {"pw": "c2VjcmV0LW5ldw=="}});
+    let e = policy_verdict(&rules, &s, "patch", &before, &after).unwrap_err();
+    assert_eq!(e.exit_status(), crate::exit::ExitStatus::Denied);
+    assert_eq!(
+        e.to_string(),
+        "denied by plugin.yaml policies[0] (secrets): the patch would change /data/pw of secret/web: vault\\u{1b}[2J sync (nothing was sent)"
+    );
+    assert_eq!(
+        refusal_result(&e),
+        "denied by field policy policies[0] (secrets): /data/pw"
+    );
+    assert!(policy_verdict(&rules, &s, "rollback", &before, &before).is_ok());
+}
+
+#[test]
+fn secret_values_a_patch_sends_are_masked_in_later_server_messages() {
+    remember_patch_secrets(
+        "Secret",
+        &json!({"stringData": {"password": "merge-pw-81f2c"}, "metadata": {"name": "keep-this-name"}}),
+    );
+    remember_patch_secrets(
+        "Secret",
+        &json!([{"op": "add", "path": "/data/token", "value": "anNvbi1wYXRjaC10b2tlbg=="},
+                {"op": "add", "path": "/metadata/labels/team", "value": "visible-label"}]),
+    );
+    remember_patch_secrets("ConfigMap", &json!({"data": {"k": "configmap-value"}}));
+    let msg = "Secret \"keep-this-name\" is invalid: merge-pw-81f2c json-patch-token visible-label configmap-value";
+    assert_eq!(
+        crate::redact::scrub(msg),
+        "Secret \"keep-this-name\" is invalid: *** *** visible-label configmap-value"
+    );
+}

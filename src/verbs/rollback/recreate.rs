@@ -1,0 +1,124 @@
+//! The inverses that create or delete a whole object: a deleted object (a CRD prune, a
+//! rollback that deleted) is created again from its before-state; a created one (a CRD
+//! apply that created the CRD, a rollback that re-created an object) is deleted, on the
+//! precondition that it is still the object the entry made.
+
+use serde_json::Value;
+
+use super::undo::Run;
+use crate::changelog::Operation;
+use crate::cli::DryRun;
+use crate::guard::Sent;
+use crate::guard::change::Change;
+use crate::guard::change::restore::written_since;
+use crate::output::Printer;
+use crate::output::objects::result_line;
+use crate::verbs::{RollbackError, VerbError};
+
+/// Creates the entry's object again from `object` (the before-state's snapshot), printing
+/// `… rolled back (ID): created again from its before-state`; a CRD's custom resources were
+/// deleted with it and are not in the change log, which a note on stderr says.
+///
+/// # Errors
+/// Refusals (3), the server's answer (409 when the object exists), journal errors.
+pub async fn create_again(
+    run: &Run<'_>,
+    object: &Value,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
+    let dry_run = args.dry_run.strategy;
+    let change = Change::Create {
+        object: object.clone(),
+    };
+    session
+        .mutate(
+            obj,
+            Operation::Rollback,
+            &change,
+            dry_run,
+            &args.field_manager,
+        )
+        .await?;
+    let line = result_line(
+        &obj.display(),
+        &format!(
+            "rolled back ({}): created again from its before-state",
+            entry.id
+        ),
+        true,
+        dry_run,
+    );
+    p.out(&format!("{line}\n"))?;
+    if obj.t.api.kind == "CustomResourceDefinition" {
+        p.err_line(&format!(
+            "note: the custom resources of {} were deleted with it; the change log does not hold them, so they are not restored",
+            crate::echo::capped(&obj.name, 253)
+        ));
+    }
+    Ok(())
+}
+
+/// Deletes the object the entry created, on the preconditions `uid` (the created object's)
+/// and `rv_after` (the resourceVersion the entry left) — or, when only status writes (or
+/// our own) came after it, the resourceVersion read just now; printing
+/// `… rolled back (ID): deleted`.
+///
+/// # Errors
+/// [`RollbackError::Gone`] (4), [`RollbackError::Replaced`] (4), [`RollbackError::Changed`]
+/// (5, unless `--force`), refusals (3), the server's answer, journal errors.
+pub async fn delete_created(
+    run: &Run<'_>,
+    uid: Option<&str>,
+    rv_after: Option<&str>,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
+    let dry_run = args.dry_run.strategy;
+    let asked = Change::Delete {
+        uid: uid.map(str::to_string),
+        resource_version: rv_after.map(str::to_string),
+        propagation: None,
+    };
+    let intent = || asked.intent(Operation::Rollback, obj, dry_run != DryRun::None, None);
+    let mut grant = session.authorize_change(obj, &asked, intent()).await?;
+    let current =
+        run.live(&mut grant, intent())
+            .await?
+            .ok_or_else(|| RollbackError::NotRestorable {
+                id: entry.id.clone(),
+                why: "the object cannot be read now (forbidden)".into(),
+            })?;
+    run.same_object(&current, uid)?;
+    let rv_now = current
+        .pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str);
+    let resource_version = if rv_now == rv_after || uid.is_some() && rv_after.is_none() {
+        rv_after
+    } else if args.force || !written_since(&current, &entry.timestamp, &args.field_manager) {
+        rv_now
+    } else {
+        return Err(run.changed(&current, &Value::Null).into());
+    };
+    let change = Change::Delete {
+        uid: uid.map(str::to_string),
+        resource_version: resource_version.map(str::to_string),
+        propagation: None,
+    };
+    let sent = Sent {
+        operation: Operation::Rollback,
+        change: &change,
+        before: Some(&current),
+        dry_run,
+        field_manager: &args.field_manager,
+    };
+    session.send_change(&grant, obj, sent).await?;
+    let line = result_line(
+        &obj.display(),
+        &format!("rolled back ({}): deleted", entry.id),
+        true,
+        dry_run,
+    );
+    p.out(&format!("{line}\n"))?;
+    Ok(())
+}
