@@ -69,8 +69,8 @@ pub fn script(shell: Shell) -> String {
 /// clap_complete's bash script names a subcommand's state `kubectl__myops__subcmd__get` in its
 /// dispatch loop but `kubectl__subcmd__myops__subcmd__get` in the matching case arm when the
 /// binary name has a hyphen, so nothing after a subcommand completes
-/// (clap-rs/clap#6421, open for clap_complete 4.6.12). Spell the arms as the loop does; when a
-/// fixed clap_complete no longer emits the wrong spelling this changes nothing.
+/// (clap-rs/clap#6421, open for clap_complete 4.6.12). Spell the arms as the loop does; a script
+/// whose arms already use the loop's spelling is left as it is.
 fn fix_bash_hyphenated_bin(text: &str) -> String {
     text.replace(&BIN.replace('-', "__subcmd__"), &BIN.replace('-', "__"))
 }

@@ -1,4 +1,4 @@
-//! `drift [TYPE [NAME…]] [-A]` (issue 16 part 2): the objects changed since the change log
+//! `drift [TYPE [NAME…]] [-A]`: the objects changed since the change log
 //! last changed them, with the changed fields and the managers that own them now.
 //!
 //! The judging is pure ([`crate::drift`]); this verb reads the change log, opens one guarded
@@ -45,8 +45,7 @@ pub async fn run(
     if let Some(w) = changelog::home_warning(&s.home) {
         p.err_line(&w);
     }
-    let (entries, invalid) =
-        changelog::read_all(&s.home).map_err(VerbError::io)?;
+    let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;
     if !invalid.is_empty() {
         p.err_line(&changelog::skipped_warning(
             invalid.len(),
