@@ -66,9 +66,9 @@ use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
 
-/// Runs `auth can-i`, `auth matrix` or `auth whoami`. The `Ok` value is the exit status: `can-i` answers
-/// [`ExitStatus::Denied`] (3) for "no" after printing the answer, which is not a failure to
-/// report.
+/// Runs `auth can-i`, `auth matrix` or `auth whoami`. The `Ok` value is the exit status:
+/// `can-i` answers [`ExitStatus::Denied`] (3) for "no" after printing the answer, which is not
+/// a failure to report.
 ///
 /// # Errors
 /// [`VerbError`]: bad arguments or unknown TYPE (2), review or API failures (1).

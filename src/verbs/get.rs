@@ -3,9 +3,10 @@
 //! fetch and print: a server-side Table for `-o table|wide` (with `-L`, `--show-kind`,
 //! `--show-labels`), the objects for `-o json|yaml|kyaml|name` (kubectl's bytes:
 //! [`kubectl_json`](crate::output::objects::kubectl_json),
-//! [`kubectl_yaml`](crate::output::objects::kubectl_yaml), [`crate::output::kyaml`]) and the templates
-//! (`-o jsonpath=…`, `-o custom-columns=…`: [`render_template`](crate::output::objects::render_template)); lists sorted by
-//! `--sort-by` ([`SortBy`]).
+//! [`kubectl_yaml`](crate::output::objects::kubectl_yaml), [`crate::output::kyaml`]) and the
+//! templates (`-o jsonpath=…`, `-o custom-columns=…`:
+//! [`render_template`](crate::output::objects::render_template)); lists sorted by `--sort-by`
+//! ([`SortBy`]).
 //!
 //! One concern per file: [`plan`] checks the selectors and gates every type, [`fetch`] makes
 //! the requests, [`print`] prints the types fetched, [`watch`] and [`watch_print`] follow one

@@ -56,7 +56,8 @@ impl Worker<'_> {
     }
 
     /// Prunes the CRDs whose grace period is over and that no file defines again; true when a
-    /// stop signal came meanwhile (the prune in flight got [`STOP_GRACE`](super::stop::STOP_GRACE) to finish).
+    /// stop signal came meanwhile (the prune in flight got
+    /// [`STOP_GRACE`](super::stop::STOP_GRACE) to finish).
     pub(super) async fn prune_due(
         &mut self,
         p: &mut Printer<'_>,
@@ -124,8 +125,9 @@ impl Worker<'_> {
     /// One batch of the shared batch function (rescan, plan, check access, apply, wait,
     /// record and push `crd_*` metrics), then one log line per event. `event` is when the
     /// first file event of the batch happened (for the watcher's share of the latency).
-    /// True when a stop signal came meanwhile: the batch got [`STOP_GRACE`](super::stop::STOP_GRACE) to finish, and
-    /// was abandoned (with a warning saying what that means) if it did not.
+    /// True when a stop signal came meanwhile: the batch got
+    /// [`STOP_GRACE`](super::stop::STOP_GRACE) to finish, and was abandoned (with a warning
+    /// saying what that means) if it did not.
     pub(super) async fn batch(
         &mut self,
         p: &mut Printer<'_>,

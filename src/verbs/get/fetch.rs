@@ -89,15 +89,18 @@ impl<'a> Fetch<'a> {
         }
     }
 
+    /// A request builder for the collection URL.
     fn request(&self) -> kube::core::Request {
         kube::core::Request::new(&self.url)
     }
 
+    /// Sends `req` asking for a server-side Table (`includeObject` as set).
     async fn send_table(&self, req: http::Request<Vec<u8>>) -> Result<Table, ApiError> {
         let req = table::as_table_request(req, self.include_object)?;
         self.session.send::<Table>(self.grant, req).await
     }
 
+    /// The collection as one Table, page by page (`--chunk-size`).
     pub(super) async fn table_list(&self) -> Result<Table, ApiError> {
         let mut lp = self.lp.clone();
         let mut all = Table::default();
@@ -119,6 +122,7 @@ impl<'a> Fetch<'a> {
         }
     }
 
+    /// One named object as a Table.
     pub(super) async fn table_one(&self, name: &str) -> Result<Table, ApiError> {
         let req = self
             .request()
@@ -153,6 +157,7 @@ impl<'a> Fetch<'a> {
         }
     }
 
+    /// One named object, with its type meta (and managed fields when kept).
     pub(super) async fn object(&self, name: &str) -> Result<Value, ApiError> {
         let req = self
             .request()
