@@ -19,9 +19,13 @@
 //! ([`plan`], pure) and looking things up ([`sources`], I/O), so everything but the lookups is
 //! unit-tested without a cluster.
 
+pub mod directive;
 pub mod plan;
+mod reply;
 pub mod sources;
 pub mod words;
+
+pub use reply::{Candidate, Reply};
 
 use std::io::Write;
 use std::time::Duration;
@@ -31,24 +35,6 @@ use clap::{CommandFactory, Parser};
 use crate::cli::Cli;
 use crate::output::{OutputError, Printer};
 use crate::settings::{Env, Settings};
-
-/// cobra's ShellCompDirective values (`github.com/spf13/cobra`, `completions.go`), bit flags.
-pub mod directive {
-    /// Let the shell do its default (file completion) after the candidates.
-    pub const DEFAULT: u32 = 0;
-    /// An error occurred; ignore the candidates.
-    pub const ERROR: u32 = 1;
-    /// No space after a single candidate.
-    pub const NO_SPACE: u32 = 2;
-    /// No file completion, even with no candidates.
-    pub const NO_FILE_COMP: u32 = 4;
-    /// The candidates are file extensions to filter file completion by.
-    pub const FILTER_FILE_EXT: u32 = 8;
-    /// Complete directory names only.
-    pub const FILTER_DIRS: u32 = 16;
-    /// Keep the candidates' order.
-    pub const KEEP_ORDER: u32 = 32;
-}
 
 /// How long the helper waits for the cluster before answering with what it knows.
 pub const DEFAULT_BUDGET: Duration = Duration::from_secs(1);
@@ -69,8 +55,8 @@ pub fn script(shell: Shell) -> String {
 /// clap_complete's bash script names a subcommand's state `kubectl__myops__subcmd__get` in its
 /// dispatch loop but `kubectl__subcmd__myops__subcmd__get` in the matching case arm when the
 /// binary name has a hyphen, so nothing after a subcommand completes
-/// (clap-rs/clap#6421, open for clap_complete 4.6.12). Spell the arms as the loop does; when a
-/// fixed clap_complete no longer emits the wrong spelling this changes nothing.
+/// (clap-rs/clap#6421, open for clap_complete 4.6.12). Spell the arms as the loop does; a script
+/// whose arms already use the loop's spelling is left as it is.
 fn fix_bash_hyphenated_bin(text: &str) -> String {
     text.replace(&BIN.replace('-', "__subcmd__"), &BIN.replace('-', "__"))
 }
@@ -81,52 +67,6 @@ fn fix_bash_hyphenated_bin(text: &str) -> String {
 /// [`OutputError`] when stdout fails.
 pub fn print_script(shell: Shell, p: &mut Printer<'_>) -> Result<(), OutputError> {
     p.out(&script(shell))
-}
-
-/// One completion candidate.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
-    /// The word.
-    pub value: String,
-    /// Shown next to it by shells that show descriptions (zsh, fish).
-    pub description: Option<String>,
-}
-
-impl Candidate {
-    /// A candidate.
-    pub fn new(value: impl Into<String>, description: Option<String>) -> Candidate {
-        Candidate {
-            value: value.into(),
-            description,
-        }
-    }
-}
-
-/// The helper's answer: candidates and a directive.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
-    /// The candidates, in order.
-    pub candidates: Vec<Candidate>,
-    /// The cobra ShellCompDirective.
-    pub directive: u32,
-}
-
-impl Reply {
-    /// The protocol text: `value[\tdescription]` lines, then `:<directive>`.
-    pub fn render(&self) -> String {
-        let clean = |s: &str| s.replace(['\n', '\r', '\t'], " ");
-        let mut out = String::new();
-        for c in &self.candidates {
-            out.push_str(&clean(&c.value));
-            if let Some(d) = &c.description {
-                out.push('\t');
-                out.push_str(&clean(d));
-            }
-            out.push('\n');
-        }
-        out.push_str(&format!(":{}\n", self.directive));
-        out
-    }
 }
 
 /// Settings for the lookups, from the global flags on the line (parsed by clap itself).

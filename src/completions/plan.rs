@@ -6,8 +6,9 @@
 
 use clap::{Arg, Command, ValueHint};
 
+use super::directive;
+use super::reply::Candidate;
 use super::words::{Line, Word, command_at};
-use super::{Candidate, directive};
 use crate::config::Verb;
 
 /// RBAC verbs offered for `auth can-i VERB`: the list `auth can-i` itself knows.

@@ -15,8 +15,8 @@ use kube::Resource;
 use kube::api::{DynamicObject, ListParams};
 use serde_json::Value;
 
-use super::Candidate;
 use super::plan::Need;
+use super::reply::Candidate;
 use super::words::Line;
 use crate::authz::AccessRequest;
 use crate::cluster::client::load_kubeconfig;

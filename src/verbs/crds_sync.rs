@@ -5,17 +5,17 @@
 //! customresourcedefinitions; server-side apply with field manager `kubectl-myops`; wait
 //! for the `Established` and `NamesAccepted` conditions; then poll aggregated discovery
 //! until the new types are served, so a `get` in a new process resolves them at once
-//! (ARCHITECTURE §5, §9: Established does not mean discovery shows it yet). The pattern
+//! (docs/watcher.md: Established does not mean discovery shows it yet). The pattern
 //! follows kube-rs `examples/crd_apply.rs`.
 //!
 //! Reporting: each CRD's result is printed the moment the batch reports it ([`BatchSink`]):
 //! `registered` on stdout once it is served, a failure on stderr. Invalid files are known
 //! before anything is applied; several are printed then, one line each (a single one is kept
-//! for the end, where it is the command's one `error:` line as before). On a terminal (and
+//! for the end, where it is the command's one `error:` line). On a terminal (and
 //! not inside a fan-out, which draws its own) a progress line counts the CRDs when there are
 //! more than [`PROGRESS_ABOVE`], and a wait longer than a second shows what it waits for
 //! (`waiting for discovery to serve x.example.com`); not on a terminal, that is a stderr
-//! line at `-v` 1 and above only, so scripts see the same output as before.
+//! line at `-v` 1 and above only, so scripts see the results and nothing else.
 
 use std::collections::BTreeSet;
 
@@ -292,7 +292,8 @@ impl BatchSink for Reporter<'_, '_> {
     }
 }
 
-/// A refusal of the guarded path keeps its own variant (a denial prints as before).
+/// A refusal of the guarded path keeps its own variant, so a denial prints and exits as the
+/// guard's own error does.
 fn flatten(e: ApplyError) -> VerbError {
     match e {
         ApplyError::Guard(g) => g.into(),

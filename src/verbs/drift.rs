@@ -1,4 +1,4 @@
-//! `drift [TYPE [NAME…]] [-A]` (issue 16 part 2): the objects changed since the change log
+//! `drift [TYPE [NAME…]] [-A]`: the objects changed since the change log
 //! last changed them, with the changed fields and the managers that own them now.
 //!
 //! The judging is pure ([`crate::drift`]); this verb reads the change log, opens one guarded

@@ -1,5 +1,5 @@
 //! `metrics show|push|reset|delete`: the local cumulative totals and this state directory's
-//! group on the Pushgateway (ARCHITECTURE §6, issue 14).
+//! group on the Pushgateway (docs/design.md, "Metrics"; docs/metrics.md).
 
 use std::io::IsTerminal;
 
@@ -135,7 +135,7 @@ pub fn as_json(st: &State) -> serde_json::Value {
 }
 
 /// A label value from the state file as a table cell: control characters escaped (`\u{1b}`),
-/// since the file is anyone's to edit and the table goes to a terminal (issue 10, class 7).
+/// since the file is anyone's to edit and the table goes to a terminal.
 fn printable(label: &str) -> String {
     crate::echo::escaped(label)
 }

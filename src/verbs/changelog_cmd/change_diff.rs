@@ -2,7 +2,7 @@
 //!
 //! Where each side comes from is always printed on the second line ([`source_line`]):
 //! - before: the before-state journaled with the intent (read just before the request);
-//! - after: the after-state journaled with the outcome (issue 15; the server's answer, or
+//! - after: the after-state journaled with the outcome (the server's answer, or
 //!   for a dry run the object it would have been) — no request at all. An entry written
 //!   before after-states were journaled has none: then the live object is read (`get`, in
 //!   the entry's context, through the guarded path) and compared by resourceVersion. The
@@ -20,7 +20,7 @@
 
 use serde_json::Value;
 
-use super::op_name;
+use super::table::op_name;
 use crate::changelog::{self, Entry, object_of};
 use crate::config::Verb;
 use crate::diff;

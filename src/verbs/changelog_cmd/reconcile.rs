@@ -1,4 +1,4 @@
-//! `changelog reconcile [ID]` (issue 17): finds the real outcome of an intent whose outcome
+//! `changelog reconcile [ID]`: finds the real outcome of an intent whose outcome
 //! record is missing — the process was killed between the two, so `changelog list` shows
 //! `outcome unknown` — by reading the live object (in the entry's context, through the
 //! guarded path) and judging it against the intent's before-state and patch

@@ -1,4 +1,4 @@
-//! `changelog verify` (issue 15): walks the retained log files oldest first as one hash
+//! `changelog verify`: walks the retained log files oldest first as one hash
 //! chain ([`crate::changelog::chain::verify`], pure) and prints one summary line, or fails
 //! (exit 1) with one sentence naming the first break — file, line, id and what is wrong.
 //! A bad line is a break here, not a line skipped: whoever asks for verification wants to

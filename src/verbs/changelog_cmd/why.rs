@@ -2,13 +2,14 @@
 //!
 //! A change touched the field when its journaled patch wrote the field, a field under it or
 //! a field above it ([`history::touches`]) — what was *sent*, read from the patch, so an entry
-//! written before after-states were journaled (issue 15) is found too. Only changes that
+//! written before after-states were journaled is found too. Only changes that
 //! may have been made count: patches and rollbacks that succeeded or whose outcome is
 //! unknown, not dry runs or failed attempts. The CHANGE column shows the field's change
 //! from the entry's before- and after-state (Secret values masked with kubectl diff's
 //! tokens), or says that the after-state was not journaled.
 
-use super::{matches_object, op_name};
+use super::filter::matches_object;
+use super::table::op_name;
 use crate::changelog::{self, Entry, Operation, object_of};
 use crate::diff;
 use crate::history;

@@ -1,0 +1,93 @@
+//! What `changelog list` and `changelog show` print: the list table, the `--invalid` table,
+//! and the warnings of `show`.
+
+use crate::changelog::{Entry, InvalidLine, object_of};
+use crate::echo::capped as display_capped;
+use crate::output::table::OwnTable;
+
+/// What `changelog list` prints in RESULT for an id whose last record is its intent.
+pub const OUTCOME_UNKNOWN: &str = "outcome unknown";
+
+/// The `changelog list --invalid` table (pure): line number and reason of each bad line.
+pub fn invalid_table(invalid: &[InvalidLine]) -> OwnTable {
+    let mut t = OwnTable::new(["Line", "Reason"]);
+    for i in invalid {
+        let line = match &i.file {
+            Some(file) => format!("{file}:{}", i.line),
+            None => i.line.to_string(),
+        };
+        t.row([line, i.reason.clone()]);
+    }
+    t
+}
+
+/// The stderr line `changelog show` adds for an id whose records name different objects
+/// (an edited or copied log): it shows the last one, which `rollback` refuses to act on.
+pub fn ambiguous_warning(e: &Entry, records: usize) -> String {
+    format!(
+        "warning: entry {} has {records} records that name different objects or operations (the change log was edited or holds copied lines); this is the last one, and rollback refuses the id",
+        e.id
+    )
+}
+
+/// The widest cell `changelog list` prints, in characters: a namespace and name of 253
+/// each fit; a longer one (an edited log) is cut, like every echoed input.
+const MAX_CELL: usize = 600;
+
+/// The `changelog list` table of `entries` (pure; [`select`] chooses them). RESULT is the
+/// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. Cells are escaped
+/// and capped ([`crate::echo::capped`]).
+pub fn list_table(entries: &[Entry]) -> OwnTable {
+    let mut t = OwnTable::new([
+        "Id",
+        "Time",
+        "User",
+        "Context",
+        "Operation",
+        "Object",
+        "Result",
+    ]);
+    for e in entries {
+        let op = if e.dry_run {
+            format!("{} (dry run)", op_name(e))
+        } else {
+            op_name(e)
+        };
+        let result = if e.outcome_unknown() {
+            OUTCOME_UNKNOWN.to_string()
+        } else {
+            e.result.clone()
+        };
+        t.row(
+            [
+                e.id.clone(),
+                e.timestamp.clone(),
+                e.user.clone(),
+                e.context.clone().unwrap_or_default(),
+                op,
+                object_of(e),
+                result,
+            ]
+            .map(|cell| display_capped(&cell, MAX_CELL)),
+        );
+    }
+    t
+}
+
+/// The stderr line `changelog show` adds for an id whose last record is its intent (pure).
+pub fn no_outcome_warning(e: &Entry) -> String {
+    format!(
+        "warning: entry {} has no outcome record: the command stopped after journaling its intent, so {} may or may not have been changed; `kubectl myops changelog reconcile {}` reads it and records what happened",
+        e.id,
+        object_of(e),
+        e.id
+    )
+}
+
+/// The operation's name as journaled (`patch`, `crd-apply`, …).
+pub fn op_name(e: &Entry) -> String {
+    serde_json::to_value(e.operation)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
