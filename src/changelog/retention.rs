@@ -1,4 +1,4 @@
-//! Retention (issue 15 part 4): the log is rotated when an append would take it past
+//! Retention: the log is rotated when an append would take it past
 //! `changelog.maxSize`, or when its first record is older than `changelog.maxAge`
 //! (plugin.yaml; defaults [`Retention::default`]). Rotation renames, under the writers' lock,
 //! `changelog.jsonl.4` → `.5`, …, `changelog.jsonl` → `.1`, deleting `.5` first:
