@@ -39,8 +39,6 @@
 //! line parser (`parse.rs`), the checks of MYOPS_HOME and the log's path (`checks.rs`),
 //! reading (`read.rs`) and the writer ([`Journal`], `journal.rs`).
 
-use std::path::{Path, PathBuf};
-
 pub mod canonical;
 pub mod chain;
 mod checks;
@@ -52,7 +50,7 @@ mod read;
 mod redaction;
 pub mod retention;
 
-pub use checks::home_warning;
+pub use checks::{home_warning, path};
 pub use error::ChangelogError;
 pub use journal::Journal;
 pub use model::{
@@ -66,8 +64,3 @@ pub use redaction::{
     REDACTED_CHANGED, redact, redact_after, redact_as, redact_patch, secret_data_keys,
 };
 pub use retention::Retention;
-
-/// The log file under `home`.
-pub fn path(home: &Path) -> PathBuf {
-    home.join("changelog.jsonl")
-}

@@ -15,19 +15,9 @@ mod outcome;
 
 pub use fields::{escape, field_pointer, touched_by, touched_paths};
 pub use integrity::contradicted;
+pub use live::type_name;
 pub use outcome::{Verdict, reconcile};
-
-use crate::changelog::Entry;
 
 /// Whether a change that touched `touched` touched `field` ([`crate::diff::touches`]; it
 /// lives with the structured diff, which filters by it).
 pub use crate::diff::touches;
-
-/// The TYPE that resolves exactly the journaled type of `e` (`Kind.version.group`, or the
-/// kind alone for the core group).
-pub fn type_name(e: &Entry) -> String {
-    match e.api_version.split_once('/') {
-        Some((group, version)) => format!("{}.{version}.{group}", e.kind),
-        None => e.kind.clone(),
-    }
-}

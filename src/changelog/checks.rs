@@ -1,8 +1,13 @@
-//! The checks of MYOPS_HOME and of the log's path made before anything is opened: a home
-//! that is not a directory, a log that is not a regular file (a FIFO would block the
-//! reader or writer that opened it), a home others may enter.
+//! Where the log is, and the checks of MYOPS_HOME and of the log's path made before
+//! anything is opened: a home that is not a directory, a log that is not a regular file (a
+//! FIFO would block the reader or writer that opened it), a home others may enter.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The log file under `home`.
+pub fn path(home: &Path) -> PathBuf {
+    home.join("changelog.jsonl")
+}
 
 /// The warning for a MYOPS_HOME that others may enter (group or world permission bits set):
 /// the change log in it holds full before-states of objects. `None` when the home is private,

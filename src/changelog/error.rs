@@ -15,7 +15,7 @@ pub enum ChangelogError {
         /// The cause and what to do.
         why: String,
     },
-    /// Reading the log failed as a whole (single bad lines never do: see [`super::parse`]).
+    /// Reading the log failed as a whole (single bad lines never do: see `changelog::parse`).
     #[error("cannot read the change log {path}: {why}")]
     Read {
         /// The log file.

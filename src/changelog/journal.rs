@@ -5,8 +5,11 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::checks::{home_problem, home_warning, kind_of, log_problem};
-use super::{ChangelogError, Entry, FORMAT_VERSION, PENDING, Retention, chain, path, retention};
+use super::chain;
+use super::checks::{home_problem, home_warning, kind_of, log_problem, path};
+use super::error::ChangelogError;
+use super::model::{Entry, FORMAT_VERSION, PENDING};
+use super::retention::{self, Retention};
 use crate::fsutil;
 
 /// The change log of one `MYOPS_HOME`, proven writable: obtained only through
@@ -225,8 +228,8 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::changelog::model::sample_entry as entry;
-    use crate::changelog::{Operation, read_all, read_files};
+    use crate::changelog::model::{Operation, sample_entry as entry};
+    use crate::changelog::read::{read_all, read_files};
 
     #[test]
     fn concurrent_appends_give_one_valid_line_each() {
@@ -377,6 +380,40 @@ mod tests {
         assert_eq!((names, invalid.len()), (vec!["first", "second"], 0));
         let (files, head) = read_files(d.path()).unwrap();
         assert!(chain::verify(&files, head).is_ok());
+    }
+
+    #[test]
+    fn a_read_failure_is_a_read_error_and_a_fifo_is_never_opened() {
+        let d = tempfile::tempdir().unwrap();
+        let home = d.path().join("file");
+        std::fs::write(&home, "x").unwrap();
+        let e = read_all(&home).unwrap_err().to_string();
+        assert!(e.starts_with("cannot read the change log"), "{e}");
+        assert!(!e.contains("free space"), "{e}");
+
+        let fifo_home = d.path().join("fifo-home");
+        std::fs::create_dir(&fifo_home).unwrap();
+        let ok = std::process::Command::new("mkfifo")
+            .arg(path(&fifo_home))
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok, "mkfifo works");
+        let e = read_all(&fifo_home).unwrap_err().to_string();
+        assert!(
+            e.contains("it is a FIFO (named pipe), not a regular file"),
+            "{e}"
+        );
+        let e = Journal::open(&fifo_home).unwrap_err().to_string();
+        assert!(e.starts_with("cannot write the change log"), "{e}");
+        assert!(e.contains("a FIFO (named pipe)"), "{e}");
+
+        let link_home = d.path().join("dangling");
+        std::os::unix::fs::symlink(d.path().join("nowhere"), &link_home).unwrap();
+        let e = Journal::open(&link_home).unwrap_err().to_string();
+        assert!(e.contains("is a symbolic link to"), "{e}");
+        assert!(e.contains("which does not exist"), "{e}");
+        assert!(!d.path().join("nowhere").exists(), "nothing was created");
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub struct Entry {
     /// Always the first member of a line (readers name a torn line by it).
     pub id: String,
     /// The record format's version: [`FORMAT_VERSION`] in every record this build writes
-    /// ([`crate::changelog::Journal::append`] sets it). Absent in older records, which read
+    /// (`Journal::append` sets it). Absent in older records, which read
     /// as version 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format_version: Option<u32>,
@@ -68,7 +68,7 @@ pub struct Entry {
     /// The full object before the change (redacted), `None` when it did not exist or could not be read.
     pub before: Option<Value>,
     /// The full object after the change, redacted like `before` but pairwise
-    /// ([`super::redact_after`]: a Secret value that differs from the before-state reads
+    /// (`redact_after`: a Secret value that differs from the before-state reads
     /// `<redacted> (changed)`), so `changelog diff` needs no fetch. Set in the outcome record
     /// of a request the server answered (for a dry run: the object it would have been);
     /// absent in intent records, failures and older records.

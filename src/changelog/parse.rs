@@ -1,7 +1,7 @@
 //! The change log's line parser (pure; fuzzed; never panics): bytes to entries, and every
 //! line that is not an entry counted with where it is and why, never with its content.
 
-use super::Entry;
+use super::model::Entry;
 
 /// One line of the log that is not a valid entry: where it is and why, never its content
 /// (a line may hold anything, including a secret someone pasted into the file).

@@ -4,8 +4,12 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::checks::{home_problem, kind_of, log_problem};
-use super::{ChangelogError, Entry, InvalidLine, chain, parse, path, retention};
+use super::chain;
+use super::checks::{home_problem, kind_of, log_problem, path};
+use super::error::ChangelogError;
+use super::model::Entry;
+use super::parse::{InvalidLine, parse};
+use super::retention;
 
 /// The stderr line for `n` skipped lines of the log at `path` (pure): the warning of every
 /// command that reads the log (`changelog`, `drift`).
@@ -109,41 +113,6 @@ fn read_log_file(path: &Path) -> Result<Option<Vec<u8>>, ChangelogError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::changelog::Journal;
-
-    #[test]
-    fn a_read_failure_is_a_read_error_and_a_fifo_is_never_opened() {
-        let d = tempfile::tempdir().unwrap();
-        let home = d.path().join("file");
-        std::fs::write(&home, "x").unwrap();
-        let e = read_all(&home).unwrap_err().to_string();
-        assert!(e.starts_with("cannot read the change log"), "{e}");
-        assert!(!e.contains("free space"), "{e}");
-
-        let fifo_home = d.path().join("fifo-home");
-        std::fs::create_dir(&fifo_home).unwrap();
-        let ok = std::process::Command::new("mkfifo")
-            .arg(path(&fifo_home))
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok, "mkfifo works");
-        let e = read_all(&fifo_home).unwrap_err().to_string();
-        assert!(
-            e.contains("it is a FIFO (named pipe), not a regular file"),
-            "{e}"
-        );
-        let e = Journal::open(&fifo_home).unwrap_err().to_string();
-        assert!(e.starts_with("cannot write the change log"), "{e}");
-        assert!(e.contains("a FIFO (named pipe)"), "{e}");
-
-        let link_home = d.path().join("dangling");
-        std::os::unix::fs::symlink(d.path().join("nowhere"), &link_home).unwrap();
-        let e = Journal::open(&link_home).unwrap_err().to_string();
-        assert!(e.contains("is a symbolic link to"), "{e}");
-        assert!(e.contains("which does not exist"), "{e}");
-        assert!(!d.path().join("nowhere").exists(), "nothing was created");
-    }
 
     #[test]
     fn a_missing_log_reads_as_empty_and_creates_nothing() {

@@ -167,6 +167,8 @@ pub fn secret_data_keys(kind: &str, touched: &[String]) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -249,5 +251,20 @@ mod tests {
             None
         );
         assert_eq!(secret_data_keys("ConfigMap", &t(&["/data/b"])), None);
+    }
+
+    #[test]
+    fn the_journaled_after_state_marks_changed_secret_values_without_holding_them() {
+        let before = json!({"kind": "Secret", "data": {"same": "c2FtZQ==", "pw": "b2xk"}});
+        let after = json!({"kind": "Secret", "data": {"same": "c2FtZQ==", "pw": "bmV3", "new": "eA=="},
+            "metadata": {"annotations": {"kubectl.kubernetes.io/last-applied-configuration": "{}"}}});
+        let r = redact_after("Secret", Some(&before), after);
+        assert_eq!(
+            r,
+            json!({"kind": "Secret", "data": {"same": "<redacted>", "pw": "<redacted> (changed)", "new": "<redacted> (changed)"},
+                "metadata": {"annotations": {}}})
+        );
+        let cm = json!({"kind": "ConfigMap", "data": {"k": "v"}});
+        assert_eq!(redact_after("ConfigMap", None, cm.clone()), cm);
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::Manager;
+use super::report::Manager;
 use crate::changelog::Entry;
 
 /// The `metadata.managedFields` entries of `obj`.

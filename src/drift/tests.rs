@@ -1,7 +1,8 @@
 //! drift's tests: baselines, managedFields, and the comparison.
 
-use super::*;
 use serde_json::json;
+
+use super::*;
 
 /// A successful merge patch of ConfigMap `shop/web` (built from JSON, so new journal
 /// fields need no edit here).

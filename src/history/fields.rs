@@ -157,7 +157,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::history::touches;
+    use crate::diff::touches;
 
     #[test]
     fn touched_paths_come_from_the_journaled_patch() {

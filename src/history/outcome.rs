@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::touched_paths;
+use super::fields::touched_paths;
 use crate::changelog::{Entry, Operation};
 
 /// What the live object says about an intent without an outcome record ([`reconcile`]).

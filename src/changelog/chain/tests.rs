@@ -1,7 +1,9 @@
 //! The chain's tests: sealing, the tip, and every kind of break.
 
+use serde_json::{Map, Value, json};
+
 use super::*;
-use serde_json::json;
+use crate::changelog::canonical::{canonical, sha256_hex};
 
 /// A valid record (every field an entry must have) with this id and user.
 fn record(id: &str, user: &str) -> Value {

@@ -5,8 +5,10 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::{GENESIS, Head, HeadRead, Tip, hash_of, legacy_digest, tip_in};
-use crate::changelog::{judge, lines};
+use super::head::{Head, HeadRead};
+use super::seal::{GENESIS, hash_of, legacy_digest};
+use super::tip::{Tip, tip_in};
+use crate::changelog::parse::{judge, lines};
 
 /// Where a record is: the file's name and the 1-based line number, and its id when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,6 +157,9 @@ pub struct Summary {
     /// append and its head update (nothing is missing).
     pub head_lags: bool,
 }
+
+/// Log files as [`verify`] walks them: name and bytes, oldest first.
+pub type LogFiles = Vec<(String, Vec<u8>)>;
 
 /// The first break [`verify`] found and how many more follow it.
 #[derive(Debug, Clone, PartialEq, Eq)]
