@@ -30,7 +30,7 @@ const IGNORED: &[&str] = &[
 /// of removes that are each applied to the result of the one before (`[a, b, c]` → `[a]`
 /// is `remove /1`, `remove /1`); read as field paths, that names `b` twice and never `c`,
 /// so a field policy on `c` would not see it go, and `changelog diff` and `drift` would
-/// show `b` twice. [`tail_removes_by_index`] rewrites them to the items' own indexes
+/// show `b` twice. `tail_removes_by_index` rewrites them to the items' own indexes
 /// (`remove /1`, `remove /2`).
 pub fn operations(before: &Value, after: &Value) -> Vec<PatchOperation> {
     let mut ops = json_patch::diff(before, after).0;

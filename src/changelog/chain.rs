@@ -20,9 +20,8 @@
 //!
 //! Records written before the chain existed have no `hash`: the chain starts at the first
 //! hashed record (whose `prev` is `base`); an unhashed record after a hashed one is a break.
-//! Lines that are not valid records are breaks too ([`super::judge`] says why); the writer
+//! Lines that are not valid records are breaks too (the line parser says why); the writer
 //! chains over them, so one bad line is one break.
-//!
 //!
 //! Everything here is pure except [`read_head`], [`write_head`] and [`file_tip`]. One
 //! concern per file: sealing a record (`chain/seal.rs`), the chain's tip in the log
