@@ -1,13 +1,12 @@
-//! Who else owns an object (issue 15 part 2): the reconciler that will put back a hand change
-//! — a rollback or a patch — the next time it runs, read from the object's labels and
-//! annotations (pure).
+//! Who else owns an object: the reconciler that will put back a hand change — a rollback or
+//! a patch — the next time it runs, read from the object's labels and annotations (pure).
 //!
 //! A rollback restores a journaled before-state; if a GitOps controller or a release tool
 //! owns the object, the restored value is reverted at its next sync and the rollback was
 //! theatre (the most requested fix in Argo CD, kapp and Crossplane issue trackers). So
 //! `rollback` refuses (exit 5) when [`detect`] names an owner, unless `--force`, and `patch`
 //! warns; the decision is taken once, in the guarded mutation path
-//! ([`crate::guard::mutation`]), and the owner is journaled with the change.
+//! (`guard::mutation`), and the owner is journaled with the change.
 //!
 //! The markers and where each is documented:
 //! - Flux: kustomize-controller labels every object it applies with

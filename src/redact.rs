@@ -1,5 +1,5 @@
-//! One redaction for every output channel (issue 10, class 1): whatever this process prints
-//! to stderr ([`crate::output::Printer::err_line`]) or stores (the change log) passes through
+//! One redaction for every output channel: whatever this process prints to stderr
+//! (`Printer::err_line` of the output module) or stores (the change log) passes through
 //! [`scrub`], so a credential that reached a message by any route — a library's error, a
 //! server's Status, a trace line — is masked the same way everywhere, as kubectl masks
 //! bearer tokens in its `-v` traces (`Authorization: Bearer <masked>`, client-go
@@ -125,7 +125,8 @@ pub fn scrub_json(value: &mut Value) {
 }
 
 /// A URL with its userinfo removed (not masked): for the change log's `server` field and
-/// messages that name the server (ARCHITECTURE §7: "server without userinfo").
+/// messages that name the server (docs/design.md, "File formats": the record's `server` is
+/// the URL without userinfo).
 pub fn url_without_userinfo(url: &str) -> String {
     match authority_span(url, 0) {
         Some((start, end)) => match url[start..end].rfind('@') {

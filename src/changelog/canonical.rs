@@ -1,4 +1,4 @@
-//! The canonical form a change-log record is hashed in (issue 15): the JSON Canonicalization
+//! The canonical form a change-log record is hashed in: the JSON Canonicalization
 //! Scheme, RFC 8785 ("JCS"), for the JSON values a record holds, and its SHA-256 (`ring`).
 //!
 //! Why JCS: it is the named standard for "the same JSON value, the same bytes", so a record

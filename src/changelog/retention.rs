@@ -1,4 +1,4 @@
-//! Retention (issue 15 part 4): the log is rotated when an append would take it past
+//! Retention: the log is rotated when an append would take it past
 //! `changelog.maxSize`, or when its first record is older than `changelog.maxAge`
 //! (plugin.yaml; defaults [`Retention::default`]). Rotation renames, under the writers' lock,
 //! `changelog.jsonl.4` → `.5`, …, `changelog.jsonl` → `.1`, deleting `.5` first:
@@ -83,7 +83,7 @@ pub fn files(home: &Path) -> Vec<PathBuf> {
         .map(|n| rotated_path(home, n))
         .filter(|p| std::fs::symlink_metadata(p).is_ok())
         .collect();
-    out.push(super::path(home));
+    out.push(super::checks::path(home));
     out
 }
 
@@ -119,7 +119,7 @@ pub fn first_timestamp(path: &Path) -> Option<jiff::Timestamp> {
             return None;
         }
         let raw = line.strip_suffix(b"\n").unwrap_or(&line);
-        if let Ok(e) = super::judge(raw, false) {
+        if let Ok(e) = super::parse::judge(raw, false) {
             return e.timestamp.parse().ok();
         }
     }
@@ -159,7 +159,7 @@ pub fn rotate(home: &Path, tip: &str) -> std::io::Result<()> {
             std::fs::rename(&from, rotated_path(home, n + 1))?;
         }
     }
-    std::fs::rename(super::path(home), rotated_path(home, 1))?;
+    std::fs::rename(super::checks::path(home), rotated_path(home, 1))?;
     #[cfg(unix)]
     std::fs::File::open(home)?.sync_all()?;
     Ok(())

@@ -209,6 +209,7 @@ impl Session<'_> {
     pub async fn intent(&self, i: Intent<'_>) -> Entry {
         Entry {
             id: changelog::new_id(),
+            format_version: Some(changelog::FORMAT_VERSION),
             session: self.id().to_string(),
             timestamp: changelog::now_rfc3339(),
             plugin: self.settings().plugin.name.clone(),

@@ -4,6 +4,7 @@
 //! It is a read, so it takes the `get` verb: the plugin.yaml boundary for `get` on the
 //! entry's resource, then a SelfSubjectAccessReview for `get` on the named object, then the
 //! GET itself ([`Session::read`], which also remembers a Secret's values for the scrubber).
+//! [`type_name`] names a journaled object's type as the TYPE argument that resolves it.
 
 use serde_json::Value;
 
@@ -35,7 +36,7 @@ pub async fn read_journaled(
     e: &Entry,
 ) -> Result<(ObjectRef, Live), GuardError> {
     let obj = session
-        .object(&super::type_name(e), &e.name, e.namespace.clone())
+        .object(&type_name(e), &e.name, e.namespace.clone())
         .await?;
     let grant = session
         .authorize(Verb::Get, &obj.t, false, &[obj.access("get", None)])
@@ -47,4 +48,13 @@ pub async fn read_journaled(
         Err(other) => return Err(other.into()),
     };
     Ok((obj, live))
+}
+
+/// The TYPE that resolves exactly the journaled type of `e` (`Kind.version.group`, or the
+/// kind alone for the core group).
+pub fn type_name(e: &Entry) -> String {
+    match e.api_version.split_once('/') {
+        Some((group, version)) => format!("{}.{version}.{group}", e.kind),
+        None => e.kind.clone(),
+    }
 }

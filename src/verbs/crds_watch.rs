@@ -60,7 +60,7 @@ use crate::config::{Verb, duration_string};
 use crate::crds::{WatchState, check_dir_mode};
 use crate::guard::election::{Elector, Timing};
 use crate::guard::lease::{self, Election, Fence, Leadership, LeaseLock, Observer, Released};
-use crate::guard::{Applier, Mode, Session, crd_type};
+use crate::guard::{Applier, Session, crd_type};
 use crate::metrics::serve;
 use crate::output::Printer;
 use crate::settings::Settings;
@@ -126,7 +126,7 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
     } else {
         s
     };
-    let session = Session::open(s, p, Mode::Mutate).await?;
+    let session = Session::open(s, p, Verb::Patch).await?;
     let log = Log {
         json: args.log_format == LogFormat::Json,
         verbose: s.verbose,

@@ -25,7 +25,7 @@ use watch::{check_watch_flags, watch_and_print};
 use crate::cli::GetArgs;
 use crate::config::Verb;
 use crate::guard::target::{self, Planned};
-use crate::guard::{Mode, Session, parse_targets};
+use crate::guard::{Session, parse_targets};
 use crate::output::Printer;
 use crate::output::sort::SortBy;
 use crate::settings::Settings;
@@ -53,10 +53,7 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
                 .into(),
         ));
     }
-    if let Err(e) = crate::authz::check_verb(&s.plugin, Verb::Get) {
-        return Outcome::early(e);
-    }
-    let session = match Session::open(s, p, Mode::Read).await {
+    let session = match Session::open(s, p, Verb::Get).await {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };

@@ -12,6 +12,7 @@ fn entry(
 ) -> Entry {
     Entry {
         id: "e1".into(),
+        format_version: Some(crate::changelog::FORMAT_VERSION),
         session: "s".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
         plugin: "myops".into(),

@@ -8,7 +8,7 @@ use crate::echo::quoted;
 use crate::exit::ExitStatus;
 use crate::guard::session::NO_RULE_REASON;
 use crate::guard::target::check_type;
-use crate::guard::{Mode, Session, check_names};
+use crate::guard::{Purpose, Session, check_names};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -256,7 +256,7 @@ pub(super) async fn can_i(
             quoted(&verb)
         ));
     }
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let (decision, outside) = match what {
         CanITarget::NonResource(path) => (session.decide_non_resource(&verb, &path).await?, None),
         CanITarget::Impersonation {

@@ -6,7 +6,7 @@ use k8s_openapi::api::authorization::v1::SubjectRulesReviewStatus;
 use super::boundary::{matrix_entries, rbac_verbs};
 use super::go_text::{go_list, go_tabwriter};
 use crate::cli::CanIArgs;
-use crate::guard::{Mode, Session};
+use crate::guard::{Purpose, Session};
 use crate::output::{Layout, Printer};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -241,7 +241,7 @@ pub(super) async fn can_i_list(
     a: &CanIArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let status = session.rules_review(session.namespace()).await?;
     let index = session.index().await?;
     let mut boundary: Vec<BoundaryType> = Vec::new();

@@ -7,7 +7,7 @@ use super::boundary::{boundary_reason, matrix_entries, matrix_verbs};
 use crate::authz::{AccessRequest, GateError};
 use crate::cli::MatrixArgs;
 use crate::cluster::ResolvedType;
-use crate::guard::{Mode, Session};
+use crate::guard::{Purpose, Session};
 use crate::output::table::OwnTable;
 use crate::output::{Layout, Printer};
 use crate::settings::Settings;
@@ -93,7 +93,7 @@ pub(super) async fn matrix(
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let verbs = matrix_verbs(&s.plugin.verbs);
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let index = session.index().await?;
     let extra = session.registered().to_vec();
 

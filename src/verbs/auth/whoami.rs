@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::go_text::{go_list, go_tabwriter};
 use crate::cli::{WhoamiArgs, WhoamiFormat};
-use crate::guard::{Mode, Session};
+use crate::guard::{Purpose, Session};
 use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::VerbError;
@@ -92,7 +92,7 @@ pub(super) async fn whoami(
     a: &WhoamiArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    let session = Session::open(s, p, Mode::Read).await?;
+    let session = Session::open(s, p, Purpose::Read).await?;
     let review = session.self_review().await?;
     let text = match a.output {
         None => whoami_table(

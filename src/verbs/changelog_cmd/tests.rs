@@ -6,6 +6,7 @@ use crate::cli::ResultFilter;
 pub(super) fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
     Entry {
         id: "1".into(),
+        format_version: Some(crate::changelog::FORMAT_VERSION),
         session: "s1".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
         plugin: "myops".into(),

@@ -8,7 +8,8 @@ use super::fetch::{Fetch, trace_get};
 use super::plan::Unit;
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::ApiError;
-use crate::cluster::table::{self, Table, TableOptions};
+use crate::cluster::table::{self, Table};
+use crate::output::server_table::{self, TableOptions};
 use crate::guard::Session;
 use crate::guard::target::Planned;
 use crate::output::objects::{
@@ -306,7 +307,7 @@ fn print_tables(
         if written && !args.no_headers {
             p.out("\n")?;
         }
-        let mut lines = table::lines(tb, &opts);
+        let mut lines = server_table::lines(tb, &opts);
         let header = (!args.no_headers && !lines.is_empty()).then(|| lines.remove(0));
         p.table(&t.group_resource(), header, lines, Layout::Tabwriter)?;
         written = true;

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::ResolvedType;
-use crate::cluster::table::{self, Table, TableOptions};
+use crate::cluster::table::{self, Table};
+use crate::output::server_table::{self, TableOptions};
 use crate::guard::watch::{Event, Item};
 use crate::output::Printer;
 use crate::output::custom_columns::tabwriter_remembering;
@@ -101,7 +102,7 @@ impl<'a> WatchPrinter<'a> {
             label_columns: args.label_columns.clone(),
             kind_prefix: args.show_kind.then(|| self.t.name_prefix()),
         };
-        let mut lines = table::lines(&tb, &opts);
+        let mut lines = server_table::lines(&tb, &opts);
         if args.output_watch_events {
             let skip = usize::from(header);
             if header {

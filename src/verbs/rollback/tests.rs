@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 fn secret_entry(patch: Value) -> Entry {
     Entry {
         id: "e1".into(),
+        format_version: Some(crate::changelog::FORMAT_VERSION),
         session: "s".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
         plugin: "myops".into(),

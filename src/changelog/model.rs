@@ -1,0 +1,276 @@
+//! The change-log record ([`Entry`]) and the pure functions over records: ids, the last
+//! record of each id, and whether the records of one id agree.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The operation an entry records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Operation {
+    /// `patch`.
+    Patch,
+    /// A CRD server-side apply by `crds sync`/`crds watch`.
+    CrdApply,
+    /// A CRD deleted by `crds watch --prune`.
+    CrdPrune,
+    /// `rollback`.
+    Rollback,
+}
+
+/// One change-log line (field names and meaning: docs/design.md, "File formats").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    /// Unique id: `<unix milliseconds, hex>-<pid, hex>-<sequence in this process, hex>`.
+    /// Always the first member of a line (readers name a torn line by it).
+    pub id: String,
+    /// The record format's version: [`FORMAT_VERSION`] in every record this build writes
+    /// (`Journal::append` sets it). Absent in older records, which read
+    /// as version 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format_version: Option<u32>,
+    /// The invocation's session id, shared by every record of one command and sent to the
+    /// API server in the `Kubectl-Session` header and the User-Agent (so an audit log joins
+    /// to the journal). Empty in older records, which have no `session`.
+    #[serde(default)]
+    pub session: String,
+    /// RFC 3339 UTC time the attempt started.
+    pub timestamp: String,
+    /// plugin.yaml `name`.
+    pub plugin: String,
+    /// The user the API server sees (SelfSubjectReview), not the kubeconfig's user name.
+    pub user: String,
+    /// kubeconfig context, if any.
+    pub context: Option<String>,
+    /// API server URL.
+    pub server: String,
+    /// The object's `apiVersion`.
+    pub api_version: String,
+    /// The object's `kind`.
+    pub kind: String,
+    /// Namespace (`None` for cluster-scoped objects).
+    pub namespace: Option<String>,
+    /// Object name.
+    pub name: String,
+    /// Object uid, when known.
+    pub uid: Option<String>,
+    /// What was attempted.
+    pub operation: Operation,
+    /// Patch type (`apply`, `merge`, `json`, `strategic`), when a patch was sent.
+    pub patch_type: Option<String>,
+    /// The patch body, when a patch was sent.
+    pub patch: Option<Value>,
+    /// Whether this was a dry run.
+    pub dry_run: bool,
+    /// The full object before the change (redacted), `None` when it did not exist or could not be read.
+    pub before: Option<Value>,
+    /// The full object after the change, redacted like `before` but pairwise
+    /// (`redact_after`: a Secret value that differs from the before-state reads
+    /// `<redacted> (changed)`), so `changelog diff` needs no fetch. Set in the outcome record
+    /// of a request the server answered (for a dry run: the object it would have been);
+    /// absent in intent records, failures and older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Value>,
+    /// The reconciler the live object named ([`crate::reconciler::detect`]): a
+    /// patch of such an object was warned about, a rollback of it was forced (`--force`).
+    /// Absent when none was found.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconciler: Option<crate::reconciler::Reconciler>,
+    /// `metadata.resourceVersion` after the change.
+    pub resource_version_after: Option<String>,
+    /// How the outcome was found after the fact: set only in an outcome record that
+    /// `changelog reconcile` appended for an intent without one, saying what the live object
+    /// held when it was read (its resourceVersion and fields), or that a person decided it.
+    /// `resourceVersionAfter` and `after` of such a record are the object as read then.
+    /// Absent otherwise, and in older records (which therefore read unchanged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconciled: Option<String>,
+    /// `pending` in an intent record (written before the request), then `success`, `denied`
+    /// or the error (a Status message) in the outcome record.
+    pub result: String,
+    /// Wall time of the attempt, in seconds.
+    pub duration_seconds: f64,
+}
+
+/// The `result` of an intent record: the request may or may not have been sent.
+pub const PENDING: &str = "pending";
+
+/// The version of the record format this build writes (`formatVersion`). Version 1 is the
+/// format of records without the field; version 2 adds the field itself, and every other
+/// member reads as in version 1.
+pub const FORMAT_VERSION: u32 = 2;
+
+impl Entry {
+    /// Whether this (last) record of an id is an intent without an outcome: the process
+    /// stopped between writing the intent and the outcome, so the request may or may not
+    /// have reached the server.
+    pub fn outcome_unknown(&self) -> bool {
+        self.result == PENDING
+    }
+
+    /// The outcome record for this intent (pure): the same id and fields plus the result.
+    pub fn with_outcome(
+        &self,
+        result: String,
+        resource_version_after: Option<String>,
+        duration_seconds: f64,
+    ) -> Entry {
+        Entry {
+            result,
+            resource_version_after,
+            duration_seconds,
+            ..self.clone()
+        }
+    }
+}
+
+/// The object an entry is about, as `kind/name` or `kind/namespace/name` (lowercase kind).
+pub fn object_of(e: &Entry) -> String {
+    let kind = e.kind.to_lowercase();
+    match &e.namespace {
+        Some(ns) => format!("{kind}/{ns}/{}", e.name),
+        None => format!("{kind}/{}", e.name),
+    }
+}
+
+/// The last record of every id, in the order the ids first appear (pure): an intent followed
+/// by its outcome collapses to the outcome; an intent alone stays (outcome unknown).
+pub fn latest(entries: Vec<Entry>) -> Vec<Entry> {
+    let mut order: Vec<String> = Vec::new();
+    let mut last: std::collections::HashMap<String, Entry> = std::collections::HashMap::new();
+    for e in entries {
+        if !last.contains_key(&e.id) {
+            order.push(e.id.clone());
+        }
+        last.insert(e.id.clone(), e);
+    }
+    order
+        .into_iter()
+        .filter_map(|id| last.remove(&id))
+        .collect()
+}
+
+/// Whether the records of one id disagree about what they record (pure): an intent and its
+/// outcome share the object, operation, time and session, so records of one id that name
+/// different ones come from an edited or copied log — the id is ambiguous.
+pub fn ambiguous(records: &[&Entry]) -> bool {
+    let key = |e: &Entry| {
+        (
+            e.session.clone(),
+            e.timestamp.clone(),
+            e.api_version.clone(),
+            e.kind.clone(),
+            e.namespace.clone(),
+            e.name.clone(),
+            e.operation,
+        )
+    };
+    records.windows(2).any(|w| key(w[0]) != key(w[1]))
+}
+
+/// Ids handed out by this process so far (makes ids unique within a process).
+static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh entry id: `<unix ms hex>-<pid hex>-<sequence hex>`. Unique within a process (the
+/// sequence, even for concurrent CRD applies in one millisecond) and across processes (no
+/// two live processes share a pid; a reused pid is a later millisecond).
+pub fn new_id() -> String {
+    let ms = jiff::Timestamp::now().as_millisecond();
+    let n = SEQUENCE.fetch_add(1, Ordering::Relaxed);
+    format!("{ms:x}-{:x}-{n:x}", std::process::id())
+}
+
+/// A fresh session id for one invocation: 128 bits from the OS random source as 32 hex
+/// digits, falling back to time and pid when it cannot be read. Like kubectl's
+/// `Kubectl-Session` header (kubectl ≥ 1.35), it ties every request and record of one run.
+pub fn new_session_id() -> String {
+    use std::io::Read;
+    let mut b = [0u8; 16];
+    let random = std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut b))
+        .is_ok();
+    if !random {
+        let t =
+            jiff::Timestamp::now().as_nanosecond() as u128 ^ ((std::process::id() as u128) << 64);
+        b = t.to_be_bytes();
+    }
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The current time as RFC 3339 UTC.
+pub fn now_rfc3339() -> String {
+    jiff::Timestamp::now().to_string()
+}
+
+/// A complete outcome record of a CRD apply of `name`, as this build writes it (for tests).
+#[cfg(test)]
+pub(super) fn sample_entry(name: &str) -> Entry {
+    Entry {
+        id: new_id(),
+        format_version: Some(FORMAT_VERSION),
+        session: "s".into(),
+        timestamp: now_rfc3339(),
+        plugin: "myops".into(),
+        user: "admin".into(),
+        context: Some("admin".into()),
+        server: "https://127.0.0.1:6443".into(),
+        api_version: "apiextensions.k8s.io/v1".into(),
+        kind: "CustomResourceDefinition".into(),
+        namespace: None,
+        name: name.into(),
+        uid: None,
+        operation: Operation::CrdApply,
+        patch_type: Some("apply".into()),
+        patch: None,
+        dry_run: false,
+        before: None,
+        after: None,
+        reconciler: None,
+        resource_version_after: Some("42".into()),
+        reconciled: None,
+        result: "success".into(),
+        duration_seconds: 0.25,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sample_entry as entry;
+    use super::*;
+
+    #[test]
+    fn an_intent_without_an_outcome_reads_as_outcome_unknown_and_the_outcome_record_stands_alone() {
+        let intent = Entry {
+            result: PENDING.into(),
+            resource_version_after: None,
+            ..entry("a")
+        };
+        let other = entry("b");
+        let done = intent.with_outcome("success".into(), Some("7".into()), 0.5);
+        let l = latest(vec![intent.clone(), other.clone(), done.clone()]);
+        assert_eq!(l.len(), 2);
+        assert_eq!(
+            l[0], done,
+            "the outcome replaces its intent, in first-seen order"
+        );
+        assert_eq!(l[0].name, "a");
+        assert!(!l[0].outcome_unknown());
+        let l = latest(vec![intent.clone(), other]);
+        assert!(l[0].outcome_unknown());
+    }
+
+    #[test]
+    fn records_of_one_id_that_name_different_objects_are_ambiguous() {
+        let a = entry("a");
+        let done = a.with_outcome("success".into(), None, 0.1);
+        assert!(!ambiguous(&[&a, &done]));
+        let other = Entry {
+            id: a.id.clone(),
+            ..entry("b")
+        };
+        assert!(ambiguous(&[&a, &other]));
+    }
+}
