@@ -8,9 +8,11 @@ pub mod discovery_cache;
 pub mod errors;
 pub mod in_cluster;
 pub mod kuberc;
+pub mod params;
 pub mod proxy;
 pub mod table;
 
 pub use client::{Cluster, ClusterError, connect};
 pub use discovery::{ResolveError, ResolvedType, TypeIndex};
 pub use errors::ApiError;
+pub use params::{DryRun, PatchType};

@@ -9,7 +9,9 @@ use serde::Serialize;
 use crate::exit::ExitStatus;
 
 pub mod custom_columns;
+pub mod format;
 pub mod goyaml;
+pub mod json;
 pub mod jsonpath;
 pub mod kyaml;
 pub mod objects;
