@@ -103,10 +103,10 @@ pub const CHANGELOG_LIST_HELP: &str = "Examples:
 
 /// `changelog diff` help: where the after-state comes from.
 pub const CHANGELOG_DIFF_HELP: &str =
-    "The before-state is journaled with every change; since issue 15 the after-state is too (in
-the outcome record). For an older entry the live object is read (get, in the entry's
-context) and the first line says so: exact when its resourceVersion is still the one the
-change produced, otherwise `before → now`. Secret values are never stored: a changed one
+    "The before-state is journaled with every change, and the after-state with its outcome
+record. For an entry without an after-state (an older record) the live object is read (get, in
+the entry's context) and the first line says so: exact when its resourceVersion is still the
+one the change produced, otherwise `before → now`. Secret values are never stored: a changed one
 reads \"*** (before)\" → \"*** (after)\", as in kubectl diff.
 
 Examples:

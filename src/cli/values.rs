@@ -9,8 +9,8 @@ pub const DEFAULT_FIELD_MANAGER: &str = "kubectl-myops";
 
 /// Parses `--field-manager`: empty means [`DEFAULT_FIELD_MANAGER`] (an empty flag is no flag,
 /// as elsewhere); otherwise the API server's rule ([`crate::validate::check_field_manager`]:
-/// at most 128 bytes, printable) is checked before any request (issue 10, class 6: a
-/// 200-character field manager used to fail only at the server, after the object was read).
+/// at most 128 bytes, printable) is checked before any request, so a field manager the server
+/// would refuse fails before the object is read, not at the server after it.
 /// The error is built here, not by clap, so the value is echoed escaped and capped.
 #[derive(Debug, Clone, Copy)]
 pub struct FieldManagerParser;

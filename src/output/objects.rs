@@ -239,7 +239,7 @@ pub fn print_result(
     if (diff || dry_run != DryRun::None)
         && let Some(b) = before
     {
-        // Secret values are hidden, their changes shown (diffing redacted copies hid them).
+        // Secret values are hidden, their changes shown (diffing redacted copies would hide them).
         // With -o, stdout is the object alone, byte for byte as kubectl prints it (a script
         // pipes it on), so the diff goes to stderr.
         for line in crate::diff::render_for(&t.api.kind, b, after) {
