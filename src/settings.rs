@@ -68,15 +68,6 @@ pub struct KubeOptions {
     pub preloaded: Option<std::sync::Arc<kube::config::Kubeconfig>>,
 }
 
-mod push;
-mod templates;
-#[cfg(test)]
-mod tests;
-
-pub use templates::load_template_files;
-
-use push::push_target;
-
 /// Everything a command needs to know, resolved once.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -203,6 +194,15 @@ pub enum SettingsError {
         source: std::io::Error,
     },
 }
+
+mod push;
+mod templates;
+#[cfg(test)]
+mod tests;
+
+pub use templates::load_template_files;
+
+use push::push_target;
 
 impl Settings {
     /// Resolves settings from the global flags and the captured environment.
