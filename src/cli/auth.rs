@@ -1,4 +1,5 @@
 //! Arguments of `auth`: what RBAC lets the caller do.
+
 use clap::{Args, Subcommand};
 
 use super::help;

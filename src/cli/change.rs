@@ -1,5 +1,6 @@
 //! Arguments of the commands that change objects (`patch`, `rollback`) and read the change
 //! log (`changelog`).
+
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};

@@ -1,4 +1,5 @@
 //! Arguments of `crds`: registering CustomResourceDefinitions from a directory.
+
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};

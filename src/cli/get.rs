@@ -1,4 +1,5 @@
 //! Arguments of the commands that read objects: `get` and `drift`.
+
 use clap::Args;
 
 use super::values::FormatParser;

@@ -1,5 +1,6 @@
 //! Arguments of the commands that work on local files and the Pushgateway, never the API
 //! server: `config`, `metrics`, `completion`.
+
 use std::path::PathBuf;
 
 use clap::{Subcommand, ValueEnum};

@@ -1,5 +1,6 @@
 //! clap value parsers that build their own errors, so a bad value is echoed escaped and
 //! capped: `--field-manager`, `--dry-run` and `-o`.
+
 use super::parse::output_value_error;
 use crate::cluster::params::DryRun;
 use crate::output::format::{ObjectFormat, OutputFormat};

@@ -173,3 +173,45 @@ fn bearer_token_comes_from_the_file_else_the_environment_and_the_ca_file_is_read
     let e = push_target(&plugin, None, None, None).unwrap_err();
     assert!(e.to_string().contains("missing.pem"), "{e}");
 }
+
+#[test]
+fn template_files_are_read_after_parsing_with_the_o_parser_s_message() {
+    use crate::cli::{Cli, Command, OutputFormat, TemplateFormat};
+    use clap::Parser;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("t.jsonpath");
+    std::fs::write(&file, "{.metadata.name}").unwrap();
+    let flag = format!("jsonpath-file={}", file.display());
+    let mut cli = Cli::try_parse_from(["kubectl-myops", "get", "pods", "-o", &flag]).unwrap();
+    let Command::Get(a) = &cli.command else {
+        panic!("not get")
+    };
+    assert!(matches!(
+        a.output,
+        OutputFormat::Template(TemplateFormat::File(_))
+    ));
+    load_template_files(&mut cli.command).unwrap();
+    let Command::Get(a) = &cli.command else {
+        panic!("not get")
+    };
+    assert!(matches!(
+        a.output,
+        OutputFormat::Template(TemplateFormat::JsonPath { as_json: false, .. })
+    ));
+
+    let mut cli = Cli::try_parse_from([
+        "kubectl-myops",
+        "get",
+        "pods",
+        "-o",
+        "custom-columns-file=/nonexistent/cols",
+    ])
+    .unwrap();
+    let e = load_template_files(&mut cli.command)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.starts_with("invalid value 'custom-columns-file=/nonexistent/cols' for '--output <OUTPUT>': error reading /nonexistent/cols: "),
+        "{e}"
+    );
+}
