@@ -11,6 +11,8 @@ use crate::output::Printer;
 use crate::settings::{Env, Settings};
 use crate::verbs::{self, VerbError};
 
+pub use crate::cli::one_line_usage_error;
+
 /// Runs the CLI with the process's argv and environment; returns the exit code.
 pub fn main() -> u8 {
     let cli = match crate::cli::help::try_parse() {
@@ -59,36 +61,16 @@ pub fn main() -> u8 {
     code.code()
 }
 
-/// clap's usage error (several lines: the error, a blank line, `tip:` lines, `Usage:`, "For
-/// more information…") as one line: `error: …; tip; usage: …` — every error of this tool is
-/// one sentence on one line (ARCHITECTURE §2), and a script reading stderr sees it whole.
-pub fn one_line_usage_error(rendered: &str) -> String {
-    let parts: Vec<String> = rendered
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
-        .map(|l| {
-            l.strip_prefix("tip: ")
-                .map(str::to_string)
-                .or_else(|| l.strip_prefix("Usage: ").map(|u| format!("usage: {u}")))
-                .unwrap_or_else(|| l.to_string())
-        })
-        .collect();
-    if parts.is_empty() {
-        return "error: invalid arguments; see --help".into();
-    }
-    let mut line = parts[0].clone();
-    for p in &parts[1..] {
-        line.push_str(if line.ends_with(':') { " " } else { "; " });
-        line.push_str(p);
-    }
-    line
-}
-
 /// Runs one parsed command against `env`, printing to `out`/`err`.
-pub async fn run(cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -> ExitStatus {
+pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Write) -> ExitStatus {
     let started = Instant::now();
     let mut p = Printer::new(out, err);
+    // A template file `-o` names is part of the flags: a bad one is a usage error like a bad
+    // inline template, before anything else is checked.
+    if let Err(e) = crate::settings::load_template_files(&mut cli.command) {
+        p.err_line(&format!("error: {e}"));
+        return ExitStatus::Usage;
+    }
     if crate::fleet::commands::wanted(&cli.global)
         && let Err(e) = crate::fleet::commands::applies(&cli.global, &cli.command)
     {
@@ -258,28 +240,5 @@ fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
             p.err_line(&format!("error: {e}"));
             e.exit_status()
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_clap_usage_error_block_becomes_one_line() {
-        let block = "error: unexpected argument '--bogus' found\n\n  tip: to pass '--bogus' as a value, use '-- --bogus'\n\nUsage: kubectl-myops get <TYPE[/NAME]>...\n\nFor more information, try '--help'.\n";
-        assert_eq!(
-            one_line_usage_error(block),
-            "error: unexpected argument '--bogus' found; to pass '--bogus' as a value, use '-- --bogus'; usage: kubectl-myops get <TYPE[/NAME]>..."
-        );
-        let missing = "error: the following required arguments were not provided:\n  <TYPE[/NAME]>...\n\nUsage: kubectl-myops get <TYPE[/NAME]>...\n";
-        assert_eq!(
-            one_line_usage_error(missing),
-            "error: the following required arguments were not provided: <TYPE[/NAME]>...; usage: kubectl-myops get <TYPE[/NAME]>..."
-        );
-        assert_eq!(
-            one_line_usage_error(""),
-            "error: invalid arguments; see --help"
-        );
     }
 }

@@ -1,4 +1,4 @@
-//! Process exit codes, the contract of ARCHITECTURE §2 ("Exit codes").
+//! Process exit codes, the contract of docs/design.md, "Exit codes".
 //!
 //! Every error type in the crate maps to one [`ExitStatus`]; the process code is
 //! produced in one place (`main`), never by `process::exit` elsewhere.

@@ -37,7 +37,7 @@ fn collect(cmd: &clap::Command, out: &mut Vec<(String, Vec<u8>)>) {
 }
 
 /// Writes [`pages`] into `dir` (created if missing) and removes any other `*.1` file there
-/// (a page of a command that no longer exists). Returns the paths written.
+/// (a page of a command the CLI does not have). Returns the paths written.
 ///
 /// # Errors
 /// The I/O error of the directory or of a file, for the caller to report.

@@ -36,7 +36,7 @@ pub struct Settings {
     /// The session id every [`crate::guard::Session`] opened with these settings uses
     /// (sent on every request, written on every change-log record); `None` = a new id per
     /// session. A fan-out over contexts ([`crate::fleet`]) sets it once, so all journal
-    /// entries of one invocation share one session id (ARCHITECTURE §7).
+    /// entries of one invocation share one session id (docs/design.md, "The mutation model").
     pub session_id: Option<String>,
     /// Whether stderr is a terminal ([`Env::stderr_is_terminal`]): `crds sync` then draws a
     /// progress line.
@@ -112,6 +112,10 @@ pub enum SettingsError {
     /// The kuberc cannot be chosen (`KUBERC=off` with `--kuberc`).
     #[error(transparent)]
     Kuberc(#[from] crate::cluster::kuberc::KubercError),
+    /// A template file named by `-o` cannot be used ([`load_template_files`]): the whole
+    /// message, worded as the `-o` parser's.
+    #[error("{0}")]
+    TemplateFile(String),
     /// Neither `$MYOPS_HOME` nor `$HOME` is set: there is no fixed place for the change log
     /// and the metrics state.
     #[error(
@@ -134,6 +138,15 @@ pub enum SettingsError {
         source: std::io::Error,
     },
 }
+
+mod push;
+mod templates;
+#[cfg(test)]
+mod tests;
+
+pub use templates::load_template_files;
+
+use push::push_target;
 
 impl Settings {
     /// Resolves settings from the global flags and the captured environment.
@@ -327,262 +340,4 @@ pub fn split_kubeconfig(value: Option<&str>) -> Vec<PathBuf> {
                 .collect()
         })
         .unwrap_or_default()
-}
-
-/// Resolves the Pushgateway target: `--pushgateway` > `$MYOPS_PUSHGATEWAY` > plugin.yaml.
-/// Job, instance, timeout, credentials and CA come from plugin.yaml (defaults when absent);
-/// a bearer token from `bearerTokenFile`, else `$MYOPS_PUSHGATEWAY_TOKEN` — never a flag,
-/// whose value would show in `ps`.
-fn push_target(
-    plugin: &PluginConfig,
-    flag: Option<&str>,
-    env: Option<&str>,
-    env_token: Option<&str>,
-) -> Result<Option<PushTarget>, SettingsError> {
-    let pg = plugin.pushgateway.as_ref();
-    let Some(base) = flag
-        .or(env)
-        .map(str::to_string)
-        .or_else(|| pg.map(|p| p.url.clone()))
-    else {
-        return Ok(None);
-    };
-    if plugin.pushgateway.as_ref().is_none_or(|p| p.url != base) {
-        let what = if flag.is_some() {
-            "--pushgateway"
-        } else {
-            "$MYOPS_PUSHGATEWAY"
-        };
-        if let Some(msg) = crate::metrics::base_url_problem(what, &base) {
-            return Err(SettingsError::PushgatewayUrl(msg));
-        }
-    }
-    let job = pg
-        .map(|p| p.job.clone())
-        .unwrap_or_else(|| "kubectl-myops".to_string());
-    let instance = pg
-        .and_then(|p| p.instance.clone())
-        .unwrap_or_else(crate::metrics::instance_default);
-    let timeout = pg.map(|p| p.timeout).unwrap_or(Duration::from_secs(1));
-    let basic_auth = match pg.and_then(|p| p.basic_auth.as_ref()) {
-        None => None,
-        Some(b) => {
-            // A regular file of at most 64 KiB: a FIFO or device here must not hang every command.
-            let pw = crate::fsutil::read_regular(&b.password_file, 64 * 1024).map_err(|e| {
-                SettingsError::PasswordFile {
-                    path: b.password_file.clone(),
-                    source: e.into(),
-                }
-            })?;
-            Some((
-                b.username.clone(),
-                String::from_utf8_lossy(&pw)
-                    .trim_end_matches(['\n', '\r'])
-                    .to_string(),
-            ))
-        }
-    };
-    let read = |path: &PathBuf| {
-        crate::fsutil::read_regular(path, 1024 * 1024).map_err(|e| SettingsError::PasswordFile {
-            path: path.clone(),
-            source: e.into(),
-        })
-    };
-    let bearer_token = match pg.and_then(|p| p.bearer_token_file.as_ref()) {
-        Some(f) => Some(
-            String::from_utf8_lossy(&read(f)?)
-                .trim_end_matches(['\n', '\r'])
-                .to_string(),
-        ),
-        None => env_token.map(str::to_string),
-    };
-    let ca_pem = pg.and_then(|p| p.ca_file.as_ref()).map(read).transpose()?;
-    let target = PushTarget {
-        url: crate::metrics::push_url(&base, &job, &instance),
-        timeout,
-        basic_auth,
-        bearer_token,
-        ca_pem,
-    };
-    target.register_secrets();
-    Ok(Some(target))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn empty_connection_flags_are_treated_as_not_given_like_kubectl() {
-        let g = GlobalArgs {
-            token: Some(String::new()),
-            user: Some(String::new()),
-            cluster: Some(String::new()),
-            context: Some(String::new()),
-            server: Some(String::new()),
-            as_user: Some(String::new()),
-            as_uid: Some(String::new()),
-            namespace: Some(String::new()),
-            request_timeout: Some(String::new()),
-            pushgateway: Some(String::new()),
-            kubeconfig: Some(PathBuf::new()),
-            certificate_authority: Some(PathBuf::new()),
-            config: Some(PathBuf::new()),
-            as_group: vec![String::new()],
-            ..GlobalArgs::default()
-        };
-        let c = without_empty_overrides(&g);
-        assert_eq!(
-            (c.token, c.user, c.cluster, c.context, c.server),
-            (None, None, None, None, None)
-        );
-        assert_eq!((c.as_user, c.as_uid, c.namespace), (None, None, None));
-        assert_eq!((c.request_timeout, c.pushgateway), (None, None));
-        assert_eq!(
-            (c.kubeconfig, c.certificate_authority, c.config),
-            (None, None, None)
-        );
-        assert_eq!(
-            c.as_group,
-            vec![String::new()],
-            "kubectl keeps an empty group"
-        );
-        let kept = without_empty_overrides(&GlobalArgs {
-            token: Some("t".into()),
-            namespace: Some("shop".into()),
-            ..GlobalArgs::default()
-        });
-        assert_eq!(
-            (kept.token.as_deref(), kept.namespace.as_deref()),
-            (Some("t"), Some("shop"))
-        );
-    }
-
-    #[test]
-    fn request_timeouts_beyond_go_s_duration_are_refused_instead_of_panicking() {
-        assert_eq!(request_timeout("0").unwrap(), None);
-        assert_eq!(request_timeout("5s").unwrap(), Some(Duration::from_secs(5)));
-        for bad in ["9223372036854775807", "300000000h", "18446744073709551615"] {
-            let e = request_timeout(bad).unwrap_err().to_string();
-            assert!(
-                e.contains("longest duration Go's time.Duration"),
-                "{bad}: {e}"
-            );
-        }
-        assert!(
-            request_timeout("9223372036").unwrap().is_some(),
-            "292 years is fine"
-        );
-        let e = request_timeout(&"9".repeat(100_000))
-            .unwrap_err()
-            .to_string();
-        assert!(e.len() < 400, "{e}");
-        let e = request_timeout("5\u{1b}[2J").unwrap_err().to_string();
-        assert!(!e.contains('\u{1b}'), "{e}");
-    }
-
-    #[test]
-    fn as_user_extra_groups_values_by_key_and_refuses_entries_without_equals() {
-        let raw: Vec<String> = ["scopes=view", "scopes=edit", "reason=a=b", "empty="]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let m = user_extras(&raw).unwrap();
-        assert_eq!(m["scopes"], ["view", "edit"]);
-        assert_eq!(m["reason"], ["a=b"]);
-        assert_eq!(m["empty"], [""]);
-        for bad in ["noequals", "=v"] {
-            let e = user_extras(&[bad.to_string()]).unwrap_err().to_string();
-            assert!(
-                e.starts_with(&format!("--as-user-extra \"{bad}\" is not KEY=VALUE")),
-                "{e}"
-            );
-        }
-    }
-
-    #[test]
-    fn kubeconfig_list_splits_on_colon_and_drops_empty_entries() {
-        assert_eq!(
-            split_kubeconfig(Some("/a/config::/b/config:")),
-            vec![PathBuf::from("/a/config"), PathBuf::from("/b/config")]
-        );
-        assert!(split_kubeconfig(None).is_empty());
-    }
-
-    #[test]
-    fn pushgateway_flag_beats_env_beats_plugin_yaml() {
-        let mut plugin = config::builtin();
-        assert!(
-            push_target(&plugin, None, None, None).unwrap().is_none(),
-            "no URL anywhere: local only"
-        );
-        plugin.pushgateway = Some(crate::config::PushgatewayConfig {
-            url: "http://127.0.0.1:9091".into(),
-            job: "kubectl-myops".into(),
-            instance: None,
-            timeout: Duration::from_millis(1500),
-            basic_auth: None,
-            bearer_token_file: None,
-            ca_file: None,
-        });
-        let t = push_target(&plugin, Some("http://flag:1"), Some("http://env:2"), None)
-            .unwrap()
-            .unwrap();
-        assert!(
-            t.url
-                .starts_with("http://flag:1/metrics/job/kubectl-myops/instance/"),
-            "{}",
-            t.url
-        );
-        let t = push_target(&plugin, None, Some("http://env:2"), None)
-            .unwrap()
-            .unwrap();
-        assert!(t.url.starts_with("http://env:2/metrics/job/"), "{}", t.url);
-        let t = push_target(&plugin, None, None, None).unwrap().unwrap();
-        assert!(
-            t.url.starts_with("http://127.0.0.1:9091/metrics/job/"),
-            "{}",
-            t.url
-        );
-        assert_eq!(t.timeout, Duration::from_millis(1500));
-    }
-
-    #[test]
-    fn bearer_token_comes_from_the_file_else_the_environment_and_the_ca_file_is_read() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("token"), "t0ken-from-file\n").unwrap();
-        std::fs::write(dir.path().join("ca.pem"), "-----BEGIN CERTIFICATE-----\n").unwrap();
-        let mut plugin = config::builtin();
-        plugin.pushgateway = Some(crate::config::PushgatewayConfig {
-            url: "https://gw:9091".into(),
-            job: "j".into(),
-            instance: Some("i".into()),
-            timeout: Duration::from_secs(1),
-            basic_auth: None,
-            bearer_token_file: None,
-            ca_file: None,
-        });
-        let t = push_target(&plugin, None, None, Some("t0ken-from-env"))
-            .unwrap()
-            .unwrap();
-        assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-env"));
-        assert!(
-            !format!("{t:?}").contains("t0ken"),
-            "Debug must not show the token"
-        );
-        let pg = plugin.pushgateway.as_mut().unwrap();
-        pg.bearer_token_file = Some(dir.path().join("token"));
-        pg.ca_file = Some(dir.path().join("ca.pem"));
-        let t = push_target(&plugin, None, None, Some("t0ken-from-env"))
-            .unwrap()
-            .unwrap();
-        assert_eq!(t.bearer_token.as_deref(), Some("t0ken-from-file"));
-        assert_eq!(
-            t.ca_pem.as_deref(),
-            Some(&b"-----BEGIN CERTIFICATE-----\n"[..])
-        );
-        plugin.pushgateway.as_mut().unwrap().ca_file = Some(dir.path().join("missing.pem"));
-        let e = push_target(&plugin, None, None, None).unwrap_err();
-        assert!(e.to_string().contains("missing.pem"), "{e}");
-    }
 }

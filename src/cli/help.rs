@@ -1,53 +1,8 @@
-//! Help texts of the commands that had none (the `Examples:` sections clap prints after the
-//! options, in kubectl's style: a `#` comment, then a real command line), and the name the
-//! usage lines show.
-//!
-//! Usage lines: run by kubectl as a plugin (`kubectl myops …`), the program is still
-//! `kubectl-myops` in argv[0], so clap would print `Usage: kubectl-myops get …`, which is not
-//! what the user typed. kubectl 1.37+ sets `KUBECTL_PATH` (the kubectl executable) in every
-//! plugin's environment (`k8s.io/kubectl/pkg/cmd/plugin.go`, `pluginEnvironment`, kubernetes
-//! PR 138694); kubectl 1.36 sets nothing (it `exec`s the plugin with its own environment, the
-//! process keeps no trace of kubectl), so there the shell's `_` is read instead: bash and zsh
-//! put the path of the command they run in `_`, which a plugin started by `kubectl myops` in
-//! such a shell inherits (`…/kubectl`). [`usage_name`] reads both.
+//! Help texts: the sections clap prints after the options (kubectl's style: what the
+//! command does that the flags do not say, then `Examples:`, each a `#` comment and a real
+//! command line).
 
-use std::ffi::OsStr;
-
-/// The name usage lines start with: `kubectl myops` when kubectl ran the plugin — the
-/// environment's `KUBECTL_PATH` is set, or its `_` names an executable called `kubectl` (see
-/// the module doc) — else the binary's own name, `kubectl-myops` (run directly).
-pub fn usage_name(kubectl_path: Option<&OsStr>, underscore: Option<&OsStr>) -> &'static str {
-    let by_shell = underscore
-        .and_then(|u| std::path::Path::new(u).file_name())
-        .is_some_and(|n| n == "kubectl");
-    match kubectl_path {
-        Some(p) if !p.is_empty() => "kubectl myops",
-        _ if by_shell => "kubectl myops",
-        _ => super::BIN,
-    }
-}
-
-/// The whole command tree with usage lines named `name` ([`usage_name`]; clap derives every
-/// subcommand's usage from the root's `bin_name`).
-pub fn command_for(name: &str) -> clap::Command {
-    use clap::CommandFactory;
-    super::Cli::command().bin_name(name.to_string())
-}
-
-/// Parses the process's argv with usage lines named for how it was run ([`usage_name`] of
-/// the environment's `KUBECTL_PATH` and `_`); the one place that reads them.
-///
-/// # Errors
-/// clap's error for bad arguments, and its early exits (`--help`, `--version`), for the
-/// caller to print.
-pub fn try_parse() -> Result<super::Cli, clap::Error> {
-    use clap::FromArgMatches;
-    let path = std::env::var_os("KUBECTL_PATH");
-    let underscore = std::env::var_os("_");
-    let name = usage_name(path.as_deref(), underscore.as_deref());
-    let matches = command_for(name).try_get_matches()?;
-    super::Cli::from_arg_matches(&matches)
-}
+pub use super::parse::{command_for, try_parse, usage_name};
 
 /// Top-level help, after the options: the exit codes, then examples.
 pub const ROOT_HELP: &str =
@@ -148,10 +103,10 @@ pub const CHANGELOG_LIST_HELP: &str = "Examples:
 
 /// `changelog diff` help: where the after-state comes from.
 pub const CHANGELOG_DIFF_HELP: &str =
-    "The before-state is journaled with every change; since issue 15 the after-state is too (in
-the outcome record). For an older entry the live object is read (get, in the entry's
-context) and the first line says so: exact when its resourceVersion is still the one the
-change produced, otherwise `before → now`. Secret values are never stored: a changed one
+    "The before-state is journaled with every change, and the after-state with its outcome
+record. For an entry without an after-state (an older record) the live object is read (get, in
+the entry's context) and the first line says so: exact when its resourceVersion is still the
+one the change produced, otherwise `before → now`. Secret values are never stored: a changed one
 reads \"*** (before)\" → \"*** (after)\", as in kubectl diff.
 
 Examples:
@@ -337,6 +292,125 @@ pub const WHOAMI_HELP: &str = "Examples:
 pub const VERSION_HELP: &str = "Examples:
   kubectl myops version";
 
+/// `get` help: examples.
+pub const GET_EXAMPLES: &str = "Examples:
+  # List pods in the current namespace as a table (server-side columns)
+  kubectl myops get pods
+
+  # One deployment as YAML, in namespace web
+  kubectl myops get deployment/frontend -n web -o yaml
+
+  # Custom resources by short name, filtered by label
+  kubectl myops get bj -l team=storage
+
+  # Names only, across all namespaces (plugin.yaml needs scope `cluster`)
+  kubectl myops get pods -A -o name";
+
+/// `patch` help: how field-path policies act on a patch, then examples.
+pub const PATCH_EXAMPLES: &str = "A field-path policy of plugin.yaml (`policies:`) that denies a field the patch would change
+refuses it (exit 3, nothing sent). With a rule on the object the patch is first sent as a
+server-side dry run and the change it shows is judged; the dry run and the real patch both carry
+the before-state's resourceVersion, so a write in between is a 409 (exit 5).
+
+Examples:
+  # Scale a deployment with a strategic merge patch (the default, as in kubectl)
+  kubectl myops patch deployment web -p '{\"spec\":{\"replicas\":3}}'
+
+  # A custom resource needs a merge or JSON patch; show the change first
+  kubectl myops patch backupjob/nightly --type merge -p 'spec: {retentionDays: 30}' --dry-run=server
+
+  # A JSON patch (RFC 6902) with a test that guards it
+  kubectl myops patch deploy web --type json -p '[{\"op\":\"test\",\"path\":\"/spec/replicas\",\"value\":3},{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":4}]'
+
+  # The status subresource, from a file
+  kubectl myops patch bj nightly --type merge --subresource status --patch-file status.yaml";
+
+/// `crds watch` help: the files, removal and `--prune`, examples.
+pub const WATCH_HELP: &str =
+    "Files: *.yaml and *.yml, one or more apiextensions.k8s.io/v1 CRDs each. A new or changed
+file is applied with server-side apply (field manager kubectl-myops) and usable by `get` as
+soon as it is reported registered. A bad file is reported and skipped; the others stay.
+
+Removing a file unregisters its CRDs locally; they stay on the cluster. With --prune they are
+deleted from the cluster — but only CRDs this tool applied. DELETING A CRD DELETES EVERY CUSTOM
+RESOURCE OF IT, cluster-wide, at once.
+
+Examples:
+  # Follow the default directory (plugin.yaml crdDir, else ~/.kube/plugins/crds)
+  kubectl myops crds watch
+
+  # Follow ./crds, machine-readable log lines
+  kubectl myops crds watch ./crds --log-format json
+
+  # Three replicas on one directory: only the Lease holder applies, the others stand by;
+  # Prometheus scrapes each on :9100 (/metrics, /healthz, /readyz)
+  kubectl myops crds watch /etc/crds --leader-elect --lease-namespace crd-loader --metrics-addr :9100";
+
+/// `auth can-i` help: what VERB, TYPE and `--list` mean, examples.
+pub const CAN_I_HELP: &str =
+    "VERB is an RBAC verb (get, list, watch, create, update, patch, delete, …). TYPE resolves
+like `get` (an unknown TYPE is exit 2); a TYPE outside the core group is named as
+plural.group on stderr. `impersonate users|groups|uids|userextras[/KEY]` asks about
+impersonation (users and groups in the core group, uids and userextras in
+authentication.k8s.io), never a custom resource of that name. A NONRESOURCEURL starts with
+`/` (`can-i get /healthz`). A review that could not be made is exit 1, never a `no`.
+`--list` prints the caller's rules in the namespace (SelfSubjectRulesReview) that plugin.yaml
+lets this plugin use; one stderr line says when rules were hidden. The answer is RBAC's alone, as kubectl's; when RBAC
+says yes but plugin.yaml would refuse the plugin verb behind it (get for get/list/watch, patch
+for patch), the line says `yes (outside plugin.yaml: …)`. A cluster-scoped TYPE is asked at
+cluster scope.
+
+Examples:
+  # Can I list pods in namespace web?
+  kubectl myops auth can-i list pods -n web
+
+  # Can bob patch the deployment frontend? (needs impersonation rights)
+  kubectl myops auth can-i patch deployment/frontend --as bob
+
+  # The scale subresource, anywhere; exit code only
+  kubectl myops auth can-i patch deployments --subresource scale -A -q
+
+  # May I impersonate the user bob? May I read /healthz? What may I do here?
+  kubectl myops auth can-i impersonate users/bob
+  kubectl myops auth can-i get /healthz
+  kubectl myops auth can-i --list -n web";
+
+/// `auth matrix` help: the rows and columns, examples.
+pub const MATRIX_HELP: &str =
+    "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
+server does not serve the type. Columns: get, list, watch for the plugin verb get; patch for
+patch; POLICIES (only when plugin.yaml has `policies:`) names the field-path policy rules on
+the type, e.g. policies[0,2], or `-`; BOUNDARY is `ok` or why plugin.yaml refuses the row.
+
+Examples:
+  # What may I do in namespace web?
+  kubectl myops auth matrix -n web
+
+  # What may bob do cluster-wide?
+  kubectl myops auth matrix -A --as bob";
+
+/// Help for `completion`: where each script goes, and the kubectl helper.
+pub const COMPLETION_HELP: &str = "Loading the script:
+  bash        source <(kubectl-myops completion bash)      # e.g. in ~/.bashrc
+  zsh         kubectl-myops completion zsh > \"${fpath[1]}/_kubectl-myops\"
+  fish        kubectl-myops completion fish > ~/.config/fish/completions/kubectl-myops.fish
+  powershell  kubectl-myops completion powershell | Out-String | Invoke-Expression
+
+These complete `kubectl-myops …`. For `kubectl myops …`, kubectl's own completion (`kubectl
+completion bash`, …) runs `kubectl_complete-myops` from PATH, which completes subcommands,
+flags, -o values, contexts, namespaces, resource types and object names (asking the cluster
+for at most 1s, env MYOPS_COMPLETION_TIMEOUT). krew links only kubectl-myops; link the helper
+next to it once (again after `kubectl krew upgrade myops`):
+  d=\"${KREW_ROOT:-$HOME/.krew}/bin\"
+  ln -sf \"$(dirname \"$(readlink -f \"$d/kubectl-myops\")\")/kubectl_complete-myops\" \"$d/\"
+
+Examples:
+  # Load bash completion for kubectl-myops in this shell
+  source <(kubectl-myops completion bash)
+
+  # Install zsh completion
+  kubectl-myops completion zsh > \"${fpath[1]}/_kubectl-myops\"";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,41 +450,6 @@ mod tests {
         assert!(
             missing.is_empty(),
             "no Examples section with a command line: {missing:?}"
-        );
-    }
-
-    #[test]
-    fn usage_lines_read_kubectl_myops_when_kubectl_runs_the_plugin() {
-        let o = |s: &'static str| Some(OsStr::new(s));
-        assert_eq!(usage_name(None, None), "kubectl-myops");
-        assert_eq!(usage_name(o(""), None), "kubectl-myops");
-        assert_eq!(
-            usage_name(o("/usr/local/bin/kubectl"), None),
-            "kubectl myops"
-        );
-        assert_eq!(usage_name(None, o("/usr/bin/kubectl")), "kubectl myops");
-        assert_eq!(
-            usage_name(None, o("/opt/bin/kubectl-myops")),
-            "kubectl-myops"
-        );
-        assert_eq!(
-            usage_name(None, o("/usr/bin/kubectl.real")),
-            "kubectl-myops"
-        );
-        let help = command_for("kubectl myops")
-            .try_get_matches_from(["kubectl-myops", "crds", "sync", "--help"])
-            .expect_err("--help is an early exit")
-            .render()
-            .to_string();
-        assert!(
-            help.contains("Usage: kubectl myops crds sync [OPTIONS] [DIR]"),
-            "{help}"
-        );
-        let mut direct = command_for(crate::cli::BIN);
-        let usage = direct.render_usage().to_string();
-        assert!(
-            usage.starts_with("Usage: kubectl-myops [OPTIONS] <COMMAND>"),
-            "{usage}"
         );
     }
 }

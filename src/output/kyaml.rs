@@ -4,7 +4,7 @@
 //!
 //! - a `---` line, then the value, then a newline; keys in JSON order (sorted, as Go's
 //!   `encoding/json` writes maps — sort them first with
-//!   [`crate::output::objects::sort_keys`]);
+//!   [`crate::output::json::sort_keys`]);
 //! - maps as `{`, one `key: value,` line per entry two spaces deeper, `}`; empty ones `{}`;
 //! - lists of maps or lists "cuddled" (`[{ … }, { … }]`), other lists one item per line;
 //! - keys bare unless [`needs_quotes`]; string values always double-quoted, with Go-style
@@ -31,7 +31,7 @@ fn node(v: &Value, level: usize, out: &mut String) {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => match n.as_f64().filter(|_| n.is_f64()) {
-            Some(f) => out.push_str(&super::objects::go_json_float(f)),
+            Some(f) => out.push_str(&super::json::go_json_float(f)),
             None => out.push_str(&n.to_string()),
         },
         Value::String(s) => string(s, level + 1, false, out),

@@ -9,7 +9,9 @@ use serde::Serialize;
 use crate::exit::ExitStatus;
 
 pub mod custom_columns;
+pub mod format;
 pub mod goyaml;
+pub mod json;
 pub mod jsonpath;
 pub mod kyaml;
 pub mod objects;
@@ -237,7 +239,7 @@ impl<'a> Printer<'a> {
 /// a 5 MB input must not write 5 MB to the terminal.
 pub const MAX_LINE_CHARS: usize = 2000;
 
-/// `text` made safe for stderr (issue 10, classes 1 and 7): credentials masked by
+/// `text` made safe for stderr: credentials masked by
 /// [`crate::redact::scrub`]; control and invisible characters (newline aside: it splits
 /// lines) escaped by [`crate::echo::capped`] (`\u{1b}`), so input echoed back can never
 /// drive the terminal; every line cut at [`MAX_LINE_CHARS`] characters.
