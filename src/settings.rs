@@ -164,7 +164,7 @@ impl Settings {
     pub fn resolve(g: &GlobalArgs, env: &Env) -> Result<Settings, SettingsError> {
         let g = &without_empty_overrides(g);
         if let Some(ns) = &g.namespace {
-            crate::validate::check_namespace(ns).map_err(SettingsError::Namespace)?;
+            crate::base::validate::check_namespace(ns).map_err(SettingsError::Namespace)?;
         }
         let user_home = env.home.clone();
         let source = config::locate(
@@ -262,7 +262,7 @@ pub fn request_timeout(t: &str) -> Result<Option<Duration>, SettingsError> {
     if d > MAX_REQUEST_TIMEOUT {
         return Err(SettingsError::RequestTimeout(format!(
             "{} is longer than {}, the longest duration Go's time.Duration (and so kubectl) can express; use 0 for the defaults",
-            crate::echo::quoted(t),
+            crate::base::echo::quoted(t),
             duration_string::format(MAX_REQUEST_TIMEOUT)
         )));
     }
@@ -284,7 +284,7 @@ pub fn user_extras(
     for e in raw {
         match e.split_once('=') {
             Some((k, v)) if !k.is_empty() => out.entry(k.to_string()).or_default().push(v.into()),
-            _ => return Err(SettingsError::UserExtra(crate::echo::quoted(e))),
+            _ => return Err(SettingsError::UserExtra(crate::base::echo::quoted(e))),
         }
     }
     Ok(out)

@@ -10,7 +10,7 @@ use super::checks::{home_problem, home_warning, kind_of, log_problem, path};
 use super::error::ChangelogError;
 use super::model::{Entry, FORMAT_VERSION, PENDING};
 use super::retention::{self, Retention};
-use crate::fsutil;
+use crate::base::fsutil;
 
 /// The change log of one `MYOPS_HOME`, proven writable: obtained only through
 /// [`Journal::open`], so holding one means the log could be opened for appending and locked
@@ -129,7 +129,7 @@ fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
 }
 
 /// Appends `entry` with `formatVersion` [`FORMAT_VERSION`], every string passed through
-/// [`crate::redact::scrub_json`], as one line (starting on a fresh line) chained to the last
+/// [`crate::base::redact::scrub_json`], as one line (starting on a fresh line) chained to the last
 /// record ([`chain::seal`]) under an exclusive lock, rotating first when `retention` says so;
 /// fsyncs it, then records its hash in `changelog.head`.
 fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), ChangelogError> {
@@ -146,7 +146,7 @@ fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), Chang
     };
     let mut record =
         serde_json::to_value(&versioned).map_err(|e| fail(std::io::Error::other(e)))?;
-    crate::redact::scrub_json(&mut record);
+    crate::base::redact::scrub_json(&mut record);
     let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(fail)?;
     let mut f = open_log(&path)?;
     let tip = retention::chain_tip(home).map_err(fail)?;
@@ -425,7 +425,7 @@ mod tests {
 
     #[test]
     fn append_scrubs_registered_secrets_from_every_field() {
-        crate::redact::remember("tok-7f3a9c-never-stored");
+        crate::base::redact::remember("tok-7f3a9c-never-stored");
         let d = tempfile::tempdir().unwrap();
         let j = Journal::open(d.path()).unwrap();
         let e = Entry {

@@ -74,11 +74,11 @@ pub struct Entry {
     /// absent in intent records, failures and older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub after: Option<Value>,
-    /// The reconciler the live object named ([`crate::reconciler::detect`]): a
+    /// The reconciler the live object named ([`crate::rules::reconciler::detect`]): a
     /// patch of such an object was warned about, a rollback of it was forced (`--force`).
     /// Absent when none was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reconciler: Option<crate::reconciler::Reconciler>,
+    pub reconciler: Option<crate::rules::reconciler::Reconciler>,
     /// `metadata.resourceVersion` after the change.
     pub resource_version_after: Option<String>,
     /// How the outcome was found after the fact: set only in an outcome record that

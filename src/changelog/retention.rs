@@ -181,7 +181,7 @@ pub fn rotated_away(home: &Path, id: &str) -> Option<String> {
     (when < oldest).then(|| {
         format!(
             "change-log entry {} (from {when}) was rotated away: the oldest record kept is from {oldest} (changelog.maxSize/maxAge in plugin.yaml, {ROTATED_FILES} rotated files kept), so it can no longer be shown or rolled back",
-            crate::echo::capped(id, 64)
+            crate::base::echo::capped(id, 64)
         )
     })
 }

@@ -78,10 +78,10 @@ pub fn one_line_usage_error(rendered: &str) -> String {
 /// '--output <OUTPUT>': REASON`), the value escaped and capped: what the `-o` parser reports,
 /// and what [`crate::settings::load_template_files`] reports for a template file.
 pub fn output_value_error(value: &str, reason: &str) -> String {
-    crate::echo::capped(
+    crate::base::echo::capped(
         &format!(
             "invalid value '{}' for '--output <OUTPUT>': {reason}",
-            crate::echo::capped(value, 100)
+            crate::base::echo::capped(value, 100)
         ),
         2000,
     )

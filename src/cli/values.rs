@@ -9,7 +9,7 @@ use crate::output::format::{ObjectFormat, OutputFormat};
 pub const DEFAULT_FIELD_MANAGER: &str = "kubectl-myops";
 
 /// Parses `--field-manager`: empty means [`DEFAULT_FIELD_MANAGER`] (an empty flag is no flag,
-/// as elsewhere); otherwise the API server's rule ([`crate::validate::check_field_manager`]:
+/// as elsewhere); otherwise the API server's rule ([`crate::base::validate::check_field_manager`]:
 /// at most 128 bytes, printable) is checked before any request, so a field manager the server
 /// would refuse fails before the object is read, not at the server after it.
 /// The error is built here, not by clap, so the value is echoed escaped and capped.
@@ -37,7 +37,7 @@ impl clap::builder::TypedValueParser for FieldManagerParser {
         if v.is_empty() {
             return Ok(DEFAULT_FIELD_MANAGER.to_string());
         }
-        crate::validate::check_field_manager(v).map_err(fail)?;
+        crate::base::validate::check_field_manager(v).map_err(fail)?;
         Ok(v.to_string())
     }
 }
@@ -98,7 +98,7 @@ impl DryRunFlag {
             "none" => Ok(plain(DryRun::None)),
             other => Err(format!(
                 "Invalid dry-run value ({}). Must be \"none\", \"server\", or \"client\".; usage: --dry-run[=none|server|client]",
-                crate::echo::capped(other, 100)
+                crate::base::echo::capped(other, 100)
             )),
         }
     }

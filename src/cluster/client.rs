@@ -191,8 +191,9 @@ pub async fn connect(
     let proxy = choose_proxy(&mut config, kubeconfig_proxy.as_deref())?;
     let namespace = config.default_namespace.clone();
     remember_credentials(&config);
-    let server =
-        crate::redact::url_without_userinfo(config.cluster_url.to_string().trim_end_matches('/'));
+    let server = crate::base::redact::url_without_userinfo(
+        config.cluster_url.to_string().trim_end_matches('/'),
+    );
     let configured_user = opts.as_user.clone().or(base.user);
     let client = build_client(config, &plugin_policy, opts, deadline).await?;
     Ok(Cluster {
@@ -473,7 +474,7 @@ fn choose_proxy(
     let proxy = config
         .proxy_url
         .as_ref()
-        .map(|u| crate::redact::url_without_userinfo(u.to_string().trim_end_matches('/')));
+        .map(|u| crate::base::redact::url_without_userinfo(u.to_string().trim_end_matches('/')));
     if let Some(p) = &proxy {
         let _ = PROXY_IN_USE.set(p.clone());
     }

@@ -60,18 +60,18 @@ pub struct TypeIndex {
 }
 
 /// Why TYPE did not resolve to exactly one resource. The TYPE is echoed as typed but escaped
-/// and capped ([`crate::echo::quoted`]): raw terminal escape sequences in TYPE must never
+/// and capped ([`crate::base::echo::quoted`]): raw terminal escape sequences in TYPE must never
 /// reach the terminal (docs/security.md).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ResolveError {
     /// No served resource matches.
     #[error(
         "the server doesn't have a resource type {}; list the served types with `kubectl api-resources`",
-        crate::echo::quoted(.0)
+        crate::base::echo::quoted(.0)
     )]
     Unknown(String),
     /// Several resources match (e.g. a short name used by two groups).
-    #[error("resource type {} is ambiguous: it matches {}; use plural.group", crate::echo::quoted(input), candidates.join(", "))]
+    #[error("resource type {} is ambiguous: it matches {}; use plural.group", crate::base::echo::quoted(input), candidates.join(", "))]
     Ambiguous {
         /// What the user typed.
         input: String,

@@ -10,7 +10,7 @@
 //! when it changed.
 //!
 //! Files: `<MYOPS_HOME>/cache/discovery/<server key>/{api,apis}.json`, mode 0600 in a 0700
-//! directory, written atomically ([`crate::fsutil::write_atomic`]). An entry is used only if
+//! directory, written atomically ([`crate::base::fsutil::write_atomic`]). An entry is used only if
 //! it is a regular file (not a symbolic link), private to the user, at most
 //! [`MAX_ENTRY_BYTES`], valid JSON of the expected shape and recorded for the same server
 //! URL; anything else — corrupt, torn, planted, another server's — is ignored (the request
@@ -128,7 +128,7 @@ fn read_entry(path: &Path, server: &str) -> Option<Entry> {
     if !meta.file_type().is_file() {
         return None;
     }
-    let (bytes, mode) = crate::fsutil::read_regular_with_mode(path, MAX_ENTRY_BYTES).ok()?;
+    let (bytes, mode) = crate::base::fsutil::read_regular_with_mode(path, MAX_ENTRY_BYTES).ok()?;
     if mode & 0o077 != 0 {
         return None;
     }
@@ -188,7 +188,7 @@ async fn document(
             document,
         };
         if let Ok(bytes) = serde_json::to_vec(&entry) {
-            let _ = crate::fsutil::write_atomic(&path, &bytes);
+            let _ = crate::base::fsutil::write_atomic(&path, &bytes);
         }
         return Ok(entry.document);
     }

@@ -175,7 +175,7 @@ pub fn token_subject(token: &str) -> Option<String> {
 }
 
 /// Builds the in-cluster configuration from `env` (which must be [`InClusterEnv::possible`]).
-/// The token read here is registered with [`crate::redact::remember`].
+/// The token read here is registered with [`crate::base::redact::remember`].
 ///
 /// # Errors
 /// [`InClusterError::Token`] when the token file is unreadable, not a regular file, larger
@@ -188,7 +188,7 @@ pub fn config(env: &InClusterEnv) -> Result<InCluster, InClusterError> {
     let url = server_url(&host, &port);
     let uri: http::Uri = url
         .parse()
-        .map_err(|_| InClusterError::Server(crate::echo::quoted(&url)))?;
+        .map_err(|_| InClusterError::Server(crate::base::echo::quoted(&url)))?;
     let token_path = env.token_path().unwrap_or_default();
     let token_err = |problem: String| InClusterError::Token {
         path: token_path.display().to_string(),
@@ -200,7 +200,7 @@ pub fn config(env: &InClusterEnv) -> Result<InCluster, InClusterError> {
     if token.is_empty() {
         return Err(token_err("it is empty".into()));
     }
-    crate::redact::remember(token);
+    crate::base::redact::remember(token);
     let mut config = Config::new(uri);
     let rotating = token == text;
     if rotating {
@@ -228,7 +228,7 @@ pub fn config(env: &InClusterEnv) -> Result<InCluster, InClusterError> {
 
 /// Reads a regular file (after links) of at most `max` bytes, never blocking on a FIFO.
 fn read_small(path: &Path, max: u64) -> Result<Vec<u8>, String> {
-    crate::fsutil::read_regular_with_mode(path, max)
+    crate::base::fsutil::read_regular_with_mode(path, max)
         .map(|(bytes, _)| bytes)
         .map_err(|e| e.problem.to_string())
 }

@@ -132,7 +132,7 @@ pub fn locate(
     }))
 }
 
-/// Reads the policy from `source` (the file through [`crate::fsutil::read_regular`], so a
+/// Reads the policy from `source` (the file through [`crate::base::fsutil::read_regular`], so a
 /// FIFO or a huge file is refused, not read).
 ///
 /// # Errors
@@ -144,7 +144,7 @@ pub fn load(source: &KubercSource) -> Result<Policy, KubercError> {
         KubercSource::Default(p) => (p, false),
         KubercSource::Explicit(p) => (p, true),
     };
-    let bytes = match crate::fsutil::read_regular(path, MAX_KUBERC_BYTES) {
+    let bytes = match crate::base::fsutil::read_regular(path, MAX_KUBERC_BYTES) {
         Ok(b) => b,
         Err(e) => {
             let io: std::io::Error = e.into();
@@ -253,7 +253,7 @@ fn policy_of(doc: &Value, version: &str) -> Result<PluginPolicy, String> {
         ("Allowlist", Some(e)) => Ok(PluginPolicy::Allowlist(e)),
         (other, _) => Err(format!(
             "unknown credential plugin policy {}; use AllowAll, DenyAll or Allowlist",
-            crate::echo::quoted(other)
+            crate::base::echo::quoted(other)
         )),
     }
 }
@@ -292,8 +292,8 @@ fn allowlist_entry(n: usize, item: &Value) -> Result<String, String> {
     if cleaned != entry {
         return Err(format!(
             "credentialPluginAllowlist entry #{n}: non-normalized file path {} (write {})",
-            crate::echo::quoted(&entry),
-            crate::echo::quoted(&cleaned)
+            crate::base::echo::quoted(&entry),
+            crate::base::echo::quoted(&cleaned)
         ));
     }
     Ok(entry)
@@ -353,7 +353,7 @@ fn look_path(name: &str, path_env: &str) -> Option<String> {
 /// [`KubercError::Denied`] naming the plugin, the reason and the kuberc file.
 pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<(), KubercError> {
     let deny = |reason: String| KubercError::Denied {
-        program: crate::echo::quoted(command),
+        program: crate::base::echo::quoted(command),
         reason,
         file: policy
             .file
@@ -397,7 +397,7 @@ pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<()
     } else {
         Err(deny(format!(
             "{} is not in the credentialPluginAllowlist",
-            crate::echo::quoted(&resolved)
+            crate::base::echo::quoted(&resolved)
         )))
     }
 }

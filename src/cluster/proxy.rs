@@ -249,7 +249,7 @@ fn checked(uri: http::Uri, origin: &'static str) -> Result<http::Uri, ProxyError
         "socks5" => 1080,
         _ => {
             return Err(ProxyError::Scheme {
-                url: crate::redact::url_without_userinfo(&uri.to_string()),
+                url: crate::base::redact::url_without_userinfo(&uri.to_string()),
                 origin,
                 scheme,
             });
@@ -264,7 +264,9 @@ fn checked(uri: http::Uri, origin: &'static str) -> Result<http::Uri, ProxyError
         .authority(format!("{authority}:{default_port}"))
         .path_and_query("/")
         .build()
-        .map_err(|_| ProxyError::InvalidUrl(crate::redact::url_without_userinfo(&uri.to_string())))
+        .map_err(|_| {
+            ProxyError::InvalidUrl(crate::base::redact::url_without_userinfo(&uri.to_string()))
+        })
 }
 
 /// The proxy for requests to `server`, as kubectl chooses it (see the module docs):
@@ -286,7 +288,9 @@ pub fn choose(
             .parse::<http::Uri>()
             .ok()
             .filter(|u| u.host().is_some_and(|h| !h.is_empty()))
-            .ok_or_else(|| ProxyError::InvalidUrl(crate::redact::url_without_userinfo(url)))?;
+            .ok_or_else(|| {
+                ProxyError::InvalidUrl(crate::base::redact::url_without_userinfo(url))
+            })?;
         return checked(uri, "the kubeconfig's proxy-url").map(Some);
     }
     let (value, origin) = match server.scheme_str() {

@@ -12,7 +12,7 @@ use super::words::{Line, Word, command_at};
 use crate::config::Verb;
 
 /// RBAC verbs offered for `auth can-i VERB`: the list `auth can-i` itself knows.
-pub use crate::authz::KNOWN_VERBS as RBAC_VERBS;
+pub use crate::guard::authz::KNOWN_VERBS as RBAC_VERBS;
 
 /// A lookup the candidates need beyond the clap definitions.
 #[derive(Debug, Clone, PartialEq, Eq)]

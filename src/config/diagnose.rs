@@ -13,7 +13,7 @@
 //! - Text that is not UTF-8 ([`not_utf8`]) is placed just after the last valid character.
 //! - Every message has its control characters escaped ([`one_line`]), so an error is one line,
 //!   and every piece of the user's text in it (a key, a value, a verb) is escaped and capped by
-//!   [`crate::echo`], then the whole message is capped at [`MAX_MESSAGE_CHARS`]: a 5 MB value is
+//!   [`crate::base::echo`], then the whole message is capped at [`MAX_MESSAGE_CHARS`]: a 5 MB value is
 //!   never echoed whole.
 
 use std::path::Path;
@@ -24,7 +24,7 @@ use serde::de::IgnoredAny;
 use serde_saphyr::{Error as YamlError, Location, MessageFormatter, Spanned};
 
 use super::{ConfigError, MetricFamily, Verb, yaml_options};
-use crate::echo;
+use crate::base::echo;
 
 /// Longest message, in characters, after the pieces quoted from the file were capped: a last
 /// guard for text a library formats on its own (serde's `Unexpected`, a scanner message).
@@ -260,7 +260,7 @@ fn end_position(text: &str) -> (u64, u64) {
 /// Escapes control characters so a message stays on one line, and cuts it after
 /// [`MAX_MESSAGE_CHARS`] characters.
 fn one_line(s: &str) -> String {
-    crate::echo::capped(s, MAX_MESSAGE_CHARS)
+    crate::base::echo::capped(s, MAX_MESSAGE_CHARS)
 }
 
 /// Where the validated values are in the text; read leniently (unknown keys ignored), since the

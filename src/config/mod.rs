@@ -8,7 +8,7 @@
 //! - The file is read only if it is a regular file of at most [`MAX_BYTES`] that only its owner
 //!   can write ([`load`]): a FIFO must not hang the tool, and a boundary anyone can change is no
 //!   boundary.
-//! - Every value echoed in an error is escaped and capped ([`crate::echo`]), so a 5 MB `name:`
+//! - Every value echoed in an error is escaped and capped ([`crate::base::echo`]), so a 5 MB `name:`
 //!   or an escape sequence in a value never reaches the terminal whole.
 //! - Rules the types cannot express (non-empty lists, a label-safe name, the URL scheme, timeout
 //!   bounds) are checked after parsing. Their locations come from a second, lenient pass over the
@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 
 use serde_saphyr::DuplicateKeyPolicy;
 
+use crate::base::fsutil::{self, Unreadable};
 use crate::exit::ExitStatus;
-use crate::fsutil::{self, Unreadable};
 
 pub use model::*;
 pub use paths::{ConfigSource, expand_tilde, load_source, locate};

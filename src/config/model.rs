@@ -42,7 +42,7 @@ pub struct PluginConfig {
 }
 
 /// One field-path policy rule (docs/policies.md); the type lives with its matching rules.
-pub use crate::policy::PolicyRule;
+pub use crate::rules::policy::PolicyRule;
 
 /// Change-log retention (README "Retention"): `changelog.jsonl` is rotated to
 /// `changelog.jsonl.1` (five rotated files are kept) before an append that would make it
@@ -93,7 +93,7 @@ pub mod byte_size {
         let bad = || {
             format!(
                 "invalid size {}: use a whole number of bytes more than 0 or one with KiB, MiB or GiB, e.g. 10MiB",
-                crate::echo::quoted(text)
+                crate::base::echo::quoted(text)
             )
         };
         let (num, mult) = [
@@ -148,7 +148,7 @@ pub mod age_string {
         let bad = || {
             format!(
                 "invalid age {}: use a duration more than 0 with d, h, m or s, e.g. 90d",
-                crate::echo::quoted(text)
+                crate::base::echo::quoted(text)
             )
         };
         let t = text.trim();
@@ -157,7 +157,7 @@ pub mod age_string {
         if t.ends_with(|c: char| c.is_ascii_digit()) {
             return Err(format!(
                 "age {} has no unit: write it with d, h, m or s, e.g. {t}d for {t} days",
-                crate::echo::quoted(text)
+                crate::base::echo::quoted(text)
             ));
         }
         let d = match t.strip_suffix('d') {
@@ -339,13 +339,13 @@ pub mod duration_string {
                 Duration::try_from_secs_f64(v * mult).map_err(|_| {
                     format!(
                         "duration {} is too large: use at most a few seconds, e.g. 1s",
-                        crate::echo::quoted(text)
+                        crate::base::echo::quoted(text)
                     )
                 })
             }
             _ => Err(format!(
                 "invalid duration {}: use a number with ms, s, m or h, e.g. 1s or 500ms",
-                crate::echo::quoted(text)
+                crate::base::echo::quoted(text)
             )),
         }
     }
@@ -362,7 +362,7 @@ pub mod duration_string {
         let bad = || {
             format!(
                 "invalid duration {}: use seconds (e.g. 30) or a Go duration such as 5s or 1m30s",
-                crate::echo::quoted(text)
+                crate::base::echo::quoted(text)
             )
         };
         let t = text.trim();

@@ -19,7 +19,7 @@ const MAX_PUSH_TIMEOUT: Duration = Duration::from_secs(60);
 /// no `?query` or `#fragment` (the grouping-key path `/metrics/job/…` is appended to
 /// it, so a query would swallow it and send the push to the wrong place).
 pub fn base_url_problem(what: &str, url: &str) -> Option<String> {
-    let shown = || crate::echo::quoted(&crate::redact::url_without_userinfo(url));
+    let shown = || crate::base::echo::quoted(&crate::base::redact::url_without_userinfo(url));
     let rest = url
         .strip_prefix("http://")
         .or_else(|| url.strip_prefix("https://"));

@@ -5,7 +5,7 @@
 
 use super::diagnose::{self, Field};
 use super::{MAX_NAME_CHARS, MAX_RESOURCE_CHARS, PluginConfig, pushgateway};
-use crate::echo;
+use crate::base::echo;
 
 /// The first rule of docs/configuration.md that `c` breaks, with a message saying what to do; the rules types
 /// cannot express, checked after parsing ([`diagnose::rule_error`] places the failure).
@@ -107,7 +107,7 @@ fn is_api_version(s: &str) -> bool {
 
 /// The first rule of `policies` (docs/policies.md) that `c` breaks: a resource that is not `*`,
 /// `plural` or `plural.group`; a namespace glob that is not a namespace name with `*`s; no
-/// `deny` paths; a path [`crate::policy::parse_pattern`] refuses; an empty message.
+/// `deny` paths; a path [`crate::rules::policy::parse_pattern`] refuses; an empty message.
 fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
     use diagnose::PolicyPart;
     let label = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-';
@@ -132,7 +132,7 @@ fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
         if let Some((plural, group)) = r.resource.split_once('.')
             && let Some(version) = group.split('.').next().filter(|v| is_api_version(v))
             && let rest = group.split_once('.').map(|(_, g)| g)
-            && rest.is_none_or(crate::policy::builtin_group)
+            && rest.is_none_or(crate::rules::policy::builtin_group)
         {
             let msg = format!(
                 "policies[{i}].resource {} names API version {version}, and a rule names a type without its version: write {}",
@@ -168,7 +168,7 @@ fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
             (&r.allow, "allow", PolicyPart::Allow),
         ] {
             for (j, p) in list.iter().enumerate() {
-                if let Err(e) = crate::policy::parse_pattern(p) {
+                if let Err(e) = crate::rules::policy::parse_pattern(p) {
                     return Some((at(part(Some(j))), format!("policies[{i}].{name}[{j}]: {e}")));
                 }
             }

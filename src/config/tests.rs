@@ -221,11 +221,11 @@ fn a_password_in_the_pushgateway_url_is_refused_and_never_echoed() {
         "{m}"
     );
     assert_eq!(
-        crate::redact::url_without_userinfo("http://a:b@h:1/p@q"),
+        crate::base::redact::url_without_userinfo("http://a:b@h:1/p@q"),
         "http://h:1/p@q"
     );
     assert_eq!(
-        crate::redact::url_without_userinfo("no scheme@x"),
+        crate::base::redact::url_without_userinfo("no scheme@x"),
         "no scheme@x"
     );
     assert!(parse(&PG.replace("http://x", "http://pg/path@v1"), Path::new("p")).is_ok());

@@ -8,12 +8,12 @@
 //!
 //! Hostile directories: every `.yaml`/`.yml` entry is listed whatever it
 //! is, and only a regular file (after resolving links) of at most [`MAX_FILE_BYTES`] is read,
-//! through [`crate::fsutil::read_regular_with_mode`], which never blocks on a FIFO or device.
+//! through [`crate::base::fsutil::read_regular_with_mode`], which never blocks on a FIFO or device.
 //! Anything else — a FIFO, a socket, a device, a directory named `x.yaml`, a dangling or
 //! looping link, an unreadable or oversize file — is a [`LoadError`] for that file, reported
 //! like a syntax error, and the other files still load. [`parse_crds`] is pure and total
 //! (fuzzed): any text gives CRDs or a located error, never a panic, and every value it quotes
-//! back is escaped and capped ([`crate::echo`]).
+//! back is escaped and capped ([`crate::base::echo`]).
 //!
 //! Mounted ConfigMaps: the kubelet writes a ConfigMap volume with its AtomicWriter
 //! (`pkg/volume/util/atomic_writer.go`): the data lives in a timestamped directory
@@ -39,7 +39,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::fsutil::{self, Unreadable};
+use crate::base::fsutil::{self, Unreadable};
 
 pub use dir::{
     DATA_LINK, Entry, GENERATION_TRIES, check_dir_mode, crd_files, data_generation,

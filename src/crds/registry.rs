@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::base::fsutil;
 use crate::crds::LoadedCrd;
-use crate::fsutil;
 
 /// Largest registry file read, in bytes (16 MiB: tens of thousands of entries of a few
 /// hundred bytes; anything larger is not a file this tool wrote).

@@ -138,13 +138,13 @@ pub fn select(entries: &[String], all: bool, known: &[String]) -> Result<Vec<Str
             let mut names: Vec<String> = known
                 .iter()
                 .take(10)
-                .map(|k| crate::echo::quoted(k))
+                .map(|k| crate::base::echo::quoted(k))
                 .collect();
             if known.len() > 10 {
                 names.push(format!("… {} in all", known.len()));
             }
             return Err(SelectError::NoMatch {
-                entry: crate::echo::quoted(e),
+                entry: crate::base::echo::quoted(e),
                 known: names.join(", "),
             });
         }
@@ -288,7 +288,7 @@ pub fn merged_list(outputs: &[Captured<'_>], shape: Shape) -> Result<Value, Outp
 /// when they have headers (kubectl's rule between the tables of several types); text lines
 /// are prefixed by `CONTEXT\t` and come where the first text appeared. Text that is only
 /// blank lines (the separators between one context's tables) is dropped. The context name
-/// in a cell or prefix has its control characters escaped ([`crate::echo::escaped`]: `\t`,
+/// in a cell or prefix has its control characters escaped ([`crate::base::echo::escaped`]: `\t`,
 /// `\n`, `\u{1b}`), so one row stays one line and a tab only ever ends the prefix.
 ///
 /// # Errors
@@ -313,7 +313,7 @@ pub fn merge(outputs: &[Captured<'_>], shape: Shape) -> Result<String, OutputErr
     for c in outputs {
         // A context name is kubeconfig text: a control character in it must neither repaint
         // the terminal nor break a row or the `CONTEXT<TAB>line` shape.
-        let name = crate::echo::escaped(c.context);
+        let name = crate::base::echo::escaped(c.context);
         for ch in c.chunks {
             match ch {
                 Chunk::Table(t) => {

@@ -124,7 +124,7 @@ async fn run_session(
         Ok(())
     } else {
         Err(SessionRollbackError::Incomplete {
-            session: crate::echo::capped(session_id, 64),
+            session: crate::base::echo::capped(session_id, 64),
             failed: tally.failed.len(),
             total,
             done: tally.restored,
@@ -138,7 +138,7 @@ async fn run_session(
 /// `context NAME`, or `the current context` for entries that recorded none.
 fn label(group: &ContextChanges) -> String {
     match &group.context {
-        Some(c) => format!("context {}", crate::echo::capped(c, 100)),
+        Some(c) => format!("context {}", crate::base::echo::capped(c, 100)),
         None => "the current context".to_string(),
     }
 }
@@ -211,7 +211,7 @@ async fn in_context<T>(
     for line in String::from_utf8_lossy(&err).lines() {
         p.err_line(line);
     }
-    let name = crate::echo::escaped(context);
+    let name = crate::base::echo::escaped(context);
     for chunk in chunks {
         let text = match chunk {
             Chunk::Text(t) => t,

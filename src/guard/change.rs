@@ -32,10 +32,10 @@ pub mod restore;
 use kube::api::{DeleteParams, Patch, PatchParams, PostParams, Preconditions, PropagationPolicy};
 use serde_json::{Value, json};
 
-use crate::authz::AccessRequest;
 use crate::changelog::{self, Operation};
 use crate::cli::PatchType;
 use crate::config::Verb;
+use crate::guard::authz::AccessRequest;
 
 pub use inverse::{Inverse, inverse_of};
 pub use object::{Intent, ObjectRef, type_name};

@@ -129,7 +129,7 @@ impl ApplyError {
     pub fn transient(&self) -> Option<&ApiError> {
         match self {
             ApplyError::Guard(GuardError::Api(e))
-            | ApplyError::Guard(GuardError::Gate(crate::authz::GateError::Review(e)))
+            | ApplyError::Guard(GuardError::Gate(crate::guard::authz::GateError::Review(e)))
             | ApplyError::Rejected { source: e, .. }
             | ApplyError::Wait { source: e, .. } => Some(e).filter(|e| e.is_transient()),
             _ => None,
@@ -498,7 +498,7 @@ impl<'a> Applier<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::authz::GateError;
+    use crate::guard::authz::GateError;
 
     fn server(code: u16) -> ApiError {
         ApiError::Server {

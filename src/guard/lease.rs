@@ -27,8 +27,8 @@ use super::GuardError;
 use super::deadline::bounded;
 use super::election::{Elector, Record, Seen, Step};
 use super::session::Session;
-use crate::authz::{AccessRequest, GateError};
 use crate::cluster::ApiError;
+use crate::guard::authz::{AccessRequest, GateError};
 
 /// The default Lease name of `crds watch --leader-elect`.
 pub const DEFAULT_LEASE_NAME: &str = "kubectl-myops-crd-loader";

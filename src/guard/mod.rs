@@ -2,6 +2,8 @@
 //! cluster (docs/design.md, "The guarded path"). A verb cannot forget a guarantee because it
 //! has no other way to send a request:
 //!
+//! - [`authz`]: the pure half of the gate — the plugin.yaml boundary and the shape of a
+//!   SelfSubjectAccessReview question;
 //! - [`target`]: `TYPE [NAME…]` / `TYPE/NAME…` parsed, names checked so the request sent is
 //!   the one reviewed (pure);
 //! - [`Session`]: one per invocation, opened for a [`Purpose`] (the plugin.yaml verb that
@@ -27,9 +29,11 @@
 //! - [`watch`] and [`outage`]: the `get -w` stream, and the one backoff with which the
 //!   long-running commands wait out a server that stops answering.
 //!
-//! `cli`, `settings`, `config`, `cluster`, `authz`, `changelog` and `output` are below this
-//! layer; `verbs` and `crds` are above it and never import each other's files.
+//! `base`, `rules`, `config`, `changelog`, `crds`, `cluster`, `output`, `metrics`, `cli` and
+//! `settings` are below this layer; `history`, `completions`, `verbs` and `fleet` are above it
+//! (docs/design.md, "Layers").
 
+pub mod authz;
 pub mod change;
 pub mod crd_apply;
 pub mod crd_batch;
@@ -53,10 +57,10 @@ pub use mutation::{ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
 pub use session::{Grant, Mode, Moved, Purpose, Session};
 pub use target::{Target, check_names, parse_target, parse_targets};
 
-use crate::authz::GateError;
 use crate::changelog::ChangelogError;
 use crate::cluster::{ApiError, ClusterError, ResolveError};
 use crate::exit::ExitStatus;
+use crate::guard::authz::GateError;
 
 /// Why the guarded path refused or failed, each variant with its documented exit code.
 #[derive(Debug, thiserror::Error)]
@@ -93,9 +97,9 @@ pub enum GuardError {
         /// The object (`configmap/web`).
         object: String,
         /// Its owner.
-        owner: crate::reconciler::Reconciler,
+        owner: crate::rules::reconciler::Reconciler,
     },
-    /// A field-path policy of plugin.yaml ([`crate::policy`]) forbids a change the
+    /// A field-path policy of plugin.yaml ([`crate::rules::policy`]) forbids a change the
     /// patch would make, as the server-side dry run of the same patch showed; nothing was
     /// sent for real.
     #[error(

@@ -12,7 +12,7 @@
 //! the change without asking the cluster again.
 //!
 //! Reconcilers: before a patch is sent, the live object (the before-state read just before)
-//! is checked for an owner that will revert a hand change ([`crate::reconciler::detect`]).
+//! is checked for an owner that will revert a hand change ([`crate::rules::reconciler::detect`]).
 //! What happens then is the request's [`ReconcilerPolicy`]: `patch` warns, `rollback`
 //! refuses (exit 5, nothing sent) unless `--force`. Either way the owner is journaled with
 //! the change (`reconciler`). The check lives here, not in the verbs, so no mutating verb
@@ -39,11 +39,11 @@ use super::GuardError;
 use super::change::Change;
 pub use super::change::object::{Intent, ObjectRef, type_name};
 use super::session::{Grant, Session};
-use crate::authz::GateError;
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType};
 use crate::cluster::ApiError;
-use crate::reconciler::Reconciler;
+use crate::guard::authz::GateError;
+use crate::rules::reconciler::Reconciler;
 
 /// A patch to send: what `patch` and `rollback` ask for.
 #[derive(Debug, Clone)]
@@ -65,7 +65,7 @@ pub struct PatchRequest<'a> {
 }
 
 /// What [`Session::patch`] does when the live object names a reconciler
-/// ([`crate::reconciler::detect`]); in every case the owner is journaled with the change.
+/// ([`crate::rules::reconciler::detect`]); in every case the owner is journaled with the change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReconcilerPolicy {
     /// Send the patch; the caller prints [`Reconciler::patch_warning`] (`patch`).
@@ -146,7 +146,7 @@ mod test_pause {
 impl Session<'_> {
     /// The object `name` of TYPE in `namespace` (default: the session's), resolved.
     ///
-    /// A `namespace` given here is checked as `-n` is ([`crate::validate::check_namespace`]):
+    /// A `namespace` given here is checked as `-n` is ([`crate::base::validate::check_namespace`]):
     /// it may come from a change-log record (`drift`, `rollback`, `changelog diff`), which is a
     /// file anyone with the home directory can edit, and it becomes a URL path segment.
     ///
@@ -161,7 +161,7 @@ impl Session<'_> {
     ) -> Result<ObjectRef, GuardError> {
         super::check_names(&[name.to_string()]).map_err(GuardError::Usage)?;
         if let Some(ns) = &namespace {
-            crate::validate::check_namespace(ns).map_err(GuardError::Usage)?;
+            crate::base::validate::check_namespace(ns).map_err(GuardError::Usage)?;
         }
         let t = self.resolve(type_name).await?;
         let namespace = t
@@ -403,7 +403,7 @@ impl Session<'_> {
                 // A Secret's values, once read, are masked wherever they would be printed or
                 // journaled (a server message may quote them later).
                 if let Some(v) = &v {
-                    crate::redact::remember_secret_values(&obj.t.api.kind, v);
+                    crate::base::redact::remember_secret_values(&obj.t.api.kind, v);
                 }
                 Ok(v)
             }

@@ -30,11 +30,11 @@ use tokio::sync::OnceCell;
 use super::GuardError;
 use super::deadline::{Deadlines, bounded};
 use super::identity::verify;
-use crate::authz::{AccessRequest, GateError, check_boundary, check_verb};
 use crate::changelog::{self, Journal};
 use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect, discovery_cache};
 use crate::config::Verb;
 use crate::crds::Registry;
+use crate::guard::authz::{AccessRequest, GateError, check_boundary, check_verb};
 use crate::output::Printer;
 use crate::settings::Settings;
 

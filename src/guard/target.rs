@@ -2,12 +2,12 @@
 //! `TYPE/NAME…`, as kubectl's resource builder accepts them
 //! (`k8s.io/cli-runtime/pkg/resource/builder.go`), and names checked so that the request sent
 //! is exactly the one the SelfSubjectAccessReview approved. Every argument echoed in a message
-//! goes through [`crate::echo::quoted`]: escaped, at most 64 characters.
+//! goes through [`crate::base::echo::quoted`]: escaped, at most 64 characters.
 
+use crate::base::echo::quoted;
+use crate::base::validate::MAX_NAME_BYTES;
 use crate::cluster::{ResolvedType, TypeIndex};
-use crate::echo::quoted;
 use crate::guard::GuardError;
-use crate::validate::MAX_NAME_BYTES;
 
 /// What `get` was asked for, after splitting `TYPE NAME…` / `TYPE/NAME…` (pure).
 #[derive(Debug, Clone, PartialEq, Eq)]

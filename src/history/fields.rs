@@ -39,7 +39,7 @@ pub fn field_pointer(text: &str) -> Result<String, String> {
             if !(rest.starts_with('0') || rest.starts_with('1')) {
                 return Err(format!(
                     "the JSON Pointer {} has a ~ that is not ~0 (for ~) or ~1 (for /); write it as /metadata/labels/app.kubernetes.io~1name",
-                    crate::echo::quoted(text)
+                    crate::base::echo::quoted(text)
                 ));
             }
         }
@@ -123,7 +123,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::diff::touches;
+    use crate::rules::diff::touches;
 
     #[test]
     fn touched_paths_come_from_the_journaled_patch() {

@@ -184,7 +184,7 @@ fn by_fields(
     let changes = known.iter().any(|(p, e)| before.pointer(p) != e.as_ref());
     let fields = paths
         .iter()
-        .map(|p| crate::diff::dotted(p, live))
+        .map(|p| crate::rules::diff::dotted(p, live))
         .collect::<Vec<_>>()
         .join(", ");
     let now = rv_of(live).unwrap_or_else(|| "?".into());

@@ -316,8 +316,8 @@ pub async fn settle_group(home: &Path, pushed: &PushTarget, previous: Option<&st
     {
         warnings.push(format!(
             "warning: the totals now go to the Pushgateway group {now}, but deleting their old group {} failed: {err}; delete it (curl -X DELETE '{}') or sums over both groups count these totals twice",
-            crate::echo::escaped(old),
-            crate::echo::escaped(old)
+            crate::base::echo::escaped(old),
+            crate::base::echo::escaped(old)
         ));
     }
     let home_owned = home.to_path_buf();
@@ -388,7 +388,7 @@ pub async fn delete_groups(
         delete(group)
             .await
             .map_err(|source| DeleteGroupError::Gateway {
-                url: crate::echo::escaped(&url),
+                url: crate::base::echo::escaped(&url),
                 source,
             })?;
         deleted.push(url);

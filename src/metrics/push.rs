@@ -29,7 +29,7 @@ fn timed_out(err: &(dyn std::error::Error + 'static)) -> bool {
 /// The gateway's answer at most [`MAX_BODY_CHARS`] characters, on one line, control
 /// characters escaped: it is printed to a terminal and may be anything.
 fn trim_body(body: &str) -> String {
-    crate::echo::capped(body.trim(), MAX_BODY_CHARS)
+    crate::base::echo::capped(body.trim(), MAX_BODY_CHARS)
 }
 
 /// Most bytes of an error answer read: far more than [`MAX_BODY_CHARS`] shows, and a
@@ -313,7 +313,7 @@ async fn send(target: &PushTarget, method: http::Method, body: String) -> Result
     text.truncate(MAX_ANSWER_BYTES);
     Err(PushError::Status {
         code: status.as_u16(),
-        body: trim_body(&crate::redact::scrub(&String::from_utf8_lossy(&text))),
+        body: trim_body(&crate::base::redact::scrub(&String::from_utf8_lossy(&text))),
     })
 }
 

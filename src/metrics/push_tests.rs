@@ -29,7 +29,7 @@ fn a_gateway_answer_is_one_escaped_line_without_the_credentials() {
     };
     let echoed = "bad auth s3cret \u{1b}[2J header Basic bWU6czNjcmV0 bearer t0ken\nline2";
     t.register_secrets();
-    let body = trim_body(&crate::redact::scrub(echoed));
+    let body = trim_body(&crate::base::redact::scrub(echoed));
     assert_eq!(
         body,
         "bad auth *** \\u{1b}[2J header Basic *** bearer ***\\nline2"

@@ -7,7 +7,7 @@
 //! the file is replaced atomically (temp file in the same directory, fsync, rename, fsync
 //! of the directory), so a crash leaves either the old or the new totals, never half a file.
 //! Locking, the atomic write and the private modes (0700 home, 0600 files) are the crate's
-//! shared [`crate::fsutil`] helpers; this file maps their I/O errors into [`MetricsError`]
+//! shared [`crate::base::fsutil`] helpers; this file maps their I/O errors into [`MetricsError`]
 //! with the path concerned.
 //!
 //! Reading is bounded: the state file is read only if it is a regular file (after links) of
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use super::state_format::{ParseError, parse_state, serialize_state};
 use super::{MetricsError, Observation, Status};
-use crate::fsutil;
+use crate::base::fsutil;
 
 pub use super::state_format::STATE_VERSION;
 pub use super::totals::{BUCKETS, CrdLoadKey, OpKey, OpTotals, State, new_state_id};

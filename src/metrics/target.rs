@@ -32,17 +32,17 @@ pub struct PushTarget {
 }
 
 impl PushTarget {
-    /// Registers the push credentials with [`crate::redact::remember`] — the password, the
+    /// Registers the push credentials with [`crate::base::redact::remember`] — the password, the
     /// `Basic` header value a gateway might echo back (base64 of `user:password`) and the
     /// bearer token — so no message, warning or record of this process can show them.
     pub fn register_secrets(&self) {
         use base64::engine::general_purpose::STANDARD;
         if let Some((user, password)) = &self.basic_auth {
-            crate::redact::remember(password);
-            crate::redact::remember(&STANDARD.encode(format!("{user}:{password}")));
+            crate::base::redact::remember(password);
+            crate::base::redact::remember(&STANDARD.encode(format!("{user}:{password}")));
         }
         if let Some(t) = &self.bearer_token {
-            crate::redact::remember(t);
+            crate::base::redact::remember(t);
         }
     }
 }

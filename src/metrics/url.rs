@@ -90,9 +90,9 @@ pub fn same_origin(a: &str, b: &str) -> bool {
 }
 
 /// The URL with any `user:password@` removed, for messages
-/// ([`crate::redact::url_without_userinfo`]).
+/// ([`crate::base::redact::url_without_userinfo`]).
 pub fn redact_url(url: &str) -> String {
-    crate::redact::url_without_userinfo(url)
+    crate::base::redact::url_without_userinfo(url)
 }
 
 #[cfg(test)]

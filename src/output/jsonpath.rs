@@ -35,7 +35,7 @@ pub enum JsonPathError {
     /// The template is not valid kubectl JSONPath (usage error, exit 2).
     #[error(
         "error parsing jsonpath {}, {reason} (at character {position}); fix the template (syntax: https://kubernetes.io/docs/reference/kubectl/jsonpath/)",
-        crate::echo::capped(template, SHOWN_CHARS)
+        crate::base::echo::capped(template, SHOWN_CHARS)
     )]
     Parse {
         /// The template as given.
@@ -49,7 +49,7 @@ pub enum JsonPathError {
     /// index out of bounds or a missing key with `--allow-missing-template-keys=false`.
     #[error(
         "error executing jsonpath {}: {reason}; fix the template or pass --allow-missing-template-keys=true",
-        crate::echo::capped(template, SHOWN_CHARS)
+        crate::base::echo::capped(template, SHOWN_CHARS)
     )]
     Execute {
         /// The template as given.

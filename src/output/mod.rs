@@ -240,13 +240,13 @@ impl<'a> Printer<'a> {
 pub const MAX_LINE_CHARS: usize = 2000;
 
 /// `text` made safe for stderr: credentials masked by
-/// [`crate::redact::scrub`]; control and invisible characters (newline aside: it splits
-/// lines) escaped by [`crate::echo::capped`] (`\u{1b}`), so input echoed back can never
+/// [`crate::base::redact::scrub`]; control and invisible characters (newline aside: it splits
+/// lines) escaped by [`crate::base::echo::capped`] (`\u{1b}`), so input echoed back can never
 /// drive the terminal; every line cut at [`MAX_LINE_CHARS`] characters.
 pub fn for_terminal(text: &str) -> String {
-    let text = crate::redact::scrub(text);
+    let text = crate::base::redact::scrub(text);
     text.split('\n')
-        .map(|line| crate::echo::capped(line, MAX_LINE_CHARS))
+        .map(|line| crate::base::echo::capped(line, MAX_LINE_CHARS))
         .collect::<Vec<_>>()
         .join("\n")
 }

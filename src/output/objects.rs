@@ -214,7 +214,7 @@ pub fn print_result(
     };
     let changed = match before {
         Some(b) => {
-            !crate::diff::operations(b, after).is_empty()
+            !crate::rules::diff::operations(b, after).is_empty()
                 || (dry_run == DryRun::None && rv(Some(b)) != rv(Some(after)))
         }
         None => true,
@@ -242,7 +242,7 @@ pub fn print_result(
         // Secret values are hidden, their changes shown (diffing redacted copies would hide them).
         // With -o, stdout is the object alone, byte for byte as kubectl prints it (a script
         // pipes it on), so the diff goes to stderr.
-        for line in crate::diff::render_for(&t.api.kind, b, after) {
+        for line in crate::rules::diff::render_for(&t.api.kind, b, after) {
             if to_stderr {
                 p.err_line(&format!("  {line}"));
             } else {

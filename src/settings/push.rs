@@ -47,12 +47,13 @@ pub(super) fn push_target(
         None => None,
         Some(b) => {
             // A regular file of at most 64 KiB: a FIFO or device here must not hang every command.
-            let pw = crate::fsutil::read_regular(&b.password_file, 64 * 1024).map_err(|e| {
-                SettingsError::PasswordFile {
-                    path: b.password_file.clone(),
-                    source: e.into(),
-                }
-            })?;
+            let pw =
+                crate::base::fsutil::read_regular(&b.password_file, 64 * 1024).map_err(|e| {
+                    SettingsError::PasswordFile {
+                        path: b.password_file.clone(),
+                        source: e.into(),
+                    }
+                })?;
             Some((
                 b.username.clone(),
                 String::from_utf8_lossy(&pw)
@@ -62,9 +63,11 @@ pub(super) fn push_target(
         }
     };
     let read = |path: &PathBuf| {
-        crate::fsutil::read_regular(path, 1024 * 1024).map_err(|e| SettingsError::PasswordFile {
-            path: path.clone(),
-            source: e.into(),
+        crate::base::fsutil::read_regular(path, 1024 * 1024).map_err(|e| {
+            SettingsError::PasswordFile {
+                path: path.clone(),
+                source: e.into(),
+            }
         })
     };
     let bearer_token = match pg.and_then(|p| p.bearer_token_file.as_ref()) {

@@ -10,7 +10,7 @@
 //! A bad line never makes the log unreadable: lines that are not valid entries are
 //! skipped with one `warning:` line saying how many, and `changelog list --invalid` lists them
 //! by line number and reason (never their content). Every cell and echoed id is escaped and
-//! capped ([`crate::echo::capped`]): the log is a file anyone with the account can edit.
+//! capped ([`crate::base::echo::capped`]): the log is a file anyone with the account can edit.
 //!
 //! Readable history: `changelog list` filters by user (the global `--user`,
 //! matched against the user the API server saw), context (the global `--context`),
@@ -35,9 +35,9 @@ pub use table::{
     OUTCOME_UNKNOWN, ambiguous_warning, invalid_table, list_table, no_outcome_warning, op_name,
 };
 
+use crate::base::echo::capped as display_capped;
 use crate::changelog::{self, Entry};
 use crate::cli::{ChangelogCommand, ListFormat};
-use crate::echo::capped as display_capped;
 use crate::output::{Printer, to_json, to_yaml};
 use crate::settings::Settings;
 use crate::verbs::VerbError;

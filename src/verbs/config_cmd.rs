@@ -53,7 +53,7 @@ pub fn validate(
         crate::changelog::retention::ROTATED_FILES,
     ))?;
     p.out(&policies_summary(&cfg))?;
-    for w in crate::policy::lint(&cfg.resources, &cfg.policies) {
+    for w in crate::rules::policy::lint(&cfg.resources, &cfg.policies) {
         p.err_line(&format!("warning: {w}"));
     }
     Ok(())
@@ -82,12 +82,12 @@ pub fn policies_summary(cfg: &PluginConfig) -> String {
         } else {
             format!("; allow {}", r.allow.join(", "))
         };
-        out.push_str(&crate::echo::capped(
+        out.push_str(&crate::base::echo::capped(
             &format!(
                 "    [{i}] {}{ns}: deny {}{allow} — {}",
                 r.resource,
                 r.deny.join(", "),
-                crate::echo::quoted(&r.message)
+                crate::base::echo::quoted(&r.message)
             ),
             1000,
         ));

@@ -9,10 +9,10 @@ use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomRe
 use kube::api::ListParams;
 use kube::core::ObjectList;
 
-use crate::authz::AccessRequest;
 use crate::cli::CrdsListArgs;
 use crate::config::Verb;
 use crate::crds::load_dir;
+use crate::guard::authz::AccessRequest;
 use crate::guard::{FIELD_MANAGER, Session, crd_type};
 use crate::output::Printer;
 use crate::output::table::OwnTable;
@@ -112,7 +112,7 @@ pub async fn run(s: &Settings, args: &CrdsListArgs, p: &mut Printer<'_>) -> Resu
             .map(|(path, r)| {
                 let name = path
                     .file_name()
-                    .map(|n| crate::echo::escaped(&n.to_string_lossy()))
+                    .map(|n| crate::base::echo::escaped(&n.to_string_lossy()))
                     .unwrap_or_default();
                 if let Err(e) = &r {
                     p.err_line(&format!("warning: {e}"));

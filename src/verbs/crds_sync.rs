@@ -40,7 +40,7 @@ use crate::verbs::VerbError;
 pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let timeout = duration_string::parse(&args.timeout)
         .map_err(|e| VerbError::Usage(format!("--timeout: {e}")))?;
-    crate::authz::check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
+    crate::guard::authz::check_boundary(&s.plugin, &[], Verb::Patch, &crd_type(), false)?;
     let dir = s.crd_dir(args.dir.as_deref());
     if !dir.is_dir() {
         let what = if dir.exists() {

@@ -53,11 +53,11 @@ use std::time::Instant;
 use serde_json::json;
 use tokio::sync::watch::Receiver;
 
-use crate::authz::check_boundary;
 use crate::cli::{CrdsWatchArgs, LogFormat};
 use crate::config::model::duration_string::parse_go;
 use crate::config::{Verb, duration_string};
 use crate::crds::{WatchState, check_dir_mode};
+use crate::guard::authz::check_boundary;
 use crate::guard::election::{Elector, Timing};
 use crate::guard::lease::{self, Election, Fence, Leadership, LeaseLock, Observer, Released};
 use crate::guard::{Applier, Session, crd_type};

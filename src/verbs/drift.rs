@@ -1,7 +1,7 @@
 //! `drift [TYPE [NAME…]] [-A]`: the objects changed since the change log
 //! last changed them, with the changed fields and the managers that own them now.
 //!
-//! The judging is pure ([`crate::drift`]); this verb reads the change log, opens one guarded
+//! The judging is pure ([`crate::history::drift`]); this verb reads the change log, opens one guarded
 //! session in the current context (reads only: the change log need not be writable), reads
 //! each object through the shared guarded read ([`crate::history::live`]: plugin.yaml verb
 //! `get`, then a SelfSubjectAccessReview for `get` on the named object — a read, so `drift`
@@ -16,12 +16,12 @@
 //! error's code when some object could not be checked (each named on stderr). After a
 //! runtime failure (exit 1: unreachable, timed out) the remaining objects are not read.
 
+use crate::base::echo::capped;
 use crate::changelog;
 use crate::cli::{DriftArgs, DriftFormat};
-use crate::drift::{self, Baseline, Field, Manager, ObjectDrift, Report, State};
-use crate::echo::capped;
 use crate::exit::ExitStatus;
 use crate::guard::{Purpose, Session};
+use crate::history::drift::{self, Baseline, Field, Manager, ObjectDrift, Report, State};
 use crate::history::live::{self, Live};
 use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json};

@@ -137,7 +137,7 @@ pub fn as_json(st: &State) -> serde_json::Value {
 /// A label value from the state file as a table cell: control characters escaped (`\u{1b}`),
 /// since the file is anyone's to edit and the table goes to a terminal.
 fn printable(label: &str) -> String {
-    crate::echo::escaped(label)
+    crate::base::echo::escaped(label)
 }
 
 /// The totals as a table (pure): one row per series, mean duration in seconds.

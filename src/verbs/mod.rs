@@ -21,11 +21,11 @@ pub mod version;
 
 pub use rollback::{RollbackError, SessionRollbackError};
 
-use crate::authz::GateError;
 use crate::cluster::{ApiError, ClusterError, ResolveError};
 use crate::config::ConfigError;
 use crate::crds::{LoadError, RegistryError};
 use crate::exit::ExitStatus;
+use crate::guard::authz::GateError;
 use crate::guard::{ApplyError, GuardError};
 use crate::metrics::Status;
 use crate::output::OutputError;

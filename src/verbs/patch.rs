@@ -124,7 +124,7 @@ pub const MAX_PATCH_BYTES: usize = 3 * 1024 * 1024;
 /// [`VerbError::Usage`] naming the file (escaped and capped) and what is wrong.
 fn read_patch_file(f: &std::path::Path) -> Result<String, VerbError> {
     use std::io::Read;
-    let name = crate::echo::quoted(&f.display().to_string());
+    let name = crate::base::echo::quoted(&f.display().to_string());
     let bad = |why: String| VerbError::Usage(format!("cannot read --patch-file {name}: {why}"));
     let meta = std::fs::metadata(f).map_err(|e| bad(e.to_string()))?;
     if !meta.is_file() {
@@ -238,7 +238,7 @@ fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
         (Some(t), None) => (t.clone(), "--patch".to_string()),
         (None, Some(f)) => (
             read_patch_file(f)?,
-            crate::echo::bare(&f.display().to_string()),
+            crate::base::echo::bare(&f.display().to_string()),
         ),
         _ => {
             return Err(VerbError::Usage(
@@ -257,7 +257,7 @@ fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
     {
         return Err(VerbError::Usage(format!(
             "--subresource {}: patch supports status and scale",
-            crate::echo::quoted(sr)
+            crate::base::echo::quoted(sr)
         )));
     }
     let body = parse_patch(&text, &origin, args.patch_type)?;

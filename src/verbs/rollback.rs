@@ -31,7 +31,7 @@
 //! "rolled back".
 //!
 //! An object owned by a reconciler (Flux, Argo CD, Helm, kapp, `kubectl apply`:
-//! [`crate::reconciler`]) is not rolled back: the owner would revert it at its next sync,
+//! [`crate::rules::reconciler`]) is not rolled back: the owner would revert it at its next sync,
 //! so the rollback is refused with exit 5 naming the owner, unless `--force` — the same flag
 //! that overrides the resourceVersion guard, since both say "I know the object is not only
 //! mine". A forced rollback journals the owner in its entry (`reconciler`). The check is
@@ -123,7 +123,7 @@ pub fn read_journal(
         .find_map(|id| contradicted.get(id.as_str()).map(|why| (id, why)))
     {
         return Err(RollbackError::NotRestorable {
-            id: crate::echo::capped(id, 64),
+            id: crate::base::echo::capped(id, 64),
             why: format!(
                 "the change log's hash chain contradicts it — {why}; its before-state cannot be trusted, so nothing was sent (`kubectl myops changelog verify` reports every break; restore by hand if needed)"
             ),

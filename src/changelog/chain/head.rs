@@ -27,16 +27,16 @@ pub fn head_path(home: &Path) -> PathBuf {
 /// used (unreadable, not the expected JSON) — a reason, never its content.
 pub fn read_head(home: &Path) -> HeadRead {
     let path = head_path(home);
-    match crate::fsutil::read_regular(&path, 4096) {
+    match crate::base::fsutil::read_regular(&path, 4096) {
         Ok(bytes) => serde_json::from_slice(&bytes)
             .map(Some)
             .map_err(|_| format!("{} is not a head record", path.display())),
-        Err(e) if matches!(e.problem, crate::fsutil::Unreadable::Missing) => Ok(None),
+        Err(e) if matches!(e.problem, crate::base::fsutil::Unreadable::Missing) => Ok(None),
         Err(e) => Err(e.to_string()),
     }
 }
 
-/// Replaces `changelog.head` atomically ([`crate::fsutil::write_atomic`]); the caller holds
+/// Replaces `changelog.head` atomically ([`crate::base::fsutil::write_atomic`]); the caller holds
 /// the writers' lock.
 ///
 /// # Errors
@@ -44,5 +44,5 @@ pub fn read_head(home: &Path) -> HeadRead {
 pub fn write_head(home: &Path, head: &Head) -> std::io::Result<()> {
     let mut text = serde_json::to_vec(head).map_err(std::io::Error::other)?;
     text.push(b'\n');
-    crate::fsutil::write_atomic(&head_path(home), &text)
+    crate::base::fsutil::write_atomic(&head_path(home), &text)
 }

@@ -74,7 +74,7 @@ pub struct Break {
 fn short(h: &str) -> String {
     let head: String = h.chars().take(16).collect();
     let more = if h.chars().count() > 16 { "…" } else { "" };
-    format!("{}{more}", crate::echo::escaped(&head))
+    format!("{}{more}", crate::base::echo::escaped(&head))
 }
 
 impl std::fmt::Display for Break {
@@ -329,7 +329,7 @@ impl<'a> Walk<'a> {
             self.breaks.push(Break {
                 place: Some(here.clone()),
                 problem: Problem::Unlinked {
-                    prev: crate::echo::capped(prev, 80),
+                    prev: crate::base::echo::capped(prev, 80),
                     after,
                     expected,
                 },
@@ -348,7 +348,7 @@ impl<'a> Walk<'a> {
             .map(|(_, p)| p.clone())
             .or(self.last_place.clone());
         let truncated = |h: &Head| Problem::Truncated {
-            head: crate::echo::capped(&h.head, 80),
+            head: crate::base::echo::capped(&h.head, 80),
         };
         let problem = match (head, &self.last, head_error) {
             (_, _, Some(why)) => Problem::BadHead(why),

@@ -84,27 +84,27 @@ pub(super) fn check_impersonation(opts: &KubeOptions) -> Result<(), ClusterError
         if http::HeaderValue::from_str(v).is_err() || v.chars().any(char::is_control) {
             return Err(ClusterError::Impersonation {
                 flag,
-                value: crate::echo::quoted(v),
+                value: crate::base::echo::quoted(v),
             });
         }
     }
     Ok(())
 }
 
-/// Registers every credential `config` holds with [`crate::redact::remember`], so no message
+/// Registers every credential `config` holds with [`crate::base::redact::remember`], so no message
 /// or record can carry one: the bearer token (flag, kubeconfig or token file), the basic-auth
 /// password, the client key, and a password in the server URL.
 pub(super) fn remember_credentials(config: &Config) {
     use secrecy::ExposeSecret;
     let a = &config.auth_info;
     if let Some(t) = &a.token {
-        crate::redact::remember(t.expose_secret());
+        crate::base::redact::remember(t.expose_secret());
     }
     if let Some(p) = &a.password {
-        crate::redact::remember(p.expose_secret());
+        crate::base::redact::remember(p.expose_secret());
     }
     if let Some(k) = &a.client_key_data {
-        crate::redact::remember(k.expose_secret());
+        crate::base::redact::remember(k.expose_secret());
     }
     if let Some(pw) = config.proxy_url.as_ref().and_then(|u| {
         let userinfo = u.authority()?.as_str().rsplit_once('@')?.0;
@@ -115,7 +115,7 @@ pub(super) fn remember_credentials(config: &Config) {
                 .to_string(),
         )
     }) {
-        crate::redact::remember(&pw);
+        crate::base::redact::remember(&pw);
     }
     if let Some(pw) = config.cluster_url.authority().and_then(|a| {
         let userinfo = a.as_str().rsplit_once('@')?.0;
@@ -126,6 +126,6 @@ pub(super) fn remember_credentials(config: &Config) {
                 .to_string(),
         )
     }) {
-        crate::redact::remember(&pw);
+        crate::base::redact::remember(&pw);
     }
 }

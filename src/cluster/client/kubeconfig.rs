@@ -204,9 +204,11 @@ pub(super) fn config_without_kube_proxy(
 /// quotes the proxy value, which may hold a password.
 pub(super) fn kube_proxy_error(e: KubeconfigError, kubeconfig_proxy: Option<&str>) -> ClusterError {
     match (e, kubeconfig_proxy) {
-        (KubeconfigError::ParseProxyUrl(_), Some(url)) => ClusterError::Proxy(
-            crate::cluster::proxy::ProxyError::InvalidUrl(crate::redact::url_without_userinfo(url)),
-        ),
+        (KubeconfigError::ParseProxyUrl(_), Some(url)) => {
+            ClusterError::Proxy(crate::cluster::proxy::ProxyError::InvalidUrl(
+                crate::base::redact::url_without_userinfo(url),
+            ))
+        }
         (KubeconfigError::ParseProxyUrl(_), None) => {
             ClusterError::ProxyEnvironment("HTTPS_PROXY is not a URL".into())
         }

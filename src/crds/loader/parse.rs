@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_saphyr::Spanned;
 
 use super::{LoadError, LoadedCrd, MAX_NAME_CHARS};
-use crate::echo;
+use crate::base::echo;
 
 /// Longest message of a YAML error, in characters: the scanner's own text may quote the
 /// document, and a document is whatever the file holds.
@@ -252,5 +252,5 @@ fn yaml_message(e: &serde_saphyr::Error) -> String {
     }
     let text = e.to_string();
     let first = text.lines().next().unwrap_or("");
-    crate::echo::capped(first, MAX_YAML_MESSAGE_CHARS)
+    crate::base::echo::capped(first, MAX_YAML_MESSAGE_CHARS)
 }

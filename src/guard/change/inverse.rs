@@ -156,7 +156,7 @@ fn create_again(e: &Entry) -> Result<Inverse, String> {
     if masked(&object) {
         return Err(format!(
             "its before-state holds values the change log stored masked (they looked like credentials), so {} cannot be created again as it was; restore it by hand (nothing was sent)",
-            crate::echo::capped(&changelog::object_of(e), 200)
+            crate::base::echo::capped(&changelog::object_of(e), 200)
         ));
     }
     Ok(Inverse::Create { object })
@@ -171,6 +171,6 @@ fn secret_values(e: &Entry, keys: &[String]) -> String {
     };
     format!(
         "the change log never stores Secret values, so {what} of {} cannot be restored; restore them from your secret store (nothing was sent)",
-        crate::echo::capped(&changelog::object_of(e), 200)
+        crate::base::echo::capped(&changelog::object_of(e), 200)
     )
 }

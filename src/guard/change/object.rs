@@ -3,10 +3,10 @@
 
 use serde_json::Value;
 
-use crate::authz::AccessRequest;
 use crate::changelog::Operation;
 use crate::cli::PatchType;
 use crate::cluster::ResolvedType;
+use crate::guard::authz::AccessRequest;
 
 /// One object a mutation acts on, its type resolved.
 #[derive(Debug, Clone)]

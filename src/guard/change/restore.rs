@@ -48,7 +48,7 @@ pub fn unrestorable_changes(current: &Value, before: &Value, touched: &[String])
         .iter()
         .filter(|p| !restorable(p, secret) && !bookkeeping(p))
         .filter(|p| current.pointer(p) != before.pointer(p))
-        .map(|p| crate::diff::dotted(p, before))
+        .map(|p| crate::rules::diff::dotted(p, before))
         .collect()
 }
 
@@ -56,7 +56,7 @@ pub fn unrestorable_changes(current: &Value, before: &Value, touched: &[String])
 /// marker of Secret values or the mask of the process-wide scrubber.
 pub fn masked(v: &Value) -> bool {
     match v {
-        Value::String(s) => s.contains(crate::redact::MASK) || s.contains("<redacted>"),
+        Value::String(s) => s.contains(crate::base::redact::MASK) || s.contains("<redacted>"),
         Value::Array(a) => a.iter().any(masked),
         Value::Object(m) => m.values().any(masked),
         _ => false,
@@ -68,7 +68,7 @@ pub fn listed(items: &[String], max: usize) -> String {
     let mut out: Vec<String> = items
         .iter()
         .take(max)
-        .map(|i| crate::echo::capped(i, 80))
+        .map(|i| crate::base::echo::capped(i, 80))
         .collect();
     if items.len() > max {
         out.push(format!("and {} more", items.len() - max));
@@ -145,7 +145,7 @@ pub fn rollback_ops(
             _ => true,
         };
         if !restored {
-            failed.push(crate::diff::dotted(path, before));
+            failed.push(crate::rules::diff::dotted(path, before));
         }
     }
     if failed.is_empty() {

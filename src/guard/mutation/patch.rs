@@ -35,7 +35,7 @@ impl Session<'_> {
         req: &PatchRequest<'_>,
         before: Option<&Value>,
     ) -> Result<Patched, GuardError> {
-        let reconciler = before.and_then(crate::reconciler::detect);
+        let reconciler = before.and_then(crate::rules::reconciler::detect);
         if let Some(owner) = &reconciler
             && req.reconciler == ReconcilerPolicy::Refuse
         {
@@ -44,7 +44,7 @@ impl Session<'_> {
                 owner: owner.clone(),
             });
         }
-        let rules = crate::policy::matching(
+        let rules = crate::rules::policy::matching(
             &self.settings().plugin.policies,
             &obj.t.api.plural,
             &obj.t.api.kind,
@@ -134,7 +134,7 @@ impl Session<'_> {
         obj: &ObjectRef,
         req: &PatchRequest<'_>,
         before: Option<&Value>,
-        rules: &[crate::policy::Compiled],
+        rules: &[crate::rules::policy::Compiled],
         mut intent: Entry,
     ) -> Result<Value, GuardError> {
         let after = client_side(req, before);
@@ -163,7 +163,7 @@ impl Session<'_> {
         &self,
         s: &Sending<'_>,
         before: Option<&Value>,
-        rules: &[crate::policy::Compiled],
+        rules: &[crate::rules::policy::Compiled],
         intent: &Entry,
     ) -> Result<Option<DynamicObject>, GuardError> {
         let Some(first) = rules.first() else {
@@ -335,24 +335,24 @@ pub fn with_precondition(patch_type: PatchType, body: &Value, rv: &str) -> Value
 /// # Errors
 /// The refusal.
 pub fn policy_verdict(
-    rules: &[crate::policy::Compiled],
+    rules: &[crate::rules::policy::Compiled],
     obj: &ObjectRef,
     change: &'static str,
     before: &Value,
     after: &Value,
 ) -> Result<(), GuardError> {
-    let changed: Vec<String> = crate::diff::operations(before, after)
+    let changed: Vec<String> = crate::rules::diff::operations(before, after)
         .iter()
-        .map(|op| crate::diff::path_of(op).to_string())
+        .map(|op| crate::rules::diff::path_of(op).to_string())
         .collect();
-    match crate::policy::denied_changes(rules, &changed, before, after) {
+    match crate::rules::policy::denied_changes(rules, &changed, before, after) {
         None => Ok(()),
         Some(v) => Err(GuardError::Policy {
             change,
             object: obj.display(),
             rule: format!("policies[{}] ({})", v.index, v.resource),
-            paths: crate::echo::capped(&v.paths_text(), 400),
-            message: crate::echo::capped(&v.message, 400),
+            paths: crate::base::echo::capped(&v.paths_text(), 400),
+            message: crate::base::echo::capped(&v.message, 400),
         }),
     }
 }
@@ -369,7 +369,7 @@ pub(super) fn refusal_result(e: &GuardError) -> String {
     }
 }
 
-/// Registers the Secret values a patch body carries with [`crate::redact::remember`] (the
+/// Registers the Secret values a patch body carries with [`crate::base::redact::remember`] (the
 /// `data`/`stringData` values of a merge or strategic patch, the values of JSON-patch
 /// operations under `/data` or `/stringData`), so a server message that quotes them — the
 /// apiserver quotes the rejected object in some validation errors — is masked on stderr and
@@ -380,7 +380,7 @@ pub fn remember_patch_secrets(kind: &str, body: &Value) {
     }
     fn strings(v: &Value) {
         match v {
-            Value::String(s) => crate::redact::remember(s),
+            Value::String(s) => crate::base::redact::remember(s),
             Value::Array(a) => a.iter().for_each(strings),
             Value::Object(m) => m.values().for_each(strings),
             _ => {}

@@ -136,7 +136,7 @@ fn a_policy_refusal_names_rule_path_and_message_and_never_a_value() {
         allow: vec![],
         message: "vault\u{1b}[2J sync".into(),
     };
-    let rules = vec![crate::policy::Compiled::new(0, &rule).unwrap()];
+    let rules = vec![crate::rules::policy::Compiled::new(0, &rule).unwrap()];
     let s = obj("", "secrets", "Secret");
     let before = json!({"data": {"pw": "c2VjcmV0LW9sZA=="}});
     let after = json!({"data": {"pw": "c2VjcmV0LW5ldw=="}});
@@ -167,7 +167,7 @@ fn secret_values_a_patch_sends_are_masked_in_later_server_messages() {
     remember_patch_secrets("ConfigMap", &json!({"data": {"k": "configmap-value"}}));
     let msg = "Secret \"keep-this-name\" is invalid: merge-pw-81f2c json-patch-token visible-label configmap-value";
     assert_eq!(
-        crate::redact::scrub(msg),
+        crate::base::redact::scrub(msg),
         "Secret \"keep-this-name\" is invalid: *** *** visible-label configmap-value"
     );
 }

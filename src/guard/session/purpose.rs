@@ -1,8 +1,8 @@
 //! What a session is opened for ([`Purpose`], and the [`Mode`] it implies), the [`Grant`] its
 //! gate hands out, and where a journaled entry's context points now ([`Moved`]).
 
-use crate::authz::AccessRequest;
 use crate::config::Verb;
+use crate::guard::authz::AccessRequest;
 
 /// Whether the command may change the cluster (then the journal must be writable first);
 /// derived from the session's [`Purpose`] ([`Purpose::mode`]).

@@ -12,10 +12,10 @@ use kube::Api;
 use kube::api::PostParams;
 
 use super::{Grant, Session};
-use crate::authz::{AccessRequest, GateError};
 use crate::cluster::ResolvedType;
 use crate::config::Verb;
 use crate::guard::GuardError;
+use crate::guard::authz::{AccessRequest, GateError};
 use crate::guard::deadline::bounded;
 use crate::guard::identity::Observed;
 

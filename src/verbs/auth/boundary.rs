@@ -1,8 +1,8 @@
 //! The plugin verbs as RBAC sees them, and plugin.yaml's refusals in a few words: shared by
 //! `can-i`, `can-i --list` and `matrix`.
 
-use crate::authz::GateError;
 use crate::config::Verb;
+use crate::guard::authz::GateError;
 
 /// The RBAC verbs the requests of a plugin verb need: `get` asks `get` (named), `list`
 /// (collection) or `watch` (`-w`); `patch` asks `patch`.

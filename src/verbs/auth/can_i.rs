@@ -2,10 +2,10 @@
 //! verbs pass, with a note when plugin.yaml would refuse the plugin verb making that request.
 
 use super::boundary::{boundary_reason, plugin_verb};
-use crate::authz::{AccessRequest, KNOWN_VERBS};
+use crate::base::echo::quoted;
 use crate::cli::CanIArgs;
-use crate::echo::quoted;
 use crate::exit::ExitStatus;
+use crate::guard::authz::{AccessRequest, KNOWN_VERBS};
 use crate::guard::session::NO_RULE_REASON;
 use crate::guard::target::check_type;
 use crate::guard::{Purpose, Session, check_names};
@@ -25,14 +25,14 @@ pub fn answer_line(decision: &Result<(), String>, outside: Option<&str>) -> Stri
 }
 
 /// Refuses a VERB that no RBAC rule can name usefully and that would only be echoed back:
-/// one longer than [`crate::validate::MAX_NAME_BYTES`] or with spaces or control characters.
+/// one longer than [`crate::base::validate::MAX_NAME_BYTES`] or with spaces or control characters.
 /// RBAC verbs are free strings (kubectl only warns about unknown ones, and so do we); these are
 /// the ones that are certainly typos or hostile.
 ///
 /// # Errors
 /// A usage message with the verb escaped and capped.
 pub fn check_verb_text(verb: &str) -> Result<(), String> {
-    if verb.len() > crate::validate::MAX_NAME_BYTES
+    if verb.len() > crate::base::validate::MAX_NAME_BYTES
         || verb.chars().any(|c| c.is_whitespace() || c.is_control())
     {
         return Err(format!(

@@ -4,9 +4,9 @@
 use futures::stream::{self, StreamExt};
 
 use super::boundary::{boundary_reason, matrix_entries, matrix_verbs};
-use crate::authz::{AccessRequest, GateError};
 use crate::cli::MatrixArgs;
 use crate::cluster::ResolvedType;
+use crate::guard::authz::{AccessRequest, GateError};
 use crate::guard::{Purpose, Session};
 use crate::output::table::OwnTable;
 use crate::output::{Layout, Printer};
@@ -76,7 +76,7 @@ pub fn policies_cell(
         .iter()
         .enumerate()
         .filter(|(_, r)| {
-            r.resource == "*" || crate::policy::entry_names(&r.resource, plural, group)
+            r.resource == "*" || crate::rules::policy::entry_names(&r.resource, plural, group)
         })
         .map(|(i, _)| i.to_string())
         .collect();

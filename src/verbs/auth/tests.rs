@@ -2,8 +2,8 @@ use k8s_openapi::api::authentication::v1::{SelfSubjectReview, UserInfo};
 use k8s_openapi::api::authorization::v1::SubjectRulesReviewStatus;
 
 use super::*;
-use crate::authz::GateError;
 use crate::config::Verb;
+use crate::guard::authz::GateError;
 use crate::guard::session::NO_RULE_REASON;
 
 #[test]

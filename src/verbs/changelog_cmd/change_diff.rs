@@ -23,10 +23,10 @@ use serde_json::Value;
 use super::table::op_name;
 use crate::changelog::{self, Entry, object_of};
 use crate::config::Verb;
-use crate::diff;
 use crate::guard::Session;
 use crate::history::{self, live::Live};
 use crate::output::Printer;
+use crate::rules::diff;
 use crate::settings::Settings;
 use crate::verbs::{HistoryError, RollbackError, VerbError};
 
@@ -57,7 +57,7 @@ pub fn header(e: &Entry) -> String {
         e.result.clone()
     };
     let dry = if e.dry_run { " (dry run)" } else { "" };
-    crate::echo::capped(
+    crate::base::echo::capped(
         &format!(
             "entry {}: {}{dry} {} by {} at {} ({result})",
             e.id,
@@ -113,7 +113,7 @@ pub async fn run(
     let e = entries
         .iter()
         .rfind(|e| e.id == id)
-        .ok_or_else(|| RollbackError::NoEntry(crate::echo::capped(id, 64)))?;
+        .ok_or_else(|| RollbackError::NoEntry(crate::base::echo::capped(id, 64)))?;
     p.out(&format!("{}\n", header(e)))?;
     if !(e.result == "success" || e.outcome_unknown()) {
         p.out("it changed nothing (a refused or failed attempt)\n")?;
@@ -135,7 +135,7 @@ pub async fn run(
         p.out("  (no change)\n")?;
     }
     for l in lines {
-        p.out(&format!("  {}\n", crate::echo::capped(&l, 2000)))?;
+        p.out(&format!("  {}\n", crate::base::echo::capped(&l, 2000)))?;
     }
     Ok(())
 }

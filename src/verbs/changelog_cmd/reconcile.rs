@@ -55,12 +55,12 @@ pub async fn run(
             let e = latest
                 .into_iter()
                 .find(|e| e.id == id)
-                .ok_or_else(|| RollbackError::NoEntry(crate::echo::capped(id, 64)))?;
+                .ok_or_else(|| RollbackError::NoEntry(crate::base::echo::capped(id, 64)))?;
             if !e.outcome_unknown() {
                 p.out(&format!(
                     "{}: nothing to reconcile (its outcome is recorded: {})\n",
                     e.id,
-                    crate::echo::capped(&e.result, 200)
+                    crate::base::echo::capped(&e.result, 200)
                 ))?;
                 return Ok(());
             }
@@ -81,7 +81,7 @@ pub async fn run(
             p.err_line(&format!(
                 "{}: outcome still unknown — {why}; check {} by hand (nothing was recorded or sent), then record it: `kubectl myops changelog reconcile {} --outcome applied|not-applied`",
                 e.id,
-                crate::echo::capped(&object_of(e), 200),
+                crate::base::echo::capped(&object_of(e), 200),
                 e.id
             ));
             undecided.push(e.id.clone());
@@ -175,7 +175,7 @@ async fn by_hand(
 fn by_hand_why(user: &str) -> String {
     format!(
         "decided by hand by {} (changelog reconcile --outcome); the object was not read",
-        crate::echo::capped(user, 200)
+        crate::base::echo::capped(user, 200)
     )
 }
 

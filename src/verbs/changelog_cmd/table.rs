@@ -1,8 +1,8 @@
 //! What `changelog list` and `changelog show` print: the list table, the `--invalid` table,
 //! and the warnings of `show`.
 
+use crate::base::echo::capped as display_capped;
 use crate::changelog::{Entry, InvalidLine, object_of};
-use crate::echo::capped as display_capped;
 use crate::output::table::OwnTable;
 
 /// What `changelog list` prints in RESULT for an id whose last record is its intent.
@@ -36,7 +36,7 @@ const MAX_CELL: usize = 600;
 
 /// The `changelog list` table of `entries` (pure; [`select`] chooses them). RESULT is the
 /// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. Cells are escaped
-/// and capped ([`crate::echo::capped`]).
+/// and capped ([`crate::base::echo::capped`]).
 pub fn list_table(entries: &[Entry]) -> OwnTable {
     let mut t = OwnTable::new([
         "Id",

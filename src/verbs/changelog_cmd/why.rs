@@ -11,10 +11,10 @@
 use super::filter::matches_object;
 use super::table::op_name;
 use crate::changelog::{self, Entry, Operation, object_of};
-use crate::diff;
 use crate::history;
 use crate::output::Printer;
 use crate::output::table::OwnTable;
+use crate::rules::diff;
 use crate::verbs::{HistoryError, VerbError};
 
 /// The widest cell, in characters (as `changelog list`).
@@ -35,8 +35,8 @@ pub fn run(
     if found.is_empty() {
         p.err_line(&format!(
             "No journaled change touched {} of {}.",
-            crate::echo::capped(field, 200),
-            crate::echo::capped(object, 200)
+            crate::base::echo::capped(field, 200),
+            crate::base::echo::capped(object, 200)
         ));
         return Ok(());
     }
@@ -51,7 +51,7 @@ pub fn run(
                 object_of(e),
                 change_of(e, &pointer),
             ]
-            .map(|c| crate::echo::capped(&c, MAX_CELL)),
+            .map(|c| crate::base::echo::capped(&c, MAX_CELL)),
         );
     }
     p.out(&t.render(false))?;

@@ -84,7 +84,7 @@ impl<'a> Fetch<'a> {
             message: format!(
                 "the request for {} could not be built ({e}) and was not sent; shorten the names or selectors (a request URI is at most {} bytes)",
                 self.t.group_resource(),
-                crate::validate::MAX_URI_BYTES
+                crate::base::validate::MAX_URI_BYTES
             ),
         }
     }

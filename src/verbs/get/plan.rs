@@ -2,9 +2,9 @@
 //! server parses them, then every planned type through plugin.yaml and a
 //! SelfSubjectAccessReview for exactly the requests `get` makes.
 
-use crate::authz::{AccessRequest, GateError};
 use crate::cli::GetArgs;
 use crate::config::Verb;
+use crate::guard::authz::{AccessRequest, GateError};
 use crate::guard::target::Planned;
 use crate::guard::{Grant, Session};
 use crate::output::Printer;
@@ -15,12 +15,15 @@ use crate::verbs::VerbError;
 /// is a usage error and never "cannot reach the API server".
 pub(super) fn check_selectors(args: &GetArgs) -> Result<(), String> {
     if let Some(l) = &args.selector {
-        crate::validate::check_label_selector(l)?;
+        crate::base::validate::check_label_selector(l)?;
     }
     if let Some(f) = &args.field_selector {
-        crate::validate::check_field_selector(f)?;
+        crate::base::validate::check_field_selector(f)?;
     }
-    crate::validate::check_selectors_fit(args.selector.as_deref(), args.field_selector.as_deref())
+    crate::base::validate::check_selectors_fit(
+        args.selector.as_deref(),
+        args.field_selector.as_deref(),
+    )
 }
 
 /// One type to fetch, gated: its grant and the namespace its requests use.
@@ -80,7 +83,7 @@ pub(super) async fn gate<'a>(
         let requests = requests_for(pl, namespace.as_ref());
         let grant = match &pl.category {
             Some(c) => {
-                let q = crate::echo::quoted(c);
+                let q = crate::base::echo::quoted(c);
                 if !categories.contains(&q) {
                     categories.push(q);
                 }

@@ -9,13 +9,13 @@ use super::plan::Unit;
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::ApiError;
 use crate::cluster::table::{self, Table};
-use crate::output::server_table::{self, TableOptions};
 use crate::guard::Session;
 use crate::guard::target::Planned;
 use crate::output::objects::{
     ListFormat, ListWriter, kubectl_json, kubectl_yaml, list_of, no_resources, render_template,
     sort_keys,
 };
+use crate::output::server_table::{self, TableOptions};
 use crate::output::sort::SortBy;
 use crate::output::{Layout, Printer};
 use crate::verbs::VerbError;

@@ -6,10 +6,10 @@ use kube::api::{DynamicObject, ListParams};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 
 use super::watch_print::WatchPrinter;
-use crate::authz::AccessRequest;
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
+use crate::guard::authz::AccessRequest;
 use crate::guard::watch::{Event, EventType, Progress, Watch, WatchRequest};
 use crate::guard::{Grant, Session};
 use crate::output::Printer;

@@ -7,11 +7,11 @@ use serde_json::Value;
 use crate::cli::{GetArgs, OutputFormat};
 use crate::cluster::ResolvedType;
 use crate::cluster::table::{self, Table};
-use crate::output::server_table::{self, TableOptions};
 use crate::guard::watch::{Event, Item};
 use crate::output::Printer;
 use crate::output::custom_columns::tabwriter_remembering;
 use crate::output::objects::{kubectl_json, kubectl_yaml, render_template, sort_keys};
+use crate::output::server_table::{self, TableOptions};
 use crate::verbs::VerbError;
 
 /// The printing state of one watch: tab-writer widths remembered across events (kubectl's

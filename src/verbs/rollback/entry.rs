@@ -29,7 +29,7 @@ pub fn judge(entries: &[Entry], id: &str) -> Result<(Entry, Inverse), VerbError>
     let records: Vec<&Entry> = entries.iter().filter(|e| e.id == id).collect();
     let entry = (*records
         .last()
-        .ok_or_else(|| RollbackError::NoEntry(crate::echo::capped(id, 64)))?)
+        .ok_or_else(|| RollbackError::NoEntry(crate::base::echo::capped(id, 64)))?)
     .clone();
     let refuse = |why: String| RollbackError::NotRestorable {
         id: entry.id.clone(),

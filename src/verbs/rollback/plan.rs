@@ -62,7 +62,7 @@ pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, Ver
         }
     }
     if ids.is_empty() {
-        return Err(SessionRollbackError::NoSession(crate::echo::capped(session, 64)).into());
+        return Err(SessionRollbackError::NoSession(crate::base::echo::capped(session, 64)).into());
     }
     let mut plan = SessionPlan {
         contexts: Vec::new(),

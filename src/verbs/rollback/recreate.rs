@@ -53,7 +53,7 @@ pub async fn create_again(
     if obj.t.api.kind == "CustomResourceDefinition" {
         p.err_line(&format!(
             "note: the custom resources of {} were deleted with it; the change log does not hold them, so they are not restored",
-            crate::echo::capped(&obj.name, 253)
+            crate::base::echo::capped(&obj.name, 253)
         ));
     }
     Ok(())

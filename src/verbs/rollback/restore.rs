@@ -170,7 +170,7 @@ async fn send_restore(
                 .iter()
                 .filter(|p| restorable(p, secret_kind(r.before)))
                 .filter(|p| after.pointer(p) != r.before.pointer(p))
-                .map(|p| crate::diff::dotted(p, r.before))
+                .map(|p| crate::rules::diff::dotted(p, r.before))
                 .collect();
             if !missed.is_empty() {
                 return Err(VerbError::io(format!(

@@ -154,7 +154,7 @@ pub fn mask_secret_pair(before: &Value, after: &Value) -> (Value, Value) {
     let (mut b, mut a) = (before.clone(), after.clone());
     let annotation = format!(
         "/metadata/annotations/{}",
-        crate::reconciler::LAST_APPLIED.replace('/', "~1")
+        crate::rules::reconciler::LAST_APPLIED.replace('/', "~1")
     );
     for map in ["/data", "/stringData"] {
         let keys: Vec<String> = [&b, &a]

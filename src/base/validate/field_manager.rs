@@ -1,6 +1,6 @@
 //! `--field-manager`, checked as the API server checks it (`ValidateFieldManager`).
 
-use crate::echo::quoted;
+use crate::base::echo::quoted;
 
 /// The longest `--field-manager`, in bytes (`FieldManagerMaxLength`,
 /// k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).

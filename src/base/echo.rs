@@ -19,8 +19,8 @@ pub const ECHO_CHARS: usize = 64;
 ///
 /// # Example
 /// ```
-/// assert_eq!(myops::echo::quoted("a\u{1b}[2Jb"), r#""a\u{1b}[2Jb""#);
-/// assert_eq!(myops::echo::quoted(&"x".repeat(100)), format!("\"{}…\" (100 characters)", "x".repeat(64)));
+/// assert_eq!(myops::base::echo::quoted("a\u{1b}[2Jb"), r#""a\u{1b}[2Jb""#);
+/// assert_eq!(myops::base::echo::quoted(&"x".repeat(100)), format!("\"{}…\" (100 characters)", "x".repeat(64)));
 /// ```
 pub fn quoted(value: &str) -> String {
     let (head, total) = head(value);
@@ -37,8 +37,8 @@ pub fn quoted(value: &str) -> String {
 ///
 /// # Example
 /// ```
-/// assert_eq!(myops::echo::bare("verbs"), "verbs");
-/// assert_eq!(myops::echo::bare("a\tb"), "a\\tb");
+/// assert_eq!(myops::base::echo::bare("verbs"), "verbs");
+/// assert_eq!(myops::base::echo::bare("a\tb"), "a\\tb");
 /// ```
 pub fn bare(value: &str) -> String {
     capped(value, ECHO_CHARS)
@@ -51,8 +51,8 @@ pub fn bare(value: &str) -> String {
 ///
 /// # Example
 /// ```
-/// assert_eq!(myops::echo::capped("ab\u{202e}c", 10), "ab\\u{202e}c");
-/// assert_eq!(myops::echo::capped("abcdef", 3), "abc… (6 characters)");
+/// assert_eq!(myops::base::echo::capped("ab\u{202e}c", 10), "ab\\u{202e}c");
+/// assert_eq!(myops::base::echo::capped("abcdef", 3), "abc… (6 characters)");
 /// ```
 pub fn capped(value: &str, max: usize) -> String {
     let mut out = String::with_capacity(value.len().min(max.saturating_mul(2)));
@@ -75,7 +75,7 @@ pub fn capped(value: &str, max: usize) -> String {
 ///
 /// # Example
 /// ```
-/// assert_eq!(myops::echo::escaped("a\u{1b}[31m.yaml"), "a\\u{1b}[31m.yaml");
+/// assert_eq!(myops::base::echo::escaped("a\u{1b}[31m.yaml"), "a\\u{1b}[31m.yaml");
 /// ```
 pub fn escaped(value: &str) -> String {
     capped(value, usize::MAX)

@@ -5,7 +5,7 @@
 //! error (exit 2) named here, before any request — not a 100,000-byte URL the HTTP client
 //! refuses to build and that reads as "cannot reach the API server". Each rule is the
 //! apimachinery rule it names (k8s.io/apimachinery v0.36), so a value that passes here is one
-//! the server parses; every message echoes the value through [`crate::echo::quoted`]
+//! the server parses; every message echoes the value through [`crate::base::echo::quoted`]
 //! (escaped, at most 64 characters).
 //!
 //! The parts, each re-exported here: `names` (object and namespace names), `field_manager`,

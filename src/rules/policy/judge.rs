@@ -41,7 +41,7 @@ impl Violation {
 
 /// The first rule of `rules` (in order) that refuses the change from `before` to `after`,
 /// with the denied paths it changes — `None` when no rule refuses. `changed` are the
-/// pointers the structured diff of the two names ([`crate::diff::operations`], bookkeeping
+/// pointers the structured diff of the two names ([`crate::rules::diff::operations`], bookkeeping
 /// left out); the `policy` module comment says what "changes a path" means.
 pub fn denied_changes(
     rules: &[Compiled],

@@ -24,7 +24,7 @@
 //! - List items are compared by index (the server's answer keeps the list order), so a
 //!   reorder of a list under a denied path reads as a change of the items that moved.
 //!
-//! The changed paths come from [`crate::diff::operations`] of the before-state and the
+//! The changed paths come from [`crate::rules::diff::operations`] of the before-state and the
 //! object as the server would store it (a server-side dry run), which leaves the
 //! server's bookkeeping (`resourceVersion`, `managedFields`, `generation`) out.
 //!//! The parts, each re-exported here: `rule` is the rule as plugin.yaml writes it, `pattern`

@@ -4,7 +4,7 @@
 //! (k8s.io/apimachinery/pkg/api/validate/content).
 
 use super::names::is_dns_subdomain;
-use crate::echo::quoted;
+use crate::base::echo::quoted;
 
 /// The longest label key name part and label value, in bytes (`content.LabelValueMaxLength`
 /// and `labelKeyMaxLength`, k8s.io/apimachinery/pkg/api/validate/content/kube.go).

@@ -14,7 +14,7 @@
 //!    JSON and merge patches, and for a strategic merge patch without lists or `$`
 //!    directives, which is a merge patch; others cannot be replayed without the server's
 //!    schema and are reported as changed with unknown fields) — and the live object, by
-//!    [`crate::diff::changes`] (bookkeeping left out as there), and `status` left out unless
+//!    [`crate::rules::diff::changes`] (bookkeeping left out as there), and `status` left out unless
 //!    our patch wrote it (controllers own it; it changes without anyone drifting), as are the
 //!    annotations controllers keep on what they manage ([`CONTROLLER_ANNOTATIONS`]) and the
 //!    writers through the status subresource.
@@ -35,8 +35,8 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::changelog::{self, Entry, Operation, object_of};
-use crate::diff;
 use crate::history;
+use crate::rules::diff;
 
 mod managed_fields;
 mod report;

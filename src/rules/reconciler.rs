@@ -171,7 +171,7 @@ impl Reconciler {
     /// 'flux-system/apps'`, `kubectl apply`. The name is escaped and capped (it comes from
     /// the object, which anyone allowed to label it wrote).
     pub fn owner(&self) -> String {
-        let name = crate::echo::capped(&self.name, 200);
+        let name = crate::base::echo::capped(&self.name, 200);
         let what = match self.kind {
             ReconcilerKind::FluxKustomization => "Flux Kustomization",
             ReconcilerKind::FluxHelmRelease => "Flux HelmRelease",

@@ -205,7 +205,7 @@ pub fn check_boundary(
         .resources
         .iter()
         .chain(extra)
-        .any(|r| crate::policy::entry_names(r, &t.api.plural, &t.api.group));
+        .any(|r| crate::rules::policy::entry_names(r, &t.api.plural, &t.api.group));
     if !listed {
         return Err(GateError::ResourceOutsideBoundary {
             plugin: plugin.name.clone(),

@@ -1,7 +1,7 @@
 //! Object and namespace names: DNS subdomains and DNS labels (RFC 1123, as
 //! k8s.io/apimachinery/pkg/util/validation checks them).
 
-use crate::echo::quoted;
+use crate::base::echo::quoted;
 
 /// The longest object name this tool sends, in bytes: a DNS subdomain
 /// (`validation.DNS1123SubdomainMaxLength`, k8s.io/apimachinery/pkg/util/validation), the

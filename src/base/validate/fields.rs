@@ -1,7 +1,7 @@
 //! Field selectors, checked as `fields.ParseSelector` parses them
 //! (k8s.io/apimachinery/pkg/fields/selector.go).
 
-use crate::echo::quoted;
+use crate::base::echo::quoted;
 
 /// Checks a field selector as `fields.ParseSelector` does
 /// (k8s.io/apimachinery/pkg/fields/selector.go): comma-separated `field(=|==|!=)value` terms,

@@ -16,9 +16,9 @@ fn rule(resource: &str, deny: &[&str], allow: &[&str]) -> PolicyRule {
 
 /// The pointers the project's structured diff names (what the guarded path passes).
 fn changed(before: &Value, after: &Value) -> Vec<String> {
-    crate::diff::operations(before, after)
+    crate::rules::diff::operations(before, after)
         .iter()
-        .map(|op| crate::diff::path_of(op).to_string())
+        .map(|op| crate::rules::diff::path_of(op).to_string())
         .collect()
 }
 

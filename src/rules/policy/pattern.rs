@@ -24,7 +24,7 @@ pub struct PathPattern {
 /// followed by `0` or `1` (RFC 6901 §3), `**` anywhere but the last segment, or a `*` inside
 /// a segment (a `*` matches whole segments only).
 pub fn parse_pattern(text: &str) -> Result<PathPattern, String> {
-    let quoted = crate::echo::quoted(text);
+    let quoted = crate::base::echo::quoted(text);
     let Some(rest) = text.strip_prefix('/') else {
         return Err(format!(
             "path {quoted} is not a JSON Pointer: start it with /, e.g. /data/* or /spec/**"
@@ -75,7 +75,7 @@ fn unescape(token: &str) -> Option<String> {
     Some(out)
 }
 
-/// A concrete pointer (as [`crate::diff::operations`] writes them) split into unescaped
+/// A concrete pointer (as [`crate::rules::diff::operations`] writes them) split into unescaped
 /// segments; `""` is the whole document (no segments).
 pub fn split_pointer(pointer: &str) -> Vec<String> {
     pointer
@@ -122,7 +122,7 @@ impl PathPattern {
 
     /// Whether everything this pattern matches is server bookkeeping that the structured
     /// diff leaves out (`/metadata/resourceVersion`, `/metadata/managedFields`,
-    /// `/metadata/generation`, [`crate::diff::operations`]), so a deny of it never refuses.
+    /// `/metadata/generation`, [`crate::rules::diff::operations`]), so a deny of it never refuses.
     pub fn is_bookkeeping(&self) -> bool {
         matches!(self.segs.as_slice(), [Seg::Key(m), Seg::Key(f), ..]
             if m == "metadata" && matches!(f.as_str(), "resourceVersion" | "managedFields" | "generation"))
