@@ -62,7 +62,8 @@ pub enum Progress {
     Resumed(Duration),
 }
 
-/// Test hook, read once by [`Watch::start`]: when set, the first watch starts from this
+/// Test hook, read once by [`Watch::start`] in debug builds only (the build the tests run; a
+/// release never reads it): when set, the first watch starts from this
 /// resourceVersion instead of the list's, so a test can make the server answer 410 ("too
 /// old resource version", e.g. with `1`) and check the re-list path on a real cluster.
 /// Only the starting point moves; the listed state and the output are unchanged.
@@ -194,6 +195,7 @@ impl<'a> Watch<'a> {
         };
         let items = w.list().await?;
         w.known = items.iter().map(|i| (i.key(), i.clone())).collect();
+        #[cfg(debug_assertions)]
         if let Some(rv) = std::env::var(START_RV_ENV).ok().filter(|v| !v.is_empty()) {
             w.rv = rv;
         }

@@ -23,11 +23,14 @@
 //! chain ([`verify`]).
 
 mod change_diff;
+mod error;
 mod filter;
 mod reconcile;
 mod table;
 mod verify;
 mod why;
+
+pub use error::HistoryError;
 
 pub use crate::changelog::skipped_warning;
 pub use filter::{EMPTY_SESSION, ListFilter, matches_object, select, since};

@@ -254,8 +254,8 @@ fn since_takes_a_duration_or_a_timestamp() {
         "2026-11-30T08:00:00Z"
     );
     assert!(since("yesterday", now).is_err());
-    // Found by helper H: jiff's range message ("parameter 'Unix timestamp seconds' is not
-    // in the required range") reached the user.
+    // jiff's own range message ("parameter 'Unix timestamp seconds' is not in the required
+    // range") names no flag; the user reads one that does.
     let far = since("99999999999999h", now).unwrap_err().to_string();
     assert!(far.contains("reaches back further than any time"), "{far}");
 }
