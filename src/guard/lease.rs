@@ -73,17 +73,12 @@ pub async fn check_access(
         ask("update", Some(name)),
     ] {
         if let Err(reason) = session.decide(&req).await? {
-            return Err(GateError::Denied {
-                user: session.user().await,
-                verb: req.verb.clone(),
-                resource: format!(
-                    "{} (the leader-election Lease {name})",
-                    req.group_resource()
-                ),
-                place: format!("in namespace \"{namespace}\""),
-                reason,
+            // The one denial sentence, naming which Lease the resource is.
+            let mut denied = session.denial(&req, reason).await;
+            if let GateError::Denied { resource, .. } = &mut denied {
+                *resource = format!("{resource} (the leader-election Lease {name})");
             }
-            .into());
+            return Err(denied.into());
         }
     }
     Ok(())
