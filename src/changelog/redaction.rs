@@ -131,7 +131,7 @@ fn redact_json_patch_op(mut op: Value) -> Value {
 /// Secret (it holds the values too, and is redacted) counts as Secret content.
 ///
 /// The change log never stores Secret values ([`redact`]), so such a change cannot be
-/// rolled back from it; the decision and its reasons are in the README's change-log section.
+/// rolled back from it; the decision and its reasons are in docs/changelog.md.
 pub fn secret_data_keys(kind: &str, touched: &[String]) -> Option<Vec<String>> {
     if kind != "Secret" {
         return None;

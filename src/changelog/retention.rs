@@ -31,7 +31,7 @@ pub struct Retention {
 }
 
 impl Default for Retention {
-    /// 10 MiB and 90 days — see the README's "Retention" for why.
+    /// 10 MiB and 90 days — see docs/changelog.md, "Retention", for why.
     fn default() -> Retention {
         Retention {
             max_size: 10 * 1024 * 1024,

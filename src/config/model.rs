@@ -36,7 +36,7 @@ pub struct PluginConfig {
     #[serde(default)]
     pub changelog: ChangelogConfig,
     /// Field-path policies: fields a `patch` or `rollback` may not change, judged on the
-    /// object as the server would store it (README "Field-path policies"); absent = none.
+    /// object as the server would store it (docs/policies.md); absent = none.
     #[serde(default)]
     pub policies: Vec<PolicyRule>,
 }
@@ -44,7 +44,7 @@ pub struct PluginConfig {
 /// One field-path policy rule (docs/policies.md); the type lives with its matching rules.
 pub use crate::rules::policy::PolicyRule;
 
-/// Change-log retention (README "Retention"): `changelog.jsonl` is rotated to
+/// Change-log retention (docs/changelog.md): `changelog.jsonl` is rotated to
 /// `changelog.jsonl.1` (five rotated files are kept) before an append that would make it
 /// larger than `maxSize`, or once its first record is older than `maxAge`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]

@@ -19,7 +19,7 @@
 //! | Patch  | `patch` (with subresource)  | PATCH merge/json/strategic      | JSON patch restoring the touched fields, `test`ing the resourceVersion |
 //! | Delete | `delete`                    | DELETE with uid/rv preconditions | Create of the before-state          |
 //! | Create | `create`                    | POST of a snapshot              | Delete with a uid (else rv) precondition |
-//! | Apply  | `create` and `patch`        | PATCH apply (field manager)     | Delete (it created) or a restore of `/spec`, labels, annotations |
+//! | Apply  | `create` and `patch`        | PATCH apply (field manager)     | Delete with the created uid (it created) or a restore of `/spec`, labels, annotations |
 //!
 //! A CRD apply and a CRD prune are an Apply and a Delete of a CustomResourceDefinition,
 //! journaled as `crd-apply` and `crd-prune`.
@@ -280,9 +280,9 @@ impl Change {
     }
 
     /// What the outcome record keeps from the server's `answer` (pure): the resourceVersion
-    /// after and the after-state — redacted pairwise with `before` for a patch and a create;
-    /// the resourceVersion alone for an apply; nothing for a delete (the object is gone or
-    /// going).
+    /// after and the after-state, redacted pairwise with `before` — for an apply only when it
+    /// created the object, whose inverse then deletes exactly that object (its uid); nothing
+    /// for a delete (the object is gone or going).
     pub fn outcome(
         &self,
         kind: &str,
@@ -294,8 +294,12 @@ impl Change {
             .and_then(Value::as_str)
             .map(str::to_string);
         let is_object = answer.get("kind").and_then(Value::as_str) == Some(kind);
+        let created = before.is_none();
         let after = match self {
             Change::Patch { .. } | Change::Create { .. } if is_object => {
+                Some(changelog::redact_after(kind, before, answer.clone()))
+            }
+            Change::Apply { .. } if is_object && created => {
                 Some(changelog::redact_after(kind, before, answer.clone()))
             }
             _ => None,

@@ -295,11 +295,12 @@ impl<'a> Applier<'a> {
             return Err(GuardError::Usage("internal: an apply builds a PATCH".into()).into());
         };
         let request = self.api.patch(&crd.name, &pp, &patch);
+        let before = before.as_ref().and_then(|b| serde_json::to_value(b).ok());
         match self
             .session
-            .journaled(intent, "the server-side apply", request, |o| {
+            .journaled_with(intent, "the server-side apply", request, |o| {
                 let answer = serde_json::to_value(o).unwrap_or_default();
-                change.outcome("CustomResourceDefinition", None, &answer).0
+                change.outcome("CustomResourceDefinition", before.as_ref(), &answer)
             })
             .await
         {

@@ -27,6 +27,9 @@ pub fn contradicted(files: &[(String, Vec<u8>)]) -> HashMap<String, String> {
     // The last valid hashed record: its hash (the next one's `prev`), id and place.
     let mut last: Option<(String, String, String)> = None;
     for (name, bytes) in files {
+        // Records before the chain starts (no hash, no hashed record yet): the chain's first
+        // record carries the digest of exactly those bytes as its `prev`.
+        let mut legacy: Vec<(String, String)> = Vec::new();
         for (line, raw, unterminated) in lines(bytes) {
             let Ok(entry) = judge(raw, unterminated) else {
                 continue; // the writer chains over a bad line, so does this
@@ -36,6 +39,9 @@ pub fn contradicted(files: &[(String, Vec<u8>)]) -> HashMap<String, String> {
             };
             let at = format!("{name} line {line}");
             let Some(hash) = map.get("hash").and_then(Value::as_str).map(str::to_string) else {
+                if last.is_none() {
+                    legacy.push((entry.id.clone(), at.clone()));
+                }
                 if last.is_some() {
                     let why = format!(
                         "its record at {at} has no hash although records before it do: it was inserted or its hash removed"
@@ -44,6 +50,18 @@ pub fn contradicted(files: &[(String, Vec<u8>)]) -> HashMap<String, String> {
                 }
                 continue;
             };
+            if last.is_none() && !legacy.is_empty() {
+                let offset = raw.as_ptr() as usize - bytes.as_ptr() as usize;
+                let expected = chain::legacy_digest(&bytes[..offset]);
+                if map.get("prev").and_then(Value::as_str) != Some(expected.as_str()) {
+                    for (id, legacy_at) in &legacy {
+                        let why = format!(
+                            "its record at {legacy_at} comes before the hash chain, but the chain's first record ({at}) does not chain to the records before it: one was inserted, edited or removed"
+                        );
+                        flag(&mut out, id, why);
+                    }
+                }
+            }
             if chain::hash_of(&map) != hash {
                 let why = format!(
                     "its record at {at} does not match its hash: it was edited after it was written"
@@ -73,6 +91,37 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn an_unhashed_record_prepended_to_a_chained_log_was_trusted_by_rollback() {
+        use crate::changelog::chain::{legacy_digest, seal};
+        let record = |id: &str| {
+            json!({"id": id, "session": "s", "timestamp": "2026-12-02T08:00:00Z",
+                "plugin": "myops", "user": "admin", "context": "admin", "server": "https://h",
+                "apiVersion": "v1", "kind": "ConfigMap", "namespace": "ns", "name": id,
+                "uid": null, "operation": "patch", "patchType": "merge",
+                "patch": {"data": {"k": "v"}}, "dryRun": false,
+                "before": {"data": {"k": "old"}}, "resourceVersionAfter": "7",
+                "result": "success", "durationSeconds": 0.0})
+        };
+        let old = serde_json::to_string(&record("old")).unwrap() + "\n";
+        let (first, _) = seal(record("new"), &legacy_digest(old.as_bytes())).unwrap();
+        let first = String::from_utf8(first).unwrap();
+        let log = |text: String| vec![("changelog.jsonl".to_string(), text.into_bytes())];
+        // A record written before the chain, chained to by the first hashed one: trusted.
+        assert!(contradicted(&log(format!("{old}{first}\n"))).is_empty());
+        // One more unhashed record put in front: the first hashed record's prev no longer
+        // matches, so every record before the chain is contradicted.
+        let forged = serde_json::to_string(&record("forged")).unwrap() + "\n";
+        let found = contradicted(&log(format!("{forged}{old}{first}\n")));
+        let mut ids: Vec<&String> = found.keys().collect();
+        ids.sort();
+        assert_eq!(ids, ["forged", "old"]);
+        assert!(
+            found["forged"].contains("comes before the hash chain"),
+            "{found:?}"
+        );
+    }
 
     #[test]
     fn records_the_chain_contradicts_are_named_by_entry() {

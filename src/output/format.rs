@@ -221,7 +221,7 @@ impl ObjectFormat {
 /// `drift -o` formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DriftFormat {
-    /// One JSON document (`kind: DriftReport`, schema in the README).
+    /// One JSON document (`kind: DriftReport`, schema in docs/policies.md).
     Json,
 }
 

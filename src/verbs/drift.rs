@@ -88,6 +88,12 @@ pub async fn run(
         }
         let mut d = match live::read_journaled(&session, e).await {
             Ok((_, Live::Found(v))) => drift::compare(e, &v),
+            // Our own last change deleted it (a rollback of a create): gone is as we left it.
+            Ok((_, Live::Gone))
+                if e.patch_type.as_deref() == Some(crate::guard::change::DELETE) =>
+            {
+                ObjectDrift::of(e, State::Unchanged)
+            }
             Ok((_, Live::Gone)) => ObjectDrift::of(e, State::Deleted),
             Ok((obj, Live::Forbidden)) => {
                 errors.push(ExitStatus::Denied);

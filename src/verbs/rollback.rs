@@ -85,8 +85,20 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
         Ok(e) => e,
         Err(e) => return Outcome::early(RollbackError::or_rotated_away(e, &s.home, id)),
     };
-    let session = match Session::open(s, p, Verb::Patch).await {
-        Ok(x) => x,
+    // In the current context (or --context), which must still point at the server the entry
+    // was made on: an inverse sent to another cluster would create or change an object there.
+    let session = match Session::open_for_entry(s, p, Verb::Patch, None, &entry.server).await {
+        Ok((x, None)) => x,
+        Ok((_, Some(moved))) => {
+            return Outcome::early(RollbackError::NotRestorable {
+                id: entry.id.clone(),
+                why: format!(
+                    "it was made on {}, but the context points at {}; nothing was sent — roll it back with --context naming a context of that server",
+                    crate::base::echo::capped(&moved.then, 200),
+                    crate::base::echo::capped(&moved.now, 200)
+                ),
+            });
+        }
         Err(e) => return Outcome::early(e),
     };
     let (resource, result) = roll_back_entry(&session, &entry, args, false, p).await;

@@ -79,6 +79,7 @@ pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
     if e.dry_run || !(e.result == "success" || e.outcome_unknown()) {
         return Err("it changed nothing (a dry run or a failed attempt)".into());
     }
+    check_identity(e)?;
     match done_by(e) {
         Done::Patched => restore_patch(e),
         Done::Applied => match &e.before {
@@ -89,7 +90,7 @@ pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
             }),
             None => match &e.resource_version_after {
                 Some(rv) => Ok(Inverse::Delete {
-                    uid: None,
+                    uid: created_uid(e),
                     rv_after: Some(rv.clone()),
                 }),
                 None => Err("it created the object, and its record holds no resourceVersion after the change to make the delete conditional on (its outcome is unknown); check the object and delete it by hand if it must go (nothing was sent)".into()),
@@ -97,12 +98,7 @@ pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
         },
         Done::Deleted => create_again(e),
         Done::Created => {
-            let uid = e
-                .after
-                .as_ref()
-                .and_then(|a| a.pointer("/metadata/uid"))
-                .and_then(Value::as_str)
-                .map(str::to_string);
+            let uid = created_uid(e);
             if uid.is_none() && e.resource_version_after.is_none() {
                 return Err("it created the object, and its record holds neither the uid nor the resourceVersion of what it created (its outcome is unknown), so which object to delete is not known; check the object and delete it by hand if it must go (nothing was sent)".into());
             }
@@ -112,6 +108,62 @@ pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
             })
         }
     }
+}
+
+/// The object a CRD apply or prune changes: a CustomResourceDefinition, and nothing else.
+const CRD_KIND: &str = "CustomResourceDefinition";
+
+/// Refuses a record whose parts name different objects (pure): a `crd-apply` or `crd-prune`
+/// of anything but a CustomResourceDefinition, or a before-state of another apiVersion, kind,
+/// namespace or name than the record. Only an edited change log holds one, and its inverse
+/// would write or delete an object the record does not name.
+fn check_identity(e: &Entry) -> Result<(), String> {
+    let edited = |what: String| {
+        format!(
+            "{what}, so the change log was edited; check `kubectl myops changelog show {}` and restore by hand (nothing was sent)",
+            crate::base::echo::capped(&e.id, 64)
+        )
+    };
+    if matches!(e.operation, Operation::CrdApply | Operation::CrdPrune)
+        && (e.kind != CRD_KIND || !e.api_version.starts_with("apiextensions.k8s.io/"))
+    {
+        return Err(edited(format!(
+            "its record is a CRD {} of a {}, not of a CustomResourceDefinition",
+            if e.operation == Operation::CrdApply {
+                "apply"
+            } else {
+                "prune"
+            },
+            crate::base::echo::capped(&e.kind, 64)
+        )));
+    }
+    let Some(before) = &e.before else {
+        return Ok(());
+    };
+    let text = |p: &str| before.pointer(p).and_then(Value::as_str);
+    let differs = |p: &str, want: Option<&str>| text(p).is_some_and(|v| Some(v) != want);
+    if !before.is_object()
+        || differs("/kind", Some(&e.kind))
+        || differs("/apiVersion", Some(&e.api_version))
+        || differs("/metadata/name", Some(&e.name))
+        || differs("/metadata/namespace", e.namespace.as_deref())
+    {
+        return Err(edited(format!(
+            "its before-state is not the object its record names ({})",
+            crate::base::echo::capped(&changelog::object_of(e), 200)
+        )));
+    }
+    Ok(())
+}
+
+/// The uid of the object entry `e` created, from its after-state (none in records that kept
+/// no after-state).
+fn created_uid(e: &Entry) -> Option<String> {
+    e.after
+        .as_ref()
+        .and_then(|a| a.pointer("/metadata/uid"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 /// The inverse of a patch: restore the touched fields from the before-state.
@@ -156,6 +208,15 @@ fn create_again(e: &Entry) -> Result<Inverse, String> {
     if masked(&object) {
         return Err(format!(
             "its before-state holds values the change log stored masked (they looked like credentials), so {} cannot be created again as it was; restore it by hand (nothing was sent)",
+            crate::base::echo::capped(&changelog::object_of(e), 200)
+        ));
+    }
+    let named = |p: &str| object.pointer(p).and_then(Value::as_str).is_some();
+    if !(named("/apiVersion") && named("/kind") && named("/metadata/name"))
+        || e.namespace.is_some() && !named("/metadata/namespace")
+    {
+        return Err(format!(
+            "its before-state does not name its apiVersion, kind, name and namespace, so what to create again is not known; restore {} by hand (nothing was sent)",
             crate::base::echo::capped(&changelog::object_of(e), 200)
         ));
     }

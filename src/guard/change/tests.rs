@@ -19,7 +19,7 @@ fn entry(
         user: "admin".into(),
         context: None,
         server: "https://h".into(),
-        api_version: "v1".into(),
+        api_version: api_version_of(kind).into(),
         kind: kind.into(),
         namespace: Some("shop".into()),
         name: "web".into(),
@@ -28,18 +28,26 @@ fn entry(
         patch_type: patch_type.map(str::to_string),
         patch,
         dry_run: false,
-        before: Some(
-            json!({"kind": kind, "metadata": {"name": "web", "uid": "u0",
+        before: Some(json!({"apiVersion": api_version_of(kind), "kind": kind,
+            "metadata": {"name": "web", "namespace": "shop", "uid": "u0",
             "resourceVersion": "5", "managedFields": [{"manager": "m"}],
             "creationTimestamp": "2026-11-30T07:00:00Z", "labels": {"a": "1"}},
-            "spec": {"x": 1}, "status": {"ok": true}}),
-        ),
+            "spec": {"x": 1}, "status": {"ok": true}})),
         after: None,
         reconciler: None,
         resource_version_after: Some("7".into()),
         reconciled: None,
         result: "success".into(),
         duration_seconds: 0.1,
+    }
+}
+
+/// The apiVersion a fixture record of `kind` names.
+fn api_version_of(kind: &str) -> &'static str {
+    if kind == "CustomResourceDefinition" {
+        "apiextensions.k8s.io/v1"
+    } else {
+        "v1"
     }
 }
 
@@ -107,8 +115,9 @@ fn the_inverse_of_a_delete_creates_the_before_state_without_server_metadata() {
     };
     assert_eq!(
         object,
-        json!({"kind": "CustomResourceDefinition",
-               "metadata": {"name": "web", "labels": {"a": "1"}}, "spec": {"x": 1}})
+        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+               "metadata": {"name": "web", "namespace": "shop", "labels": {"a": "1"}},
+               "spec": {"x": 1}})
     );
     // A rollback that deleted (the inverse of a CRD creation) is undone the same way.
     let d = entry(
@@ -213,7 +222,7 @@ fn a_secret_data_change_has_no_exact_inverse_and_is_refused() {
             .contains("the data keys k of secret/shop/web")
     );
     // A masked value is never written back.
-    let mut m = entry(Operation::CrdPrune, "ConfigMap", None, None);
+    let mut m = entry(Operation::Rollback, "ConfigMap", Some(DELETE), None);
     m.before = Some(json!({"kind": "ConfigMap", "data": {"url": "postgres://***@db"}}));
     assert!(inverse_of(&m).unwrap_err().contains("stored masked"));
 }
@@ -320,4 +329,88 @@ fn an_outcome_keeps_the_after_state_of_a_patch_or_create_and_nothing_of_a_delete
     assert_eq!(delete.outcome("ConfigMap", None, &answer), (None, None));
     let status = json!({"kind": "Status", "status": "Success"});
     assert_eq!(delete.outcome("ConfigMap", None, &status), (None, None));
+}
+
+#[test]
+fn a_planted_crd_apply_of_a_secret_deleted_it_by_name() {
+    let mut e = entry(
+        Operation::CrdApply,
+        "Secret",
+        Some(APPLY),
+        Some(json!({"appliedFrom": "crds/x.yaml:1"})),
+    );
+    e.before = None;
+    assert!(
+        inverse_of(&e)
+            .unwrap_err()
+            .contains("is a CRD apply of a Secret, not of a CustomResourceDefinition"),
+    );
+    let mut p = entry(Operation::CrdPrune, "ConfigMap", None, None);
+    p.api_version = "v1".into();
+    assert!(
+        inverse_of(&p)
+            .unwrap_err()
+            .contains("CRD prune of a ConfigMap")
+    );
+}
+
+#[test]
+fn a_re_create_made_another_object_than_its_record_names() {
+    let mut d = entry(Operation::Rollback, "ConfigMap", Some(DELETE), None);
+    for (field, value) in [
+        ("/metadata/name", "other"),
+        ("/metadata/namespace", "elsewhere"),
+        ("/kind", "Secret"),
+        ("/apiVersion", "apps/v1"),
+    ] {
+        let mut before = d.before.clone().unwrap();
+        *before.pointer_mut(field).unwrap() = json!(value);
+        d.before = Some(before);
+        assert!(
+            inverse_of(&d)
+                .unwrap_err()
+                .contains("its before-state is not the object its record names"),
+            "{field}"
+        );
+        d = entry(Operation::Rollback, "ConfigMap", Some(DELETE), None);
+    }
+    d.before = Some(json!("a string"));
+    assert!(inverse_of(&d).is_err());
+}
+
+#[test]
+fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
+    let mut created = entry(
+        Operation::CrdApply,
+        "CustomResourceDefinition",
+        Some(APPLY),
+        Some(json!({"appliedFrom": "crds/a.yaml:1"})),
+    );
+    created.before = None;
+    created.after = Some(json!({"metadata": {"uid": "u1", "resourceVersion": "7"}}));
+    assert_eq!(
+        inverse_of(&created).unwrap(),
+        Inverse::Delete {
+            uid: Some("u1".into()),
+            rv_after: Some("7".into())
+        }
+    );
+    let apply = Change::Apply {
+        body: json!({}),
+        field_manager: "kubectl-myops".into(),
+        force: false,
+        origin: None,
+    };
+    let answer = json!({"kind": "CustomResourceDefinition", "metadata": {"uid": "u1", "resourceVersion": "7"}});
+    let (_, after) = apply.outcome("CustomResourceDefinition", None, &answer);
+    assert_eq!(
+        after.unwrap()["metadata"]["uid"],
+        "u1",
+        "a created object's after-state"
+    );
+    let (_, after) = apply.outcome("CustomResourceDefinition", Some(&json!({})), &answer);
+    assert_eq!(
+        after, None,
+        "an apply that changed an existing object keeps no after-state"
+    );
 }

@@ -98,13 +98,22 @@ impl Session<'_> {
             .request(sent.field_manager, sent.dry_run == DryRun::Server)
             .map_err(GuardError::Usage)?;
         let name = obj.name.clone();
+        // The object to create is decoded here, before anything is journaled or sent: a body
+        // that is no object is the caller's error, not the server's.
+        let created: Option<DynamicObject> = match &request {
+            Request::Create(object) => {
+                Some(serde_json::from_value((*object).clone()).map_err(|e| {
+                    GuardError::Usage(format!("the object to create is not a valid object: {e}"))
+                })?)
+            }
+            _ => None,
+        };
         let send = async move {
             let answer = match (request, params) {
-                (Request::Create(object), Params::Post(pp)) => {
-                    let o: DynamicObject =
-                        serde_json::from_value(object.clone()).map_err(kube::Error::SerdeError)?;
-                    serde_json::to_value(api.create(&pp, &o).await?)
-                }
+                (Request::Create(_), Params::Post(pp)) => match &created {
+                    Some(o) => serde_json::to_value(api.create(&pp, o).await?),
+                    None => Ok(Value::Null),
+                },
                 (Request::Delete(dp), _) => api
                     .delete(&name, &dp)
                     .await?

@@ -151,7 +151,7 @@ impl ObjectDrift {
     }
 }
 
-/// `drift -o json`: the whole report (schema in the README, "drift").
+/// `drift -o json`: the whole report (schema in docs/policies.md).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {

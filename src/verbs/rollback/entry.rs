@@ -72,6 +72,21 @@ pub async fn roll_back_entry(
         Ok(o) => o,
         Err(e) => return (None, Err(e.into())),
     };
+    // The record's kind must be the kind its type resolves to (`Secret`, not `secrets`):
+    // every refusal that depends on the kind (a Secret's values) reads the record's.
+    if obj.t.api.kind != entry.kind || obj.t.api.api_version != entry.api_version {
+        let e = RollbackError::NotRestorable {
+            id: entry.id.clone(),
+            why: format!(
+                "its record names kind {} ({}), which is not the kind its type resolves to ({} {}), so the change log was edited; restore by hand (nothing was sent)",
+                crate::base::echo::quoted(&entry.kind),
+                crate::base::echo::capped(&entry.api_version, 100),
+                obj.t.api.api_version,
+                obj.t.api.kind
+            ),
+        };
+        return (Some(obj.t.group_resource()), Err(e.into()));
+    }
     let inverse = match inverse_of(entry) {
         Ok(i) => i,
         Err(why) => {

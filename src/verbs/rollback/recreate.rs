@@ -8,9 +8,9 @@ use serde_json::Value;
 use super::undo::Run;
 use crate::changelog::Operation;
 use crate::cli::DryRun;
-use crate::guard::Sent;
 use crate::guard::change::Change;
 use crate::guard::change::restore::written_since;
+use crate::guard::{GuardError, Sent};
 use crate::output::Printer;
 use crate::output::objects::result_line;
 use crate::verbs::{RollbackError, VerbError};
@@ -28,6 +28,7 @@ pub async fn create_again(
 ) -> Result<(), VerbError> {
     let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
     let dry_run = args.dry_run.strategy;
+    refuse_owned(run, object)?;
     let change = Change::Create {
         object: object.clone(),
     };
@@ -57,6 +58,23 @@ pub async fn create_again(
         ));
     }
     Ok(())
+}
+
+/// Refuses (exit 5, nothing sent) to create or delete an object a reconciler owns — it would
+/// put it back or take it away again at its next sync — unless `--force`, as a restore does
+/// ([`crate::rules::reconciler::detect`] on the object to create, or the live one to delete).
+///
+/// # Errors
+/// [`GuardError::Reconciled`].
+fn refuse_owned(run: &Run<'_>, object: &Value) -> Result<(), VerbError> {
+    match crate::rules::reconciler::detect(object) {
+        Some(owner) if !run.args.force => Err(GuardError::Reconciled {
+            object: run.obj.display(),
+            owner,
+        }
+        .into()),
+        _ => Ok(()),
+    }
 }
 
 /// Deletes the object the entry created, on the preconditions `uid` (the created object's)
@@ -93,9 +111,15 @@ pub async fn delete_created(
     let rv_now = current
         .pointer("/metadata/resourceVersion")
         .and_then(Value::as_str);
+    refuse_owned(run, &current)?;
+    // A resourceVersion that moved since the entry is taken as it is now only for the object
+    // the entry created (its uid matched above) that only status writes or our own changed:
+    // without the uid, another object of the same name could stand there now.
     let resource_version = if rv_now == rv_after || uid.is_some() && rv_after.is_none() {
         rv_after
-    } else if args.force || !written_since(&current, &entry.timestamp, &args.field_manager) {
+    } else if args.force
+        || uid.is_some() && !written_since(&current, &entry.timestamp, &args.field_manager)
+    {
         rv_now
     } else {
         return Err(run.changed(&current, &Value::Null).into());
