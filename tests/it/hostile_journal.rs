@@ -1233,6 +1233,7 @@ fn rollback_cases(n: &str) -> Vec<Case> {
         .setup(|m| {
             let mut v = record("1-1-0", "CustomResourceDefinition", "ns", "x");
             v["operation"] = json!("crd-apply");
+            v["apiVersion"] = json!("apiextensions.k8s.io/v1");
             v["before"] = Value::Null;
             v["resourceVersionAfter"] = Value::Null;
             plant(m, &line(&v));

@@ -128,12 +128,13 @@ fn check_identity(e: &Entry) -> Result<(), String> {
         && (e.kind != CRD_KIND || !e.api_version.starts_with("apiextensions.k8s.io/"))
     {
         return Err(edited(format!(
-            "its record is a CRD {} of a {}, not of a CustomResourceDefinition",
+            "its record is a CRD {} of a {} {}, not of an apiextensions.k8s.io CustomResourceDefinition",
             if e.operation == Operation::CrdApply {
                 "apply"
             } else {
                 "prune"
             },
+            crate::base::echo::capped(&e.api_version, 64),
             crate::base::echo::capped(&e.kind, 64)
         )));
     }

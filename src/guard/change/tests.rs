@@ -343,14 +343,14 @@ fn a_planted_crd_apply_of_a_secret_deleted_it_by_name() {
     assert!(
         inverse_of(&e)
             .unwrap_err()
-            .contains("is a CRD apply of a Secret, not of a CustomResourceDefinition"),
+            .contains("is a CRD apply of a v1 Secret, not of an apiextensions.k8s.io"),
     );
     let mut p = entry(Operation::CrdPrune, "ConfigMap", None, None);
     p.api_version = "v1".into();
     assert!(
         inverse_of(&p)
             .unwrap_err()
-            .contains("CRD prune of a ConfigMap")
+            .contains("CRD prune of a v1 ConfigMap")
     );
 }
 

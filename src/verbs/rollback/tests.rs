@@ -109,6 +109,8 @@ fn a_session_rollback_groups_changes_by_context_newest_first_and_skips_what_chan
     // delete that undoes it cannot be made conditional, so it is refused.
     let mut no_exact_inverse = change("c1", "S", "admin", "https://a");
     no_exact_inverse.operation = Operation::CrdApply;
+    no_exact_inverse.kind = "CustomResourceDefinition".into();
+    no_exact_inverse.api_version = "apiextensions.k8s.io/v1".into();
     no_exact_inverse.before = None;
     no_exact_inverse.resource_version_after = None;
     let entries = vec![
