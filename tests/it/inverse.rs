@@ -101,6 +101,13 @@ fn rollback_runs_the_inverse_of_each_kind_of_entry() {
     let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(crd_exists(&name));
+    let registry = m.dir.path().join("myops/crd-registry.json");
+    let registered = || {
+        std::fs::read_to_string(&registry)
+            .unwrap_or_default()
+            .contains(&name)
+    };
+    assert!(registered(), "crds sync registers the CRD");
     let applied = last_id(&m, "crd-apply");
     let r = rollback(&m, &applied);
     assert_eq!(
@@ -110,6 +117,8 @@ fn rollback_runs_the_inverse_of_each_kind_of_entry() {
         )
     );
     wait_crd(&name, false);
+    // The deleted CRD no longer widens the boundary (a deleted type stayed registered).
+    assert!(!registered(), "the rollback's delete unregisters the CRD");
 
     // That rollback (a delete) rolled back: the CRD is created again from its before-state.
     let deleted = last_id(&m, "rollback");

@@ -144,5 +144,14 @@ pub async fn delete_created(
         dry_run,
     );
     p.out(&format!("{line}\n"))?;
+    // A deleted CRD no longer widens the plugin.yaml boundary (the registry lists what this
+    // tool registered and the cluster still serves).
+    if obj.t.api.kind == "CustomResourceDefinition"
+        && dry_run == DryRun::None
+        && let Err(e) =
+            crate::crds::Registry::remove(&session.settings().home, std::slice::from_ref(&obj.name))
+    {
+        p.err_line(&format!("warning: {e}"));
+    }
     Ok(())
 }
