@@ -217,3 +217,57 @@ fn a_patch_grant_sent_an_unreviewed_get_of_the_before_state() {
     assert_eq!(last["result"], "success", "{last:#}");
     assert_eq!(last["before"], Value::Null, "{last:#}");
 }
+
+#[test]
+fn rollback_of_an_entry_made_on_another_cluster_recreated_it_in_the_current_one() {
+    // A configmap on the second server, patched there (context admin-2); the current context
+    // (admin) points at the first. `rollback ID` without --context must send nothing to the
+    // first server: its inverse would change or create an object the entry never touched.
+    let ns = format!("inverse-moved-{}", std::process::id());
+    let in2 = |args: &[&str]| {
+        let mut all = vec!["--context", "admin-2"];
+        all.extend_from_slice(args);
+        kubectl(&all)
+    };
+    in2(&["create", "namespace", &ns]);
+    in2(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns,
+        "--from-literal=k=v1",
+    ]);
+    let m = myops();
+    let r = m.merge_patch_as("admin-2", &ns, "configmap", "web", r#"{"data":{"k":"v2"}}"#);
+    assert_eq!(r.code, 0, "{r:?}");
+    let id = last_id(&m, "patch");
+    let mark = audit_mark();
+    let r = m.run(&["rollback", &id]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("but the context points at") && r.stderr.contains("nothing was sent"),
+        "{r:?}"
+    );
+    let sent: Vec<Value> = audit_since(mark)
+        .into_iter()
+        .filter(|e| e.pointer("/objectRef/namespace").and_then(Value::as_str) == Some(&ns))
+        .collect();
+    assert!(sent.is_empty(), "requests to the first server: {sent:#?}");
+    // In a context of the entry's server it rolls back.
+    let r = m.run(&["--context", "admin-2", "rollback", &id]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        in2(&[
+            "get",
+            "configmap",
+            "web",
+            "-n",
+            &ns,
+            "-o",
+            "jsonpath={.data.k}"
+        ]),
+        "v1"
+    );
+    in2(&["delete", "namespace", &ns, "--wait=false"]);
+}
