@@ -53,6 +53,8 @@ pub mod retention;
 pub use checks::{home_warning, path};
 pub use error::ChangelogError;
 pub use journal::Journal;
+#[cfg(test)]
+pub(crate) use model::sample_entry;
 pub use model::{
     Entry, FORMAT_VERSION, Operation, PENDING, ambiguous, latest, new_id, new_session_id,
     now_rfc3339, object_of,

@@ -207,7 +207,7 @@ pub fn now_rfc3339() -> String {
 
 /// A complete outcome record of a CRD apply of `name`, as this build writes it (for tests).
 #[cfg(test)]
-pub(super) fn sample_entry(name: &str) -> Entry {
+pub(crate) fn sample_entry(name: &str) -> Entry {
     Entry {
         id: new_id(),
         format_version: Some(FORMAT_VERSION),

@@ -68,3 +68,32 @@ pub struct Intent<'a> {
     /// The object before (redacted before it is written).
     pub before: Option<Value>,
 }
+
+/// `web` of type `kind` (`plural`, in API group `group`, version v1, namespaced) in
+/// `namespace`: the object the guard's unit tests act on.
+#[cfg(test)]
+pub(crate) fn test_object(group: &str, kind: &str, plural: &str, namespace: &str) -> ObjectRef {
+    ObjectRef {
+        t: crate::cluster::ResolvedType {
+            api: kube::discovery::ApiResource {
+                group: group.into(),
+                version: "v1".into(),
+                api_version: if group.is_empty() {
+                    "v1".into()
+                } else {
+                    format!("{group}/v1")
+                },
+                kind: kind.into(),
+                plural: plural.into(),
+            },
+            namespaced: true,
+            singular: kind.to_lowercase(),
+            short_names: vec![],
+            categories: vec![],
+            verbs: vec![],
+            preferred: true,
+        },
+        namespace: Some(namespace.into()),
+        name: "web".into(),
+    }
+}

@@ -1,7 +1,6 @@
 use super::inverse::APPLIED_FIELDS;
 use super::*;
 use crate::changelog::Entry;
-use crate::cluster::ResolvedType;
 
 /// A successful record of `operation` on `kind` `name` with `patch_type` and `patch`.
 fn entry(
@@ -12,33 +11,23 @@ fn entry(
 ) -> Entry {
     Entry {
         id: "e1".into(),
-        format_version: Some(crate::changelog::FORMAT_VERSION),
-        session: "s".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
-        plugin: "myops".into(),
-        user: "admin".into(),
         context: None,
         server: "https://h".into(),
         api_version: api_version_of(kind).into(),
         kind: kind.into(),
         namespace: Some("shop".into()),
-        name: "web".into(),
-        uid: None,
         operation,
         patch_type: patch_type.map(str::to_string),
         patch,
-        dry_run: false,
         before: Some(json!({"apiVersion": api_version_of(kind), "kind": kind,
             "metadata": {"name": "web", "namespace": "shop", "uid": "u0",
             "resourceVersion": "5", "managedFields": [{"manager": "m"}],
             "creationTimestamp": "2026-11-30T07:00:00Z", "labels": {"a": "1"}},
             "spec": {"x": 1}, "status": {"ok": true}})),
-        after: None,
-        reconciler: None,
         resource_version_after: Some("7".into()),
-        reconciled: None,
-        result: "success".into(),
         duration_seconds: 0.1,
+        ..crate::changelog::sample_entry("web")
     }
 }
 
@@ -52,25 +41,7 @@ fn api_version_of(kind: &str) -> &'static str {
 }
 
 fn obj(kind: &str, plural: &str) -> ObjectRef {
-    ObjectRef {
-        t: ResolvedType {
-            api: kube::discovery::ApiResource {
-                group: String::new(),
-                version: "v1".into(),
-                api_version: "v1".into(),
-                kind: kind.into(),
-                plural: plural.into(),
-            },
-            namespaced: true,
-            singular: kind.to_lowercase(),
-            short_names: vec![],
-            categories: vec![],
-            verbs: vec![],
-            preferred: true,
-        },
-        namespace: Some("shop".into()),
-        name: "web".into(),
-    }
+    super::object::test_object("", kind, plural, "shop")
 }
 
 #[test]

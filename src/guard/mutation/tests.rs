@@ -1,7 +1,6 @@
 use super::patch::refusal_result;
 use super::*;
 use crate::cli::PatchType;
-use crate::cluster::ResolvedType;
 use kube::api::DynamicObject;
 use serde_json::json;
 
@@ -22,29 +21,7 @@ fn a_scale_answer_is_not_journaled_as_the_objects_after_state() {
 }
 
 fn obj(group: &str, plural: &str, kind: &str) -> ObjectRef {
-    ObjectRef {
-        t: ResolvedType {
-            api: kube::discovery::ApiResource {
-                group: group.into(),
-                version: "v1".into(),
-                api_version: if group.is_empty() {
-                    "v1".into()
-                } else {
-                    format!("{group}/v1")
-                },
-                kind: kind.into(),
-                plural: plural.into(),
-            },
-            namespaced: true,
-            singular: kind.to_lowercase(),
-            short_names: vec![],
-            categories: vec![],
-            verbs: vec![],
-            preferred: true,
-        },
-        namespace: Some("ns".into()),
-        name: "web".into(),
-    }
+    crate::guard::change::object::test_object(group, kind, plural, "ns")
 }
 
 #[test]

@@ -6,29 +6,18 @@ use crate::cli::ResultFilter;
 pub(super) fn entry(kind: &str, ns: Option<&str>, name: &str) -> Entry {
     Entry {
         id: "1".into(),
-        format_version: Some(crate::changelog::FORMAT_VERSION),
         session: "s1".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
-        plugin: "myops".into(),
-        user: "admin".into(),
         context: None,
         server: "s".into(),
         api_version: "v1".into(),
         kind: kind.into(),
         namespace: ns.map(str::to_string),
-        name: name.into(),
-        uid: None,
         operation: Operation::Patch,
         patch_type: None,
-        patch: None,
-        dry_run: false,
-        before: None,
-        after: None,
-        reconciler: None,
         resource_version_after: None,
-        reconciled: None,
-        result: "success".into(),
         duration_seconds: 0.1,
+        ..crate::changelog::sample_entry(name)
     }
 }
 

@@ -5,29 +5,19 @@ use serde_json::{Value, json};
 fn secret_entry(patch: Value) -> Entry {
     Entry {
         id: "e1".into(),
-        format_version: Some(crate::changelog::FORMAT_VERSION),
-        session: "s".into(),
         timestamp: "2026-11-30T08:00:00Z".into(),
-        plugin: "myops".into(),
-        user: "admin".into(),
         context: None,
         server: "https://h".into(),
         api_version: "v1".into(),
         kind: "Secret".into(),
         namespace: Some("shop".into()),
-        name: "db".into(),
-        uid: None,
         operation: Operation::Patch,
         patch_type: Some("merge".into()),
         patch: Some(patch),
-        dry_run: false,
         before: Some(json!({"kind": "Secret", "data": {"password": "<redacted>"}})),
-        after: None,
-        reconciler: None,
         resource_version_after: Some("7".into()),
-        reconciled: None,
-        result: "success".into(),
         duration_seconds: 0.1,
+        ..crate::changelog::sample_entry("db")
     }
 }
 
