@@ -119,68 +119,89 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
         p.err_line("error: --max-parallel applies with --contexts or --all-contexts only");
         return ExitStatus::Usage;
     }
-    if let Command::Patch(a) = &cli.command
-        && a.canary.is_some()
+    if let Command::Patch(crate::cli::PatchArgs {
+        canary: Some(_), ..
+    })
+    | Command::Delete(crate::cli::DeleteArgs {
+        canary: Some(_), ..
+    }) = &cli.command
     {
-        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one patch)");
+        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
         return ExitStatus::Usage;
     }
-    match &cli.command {
+    dispatch(&cli.command, &settings, started, &mut p).await
+}
+
+/// Runs one command that needs the resolved settings, and maps its outcome to an exit code.
+async fn dispatch(
+    command: &Command,
+    settings: &Settings,
+    started: Instant,
+    p: &mut Printer<'_>,
+) -> ExitStatus {
+    match command {
         Command::Get(args) => {
-            let outcome = verbs::get::run(&settings, args, &mut p).await;
-            observe(&settings, "get", outcome, started, &mut p).await
+            let outcome = verbs::get::run(settings, args, p).await;
+            observe(settings, "get", outcome, started, p).await
         }
         Command::Patch(args) => {
-            let outcome = verbs::patch::run(&settings, args, &mut p).await;
-            observe(&settings, "patch", outcome, started, &mut p).await
+            let outcome = verbs::patch::run(settings, args, p).await;
+            observe(settings, "patch", outcome, started, p).await
+        }
+        Command::Delete(args) => {
+            let outcome = verbs::delete::run(settings, args, p).await;
+            observe(settings, "delete", outcome, started, p).await
+        }
+        Command::Undelete(args) => {
+            let outcome = verbs::undelete::run(settings, args, p).await;
+            observe(settings, "undelete", outcome, started, p).await
         }
         Command::Rollback(args) => {
             let outcome = match args.session {
-                Some(_) => crate::fleet::rollback::run(&settings, args, &mut p).await,
-                None => verbs::rollback::run(&settings, args, &mut p).await,
+                Some(_) => crate::fleet::rollback::run(settings, args, p).await,
+                None => verbs::rollback::run(settings, args, p).await,
             };
-            observe(&settings, "rollback", outcome, started, &mut p).await
+            observe(settings, "rollback", outcome, started, p).await
         }
         // Drift found is exit 6 after the report: an answer, not an error to report.
-        Command::Drift(args) => match verbs::drift::run(&settings, args, &mut p).await {
-            Ok(answer) => match report(&Ok(()), &mut p) {
+        Command::Drift(args) => match verbs::drift::run(settings, args, p).await {
+            Ok(answer) => match report(&Ok(()), p) {
                 ExitStatus::Success => answer,
                 failed => failed,
             },
-            Err(e) => report(&Err(e), &mut p),
+            Err(e) => report(&Err(e), p),
         },
         Command::Changelog(cmd) => {
-            let r = verbs::changelog_cmd::run(&settings, cmd, &mut p).await;
-            report(&r, &mut p)
+            let r = verbs::changelog_cmd::run(settings, cmd, p).await;
+            report(&r, p)
         }
         Command::Crds(CrdsCommand::Sync(args)) => {
-            let r = verbs::crds_sync::run(&settings, args, &mut p).await;
-            report(&r, &mut p)
+            let r = verbs::crds_sync::run(settings, args, p).await;
+            report(&r, p)
         }
         Command::Crds(CrdsCommand::Watch(args)) => {
-            let r = verbs::crds_watch::run(&settings, args, &mut p).await;
-            report(&r, &mut p)
+            let r = verbs::crds_watch::run(settings, args, p).await;
+            report(&r, p)
         }
         Command::Metrics(cmd) => {
-            let r = verbs::metrics_cmd::run(&settings, cmd, &mut p).await;
-            report(&r, &mut p)
+            let r = verbs::metrics_cmd::run(settings, cmd, p).await;
+            report(&r, p)
         }
         Command::Crds(CrdsCommand::List(args)) => {
-            let r = verbs::crds_list::run(&settings, args, &mut p).await;
-            report(&r, &mut p)
+            let r = verbs::crds_list::run(settings, args, p).await;
+            report(&r, p)
         }
         // `auth can-i` answering "no" is exit 3 after its answer: not an error to report.
-        Command::Auth(cmd) => match verbs::auth::run(&settings, cmd, &mut p).await {
-            Ok(answer) => match report(&Ok(()), &mut p) {
+        Command::Auth(cmd) => match verbs::auth::run(settings, cmd, p).await {
+            Ok(answer) => match report(&Ok(()), p) {
                 ExitStatus::Success => answer,
                 failed => failed,
             },
-            Err(e) => report(&Err(e), &mut p),
+            Err(e) => report(&Err(e), p),
         },
-        Command::Config(ConfigCommand::Validate { path: None }) => finish_plain(
-            verbs::config_cmd::validate(Some(&settings), None, &mut p),
-            &mut p,
-        ),
+        Command::Config(ConfigCommand::Validate { path: None }) => {
+            finish_plain(verbs::config_cmd::validate(Some(settings), None, p), p)
+        }
         Command::Config(ConfigCommand::Schema)
         | Command::Config(ConfigCommand::Validate { .. })
         | Command::Version

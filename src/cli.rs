@@ -16,6 +16,7 @@ use clap::{Args, Parser, Subcommand};
 mod auth;
 mod change;
 mod crds;
+mod delete;
 mod get;
 pub mod help;
 mod local;
@@ -30,6 +31,7 @@ pub use crate::output::format::{
 pub use auth::{AuthCommand, CanIArgs, MatrixArgs, WhoamiArgs};
 pub use change::{ChangelogCommand, Decision, PatchArgs, ResultFilter, RollbackArgs};
 pub use crds::{CrdsCommand, CrdsListArgs, CrdsSyncArgs, CrdsWatchArgs};
+pub use delete::{Cascade, DeleteArgs, UndeleteArgs};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
@@ -172,6 +174,13 @@ pub enum Command {
     /// Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled.
     #[command(after_help = help::PATCH_EXAMPLES)]
     Patch(PatchArgs),
+    /// Delete objects, after a SelfSubjectAccessReview; each object's whole state is
+    /// journaled first, so `undelete` can create it again.
+    #[command(after_help = delete::DELETE_HELP)]
+    Delete(DeleteArgs),
+    /// Create a deleted object again from its journaled before-state.
+    #[command(after_help = delete::UNDELETE_HELP)]
+    Undelete(UndeleteArgs),
     /// Undo a journaled change: restore the fields it touched from its before-state.
     #[command(after_help = help::ROLLBACK_HELP)]
     Rollback(RollbackArgs),
@@ -212,6 +221,8 @@ impl Command {
         match self {
             Command::Patch(a) => a.dry_run.warning.as_deref(),
             Command::Rollback(a) => a.dry_run.warning.as_deref(),
+            Command::Delete(a) => a.dry_run.warning.as_deref(),
+            Command::Undelete(a) => a.dry_run.warning.as_deref(),
             _ => None,
         }
     }

@@ -18,6 +18,13 @@ pub enum Operation {
     CrdPrune,
     /// `rollback`.
     Rollback,
+    /// `delete`: the object's whole before-state is journaled before the DELETE. A record
+    /// with a [`Entry::parent`] is an object that went with a namespace or CRD delete
+    /// (result [`SNAPSHOT`]): journaled, never sent a request of its own.
+    Delete,
+    /// `undelete` (and `rollback` of a delete entry): the object created again from the
+    /// before-state of a delete entry.
+    Undelete,
 }
 
 /// One change-log line (field names and meaning: docs/design.md, "File formats").
@@ -79,6 +86,10 @@ pub struct Entry {
     /// Absent when none was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconciler: Option<crate::rules::reconciler::Reconciler>,
+    /// For an object journaled with the delete of its namespace or CRD (the container), the
+    /// id of the container's delete entry; absent otherwise and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
     /// `metadata.resourceVersion` after the change.
     pub resource_version_after: Option<String>,
     /// How the outcome was found after the fact: set only in an outcome record that
@@ -98,6 +109,18 @@ pub struct Entry {
 /// The `result` of an intent record: the request may or may not have been sent.
 pub const PENDING: &str = "pending";
 
+/// The `result` of a change the server made.
+pub const SUCCESS: &str = "success";
+
+/// The `result` of a delete the server accepted while the object stays, held by finalizers
+/// (`metadata.deletionTimestamp` set): it goes once they are cleared, and cannot be stopped.
+pub const DELETING: &str = "deleting";
+
+/// The `result` of an object journaled with the delete of its container (a namespace's
+/// object, a CRD's custom resource; [`Entry::parent`]): no request was sent for it; it went
+/// if the container's delete succeeded.
+pub const SNAPSHOT: &str = "snapshot";
+
 /// The version of the record format this build writes (`formatVersion`). Version 1 is the
 /// format of records without the field; version 2 adds the field itself, and every other
 /// member reads as in version 1.
@@ -109,6 +132,12 @@ impl Entry {
     /// have reached the server.
     pub fn outcome_unknown(&self) -> bool {
         self.result == PENDING
+    }
+
+    /// Whether the server made the change this (last) record describes: `success`, or a
+    /// delete it accepted ([`DELETING`]).
+    pub fn succeeded(&self) -> bool {
+        self.result == SUCCESS || self.result == DELETING
     }
 
     /// The outcome record for this intent (pure): the same id and fields plus the result.
@@ -231,6 +260,7 @@ pub(crate) fn sample_entry(name: &str) -> Entry {
         reconciler: None,
         resource_version_after: Some("42".into()),
         reconciled: None,
+        parent: None,
         result: "success".into(),
         duration_seconds: 0.25,
     }

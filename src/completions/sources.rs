@@ -149,6 +149,7 @@ fn supports(t: &ResolvedType, verb: Verb) -> bool {
     match verb {
         Verb::Get => has("list") || has("get"),
         Verb::Patch => has("patch"),
+        Verb::Delete => has("delete"),
     }
 }
 

@@ -394,7 +394,7 @@ mod tests {
             (format!("{PG}  url: http://b\n"), 7, 3, "duplicate key `url`"),
             (format!("{BASE}metrics: [ops_total, ops_totl]\n"), 5, 22, &format!("unknown metric `ops_totl`: {known}")),
             (format!("{BASE}metrics:\n  - ops_total\n  - nope\n"), 7, 5, "unknown metric `nope`"),
-            ("name: myops\nverbs: [get, delete]\nresources: [pods]\nscopes: [namespace]\n".into(), 2, 14, "unknown verb `delete`: use one of get, patch"),
+            ("name: myops\nverbs: [get, erase]\nresources: [pods]\nscopes: [namespace]\n".into(), 2, 14, "unknown verb `erase`: use one of get, patch, delete"),
             ("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [world]\n".into(), 4, 10, "unknown scope `world`: use one of namespace, cluster"),
             (format!("{PG}  timeout: soon\n"), 7, 12, "`timeout`: invalid duration \"soon\""),
             ("name:\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n".into(), 1, 5, "missing value for `name`"),

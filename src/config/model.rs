@@ -210,8 +210,11 @@ pub mod age_string {
 pub enum Verb {
     /// Read objects (`get` or `list` in RBAC terms).
     Get,
-    /// Change objects (`patch` in RBAC terms).
+    /// Change objects (`patch` in RBAC terms; `rollback`, `crds sync|watch` too).
     Patch,
+    /// Delete objects (`delete` in RBAC terms), and create them again from the change log
+    /// (`undelete`, `rollback` of a delete).
+    Delete,
 }
 
 impl Verb {
@@ -220,6 +223,7 @@ impl Verb {
         match self {
             Verb::Get => "get",
             Verb::Patch => "patch",
+            Verb::Delete => "delete",
         }
     }
 }

@@ -107,13 +107,20 @@ pub enum Request<'a> {
     Create(&'a Value),
 }
 
-impl Change {
-    /// The plugin.yaml verb that bounds the change: every change is a `patch` (plugin.yaml
-    /// has one verb for changing the cluster).
-    pub fn verb(&self) -> Verb {
-        Verb::Patch
+/// The plugin.yaml verb that bounds a change journaled as `operation`: `delete` for a
+/// delete and for its undo (`undelete`, which creates the object again from the journal: a
+/// boundary that lets a plugin delete lets it put back what it deleted), `patch` for every
+/// other change (patch, rollback, CRD apply and prune).
+pub fn plugin_verb(operation: Operation) -> Verb {
+    match operation {
+        Operation::Delete | Operation::Undelete => Verb::Delete,
+        Operation::Patch | Operation::Rollback | Operation::CrdApply | Operation::CrdPrune => {
+            Verb::Patch
+        }
     }
+}
 
+impl Change {
     /// The SelfSubjectAccessReviews the change needs on `obj`: `patch` (with the
     /// subresource), `delete`, `create` (of the collection: RBAC cannot restrict a create by
     /// name), or `create` and `patch` for a server-side apply (it creates a missing object).
@@ -309,6 +316,18 @@ impl Change {
             _ => rv.filter(|_| is_object),
         };
         (rv, after)
+    }
+
+    /// The `result` of the outcome record for the server's `answer`: for a delete answered
+    /// with the object still there (`metadata.deletionTimestamp` set: finalizers hold it),
+    /// [`changelog::DELETING`]; otherwise [`changelog::SUCCESS`].
+    pub fn result(&self, answer: &Value) -> &'static str {
+        match self {
+            Change::Delete { .. } if answer.pointer("/metadata/deletionTimestamp").is_some() => {
+                changelog::DELETING
+            }
+            _ => changelog::SUCCESS,
+        }
     }
 }
 

@@ -239,7 +239,12 @@ impl<'a> Applier<'a> {
         let apply = self.change(serde_json::Value::Null, None);
         let any = crd_object("");
         self.session
-            .authorize(apply.verb(), &any.t, false, &apply.reviews_of_any(&any))
+            .authorize(
+                crate::guard::change::plugin_verb(Operation::CrdApply),
+                &any.t,
+                false,
+                &apply.reviews_of_any(&any),
+            )
             .await?;
         Ok(())
     }

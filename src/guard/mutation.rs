@@ -121,6 +121,30 @@ impl PatchRequest<'_> {
     }
 }
 
+/// What an outcome record keeps from the server's answer: the resourceVersion after, the
+/// after-state (redacted), and the result when it is not plain `success` (a delete the
+/// server answered with the object still present, held by finalizers:
+/// [`changelog::DELETING`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Recorded {
+    /// `resourceVersionAfter`.
+    pub resource_version: Option<String>,
+    /// `after`.
+    pub after: Option<Value>,
+    /// `result`; `None` is [`changelog::SUCCESS`].
+    pub result: Option<String>,
+}
+
+impl From<(Option<String>, Option<Value>)> for Recorded {
+    fn from((resource_version, after): (Option<String>, Option<Value>)) -> Recorded {
+        Recorded {
+            resource_version,
+            after,
+            result: None,
+        }
+    }
+}
+
 /// The fault-injection suite's pause points, compiled into debug builds only
 /// (`cfg(debug_assertions)`: the tests run the debug binary; a release never contains this).
 /// With `MYOPS_TEST_PAUSE=after-intent` the process stops right after the intent record is
@@ -235,6 +259,7 @@ impl Session<'_> {
             reconciler: None,
             resource_version_after: None,
             reconciled: None,
+            parent: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,
         }
@@ -266,15 +291,16 @@ impl Session<'_> {
     ///
     /// # Errors
     /// As [`Session::journaled`].
-    pub async fn journaled_with<T, F>(
+    pub async fn journaled_with<T, F, R>(
         &self,
         intent: Entry,
         what: &str,
         request: F,
-        outcome: impl Fn(&T) -> (Option<String>, Option<Value>),
+        outcome: impl Fn(&T) -> R,
     ) -> Result<T, GuardError>
     where
         F: Future<Output = Result<T, kube::Error>>,
+        R: Into<Recorded>,
     {
         let journal = self.journal()?;
         let started = Instant::now();
@@ -286,8 +312,12 @@ impl Session<'_> {
         test_pause::at("after-send");
         let (text, rv, after) = match &result {
             Ok(v) => {
-                let (rv, after) = outcome(v);
-                ("success".to_string(), rv, after)
+                let r: Recorded = outcome(v).into();
+                (
+                    r.result.unwrap_or_else(|| changelog::SUCCESS.to_string()),
+                    r.resource_version,
+                    r.after,
+                )
             }
             Err(e) => (outcome_text(e), None, None),
         };
@@ -333,7 +363,12 @@ impl Session<'_> {
         intent: Intent<'_>,
     ) -> Result<Grant, GuardError> {
         match self
-            .authorize(change.verb(), &obj.t, false, &change.reviews(obj))
+            .authorize(
+                super::change::plugin_verb(intent.operation),
+                &obj.t,
+                false,
+                &change.reviews(obj),
+            )
             .await
         {
             Ok(g) => Ok(g),

@@ -109,6 +109,8 @@ fn comparable_patch(entry: &Entry) -> Result<(&str, &Value), Verdict> {
             match entry.operation {
                 Operation::CrdApply => "CRD apply",
                 Operation::CrdPrune => "CRD prune",
+                Operation::Delete => "delete",
+                Operation::Undelete => "undelete",
                 Operation::Patch | Operation::Rollback => "change without a patch",
             }
         ))),

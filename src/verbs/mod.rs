@@ -12,11 +12,13 @@ pub mod config_cmd;
 pub mod crds_list;
 pub mod crds_sync;
 pub mod crds_watch;
+pub mod delete;
 pub mod drift;
 pub mod get;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod undelete;
 pub mod version;
 
 pub use changelog_cmd::HistoryError;

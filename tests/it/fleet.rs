@@ -501,7 +501,7 @@ fn server_and_credential_flags_sent_one_contexts_token_to_another_server_under_a
     assert_eq!(r.code, 2, "{r:?}");
     assert_eq!(
         r.stderr,
-        "error: --canary applies with --contexts or --all-contexts only (one context is one patch)\n"
+        "error: --canary applies with --contexts or --all-contexts only (one context is one wave)\n"
     );
 }
 

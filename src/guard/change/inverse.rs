@@ -63,7 +63,8 @@ enum Done {
 fn done_by(e: &Entry) -> Done {
     match (e.operation, e.patch_type.as_deref()) {
         (Operation::CrdApply, _) => Done::Applied,
-        (Operation::CrdPrune, _) => Done::Deleted,
+        (Operation::CrdPrune | Operation::Delete, _) => Done::Deleted,
+        (Operation::Undelete, _) => Done::Created,
         (Operation::Rollback, Some(DELETE)) => Done::Deleted,
         (Operation::Rollback, Some(CREATE)) => Done::Created,
         _ => Done::Patched,
@@ -76,7 +77,7 @@ fn done_by(e: &Entry) -> Done {
 /// # Errors
 /// The reason, in the words `rollback` prints.
 pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
-    if e.dry_run || !(e.result == "success" || e.outcome_unknown()) {
+    if e.dry_run || !(e.succeeded() || e.result == changelog::SNAPSHOT || e.outcome_unknown()) {
         return Err("it changed nothing (a dry run or a failed attempt)".into());
     }
     check_identity(e)?;

@@ -273,8 +273,15 @@ fn each_kind_names_its_reviews_journal_shape_and_request() {
         verbs(&apply),
         [("create".into(), None, None), ("patch".into(), None, web)]
     );
-    for c in [&patch, &delete, &create, &apply] {
-        assert_eq!(c.verb(), Verb::Patch);
+    for (op, verb) in [
+        (Operation::Patch, Verb::Patch),
+        (Operation::Rollback, Verb::Patch),
+        (Operation::CrdApply, Verb::Patch),
+        (Operation::CrdPrune, Verb::Patch),
+        (Operation::Delete, Verb::Delete),
+        (Operation::Undelete, Verb::Delete),
+    ] {
+        assert_eq!(super::plugin_verb(op), verb, "{op:?}");
     }
     let bad = Change::Patch {
         patch_type: PatchType::Json,

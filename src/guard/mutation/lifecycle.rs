@@ -139,7 +139,12 @@ impl Session<'_> {
         let before = sent.before;
         let change = sent.change;
         self.journaled_with(intent, "the request", send, |answer: &Value| {
-            change.outcome(&kind, before, answer)
+            let (resource_version, after) = change.outcome(&kind, before, answer);
+            super::Recorded {
+                resource_version,
+                after,
+                result: Some(change.result(answer).to_string()),
+            }
         })
         .await
     }

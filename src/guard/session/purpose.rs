@@ -34,7 +34,7 @@ impl Purpose {
     /// Whether the session writes the change log.
     pub fn mode(self) -> Mode {
         match self {
-            Purpose::Verb(Verb::Patch) | Purpose::Record => Mode::Mutate,
+            Purpose::Verb(Verb::Patch | Verb::Delete) | Purpose::Record => Mode::Mutate,
             Purpose::Verb(Verb::Get) | Purpose::Read => Mode::Read,
         }
     }

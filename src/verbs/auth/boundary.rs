@@ -10,6 +10,7 @@ pub fn rbac_verbs(v: Verb) -> &'static [&'static str] {
     match v {
         Verb::Get => &["get", "list", "watch"],
         Verb::Patch => &["patch"],
+        Verb::Delete => &["delete"],
     }
 }
 
@@ -18,6 +19,7 @@ pub fn plugin_verb(rbac: &str) -> Option<Verb> {
     match rbac {
         "get" | "list" | "watch" => Some(Verb::Get),
         "patch" => Some(Verb::Patch),
+        "delete" => Some(Verb::Delete),
         _ => None,
     }
 }

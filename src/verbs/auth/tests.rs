@@ -22,7 +22,7 @@ fn plugin_verbs_map_to_the_rbac_verbs_their_requests_need() {
         assert_eq!(plugin_verb(v), Some(Verb::Get), "{v}");
     }
     assert_eq!(plugin_verb("patch"), Some(Verb::Patch));
-    assert_eq!(plugin_verb("delete"), None);
+    assert_eq!(plugin_verb("delete"), Some(Verb::Delete));
     assert_eq!(plugin_verb("update"), None);
 }
 
