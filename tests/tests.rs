@@ -21,6 +21,10 @@ mod config;
 mod crd_watcher;
 #[path = "it/crds.rs"]
 mod crds;
+#[path = "it/delete.rs"]
+mod delete;
+#[path = "it/delete_fleet.rs"]
+mod delete_fleet;
 #[path = "it/discovery_cache.rs"]
 mod discovery_cache;
 #[path = "it/docs.rs"]
@@ -93,6 +97,8 @@ mod push_tls;
 mod reconciler;
 #[path = "it/standin.rs"]
 mod standin;
+#[path = "it/undelete.rs"]
+mod undelete;
 #[path = "it/watch.rs"]
 mod watch;
 #[path = "it/watching.rs"]

@@ -1,0 +1,1 @@
+//! Integration tests of `delete` (filled in by its builder).

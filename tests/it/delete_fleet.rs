@@ -1,0 +1,1 @@
+//! Integration tests of `delete_fleet` (filled in by its builder).

@@ -1,0 +1,1 @@
+//! Integration tests of `undelete` (filled in by its builder).
