@@ -164,7 +164,40 @@ pub fn wait_established(names: &[&str]) {
     }
 }
 
-/// A namespace of its own for one test, deleted (without waiting) when dropped.
+/// Waits (up to 30 s) until the test cluster's kube-controller-manager (scripts/cluster) has
+/// given namespace `ns` of the first server what it gives every namespace: the `default`
+/// ServiceAccount and the `kube-root-ca.crt` ConfigMap. Tests then list them deterministically.
+pub fn wait_for_namespace_controllers(ns: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let out = kubectl_raw(
+            &cluster().kubeconfig,
+            &[
+                "get",
+                "serviceaccount/default",
+                "configmap/kube-root-ca.crt",
+                "-n",
+                ns,
+                "-o",
+                "name",
+            ],
+        );
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "namespace {ns} has no default ServiceAccount and kube-root-ca.crt ConfigMap after 30 s (is kube-controller-manager running? scripts/cluster status): {}",
+            text_of(&out.stderr)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A namespace of its own for one test, with the `default` ServiceAccount and the
+/// `kube-root-ca.crt` ConfigMap the controller manager puts in every namespace; deleted
+/// (without waiting; the namespace controller then removes it and everything in it) when
+/// dropped.
 pub struct Namespace(pub String);
 
 impl Namespace {
@@ -176,10 +209,12 @@ impl Namespace {
             % 100_000;
         let name = format!("t-{}-{suffix}", test.replace('_', "-"));
         kubectl(&["create", "namespace", &name]);
+        wait_for_namespace_controllers(&name);
         Namespace(name)
     }
 
-    /// Creates a bare pod (no controller manager runs; ServiceAccount admission is off).
+    /// Creates a bare pod, which stays Pending (no scheduler or kubelet runs; ServiceAccount
+    /// admission is off, so it gets no token volume).
     pub fn pod(&self, name: &str) {
         kubectl(&[
             "run",
