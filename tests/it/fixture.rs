@@ -15,6 +15,10 @@ pub struct ClusterEnv {
     /// The Prometheus server scraping `pushgateway` every second with the repository's rules
     /// (deploy/monitoring/) loaded, e.g. `http://127.0.0.1:41234`.
     pub prometheus: String,
+    /// Whether a kube-controller-manager runs for the server (`scripts/cluster up`; not the
+    /// fault-injection suite's `up --light`): namespaces get their `default` ServiceAccount and
+    /// `kube-root-ca.crt` ConfigMap, deletions cascade.
+    pub controller_manager: bool,
 }
 
 pub fn root() -> PathBuf {
@@ -66,6 +70,7 @@ pub fn cluster() -> &'static ClusterEnv {
             pushgateway: var("MYOPS_PUSHGATEWAY"),
             audit_log: PathBuf::from(var("MYOPS_TEST_AUDIT_LOG")),
             prometheus: var("MYOPS_PROMETHEUS"),
+            controller_manager: !var("MYOPS_TEST_CONTROLLER_MANAGER").is_empty(),
         };
         let out = kubectl_raw(&env.kubeconfig, &["get", "--raw", "/readyz"]);
         assert!(
@@ -167,7 +172,11 @@ pub fn wait_established(names: &[&str]) {
 /// Waits (up to 30 s) until the test cluster's kube-controller-manager (scripts/cluster) has
 /// given namespace `ns` of the first server what it gives every namespace: the `default`
 /// ServiceAccount and the `kube-root-ca.crt` ConfigMap. Tests then list them deterministically.
+/// Returns at once on a cluster without one (`up --light`).
 pub fn wait_for_namespace_controllers(ns: &str) {
+    if !cluster().controller_manager {
+        return;
+    }
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
     loop {
         let out = kubectl_raw(
@@ -195,9 +204,9 @@ pub fn wait_for_namespace_controllers(ns: &str) {
 }
 
 /// A namespace of its own for one test, with the `default` ServiceAccount and the
-/// `kube-root-ca.crt` ConfigMap the controller manager puts in every namespace; deleted
-/// (without waiting; the namespace controller then removes it and everything in it) when
-/// dropped.
+/// `kube-root-ca.crt` ConfigMap the controller manager puts in every namespace (none on a light
+/// cluster); deleted (without waiting; the namespace controller then removes it and everything
+/// in it) when dropped.
 pub struct Namespace(pub String);
 
 impl Namespace {
