@@ -346,3 +346,6 @@ async fn restore_one(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
