@@ -125,6 +125,7 @@ fn undelete_creates_the_object_again_without_server_fields_and_journals_a_create
     assert!(!exists(&["configmap", "web", "-n", &ns.0]));
 
     let r = m.run(&["undelete", "configmap", "web", "-n", &ns.0]);
+    eprintln!("{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout, format!("configmap/web undeleted ({id})\n"));
     let now = get_json(&["configmap", "web", "-n", &ns.0]);
@@ -444,7 +445,28 @@ fn undelete_of_a_namespace_restores_its_deployment_and_configmap_and_leaves_the_
     kubectl(&["delete", "namespace", &ns.0]);
     assert!(!exists(&["namespace", &ns.0]));
 
+    // A dry run creates nothing and sends none of the objects (the namespace is not there).
+    let r = m.run(&["undelete", "namespace", &ns.0, "--dry-run=server"]);
+    eprintln!("{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.starts_with(&format!(
+            "namespace/{} undeleted ({}) (server dry run)\n",
+            ns.0, container.id
+        )),
+        "{r:?}"
+    );
+    assert!(
+        r.stdout.contains(&format!(
+            "configmap/web undeleted ({}) (server dry run; not sent",
+            snapshot_id(&m, "web")
+        )),
+        "{r:?}"
+    );
+    assert!(!exists(&["namespace", &ns.0]));
+
     let r = m.run(&["undelete", "namespace", &ns.0]);
+    eprintln!("{}{}", r.stdout, r.stderr);
     assert_eq!(r.code, 0, "{r:?}");
     let id = &container.id;
     let lines: Vec<&str> = r.stdout.lines().collect();
@@ -512,4 +534,50 @@ fn snapshot_id(m: &Myops, name: &str) -> String {
         .as_str()
         .unwrap()
         .to_string()
+}
+
+#[test]
+fn undelete_keeps_an_owner_reference_only_when_the_owner_still_exists() {
+    let ns = Namespace::new("undel-owner");
+    let m = myops();
+    configmap(&ns.0, "alive");
+    configmap(&ns.0, "gone");
+    let uid = |n: &str| {
+        get_json(&["configmap", n, "-n", &ns.0])["metadata"]["uid"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let refs = json!({"metadata": {"ownerReferences": [
+        {"apiVersion": "v1", "kind": "ConfigMap", "name": "alive", "uid": uid("alive")},
+        {"apiVersion": "v1", "kind": "ConfigMap", "name": "gone", "uid": uid("gone")}
+    ]}});
+    configmap(&ns.0, "web");
+    kubectl(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        &refs.to_string(),
+    ]);
+    let id = delete_journaled(&m, &ns.0, "configmap/web");
+    kubectl(&["delete", "configmap", "gone", "-n", &ns.0]);
+    let r = m.run(&["undelete", "--entry", &id]);
+    eprintln!("{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, format!("configmap/web undeleted ({id})\n"));
+    assert!(
+        r.stderr.contains(
+            "configmap/web: owner reference to configmap/gone dropped (the owner no longer exists)"
+        ),
+        "{r:?}"
+    );
+    let now = get_json(&["configmap", "web", "-n", &ns.0]);
+    let kept = now["metadata"]["ownerReferences"].as_array().unwrap();
+    assert_eq!(kept.len(), 1, "{now:#}");
+    assert_eq!(kept[0]["name"], "alive");
 }

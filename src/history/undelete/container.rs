@@ -315,6 +315,9 @@ async fn restore_one(
     p: &mut Printer<'_>,
 ) -> Result<bool, UndeleteError> {
     let child = &step.entry;
+    if u.dry_run != DryRun::None {
+        return dry_run_one(u, step, p).await;
+    }
     let obj = resolve_in(u, index, child).await?;
     match &step.action {
         Action::ByController(owner) => {
@@ -345,6 +348,46 @@ async fn restore_one(
             Ok(true)
         }
     }
+}
+
+/// One step of a dry run: the container was not created, so its objects cannot be sent
+/// (the server would answer that the namespace or type does not exist); each is checked
+/// ([`super::check_entry`]: a Secret's values, an edited record) and said as it would go.
+async fn dry_run_one(
+    u: &Undo<'_>,
+    step: &Step,
+    p: &mut Printer<'_>,
+) -> Result<bool, UndeleteError> {
+    let child = &step.entry;
+    // A CRD's custom resources do not resolve before the CRD exists: named by their record.
+    let what = match u.resolve(child).await {
+        Ok(obj) => obj.display(),
+        Err(_) => changelog::object_of(child),
+    };
+    let suffix = match u.dry_run {
+        DryRun::Server => "server dry run",
+        _ => "dry run",
+    };
+    match &step.action {
+        Action::ByController(owner) => {
+            p.out(&format!(
+                "{what} re-created by its controller ({owner}) ({suffix})\n"
+            ))?;
+        }
+        Action::Restore => {
+            super::check_entry(u.latest, u.contradicted, child).map_err(|why| {
+                UndeleteError::Refused {
+                    id: child.id.clone(),
+                    why,
+                }
+            })?;
+            p.out(&format!(
+                "{what} undeleted ({}) ({suffix}; not sent: its container is not created by a dry run)\n",
+                child.id
+            ))?;
+        }
+    }
+    Ok(true)
 }
 
 #[cfg(test)]
