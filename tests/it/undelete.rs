@@ -581,3 +581,73 @@ fn undelete_keeps_an_owner_reference_only_when_the_owner_still_exists() {
     assert_eq!(kept.len(), 1, "{now:#}");
     assert_eq!(kept[0]["name"], "alive");
 }
+
+#[test]
+fn undelete_of_a_crd_waits_until_it_is_established_and_restores_its_custom_resources() {
+    let ns = Namespace::new("undel-crd");
+    let group = format!("u{}.undel.example.com", &ns.0[ns.0.len() - 5..]);
+    let crd_name = format!("gadgets.{group}");
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [customresourcedefinitions, {crd_name}]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n"
+    ));
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: {crd_name}}}\nspec:\n  group: {group}\n  names: {{plural: gadgets, singular: gadget, kind: Gadget}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+    ));
+    crate::fixture::wait_established(&[&crd_name]);
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: {group}/v1\nkind: Gadget\nmetadata: {{name: g1, namespace: {}}}\nspec: {{size: 3}}\n",
+        ns.0
+    ));
+    let j = Journal::open(&m.dir.path().join("myops")).unwrap();
+    let crd = get_json(&["crd", &crd_name]);
+    let container = delete_record(&crd, &server(), None, "success");
+    let mut g1 = get_json(&[&crd_name, "g1", "-n", &ns.0]);
+    g1["apiVersion"] = json!(format!("{group}/v1"));
+    let snap = delete_record(&g1, &server(), Some(&container.id), changelog::SNAPSHOT);
+    j.append(&snap).unwrap();
+    j.append(&Entry {
+        result: changelog::PENDING.into(),
+        ..container.clone()
+    })
+    .unwrap();
+    j.append(&container).unwrap();
+    kubectl(&["delete", "crd", &crd_name]);
+
+    let r = m.run(&["undelete", "crd", &crd_name]);
+    eprintln!("{}{}", r.stdout, r.stderr);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "customresourcedefinition.apiextensions.k8s.io/{crd_name} undeleted ({})\ngadget.{group}/g1 undeleted ({})\n",
+            container.id, snap.id
+        )
+    );
+    let now = get_json(&[&crd_name, "g1", "-n", &ns.0]);
+    assert_eq!(now["spec"], json!({"size": 3}));
+    kubectl(&["delete", "crd", &crd_name, "--wait=false"]);
+}
+
+#[test]
+fn undelete_of_an_object_a_gitops_reconciler_manages_is_refused_unless_forced() {
+    let ns = Namespace::new("undel-flux");
+    let m = myops();
+    configmap(&ns.0, "web");
+    kubectl(&[
+        "label",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "kustomize.toolkit.fluxcd.io/name=apps",
+        "kustomize.toolkit.fluxcd.io/namespace=flux-system",
+    ]);
+    let id = delete_journaled(&m, &ns.0, "configmap/web");
+    let r = m.run(&["undelete", "--entry", &id]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(r.stderr.contains("Flux"), "{r:?}");
+    assert!(!exists(&["configmap", "web", "-n", &ns.0]));
+    let r = m.run(&["undelete", "--entry", &id, "--force"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(exists(&["configmap", "web", "-n", &ns.0]));
+}

@@ -109,7 +109,8 @@ impl Undo<'_> {
     }
 
     /// Creates `object` (entry `e`'s snapshot) as `obj`, journaled as `wording` says, after
-    /// the refusals: a reconciler manages it (exit 5, unless `--force`), its namespace is
+    /// the refusals: a reconciler manages it (exit 5, unless `--force`; `kubectl apply` only
+    /// for a rollback), its namespace is
     /// Terminating (exit 5), an object of that name exists (exit 5). Owner references whose
     /// owner is gone are dropped (said on stderr); those of an owner created again in this
     /// run (`renamed`) point at its new uid. Returns the created object's uid (none for a dry
@@ -127,8 +128,13 @@ impl Undo<'_> {
         p: &mut Printer<'_>,
     ) -> Result<Option<String>, UndeleteError> {
         let session = self.session;
+        // A reconciler would take away again (or fight over) what is created, unless
+        // `--force`. Plain `kubectl apply` runs no controller: an undeleted object it applied
+        // stays, and its next apply updates it as usual, so an undelete is not refused for it.
         if let Some(owner) = crate::rules::reconciler::detect(&object)
             && !self.force
+            && !(wording == Wording::Undelete
+                && owner.kind == crate::rules::reconciler::ReconcilerKind::KubectlApply)
         {
             return Err(GuardError::Reconciled {
                 object: obj.display(),
