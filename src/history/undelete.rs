@@ -24,6 +24,7 @@
 
 pub mod container;
 pub mod create;
+pub mod entry;
 pub mod pick;
 
 use std::collections::HashMap;
@@ -70,6 +71,19 @@ pub enum UndeleteError {
         id: String,
         /// The live object's uid (`unknown` when the server said only AlreadyExists).
         uid: String,
+    },
+    /// The deleted object is still there, held by finalizers (the delete's result was
+    /// `deleting`): it cannot be created again before it is gone.
+    #[error(
+        "{object} of entry {id} is still being deleted (finalizers {finalizers} hold it), so it cannot be created again yet; nothing was sent — undelete it once it is gone"
+    )]
+    StillDeleting {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+        /// The finalizers still present.
+        finalizers: String,
     },
     /// The object's namespace is being deleted.
     #[error(
@@ -124,9 +138,9 @@ impl UndeleteError {
         match self {
             UndeleteError::NoDelete { .. } | UndeleteError::NoEntry(_) => ExitStatus::NotFound,
             UndeleteError::Refused { .. } => ExitStatus::Usage,
-            UndeleteError::Exists { .. } | UndeleteError::Terminating { .. } => {
-                ExitStatus::Conflict
-            }
+            UndeleteError::Exists { .. }
+            | UndeleteError::StillDeleting { .. }
+            | UndeleteError::Terminating { .. } => ExitStatus::Conflict,
             UndeleteError::Incomplete { .. } | UndeleteError::NotReady { .. } => {
                 ExitStatus::Failure
             }

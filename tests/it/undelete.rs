@@ -651,3 +651,62 @@ fn undelete_of_an_object_a_gitops_reconciler_manages_is_refused_unless_forced() 
     assert_eq!(r.code, 0, "{r:?}");
     assert!(exists(&["configmap", "web", "-n", &ns.0]));
 }
+
+#[test]
+fn undelete_of_an_object_still_held_by_finalizers_says_so_and_sends_nothing() {
+    let ns = Namespace::new("undel-held");
+    let m = myops();
+    configmap(&ns.0, "web");
+    kubectl(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+    ]);
+    let object = get_json(&["configmap", "web", "-n", &ns.0]);
+    let id = journal_delete(&m, &object, &server(), "deleting");
+    kubectl(&["delete", "configmap", "web", "-n", &ns.0, "--wait=false"]);
+    let before = m.records().len();
+    let r = m.run(&["undelete", "configmap", "web", "-n", &ns.0]);
+    kubectl(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!("configmap/web of entry {id} is still being deleted (finalizers \"example.com/hold\" hold it)")),
+        "{r:?}"
+    );
+    assert_eq!(m.records().len(), before, "nothing sent");
+    // Once it is gone, the same entry undeletes it, finalizer and all.
+    eventually("the configmap gone", || {
+        !exists(&["configmap", "web", "-n", &ns.0])
+    });
+    let r = m.run(&["undelete", "configmap", "web", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let now = get_json(&["configmap", "web", "-n", &ns.0]);
+    assert_eq!(now["metadata"]["finalizers"], json!(["example.com/hold"]));
+    kubectl(&[
+        "patch",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ]);
+}

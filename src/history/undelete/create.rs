@@ -72,28 +72,6 @@ impl Wording {
 pub type Renamed = HashMap<String, String>;
 
 impl Undo<'_> {
-    /// Undeletes entry `e` (its last record): checks it ([`super::check_entry`]), resolves
-    /// its object, creates it again ([`Undo::recreate`]); for a namespace or CRD, then its
-    /// journaled objects ([`super::container::restore_children`]).
-    ///
-    /// # Errors
-    /// [`UndeleteError`]: refusals (2, 5), the guarded path's (3, 1), an incomplete container.
-    pub async fn undelete(&self, e: &Entry, p: &mut Printer<'_>) -> Result<(), UndeleteError> {
-        let refuse = |why: String| UndeleteError::Refused {
-            id: e.id.clone(),
-            why,
-        };
-        let object = super::check_entry(self.latest, self.contradicted, e).map_err(refuse)?;
-        let obj = self.resolve(e).await?;
-        let mut renamed = Renamed::new();
-        self.recreate(&obj, e, object, Wording::of(e), &mut renamed, p)
-            .await?;
-        if e.operation == Operation::Delete && super::container::is_container(&obj) {
-            super::container::restore_children(self, &obj, e, renamed, p).await?;
-        }
-        Ok(())
-    }
-
     /// The object of entry `e`, resolved in the session — refused when the record's kind is
     /// not the kind its type resolves to (an edited record).
     ///
@@ -303,8 +281,30 @@ pub fn journaled_uid(e: &Entry) -> Option<String> {
     })
 }
 
-/// The refusal of an object that exists again under the name of entry `e`'s.
+/// The refusal of an object that exists again under the name of entry `e`'s — or is still
+/// the deleted one, held by its finalizers.
 fn exists(obj: &ObjectRef, e: &Entry, live: &Value) -> UndeleteError {
+    let uid = live.pointer("/metadata/uid").and_then(Value::as_str);
+    if uid.is_some()
+        && uid.map(str::to_string) == journaled_uid(e)
+        && live.pointer("/metadata/deletionTimestamp").is_some()
+    {
+        let finalizers: Vec<String> = live
+            .pointer("/metadata/finalizers")
+            .and_then(Value::as_array)
+            .map(|f| {
+                f.iter()
+                    .filter_map(Value::as_str)
+                    .map(crate::base::echo::quoted)
+                    .collect()
+            })
+            .unwrap_or_default();
+        return UndeleteError::StillDeleting {
+            object: obj.display(),
+            id: e.id.clone(),
+            finalizers: finalizers.join(", "),
+        };
+    }
     UndeleteError::Exists {
         object: obj.display(),
         id: e.id.clone(),
