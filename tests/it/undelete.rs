@@ -361,13 +361,6 @@ fn undelete_of_a_dry_run_or_failed_delete_is_refused() {
     assert!(!exists(&["configmap", "web", "-n", &ns.0]));
 }
 
-/// Whether the test cluster runs kube-controller-manager (garbage collector, namespace,
-/// deployment and replicaset controllers).
-fn controllers() -> bool {
-    std::fs::read_to_string(crate::fixture::cluster_dir().join("pids"))
-        .is_ok_and(|p| p.contains("kube-controller-manager"))
-}
-
 /// Waits (up to 60 s) until `check` holds.
 fn eventually(what: &str, check: impl Fn() -> bool) {
     let end = std::time::Instant::now() + std::time::Duration::from_secs(60);
@@ -381,9 +374,8 @@ fn eventually(what: &str, check: impl Fn() -> bool) {
 fn undelete_of_a_namespace_restores_its_deployment_and_configmap_and_leaves_the_replicaset_to_its_controller()
  {
     assert!(
-        controllers(),
-        "this test needs kube-controller-manager in the test cluster ({}/pids)",
-        crate::fixture::cluster_dir().display()
+        cluster().controller_manager,
+        "this test needs kube-controller-manager in the test cluster (scripts/cluster up, not --light)"
     );
     let ns = Namespace::new("undel-ns");
     let m = myops();
