@@ -702,3 +702,27 @@ fn undelete_of_an_object_still_held_by_finalizers_says_so_and_sends_nothing() {
         r#"{"metadata":{"finalizers":null}}"#,
     ]);
 }
+
+#[test]
+fn undelete_outside_plugin_yaml_verb_delete_is_denied_and_creates_nothing() {
+    let ns = Namespace::new("undel-verb");
+    let m = myops();
+    configmap(&ns.0, "web");
+    let id = delete_journaled(&m, &ns.0, "configmap/web");
+    let patch_only = Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps]\nscopes: [namespace]\nmetrics: [ops_total]\n",
+    );
+    std::fs::create_dir_all(patch_only.dir.path().join("myops")).unwrap();
+    for f in ["changelog.jsonl", "changelog.head"] {
+        let from = m.dir.path().join("myops").join(f);
+        if from.exists() {
+            std::fs::copy(from, patch_only.dir.path().join("myops").join(f)).unwrap();
+        }
+    }
+    for args in [vec!["undelete", "--entry", &id], vec!["rollback", &id]] {
+        let r = patch_only.run(&args);
+        assert_eq!(r.code, 3, "{r:?}");
+        assert!(r.stderr.contains("delete"), "{r:?}");
+    }
+    assert!(!exists(&["configmap", "web", "-n", &ns.0]));
+}
