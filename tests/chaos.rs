@@ -28,6 +28,9 @@ mod etcd_stopped;
 #[path = "chaos/kill9.rs"]
 mod kill9;
 
+#[path = "chaos/delete_midbatch.rs"]
+mod delete_midbatch;
+
 #[path = "chaos/disk_full.rs"]
 mod disk_full;
 

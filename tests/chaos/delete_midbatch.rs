@@ -1,0 +1,171 @@
+//! Scenario: kube-apiserver stopped in the middle of a `delete` of many objects. The change
+//! log says which objects went: every object whose entry records `success` is gone, every
+//! object still there has no entry or one that is not `success` (the error, or an intent
+//! without an outcome that `changelog reconcile` then decides from the live object), and no
+//! object went without an entry.
+
+use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::control;
+use crate::fixture::{Myops, Namespace, kubectl, kubectl_stdin};
+use crate::report::Tally;
+
+const SCENARIO: &str = "apiserver stopped mid-delete";
+
+/// Objects in the batch: enough that the stop lands while DELETEs are still being sent.
+const N: usize = 400;
+
+fn myops() -> Myops {
+    Myops::new(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [configmaps]\nscopes: [namespace]\nmetrics: [ops_total]\n",
+    )
+}
+
+/// The names of the batch's ConfigMaps still on the server.
+fn present(ns: &str) -> BTreeSet<String> {
+    kubectl(&[
+        "get",
+        "configmaps",
+        "-l",
+        "batch=mid",
+        "-n",
+        ns,
+        "-o",
+        "name",
+    ])
+    .lines()
+    .map(|l| l.trim_start_matches("configmap/").to_string())
+    .collect()
+}
+
+/// The delete records of the batch, by object name: the last record of each id.
+fn results(m: &Myops) -> Vec<(String, String)> {
+    m.latest_records()
+        .into_iter()
+        .filter(|r| r["operation"] == "delete" && r["dryRun"] == false)
+        .map(|r| {
+            (
+                r["name"].as_str().unwrap_or("").to_string(),
+                r["result"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_delete_interrupted_by_a_stopped_apiserver_leaves_entries_that_say_which_objects_went() {
+    control::settle();
+    let mut tally = Tally::new(SCENARIO);
+    let ns = Namespace::new("chaos-midbatch");
+    let list: Vec<String> = (0..N)
+        .map(|i| {
+            format!(
+                "{{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{{\"name\":\"c{i:04}\",\"labels\":{{\"batch\":\"mid\"}}}},\"data\":{{\"k\":\"v\"}}}}"
+            )
+        })
+        .collect();
+    let body = format!(
+        "{{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{}]}}",
+        list.join(",")
+    );
+    let made = kubectl_stdin(&["create", "-n", &ns.0, "-f", "-"], &body);
+    assert!(made.status.success(), "{made:?}");
+    assert_eq!(present(&ns.0).len(), N);
+
+    let m = myops();
+    let mut child = m
+        .command(&[
+            "--request-timeout",
+            "3s",
+            "delete",
+            "configmaps",
+            "-l",
+            "batch=mid",
+            "-n",
+            &ns.0,
+            "--wait=false",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Stop the server once some DELETEs have been answered, well before the last.
+    let end = Instant::now() + Duration::from_secs(120);
+    loop {
+        let done = results(&m).iter().filter(|(_, r)| r == "success").count();
+        if done >= 10 {
+            break;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            tally.skip(format!(
+                "the delete ended ({status}) before 10 objects went: the machine is too fast for this batch"
+            ));
+            return;
+        }
+        assert!(Instant::now() < end, "no DELETE answered within 120 s");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let server = control::stop("kube-apiserver");
+    tally.fault();
+    let started = Instant::now();
+    let status = loop {
+        if let Ok(Some(s)) = child.try_wait() {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the delete did not end within 120 s of the server's stop"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    tally.command(started.elapsed());
+    server.start();
+    assert!(!status.success(), "a delete cut short fails: {status}");
+
+    let still = present(&ns.0);
+    let records = results(&m);
+    let went = N - still.len();
+    assert!(
+        went >= 10 && !still.is_empty(),
+        "went {went}, left {}",
+        still.len()
+    );
+    let mut journaled = BTreeSet::new();
+    for (name, result) in &records {
+        journaled.insert(name.clone());
+        if result == "success" {
+            assert!(
+                !still.contains(name),
+                "{name}: journaled success, still there"
+            );
+        }
+    }
+    for i in 0..N {
+        let name = format!("c{i:04}");
+        if !still.contains(&name) && !journaled.contains(&name) {
+            tally.lost(1);
+            panic!("{name} went without an entry");
+        }
+    }
+    // An intent without an outcome is decided from the live object.
+    let r = m.run(&["changelog", "reconcile"]);
+    assert!(r.code == 0, "{r:?}");
+    for (name, result) in results(&m) {
+        assert_ne!(result, "pending", "{name} still undecided after reconcile");
+        if result == "success" {
+            assert!(
+                !still.contains(&name),
+                "{name}: reconciled as deleted, still there"
+            );
+        } else {
+            assert!(still.contains(&name), "{name}: {result}, but gone");
+        }
+    }
+    tally.note(format!(
+        "{went} of {N} deleted before the stop, {} left; every one accounted for by its entry",
+        still.len()
+    ));
+    tally.survived();
+}
