@@ -245,6 +245,8 @@ async fn delete_one(
         Err(e) => return Err(e),
     };
     let (uid, resource_version) = identity(&before);
+    #[cfg(debug_assertions)]
+    crate::guard::delete::test_pause_before_delete();
     let change = Change::Delete {
         uid: uid.clone(),
         resource_version,

@@ -1,1 +1,366 @@
-//! Integration tests of `delete` (filled in by its builder).
+//! Integration tests of `delete` against the real API server: kubectl 1.36's output for each
+//! form (the oracle is the real kubectl, run on equivalent objects), the guarded path
+//! (denial proven with the audit log, the preconditions refusing an object changed or
+//! re-created between the read and the DELETE, a change log that cannot be written), the
+//! wait for finalizers, and a Secret's values kept out of the journal.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::fixture::{Myops, Namespace, Run, audit_mark, audit_since, cluster, kubectl, text_of};
+
+/// get, patch and delete on ConfigMaps, Secrets and namespaces; no Pushgateway.
+const PLUGIN: &str = "name: myops\nverbs: [get, patch, delete]\nresources: [configmaps, secrets, namespaces]\nscopes: [namespace, cluster]\n";
+
+fn myops() -> Myops {
+    Myops::new(PLUGIN)
+}
+
+fn configmaps(ns: &str, names: &[&str]) {
+    for n in names {
+        kubectl(&["create", "configmap", n, "-n", ns, "--from-literal=k=v"]);
+    }
+}
+
+fn exists(ns: &str, kind: &str, name: &str) -> bool {
+    let out = std::process::Command::new(cluster_kubectl())
+        .args(["get", kind, name, "-n", ns, "-o", "name"])
+        .env("KUBECONFIG", &cluster().kubeconfig)
+        .output()
+        .unwrap();
+    out.status.success()
+}
+
+fn cluster_kubectl() -> std::path::PathBuf {
+    crate::fixture::root().join("target/testbin/kubectl")
+}
+
+/// The real kubectl's run of `args`.
+fn oracle(args: &[&str]) -> Run {
+    let out = std::process::Command::new(cluster_kubectl())
+        .args(args)
+        .env("KUBECONFIG", &cluster().kubeconfig)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: text_of(&out.stdout),
+        stderr: text_of(&out.stderr),
+    }
+}
+
+/// kubectl's exit status 1 as this tool documents it: not found is 4, usage is 2.
+fn documented(kubectl: &Run, ours: &Run) -> bool {
+    match (kubectl.code, ours.code) {
+        (a, b) if a == b => true,
+        (1, 2) => kubectl.stderr.starts_with("error: "),
+        (1, 4) => kubectl.stderr.contains("(NotFound)"),
+        _ => false,
+    }
+}
+
+/// Without the preview lines (stderr, for several objects only).
+fn without_preview(stderr: &str) -> String {
+    stderr
+        .lines()
+        .filter(|l| !l.starts_with("about to delete ") && !l.starts_with("  "))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn each_form_prints_what_kubectl_prints() {
+    let ours_ns = Namespace::new("del-parity-a");
+    let theirs_ns = Namespace::new("del-parity-b");
+    let m = myops();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["delete", "configmap", "one"],
+        vec!["delete", "configmap", "one"],
+        vec!["delete", "configmap", "one", "--ignore-not-found"],
+        vec!["delete", "cm", "two", "--dry-run=server"],
+        vec!["delete", "cm", "two", "--dry-run=client"],
+        vec!["delete", "cm", "two", "-o", "name", "--dry-run=server"],
+        vec!["delete", "cm", "-l", "app=x", "--dry-run=server"],
+        vec!["delete", "cm", "-l", "app=nothing"],
+        vec!["delete", "cm", "--field-selector", "metadata.name=nothing"],
+        vec!["delete", "cm/two", "configmap/three", "-o", "name"],
+        vec!["delete", "cm", "x", "y"],
+        vec!["delete", "cm", "b", "--all"],
+        vec!["delete", "cm", "b", "-l", "app=x"],
+        vec!["delete", "cm", "b", "-A"],
+        vec!["delete", "cm"],
+        vec!["delete", "cm", "--all", "-l", "app=x"],
+        vec!["delete", "cm", "-l", "app=x"],
+    ];
+    for ns in [&ours_ns.0, &theirs_ns.0] {
+        configmaps(ns, &["one", "two", "three", "four", "five"]);
+        kubectl(&["label", "configmap", "four", "five", "app=x", "-n", ns]);
+    }
+    for case in cases {
+        let mut theirs_args = case.clone();
+        theirs_args.extend(["-n", theirs_ns.0.as_str()]);
+        let mut ours_args = case.clone();
+        ours_args.extend(["-n", ours_ns.0.as_str()]);
+        let theirs = oracle(&theirs_args);
+        let ours = m.run(&ours_args);
+        let ours_out = ours.stdout.replace(&ours_ns.0, &theirs_ns.0);
+        let ours_err = without_preview(&ours.stderr.replace(&ours_ns.0, &theirs_ns.0));
+        assert_eq!(
+            ours_out, theirs.stdout,
+            "stdout of {case:?}: {ours:?} / {theirs:?}"
+        );
+        assert_eq!(
+            ours_err, theirs.stderr,
+            "stderr of {case:?}: {ours:?} / {theirs:?}"
+        );
+        assert!(
+            documented(&theirs, &ours),
+            "exit of {case:?}: ours {} kubectl {}",
+            ours.code,
+            theirs.code
+        );
+    }
+    assert!(
+        !exists(&ours_ns.0, "configmap", "four"),
+        "four deleted by -l"
+    );
+    assert!(exists(&ours_ns.0, "configmap", "one") == exists(&theirs_ns.0, "configmap", "one"));
+}
+
+#[test]
+fn a_name_with_a_slash_or_dot_dot_is_refused_before_anything_is_sent() {
+    let m = myops();
+    let ns = Namespace::new("del-names");
+    let mark = audit_mark();
+    for bad in [vec!["cm", "a/b"], vec!["cm", ".."], vec!["cm/.."]] {
+        let mut args = vec!["delete"];
+        args.extend(bad.iter().copied());
+        args.extend(["-n", ns.0.as_str()]);
+        let r = m.run(&args);
+        assert_eq!(r.code, 2, "{bad:?}: {r:?}");
+    }
+    assert!(m.records().is_empty(), "nothing journaled");
+    let sent: Vec<Value> = audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "delete"
+                && e.pointer("/objectRef/namespace") == Some(&Value::from(ns.0.clone()))
+        })
+        .collect();
+    assert!(sent.is_empty(), "{sent:?}");
+}
+
+#[test]
+fn a_delete_rbac_refuses_exits_3_and_deletes_nothing() {
+    let ns = Namespace::new("del-denied");
+    configmaps(&ns.0, &["keep"]);
+    ns.grant("alice", "get,list", "configmaps");
+    let m = myops();
+    let mark = audit_mark();
+    let r = m.run(&["delete", "cm", "keep", "-n", &ns.0, "--context", "alice"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr.contains("\"alice\" cannot delete configmaps"),
+        "{r:?}"
+    );
+    let r = m.run(&["delete", "cm", "--all", "-n", &ns.0, "--context", "alice"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(exists(&ns.0, "configmap", "keep"));
+    std::thread::sleep(Duration::from_secs(1));
+    let deletes: Vec<Value> = crate::fixture::audit_events("alice", "configmaps", &ns.0)
+        .into_iter()
+        .filter(|e| e["verb"] == "delete" || e["verb"] == "deletecollection")
+        .collect();
+    assert!(
+        deletes.is_empty(),
+        "a delete by alice reached the server: {deletes:?}"
+    );
+    let _ = mark;
+    let records = m.latest_records();
+    assert!(
+        records
+            .iter()
+            .any(|e| e["operation"] == "delete" && e["result"] == "denied"),
+        "{records:#?}"
+    );
+}
+
+#[test]
+fn the_journal_has_the_whole_before_state_and_the_delete_its_preconditions() {
+    let ns = Namespace::new("del-journal");
+    configmaps(&ns.0, &["gone"]);
+    let uid = kubectl(&[
+        "get",
+        "cm",
+        "gone",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.metadata.uid}",
+    ]);
+    let m = myops();
+    let r = m.run(&["delete", "cm", "gone", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!exists(&ns.0, "configmap", "gone"));
+    let records = m.records();
+    assert_eq!(records.len(), 2, "intent and outcome: {records:#?}");
+    let (intent, outcome) = (&records[0], &records[1]);
+    assert_eq!(intent["result"], "pending");
+    assert_eq!(outcome["result"], "success");
+    for e in [intent, outcome] {
+        assert_eq!(e["operation"], "delete");
+        assert_eq!(e["patchType"], "delete");
+        assert_eq!(e["uid"], uid.trim());
+        assert_eq!(e["patch"]["preconditions"]["uid"], uid.trim());
+        assert_eq!(
+            e["patch"]["preconditions"]["resourceVersion"],
+            e["before"]["metadata"]["resourceVersion"]
+        );
+        assert_eq!(e["before"]["data"]["k"], "v");
+    }
+    let r = m.run(&["changelog", "list", "--operation", "delete"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("gone"), "{r:?}");
+}
+
+#[test]
+fn a_secret_delete_journals_no_values() {
+    let ns = Namespace::new("del-secret");
+    crate::fixture::create_secret(&ns.0, "db", &["password=c4n4ryS3cr3t"]);
+    let m = myops();
+    let r = m.run(&["delete", "secret", "db", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    assert!(!log.contains("c4n4ryS3cr3t"), "{log}");
+    // base64 of the value
+    assert!(!log.contains("YzRuNHJ5UzNjcjN0"), "{log}");
+    assert!(log.contains("\"password\""), "the key is kept: {log}");
+}
+
+#[test]
+fn an_unwritable_change_log_deletes_nothing() {
+    let ns = Namespace::new("del-nolog");
+    configmaps(&ns.0, &["stays"]);
+    let mut m = myops();
+    let bad = m.dir.path().join("log-is-a-directory");
+    std::fs::create_dir_all(bad.join("changelog.jsonl")).unwrap();
+    m.set_env("MYOPS_HOME", &bad.display().to_string());
+    let r = m.run(&["delete", "cm", "stays", "-n", &ns.0]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("nothing was sent"), "{r:?}");
+    assert!(exists(&ns.0, "configmap", "stays"));
+}
+
+/// Runs `args` paused between the read and the DELETE, runs `meanwhile`, lets it go on.
+fn paused(m: &Myops, args: &[&str], meanwhile: impl FnOnce()) -> Run {
+    let marker = m.dir.path().join("paused-before-delete");
+    let child = m
+        .command(args)
+        .env("MYOPS_TEST_PAUSE", "before-delete")
+        .env("MYOPS_TEST_PAUSE_MARKER", &marker)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(Instant::now() < end, "never paused");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    meanwhile();
+    std::fs::remove_file(&marker).unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: text_of(&out.stdout),
+        stderr: text_of(&out.stderr),
+    }
+}
+
+fn assert_conflict_kept(m: &Myops, r: &Run, ns: &str) {
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(r.stderr.contains("Conflict"), "{r:?}");
+    assert!(exists(ns, "configmap", "raced"), "the changed object stays");
+    let last = m.latest_records().pop().unwrap();
+    assert_eq!(last["operation"], "delete");
+    assert!(
+        last["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("Conflict (409)"),
+        "{last:#}"
+    );
+}
+
+#[test]
+fn an_object_changed_between_the_read_and_the_delete_is_a_conflict() {
+    let ns = Namespace::new("del-changed");
+    configmaps(&ns.0, &["raced"]);
+    let m = myops();
+    let r = paused(&m, &["delete", "cm", "raced", "-n", &ns.0], || {
+        kubectl(&["label", "cm", "raced", "-n", &ns.0, "changed=yes"]);
+    });
+    assert_conflict_kept(&m, &r, &ns.0);
+}
+
+#[test]
+fn an_object_recreated_between_the_read_and_the_delete_is_a_conflict() {
+    let ns = Namespace::new("del-recreated");
+    configmaps(&ns.0, &["raced"]);
+    let m = myops();
+    let r = paused(&m, &["delete", "cm", "raced", "-n", &ns.0], || {
+        kubectl(&["delete", "cm", "raced", "-n", &ns.0]);
+        configmaps(&ns.0, &["raced"]);
+    });
+    assert_conflict_kept(&m, &r, &ns.0);
+}
+
+#[test]
+fn a_finalizer_that_never_clears_times_the_wait_out_naming_it() {
+    let ns = Namespace::new("del-finalizer");
+    configmaps(&ns.0, &["held"]);
+    kubectl(&[
+        "patch",
+        "cm",
+        "held",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+    ]);
+    let m = myops();
+    let started = Instant::now();
+    let r = m.run(&["delete", "cm", "held", "-n", &ns.0, "--timeout=2s"]);
+    let took = started.elapsed();
+    kubectl(&[
+        "patch",
+        "cm",
+        "held",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!("configmap \"held\" deleted from {} namespace\n", ns.0)
+    );
+    assert!(
+        r.stderr
+            .contains("timed out waiting for the condition on configmaps/held"),
+        "{r:?}"
+    );
+    assert!(r.stderr.contains("example.com/hold"), "{r:?}");
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(30),
+        "{took:?}"
+    );
+    let last = m.latest_records().pop().unwrap();
+    assert_eq!(last["result"], "deleting", "{last:#}");
+}
