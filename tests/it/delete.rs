@@ -364,3 +364,64 @@ fn a_finalizer_that_never_clears_times_the_wait_out_naming_it() {
     let last = m.latest_records().pop().unwrap();
     assert_eq!(last["result"], "deleting", "{last:#}");
 }
+
+/// The outcome record `changelog reconcile` appended for `id`.
+fn reconciled(m: &Myops, id: &str) -> Value {
+    let r = m.run(&["changelog", "reconcile"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains(id), "{r:?}");
+    m.latest_records()
+        .into_iter()
+        .find(|e| e["id"] == id)
+        .unwrap()
+}
+
+#[test]
+fn a_delete_killed_before_or_after_the_request_is_reconciled_from_the_live_object() {
+    let ns = Namespace::new("del-killed");
+    configmaps(&ns.0, &["before", "after", "held"]);
+    kubectl(&[
+        "patch",
+        "cm",
+        "held",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+    ]);
+    let m = myops();
+    // Killed before the DELETE: the object is there, same uid, no deletionTimestamp.
+    let id = m.killed_at("after-intent", &["delete", "cm", "before", "-n", &ns.0]);
+    assert!(exists(&ns.0, "configmap", "before"));
+    let e = reconciled(&m, &id);
+    assert_eq!(e["result"], "not applied", "{e:#}");
+    // Killed after the DELETE: gone.
+    let id = m.killed_at("after-send", &["delete", "cm", "after", "-n", &ns.0]);
+    assert!(!exists(&ns.0, "configmap", "after"));
+    let e = reconciled(&m, &id);
+    assert_eq!(e["result"], "success", "{e:#}");
+    // Killed after the DELETE of an object finalizers hold: deleting.
+    let id = m.killed_at("after-send", &["delete", "cm", "held", "-n", &ns.0]);
+    let e = reconciled(&m, &id);
+    kubectl(&[
+        "patch",
+        "cm",
+        "held",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"finalizers":null}}"#,
+    ]);
+    assert_eq!(e["result"], "deleting", "{e:#}");
+    assert!(
+        e["reconciled"]
+            .as_str()
+            .unwrap()
+            .contains("example.com/hold"),
+        "{e:#}"
+    );
+}
