@@ -152,3 +152,5 @@ pub fn test_pause_before_delete() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+pub mod contents;

@@ -8,6 +8,7 @@
 //! and outcome records → kubectl's line → with `--wait`, until every object is gone.
 
 pub mod args;
+pub mod container;
 
 use crate::changelog::Operation;
 use crate::cli::{DeleteArgs, DryRun};
@@ -141,7 +142,7 @@ async fn delete_all(
         *last = Some(e);
     };
     for obj in objects {
-        match delete_one(session, obj, a).await {
+        match delete_one(session, obj, a, p).await {
             Ok(None) => {}
             Ok(Some(uid)) => {
                 let line = args::line(
@@ -211,6 +212,7 @@ async fn delete_one(
     session: &Session<'_>,
     obj: &ObjectRef,
     a: &DeleteArgs,
+    p: &mut Printer<'_>,
 ) -> Result<Option<Option<String>>, GuardError> {
     let dry = a.dry_run.strategy != DryRun::None;
     let probe = Change::Delete {
@@ -259,7 +261,12 @@ async fn delete_one(
         dry_run: a.dry_run.strategy,
         field_manager: crate::cli::DEFAULT_FIELD_MANAGER,
     };
-    match session.send_change(&grant, obj, sent).await {
+    let answer = if container::is_container(obj) {
+        container::delete(session, &grant, obj, sent, a, p).await
+    } else {
+        session.send_change(&grant, obj, sent).await
+    };
+    match answer {
         Ok(_) => Ok(Some(uid)),
         Err(GuardError::Api(crate::cluster::ApiError::Server { code: 404, .. }))
             if a.ignore_not_found =>
