@@ -425,3 +425,89 @@ fn a_delete_killed_before_or_after_the_request_is_reconciled_from_the_live_objec
         "{e:#}"
     );
 }
+
+#[test]
+fn a_namespace_delete_journals_its_objects_first_with_the_namespace_entry_as_parent() {
+    let ns = Namespace::new("del-ns");
+    configmaps(&ns.0, &["a", "b"]);
+    crate::fixture::create_secret(&ns.0, "s", &["password=c4n4ryS3cr3t"]);
+    // kube-root-ca.crt too, when a controller manager runs.
+    let cms = kubectl(&["get", "cm", "-n", &ns.0, "-o", "name"]).lines().count();
+    let m = myops();
+    let r = m.run(&["delete", "namespace", &ns.0, "--wait=false"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, format!("namespace \"{}\" deleted\n", ns.0));
+    assert!(r.stderr.contains(&format!("configmap: {cms}\n")), "{r:?}");
+    assert!(r.stderr.contains("secret: 1"), "{r:?}");
+    let records = m.latest_records();
+    let container = records
+        .iter()
+        .find(|e| e["kind"] == "Namespace")
+        .expect("the namespace's entry");
+    // A namespace is answered Terminating (its `kubernetes` finalizer): deleting.
+    assert_eq!(container["result"], "deleting", "{container:#}");
+    let snaps: Vec<&Value> = records
+        .iter()
+        .filter(|e| e["result"] == "snapshot")
+        .collect();
+    for name in ["a", "b", "s"] {
+        let s = snaps
+            .iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no snapshot of {name}: {records:#?}"));
+        assert_eq!(s["parent"], container["id"]);
+        assert_eq!(s["operation"], "delete");
+        assert_eq!(s["patchType"], "delete");
+        assert_eq!(s["patch"], Value::Null);
+        assert!(s["before"]["apiVersion"].is_string() && s["before"]["kind"].is_string());
+        assert!(s["uid"].is_string());
+    }
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    assert!(!log.contains("c4n4ryS3cr3t") && !log.contains("YzRuNHJ5UzNjcjN0"));
+    // The snapshots come before the namespace's intent.
+    let all = m.records();
+    let first_ns = all.iter().position(|e| e["kind"] == "Namespace").unwrap();
+    let last_snap = all.iter().rposition(|e| e["result"] == "snapshot").unwrap();
+    assert!(last_snap < first_ns, "snapshots first");
+}
+
+#[test]
+fn a_crd_whose_custom_resources_exceed_the_snapshot_limit_is_refused_before_anything_is_sent() {
+    let suffix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+        % 100_000;
+    let group = format!("del{suffix}.example.com");
+    let crd = format!("widgets.{group}");
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {crd}\nspec:\n  group: {group}\n  scope: Namespaced\n  names: {{plural: widgets, singular: widget, kind: Widget}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n"
+    ));
+    crate::fixture::wait_established(&[&crd]);
+    let ns = Namespace::new("del-crd");
+    for i in 0..3 {
+        crate::fixture::kubectl_apply(&format!(
+            "apiVersion: {group}/v1\nkind: Widget\nmetadata:\n  name: w{i}\n  namespace: {}\nspec: {{size: {i}}}\n",
+            ns.0
+        ));
+    }
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, delete]\nresources: [customresourcedefinitions]\nscopes: [cluster]\nchangelog:\n  snapshotLimit: 200\n"
+    ));
+    let r = m.run(&["delete", "crd", &crd]);
+    let kept = oracle(&["get", "crd", &crd, "-o", "name"]);
+    let _ = oracle(&["delete", "crd", &crd, "--wait=false"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains(&format!("widget.{group}: 3")), "{r:?}");
+    assert!(r.stderr.contains("changelog.snapshotLimit (200"), "{r:?}");
+    assert!(r.stderr.contains("--unrecoverable"), "{r:?}");
+    assert!(r.stdout.is_empty(), "{r:?}");
+    assert_eq!(kept.code, 0, "the CRD is still there: {kept:?}");
+    assert!(
+        m.latest_records()
+            .iter()
+            .all(|e| e["result"] != "snapshot" && e["result"] != "success"),
+        "{:#?}",
+        m.latest_records()
+    );
+}
