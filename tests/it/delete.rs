@@ -432,7 +432,9 @@ fn a_namespace_delete_journals_its_objects_first_with_the_namespace_entry_as_par
     configmaps(&ns.0, &["a", "b"]);
     crate::fixture::create_secret(&ns.0, "s", &["password=c4n4ryS3cr3t"]);
     // kube-root-ca.crt too, when a controller manager runs.
-    let cms = kubectl(&["get", "cm", "-n", &ns.0, "-o", "name"]).lines().count();
+    let cms = kubectl(&["get", "cm", "-n", &ns.0, "-o", "name"])
+        .lines()
+        .count();
     let m = myops();
     let r = m.run(&["delete", "namespace", &ns.0, "--wait=false"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -491,9 +493,9 @@ fn a_crd_whose_custom_resources_exceed_the_snapshot_limit_is_refused_before_anyt
             ns.0
         ));
     }
-    let m = Myops::new(&format!(
-        "name: myops\nverbs: [get, delete]\nresources: [customresourcedefinitions]\nscopes: [cluster]\nchangelog:\n  snapshotLimit: 200\n"
-    ));
+    let m = Myops::new(
+        "name: myops\nverbs: [get, delete]\nresources: [customresourcedefinitions]\nscopes: [cluster]\nchangelog:\n  snapshotLimit: 200\n",
+    );
     let r = m.run(&["delete", "crd", &crd]);
     let kept = oracle(&["get", "crd", &crd, "-o", "name"]);
     let _ = oracle(&["delete", "crd", &crd, "--wait=false"]);
