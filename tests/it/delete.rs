@@ -133,7 +133,14 @@ fn a_name_with_a_slash_or_dot_dot_is_refused_before_anything_is_sent() {
     let m = myops();
     let ns = Namespace::new("del-names");
     let mark = audit_mark();
-    for bad in [vec!["cm", "a/b"], vec!["cm", ".."], vec!["cm/.."]] {
+    // --now and --grace-period are refused rather than silently dropped.
+    for bad in [
+        vec!["cm", "a/b"],
+        vec!["cm", ".."],
+        vec!["cm/.."],
+        vec!["cm", "x", "--now"],
+        vec!["cm", "x", "--grace-period=5"],
+    ] {
         let mut args = vec!["delete"];
         args.extend(bad.iter().copied());
         args.extend(["-n", ns.0.as_str()]);

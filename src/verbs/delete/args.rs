@@ -24,6 +24,13 @@ pub enum Selection {
 /// kubectl's usage message.
 pub fn select(args: &DeleteArgs) -> Result<Selection, String> {
     let selector = args.selector.is_some() || args.field_selector.is_some();
+    if args.now || args.grace_period != -1 {
+        // The mutation model's Delete carries no grace period yet; sending the DELETE without
+        // it would silently ignore the flag.
+        return Err(
+            "--grace-period and --now are not supported yet: the object would get its type's default grace period; delete without them".into(),
+        );
+    }
     if args.all && args.selector.is_some() {
         return Err("setting 'all' parameter but found a non empty selector. ".into());
     }
