@@ -18,7 +18,7 @@ pub mod undelete;
 pub use fields::{escape, field_pointer, touched_by, touched_paths};
 pub use integrity::contradicted;
 pub use live::type_name;
-pub use outcome::{Verdict, reconcile};
+pub use outcome::{Verdict, reconcile, reconcile_delete};
 
 /// Whether a change that touched `touched` touched `field` ([`crate::rules::diff::touches`]; it
 /// lives with the structured diff, which filters by it).

@@ -222,6 +222,17 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 ("drift", i) => name_word(line, 0, i, Verb::Get, false),
                 ("patch", 0) => type_word(&line.current, Some(Verb::Patch)),
                 ("patch", i) => name_word(line, 0, i, Verb::Patch, false),
+                // `delete` takes several names or TYPE/NAME targets, none with a selector,
+                // --all or -A (kubectl refuses names with them).
+                ("delete", 0) => type_word(&line.current, Some(Verb::Delete)),
+                ("delete", _)
+                    if ["all_namespaces", "all", "selector", "field_selector"]
+                        .iter()
+                        .any(|f| line.flag(f).is_some()) =>
+                {
+                    Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
+                }
+                ("delete", i) => name_word(line, 0, i, Verb::Delete, true),
                 ("auth can-i", 0) => Plan::fixed(
                     RBAC_VERBS
                         .iter()
@@ -419,6 +430,22 @@ mod tests {
             names("deploy", Verb::Get, &[])
         );
         assert_eq!(plan_of("get pods -A ").need, Need::Nothing);
+        assert_eq!(
+            plan_of("delete de").need,
+            Need::Types {
+                verb: Some(Verb::Delete)
+            }
+        );
+        assert_eq!(
+            plan_of("delete cm a ").need,
+            names("cm", Verb::Delete, &["a"])
+        );
+        assert_eq!(
+            plan_of("delete cm/a cm/").need,
+            names("cm", Verb::Delete, &[])
+        );
+        assert_eq!(plan_of("delete cm -l app=x ").need, Need::Nothing);
+        assert_eq!(plan_of("delete cm --all ").need, Need::Nothing);
         assert_eq!(plan_of("rollback ").need, Need::ChangelogIds);
         assert_eq!(plan_of("changelog show ").need, Need::ChangelogIds);
     }

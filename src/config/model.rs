@@ -59,6 +59,12 @@ pub struct ChangelogConfig {
     #[serde(default = "default_max_age", with = "age_string")]
     #[schemars(with = "String")]
     pub max_age: Duration,
+    /// Largest serialized size of the objects a namespace or CRD delete journals first (its
+    /// snapshots, so that undelete can create them again): `64MiB` (default), same syntax as
+    /// `maxSize`; above it the delete is refused unless `--unrecoverable` is given.
+    #[serde(default = "default_snapshot_limit", with = "byte_size")]
+    #[schemars(with = "String")]
+    pub snapshot_limit: u64,
 }
 
 impl Default for ChangelogConfig {
@@ -66,8 +72,13 @@ impl Default for ChangelogConfig {
         ChangelogConfig {
             max_size: default_max_size(),
             max_age: default_max_age(),
+            snapshot_limit: default_snapshot_limit(),
         }
     }
+}
+
+fn default_snapshot_limit() -> u64 {
+    64 * 1024 * 1024
 }
 
 fn default_max_size() -> u64 {

@@ -38,6 +38,7 @@ pub mod change;
 pub mod crd_apply;
 pub mod crd_batch;
 pub mod deadline;
+pub mod delete;
 pub mod election;
 pub mod identity;
 pub mod lease;

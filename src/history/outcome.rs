@@ -17,6 +17,59 @@ pub enum Verdict {
     NotApplied(String),
     /// The live object cannot tell (the sentence says why); nothing is recorded.
     Undecidable(String),
+    /// A delete that the server accepted, whose object finalizers still hold: the same uid,
+    /// with `metadata.deletionTimestamp` set (recorded as [`crate::changelog::DELETING`]).
+    Deleting(String),
+}
+
+/// Decides a delete intent without an outcome from what is there now (pure): `live` is the
+/// object read under the journaled name, `None` when the server answers 404.
+///
+/// The DELETE carries the read's uid and resourceVersion as preconditions, so: nothing there,
+/// or another object (another uid) — the journaled one is gone, the delete was applied; the
+/// same uid with a `deletionTimestamp` — applied, finalizers still hold it
+/// ([`Verdict::Deleting`]); the same uid without one — the server never deleted it (a
+/// delete it accepted always sets the timestamp or removes the object), not applied.
+pub fn reconcile_delete(entry: &Entry, live: Option<&Value>) -> Verdict {
+    let then = entry
+        .uid
+        .clone()
+        .or_else(|| entry.before.as_ref().and_then(uid_of));
+    let Some(live) = live else {
+        return Verdict::Applied("the object no longer exists".into());
+    };
+    let now = uid_of(live);
+    match (&then, &now) {
+        (Some(t), Some(n)) if t != n => {
+            return Verdict::Applied(format!(
+                "the object there now is another one (uid {n}, the deleted one's was {t})"
+            ));
+        }
+        (None, _) | (_, None) => {
+            return Verdict::Undecidable(
+                "the intent or the live object has no uid to tell whether it is the one deleted"
+                    .into(),
+            );
+        }
+        _ => {}
+    }
+    if let Some(ts) = live
+        .pointer("/metadata/deletionTimestamp")
+        .and_then(Value::as_str)
+    {
+        let held: Vec<&str> = live
+            .pointer("/metadata/finalizers")
+            .and_then(Value::as_array)
+            .map(|f| f.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        return Verdict::Deleting(format!(
+            "the object is being deleted since {ts}, held by the finalizers {}",
+            held.join(", ")
+        ));
+    }
+    Verdict::NotApplied(
+        "the object is still there, with the same uid and no deletionTimestamp".into(),
+    )
 }
 
 /// Decides from `live` (the object read now) whether the patch of `entry` — an intent whose
@@ -37,6 +90,9 @@ pub enum Verdict {
 ///   change some: not applied (someone else wrote other fields); anything else — a patch
 ///   that changes nothing it touches, fields holding neither value — is undecidable.
 pub fn reconcile(entry: &Entry, live: &Value) -> Verdict {
+    if entry.operation == Operation::Delete {
+        return reconcile_delete(entry, Some(live));
+    }
     let Some(before) = &entry.before else {
         return Verdict::Undecidable(
             "its intent holds no before-state, so there is nothing to compare the live object with"
@@ -229,6 +285,32 @@ mod tests {
 
     fn cm(rv: &str, data: Value) -> Value {
         json!({"kind": "ConfigMap", "metadata": {"name": "web", "uid": "u1", "resourceVersion": rv}, "data": data})
+    }
+
+    #[test]
+    fn a_delete_is_decided_by_the_uid_and_the_deletion_timestamp() {
+        let before = json!({"metadata": {"uid": "u1", "resourceVersion": "5"}});
+        let e = Entry {
+            operation: Operation::Delete,
+            uid: Some("u1".into()),
+            ..intent(
+                "delete",
+                json!({"preconditions": {"uid": "u1"}}),
+                before.clone(),
+            )
+        };
+        assert!(matches!(reconcile_delete(&e, None), Verdict::Applied(_)));
+        let other = json!({"metadata": {"uid": "u2", "resourceVersion": "9"}});
+        assert!(matches!(reconcile(&e, &other), Verdict::Applied(_)));
+        let going = json!({"metadata": {"uid": "u1", "resourceVersion": "6",
+            "deletionTimestamp": "2026-12-03T00:00:00Z", "finalizers": ["x.io/f"]}});
+        match reconcile(&e, &going) {
+            Verdict::Deleting(why) => assert!(why.contains("x.io/f"), "{why}"),
+            v => panic!("{v:?}"),
+        }
+        assert!(matches!(reconcile(&e, &before), Verdict::NotApplied(_)));
+        let written = json!({"metadata": {"uid": "u1", "resourceVersion": "7"}});
+        assert!(matches!(reconcile(&e, &written), Verdict::NotApplied(_)));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn validate(
         (None, None) => (config::builtin(), "built-in default".into()),
     };
     p.out(&format!(
-        "{origin}: valid\n  name: {}\n  verbs: {}\n  resources: {}\n  scopes: {}\n  metrics: {}\n  pushgateway: {}\n  changelog: rotated at {} or when its first record is {} old ({} rotated files kept)\n",
+        "{origin}: valid\n  name: {}\n  verbs: {}\n  resources: {}\n  scopes: {}\n  metrics: {}\n  pushgateway: {}\n  changelog: rotated at {} or when its first record is {} old ({} rotated files kept); snapshots of a namespace or CRD delete up to {}\n",
         cfg.name,
         cfg.verbs.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", "),
         cfg.resources.join(", "),
@@ -51,6 +51,7 @@ pub fn validate(
         config::model::byte_size::format(cfg.changelog.max_size),
         config::model::age_string::format(cfg.changelog.max_age),
         crate::changelog::retention::ROTATED_FILES,
+        config::model::byte_size::format(cfg.changelog.snapshot_limit),
     ))?;
     p.out(&policies_summary(&cfg))?;
     for w in crate::rules::policy::lint(&cfg.resources, &cfg.policies) {

@@ -118,6 +118,9 @@ async fn reconcile_one(
         match history::live::read_journaled(&session, e).await?.1 {
             Live::Found(live) => (history::reconcile(e, &live), live),
             Live::Forbidden => return Ok(Some("reading the object is forbidden".into())),
+            Live::Gone if e.operation == changelog::Operation::Delete => {
+                (history::reconcile_delete(e, None), Value::Null)
+            }
             Live::Gone => {
                 return Ok(Some(
                     "the object no longer exists, so whether the patch was applied before it was deleted cannot be seen".into(),
@@ -132,6 +135,11 @@ async fn reconcile_one(
             outcome_record(e, Decision::Applied, Some(live), &format!("{now}: {why}")),
             format!("applied — {why}"),
         ),
+        Verdict::Deleting(why) => {
+            let mut r = e.with_outcome(changelog::DELETING.into(), None, e.duration_seconds);
+            r.reconciled = Some(format!("{now}: {why}"));
+            (r, format!("deleting — {why}"))
+        }
         Verdict::NotApplied(why) => (
             outcome_record(e, Decision::NotApplied, None, &format!("{now}: {why}")),
             format!("not applied — {why}"),

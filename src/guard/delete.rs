@@ -1,0 +1,156 @@
+//! The delete machinery every verb that deletes shares (`delete`, and what undelete, MCP and
+//! fleet need): listing the objects a selector or `--all` names, under a `list` review, and
+//! waiting until a deleted object is gone (kubectl's `--wait`,
+//! `k8s.io/kubectl/pkg/cmd/delete/delete.go` `waitForDeletion`).
+
+use std::time::{Duration, Instant};
+
+use kube::api::{Api, DynamicObject, ListParams};
+use serde_json::Value;
+
+use crate::cluster::{ApiError, ResolvedType};
+use crate::config::Verb;
+use crate::guard::authz::AccessRequest;
+use crate::guard::{GuardError, ObjectRef, Session};
+
+/// How often [`Session::wait_gone`] reads the object again: kubectl's wait polls its watch
+/// events; a read every half second bounds the extra wait after the object is gone.
+pub const WAIT_POLL: Duration = Duration::from_millis(500);
+
+/// kubectl's `--timeout=0` for a delete's wait: a week (`delete.go`, `effectiveTimeout`).
+pub const WAIT_FOREVER: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// What a wait for a deleted object ended with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Gone {
+    /// The object is gone (404, or another object of the same name: another uid).
+    Yes,
+    /// Still there when the timeout passed, with these finalizers.
+    TimedOut {
+        /// `metadata.finalizers` of the object as last read.
+        finalizers: Vec<String>,
+    },
+}
+
+impl Session<'_> {
+    /// The objects of type `t` that `label` / `field` select (all of them when both are
+    /// `None`: `--all`) in the session's namespace, or in every namespace with
+    /// `all_namespaces`, after the plugin.yaml boundary of `delete` and a `list` review.
+    ///
+    /// # Errors
+    /// The refusal ([`GuardError::Gate`], exit 3) or the list's [`ApiError`].
+    pub async fn select(
+        &self,
+        t: &ResolvedType,
+        all_namespaces: bool,
+        label: Option<&str>,
+        field: Option<&str>,
+    ) -> Result<Vec<ObjectRef>, GuardError> {
+        let namespace = self.namespace_for(t, all_namespaces);
+        let review = AccessRequest {
+            verb: "list".into(),
+            group: t.api.group.clone(),
+            resource: t.api.plural.clone(),
+            subresource: None,
+            namespace: namespace.clone(),
+            name: None,
+        };
+        self.authorize(Verb::Delete, t, all_namespaces, &[review])
+            .await?;
+        let api: Api<DynamicObject> = match &namespace {
+            Some(ns) => Api::namespaced_with(self.client().clone(), ns, &t.api),
+            None => Api::all_with(self.client().clone(), &t.api),
+        };
+        let mut lp = ListParams::default();
+        if let Some(l) = label {
+            lp = lp.labels(l);
+        }
+        if let Some(f) = field {
+            lp = lp.fields(f);
+        }
+        let list = self.call("the list of the objects", api.list(&lp)).await?;
+        Ok(list
+            .items
+            .into_iter()
+            .filter_map(|o| {
+                Some(ObjectRef {
+                    t: t.clone(),
+                    namespace: t.namespaced.then(|| o.metadata.namespace.clone()).flatten(),
+                    name: o.metadata.name?,
+                })
+            })
+            .collect())
+    }
+
+    /// Waits until `obj`, deleted while its uid was `uid`, is gone: read every [`WAIT_POLL`]
+    /// until the server answers 404 or with another uid, for at most `timeout`.
+    ///
+    /// # Errors
+    /// A read that fails otherwise than with 404.
+    pub async fn wait_gone(
+        &self,
+        obj: &ObjectRef,
+        uid: Option<&str>,
+        timeout: Duration,
+    ) -> Result<Gone, ApiError> {
+        let api: Api<DynamicObject> = match &obj.namespace {
+            Some(ns) => Api::namespaced_with(self.client().clone(), ns, &obj.t.api),
+            None => Api::all_with(self.client().clone(), &obj.t.api),
+        };
+        let deadline = Instant::now() + timeout;
+        loop {
+            let finalizers = match self
+                .call("the wait for the delete", api.get(&obj.name))
+                .await
+            {
+                Err(ApiError::Server { code: 404, .. }) => return Ok(Gone::Yes),
+                Err(e) => return Err(e),
+                Ok(o) if uid.is_some() && o.metadata.uid.as_deref() != uid => {
+                    return Ok(Gone::Yes);
+                }
+                Ok(o) => o.metadata.finalizers.unwrap_or_default(),
+            };
+            let now = Instant::now();
+            if now >= deadline {
+                return Ok(Gone::TimedOut { finalizers });
+            }
+            tokio::time::sleep(WAIT_POLL.min(deadline - now)).await;
+        }
+    }
+}
+
+/// The uid and resourceVersion of an object as read (pure).
+pub fn identity(before: &Value) -> (Option<String>, Option<String>) {
+    let get = |p: &str| {
+        before
+            .pointer(p)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    (get("/metadata/uid"), get("/metadata/resourceVersion"))
+}
+
+/// The fault-injection suite's pause between the read of an object and its delete, compiled
+/// into debug builds only: with `MYOPS_TEST_PAUSE=before-delete` the process creates the
+/// file named by `MYOPS_TEST_PAUSE_MARKER` and waits (at most 60 s) until a test removes it,
+/// so the test can change the object between the read and the DELETE and see the
+/// preconditions refuse it. A release build never contains it.
+#[cfg(debug_assertions)]
+pub fn test_pause_before_delete() {
+    if std::env::var("MYOPS_TEST_PAUSE").ok().as_deref() != Some("before-delete") {
+        return;
+    }
+    let Some(marker) = std::env::var_os("MYOPS_TEST_PAUSE_MARKER") else {
+        return;
+    };
+    if std::fs::write(&marker, "before-delete").is_err() {
+        return;
+    }
+    let end = Instant::now() + Duration::from_secs(60);
+    // A blocking wait on purpose: nothing else of this process may run in between.
+    while std::path::Path::new(&marker).exists() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+pub mod contents;

@@ -1,0 +1,82 @@
+//! The delete of a namespace or a CRD: the objects that go with it are listed, previewed on
+//! stderr, bounded by plugin.yaml `changelog.snapshotLimit` and journaled first as snapshot
+//! records whose parent is the container's own delete entry.
+
+use serde_json::Value;
+
+use crate::changelog;
+use crate::cli::{DeleteArgs, DryRun};
+use crate::guard::delete::contents::Contents;
+use crate::guard::{Grant, GuardError, ObjectRef, Sent, Session};
+use crate::output::Printer;
+
+/// Whether `obj` is a container whose delete takes other objects with it.
+pub fn is_container(obj: &ObjectRef) -> bool {
+    let a = &obj.t.api;
+    (a.group.is_empty() && a.kind == "Namespace")
+        || (a.group == "apiextensions.k8s.io" && a.kind == "CustomResourceDefinition")
+}
+
+/// The preview of what goes with `obj` (pure).
+pub fn preview(obj: &ObjectRef, c: &Contents) -> Vec<String> {
+    let mut out = vec![format!(
+        "{} holds {} objects, journaled before it is deleted:",
+        obj.display(),
+        c.objects.len()
+    )];
+    for (kind, n) in c.counts() {
+        out.push(format!("  {kind}: {n}"));
+    }
+    if c.events > 0 {
+        out.push(format!("  events: {} (not journaled)", c.events));
+    }
+    for t in &c.not_listable {
+        out.push(format!("  {t}: not listable, not journaled"));
+    }
+    out
+}
+
+/// Deletes the container `obj` (`sent.before` as read): lists what goes with it, previews it,
+/// refuses above the snapshot limit (unless `--unrecoverable`), journals the snapshots, then
+/// sends its own delete under the id they name.
+///
+/// # Errors
+/// [`GuardError::Usage`] above the limit (nothing sent), list and journal errors, the
+/// DELETE's.
+pub async fn delete(
+    session: &Session<'_>,
+    grant: &Grant,
+    obj: &ObjectRef,
+    sent: Sent<'_>,
+    a: &DeleteArgs,
+    p: &mut Printer<'_>,
+) -> Result<Value, GuardError> {
+    let contents = if obj.t.api.kind == "Namespace" {
+        session.contents_of_namespace(&obj.name).await?
+    } else {
+        session
+            .contents_of_crd(sent.before.unwrap_or(&Value::Null))
+            .await?
+    };
+    for line in preview(obj, &contents) {
+        p.err_line(&line);
+    }
+    let size = contents.size();
+    let limit = session.settings().plugin.changelog.snapshot_limit;
+    if size > limit && !a.unrecoverable {
+        return Err(GuardError::Usage(format!(
+            "the objects of {} are {size} bytes serialized, above plugin.yaml changelog.snapshotLimit ({}, {limit} bytes); raise the limit, or pass --unrecoverable to delete them without journaling them (they cannot be undeleted); nothing was sent",
+            obj.display(),
+            crate::config::model::byte_size::format(limit)
+        )));
+    }
+    let unrecoverable = a.unrecoverable && size > limit;
+    let id = changelog::new_id();
+    let dry = a.dry_run.strategy != DryRun::None;
+    if !unrecoverable {
+        session.journal_snapshots(&id, &contents, dry).await?;
+    }
+    session
+        .delete_container(grant, obj, sent, id, unrecoverable)
+        .await
+}
