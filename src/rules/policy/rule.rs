@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 /// - `deny: ["/"]` cannot stand for the whole object: RFC 6901 reads `/` as the top-level key
 ///   `""` (`config validate` warns about it), and giving it a second meaning would make one
 ///   path mean two things.
+///
 /// So the two questions stay apart: a rule may have `deny` paths, `delete: deny`, or both.
 /// `delete: deny` refuses every delete of an object the rule covers (its resource and
 /// namespaces), sent by any verb through the guarded path: `delete`, and a `rollback` whose
