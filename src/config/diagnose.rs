@@ -496,7 +496,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.ends_with("unknown value `never`: use one of allow, deny"), "{e}");
+        assert!(
+            e.ends_with("unknown value `never`: use one of allow, deny"),
+            "{e}"
+        );
     }
 
     #[test]
