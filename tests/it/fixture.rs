@@ -15,6 +15,10 @@ pub struct ClusterEnv {
     /// The Prometheus server scraping `pushgateway` every second with the repository's rules
     /// (deploy/monitoring/) loaded, e.g. `http://127.0.0.1:41234`.
     pub prometheus: String,
+    /// Whether a kube-controller-manager runs for the server (`scripts/cluster up`; not the
+    /// fault-injection suite's `up --light`): namespaces get their `default` ServiceAccount and
+    /// `kube-root-ca.crt` ConfigMap, deletions cascade.
+    pub controller_manager: bool,
 }
 
 pub fn root() -> PathBuf {
@@ -66,6 +70,7 @@ pub fn cluster() -> &'static ClusterEnv {
             pushgateway: var("MYOPS_PUSHGATEWAY"),
             audit_log: PathBuf::from(var("MYOPS_TEST_AUDIT_LOG")),
             prometheus: var("MYOPS_PROMETHEUS"),
+            controller_manager: !var("MYOPS_TEST_CONTROLLER_MANAGER").is_empty(),
         };
         let out = kubectl_raw(&env.kubeconfig, &["get", "--raw", "/readyz"]);
         assert!(
@@ -164,7 +169,44 @@ pub fn wait_established(names: &[&str]) {
     }
 }
 
-/// A namespace of its own for one test, deleted (without waiting) when dropped.
+/// Waits (up to 30 s) until the test cluster's kube-controller-manager (scripts/cluster) has
+/// given namespace `ns` of the first server what it gives every namespace: the `default`
+/// ServiceAccount and the `kube-root-ca.crt` ConfigMap. Tests then list them deterministically.
+/// Returns at once on a cluster without one (`up --light`).
+pub fn wait_for_namespace_controllers(ns: &str) {
+    if !cluster().controller_manager {
+        return;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let out = kubectl_raw(
+            &cluster().kubeconfig,
+            &[
+                "get",
+                "serviceaccount/default",
+                "configmap/kube-root-ca.crt",
+                "-n",
+                ns,
+                "-o",
+                "name",
+            ],
+        );
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "namespace {ns} has no default ServiceAccount and kube-root-ca.crt ConfigMap after 30 s (is kube-controller-manager running? scripts/cluster status): {}",
+            text_of(&out.stderr)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// A namespace of its own for one test, with the `default` ServiceAccount and the
+/// `kube-root-ca.crt` ConfigMap the controller manager puts in every namespace (none on a light
+/// cluster); deleted (without waiting; the namespace controller then removes it and everything
+/// in it) when dropped.
 pub struct Namespace(pub String);
 
 impl Namespace {
@@ -176,10 +218,12 @@ impl Namespace {
             % 100_000;
         let name = format!("t-{}-{suffix}", test.replace('_', "-"));
         kubectl(&["create", "namespace", &name]);
+        wait_for_namespace_controllers(&name);
         Namespace(name)
     }
 
-    /// Creates a bare pod (no controller manager runs; ServiceAccount admission is off).
+    /// Creates a bare pod, which stays Pending (no scheduler or kubelet runs; ServiceAccount
+    /// admission is off, so it gets no token volume).
     pub fn pod(&self, name: &str) {
         kubectl(&[
             "run",

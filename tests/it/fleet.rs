@@ -85,6 +85,8 @@ impl TwoNamespaces {
         for ctx in ["admin", "admin-2"] {
             kubectl_in(ctx, &["create", "namespace", &name]);
         }
+        // Only the first server runs a controller manager: kube-root-ca.crt is there only.
+        crate::fixture::wait_for_namespace_controllers(&name);
         TwoNamespaces(name)
     }
 }
@@ -1301,7 +1303,10 @@ fn contexts_with_different_client_certificates_on_one_server_shared_a_connection
         "name",
     ]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert_eq!(r.stdout, "cert-admin\tconfigmap/w\n", "{r:?}");
+    assert_eq!(
+        r.stdout, "cert-admin\tconfigmap/kube-root-ca.crt\ncert-admin\tconfigmap/w\n",
+        "{r:?}"
+    );
     assert!(
         r.stderr.contains("context cert-nobody") && r.stderr.contains("\"cert-nobody\""),
         "{r:?}"

@@ -209,8 +209,8 @@ fn unknown_type_is_exit_2_and_missing_object_is_exit_4() {
 #[test]
 fn all_namespaces_needs_scope_cluster() {
     let ns = Namespace::new("all-ns");
-    // Namespaces of earlier runs never finish terminating (no controller manager runs), so
-    // the pod's name is this run's own.
+    // Namespaces of earlier runs may still be terminating (the namespace controller deletes
+    // them a moment later), so the pod's name is this run's own.
     let pod = format!("pod-{}", ns.0);
     ns.pod(&pod);
     let narrow = Myops::new("name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\n");

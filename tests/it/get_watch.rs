@@ -49,12 +49,13 @@ fn watch_prints_the_list_then_each_change_byte_for_byte_as_kubectl() {
     let m = myops();
     // (args, lines each prints after the three changes below)
     let cases: [(&[&str], usize); 7] = [
-        (&["get", "configmaps", "-w"], 5),
-        (&["get", "configmaps", "-w", "--output-watch-events"], 5),
+        // The lists hold `a` and the controller manager's kube-root-ca.crt.
+        (&["get", "configmaps", "-w"], 6),
+        (&["get", "configmaps", "-w", "--output-watch-events"], 6),
         (&["get", "configmaps", "--watch-only"], 4),
-        (&["get", "configmaps", "-w", "--no-headers"], 4),
+        (&["get", "configmaps", "-w", "--no-headers"], 5),
         (&["get", "configmaps", "a", "-w"], 3),
-        (&["get", "configmaps", "-w", "-o", "name"], 4),
+        (&["get", "configmaps", "-w", "-o", "name"], 5),
         (
             &[
                 "get",
@@ -103,8 +104,9 @@ fn watch_prints_the_list_then_each_change_byte_for_byte_as_kubectl() {
     let events = &running[1].1;
     assert_eq!(
         normalise_age(&events.stdout()),
-        "EVENT      NAME   DATA   AGE\n\
-         ADDED      a      1      AGE\n\
+        "EVENT      NAME               DATA   AGE\n\
+         ADDED      a                  1      AGE\n\
+         ADDED      kube-root-ca.crt   1      AGE\n\
          ADDED      a-much-longer-name   0      AGE\n\
          MODIFIED   a                    1      AGE\n\
          DELETED    a-much-longer-name   0      AGE\n"
@@ -118,9 +120,9 @@ fn sigint_and_sigterm_end_the_watch_with_exit_0_and_one_metrics_operation() {
     let m = myops();
     for signal in ["INT", "TERM"] {
         let mut w = Watching::ours(&m, &["get", "configmaps", "-w", "-n", &ns.0]);
-        w.until_lines(2);
+        w.until_lines(3);
         assert_eq!(w.stop(signal), 0, "SIG{signal}: {:?}", w.stderr());
-        assert!(w.stdout().starts_with("NAME   DATA   AGE\na      0      "));
+        assert_eq!(normalise_age(&w.stdout()), LIST_A, "SIG{signal}");
         assert_eq!(w.stderr(), "", "SIG{signal}");
     }
     let r = m.run(&["metrics", "show", "-o", "json"]);
@@ -155,9 +157,15 @@ fn request_timeout_ends_the_whole_watch_with_exit_0_as_kubectl() {
         took >= Duration::from_secs(2) && took < Duration::from_secs(8),
         "took {took:?}"
     );
-    assert!(w.stdout().starts_with("NAME   DATA   AGE\na      0      "));
+    assert_eq!(normalise_age(&w.stdout()), LIST_A);
     assert_eq!(w.stderr(), "");
 }
+
+/// The list of a namespace with ConfigMap `a` (no data) and the controller manager's
+/// kube-root-ca.crt, AGE normalised.
+const LIST_A: &str = "NAME               DATA   AGE\n\
+                      a                  0      AGE\n\
+                      kube-root-ca.crt   1      AGE\n";
 
 #[test]
 fn a_denied_watch_is_exit_3_and_sends_no_watch_or_list_request() {
@@ -259,15 +267,15 @@ fn a_410_too_old_resource_version_relists_and_resumes_without_duplicates() {
     );
     m.set_env("MYOPS_TEST_WATCH_RESOURCE_VERSION", "1");
     let mut w = Watching::ours(&m, &["get", "configmaps", "-w", "-v", "-n", &ns.0]);
-    w.until_lines(2);
+    w.until_lines(3);
     std::thread::sleep(Duration::from_millis(1500));
     kubectl(&["create", "configmap", "later", "-n", &ns.0]);
-    w.until_lines(3);
+    w.until_lines(4);
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(w.stop("INT"), 0);
     assert_eq!(
         normalise_age(&w.stdout()),
-        "NAME   DATA   AGE\na      0      AGE\nlater   0      AGE\n"
+        format!("{LIST_A}later              0      AGE\n")
     );
     assert_eq!(
         w.stderr()

@@ -4,6 +4,8 @@
 //! with the user, operation, result, session and context filters; `changelog why` newest
 //! first.
 
+use std::time::{Duration, Instant};
+
 use serde_json::Value;
 
 use crate::fixture::{
@@ -470,11 +472,38 @@ fn why_lists_both_patches_of_a_field_newest_first() {
     assert_eq!(r.code, 2, "{r:?}");
 }
 
+/// Waits (up to 30 s) until the deployment controller has written the status of Deployment
+/// `name`: `observedGeneration/replicas` reads `want`.
+fn settled(ns: &str, name: &str, want: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let now = kubectl(&[
+            "get",
+            "deployment",
+            name,
+            "-n",
+            ns,
+            "-o",
+            "jsonpath={.status.observedGeneration}/{.status.replicas}",
+        ]);
+        if now == want {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "deployment {name}: status {now}, not {want}, after 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 #[test]
 fn a_scale_subresource_patch_journals_no_scale_as_after_state_and_diff_reads_the_deployment() {
     let ns = Namespace::new("history-scale");
     let m = myops();
     create_deployment(&ns.0, "api");
+    // The before-state holds the controller's status of the 2 replicas.
+    settled(&ns.0, "api", "1/2");
     let r = m.run(&[
         "patch",
         "deployment",
@@ -494,17 +523,26 @@ fn a_scale_subresource_patch_journals_no_scale_as_after_state_and_diff_reads_the
         e.get("after").is_none(),
         "a Scale is not the Deployment: {e}"
     );
+    // The deployment controller (scripts/cluster runs one) answers the new replica count with
+    // a status write: once it has, the Deployment is no longer at this change's resourceVersion.
+    settled(&ns.0, "api", "2/3");
     let r = m.run(&["changelog", "diff", e["id"].as_str().unwrap()]);
     assert_eq!(r.code, 0, "{r:?}");
     let lines: Vec<&str> = r.stdout.lines().collect();
     assert!(
-        lines[1].ends_with(&format!(
-            "resourceVersion {} is still the one this change produced",
+        lines[1].contains(&format!(
+            "the object changed since (resourceVersion {} after this change, ",
             e["resourceVersionAfter"].as_str().unwrap()
-        )),
+        )) && lines[1].ends_with(" now): showing before → now"),
         "{r:?}"
     );
-    assert_eq!(lines[2..], ["  spec.replicas: 2 → 3"], "{r:?}");
+    // The Deployment read (not the Scale): our spec change, then the controller's status.
+    assert_eq!(lines[2], "  spec.replicas: 2 → 3", "{r:?}");
+    assert!(lines.contains(&"  status.replicas: 2 → 3"), "{r:?}");
+    assert!(
+        lines[3..].iter().all(|l| l.starts_with("  status.")),
+        "{r:?}"
+    );
 }
 
 #[test]

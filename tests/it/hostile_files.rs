@@ -339,8 +339,8 @@ fn plugin_yaml_cases() -> Vec<Case> {
         ),
         validate_text(
             "plugin_yaml_unknown_verb",
-            "unknown verb `delete`",
-            BASE.replace("[get, patch]", "[get, delete]"),
+            "unknown verb `erase`",
+            BASE.replace("[get, patch]", "[get, erase]"),
         ),
         validate_text(
             "plugin_yaml_unknown_scope",

@@ -249,5 +249,17 @@ pub fn holds_before(current: &Value, before: &Value, touched: &[String]) -> bool
         .all(|p| current.pointer(p) == before.pointer(p))
 }
 
+/// Whether every restorable field the change touched still holds the value the change left
+/// (`after`, the entry's after-state) in `current` (pure): then whoever wrote the object since
+/// (a controller's annotation or status, another manager's other fields) did not touch what a
+/// restore puts back, and the restore may take the resourceVersion as it is now.
+pub fn holds_after(current: &Value, after: &Value, touched: &[String]) -> bool {
+    let secret = after.get("kind").and_then(Value::as_str) == Some("Secret");
+    touched
+        .iter()
+        .filter(|p| restorable(p, secret))
+        .all(|p| current.pointer(p) == after.pointer(p))
+}
+
 #[cfg(test)]
 mod tests;

@@ -10,7 +10,7 @@ use super::undo::Run;
 use crate::changelog::Operation;
 use crate::cli::PatchType;
 use crate::guard::change::restore::{
-    holds_before, listed, restorable, rollback_ops, secret_kind, unrestorable_changes,
+    holds_after, holds_before, listed, restorable, rollback_ops, secret_kind, unrestorable_changes,
 };
 use crate::guard::{Grant, PatchRequest, ReconcilerPolicy};
 use crate::output::Printer;
@@ -113,7 +113,7 @@ pub async fn restore(
 fn guard_version<'r>(
     run: &Run<'_>,
     r: &Restore<'r>,
-    current: &Value,
+    current: &'r Value,
     rerun: bool,
     p: &mut Printer<'_>,
 ) -> Result<Option<Option<&'r str>>, VerbError> {
@@ -142,10 +142,16 @@ fn guard_version<'r>(
         .pointer("/metadata/resourceVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
-    if !args.force && Some(rv_now) != r.rv_after {
-        return Err(run.changed(current, r.before).into());
+    if args.force || Some(rv_now) == r.rv_after {
+        return Ok(Some(r.rv_after));
     }
-    Ok(Some(r.rv_after))
+    // Writes since that left every touched field as the change left it (a Deployment's
+    // revision annotation and status, written by its controller right after a patch) are
+    // kept: the restore tests the resourceVersion read just now instead.
+    match &entry.after {
+        Some(after) if holds_after(current, after, r.touched) => Ok(Some(Some(rv_now))),
+        _ => Err(run.changed(current, r.before).into()),
+    }
 }
 
 /// Sends the restoring patch `req` and checks the answer: every field put back must read as

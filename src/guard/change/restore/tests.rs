@@ -162,3 +162,13 @@ fn last_writer_names_the_newest_managed_fields_entry() {
             .starts_with("a writer that managedFields does not record")
     );
 }
+
+#[test]
+fn a_controllers_annotation_after_a_patch_leaves_the_touched_fields_as_the_patch_left_them() {
+    let after = json!({"kind": "Deployment", "metadata": {"resourceVersion": "5", "annotations": {}}, "spec": {"replicas": 4}});
+    let now = json!({"kind": "Deployment", "metadata": {"resourceVersion": "7", "annotations": {"deployment.kubernetes.io/revision": "2"}}, "spec": {"replicas": 4}});
+    let touched = vec!["/spec/replicas".to_string()];
+    assert!(super::holds_after(&now, &after, &touched));
+    let changed = json!({"kind": "Deployment", "metadata": {"resourceVersion": "8"}, "spec": {"replicas": 8}});
+    assert!(!super::holds_after(&changed, &after, &touched));
+}
