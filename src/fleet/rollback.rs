@@ -154,14 +154,19 @@ async fn open_sessions<'s>(
 ) -> Vec<Option<Session<'s>>> {
     let mut sessions = Vec::with_capacity(plan.contexts.len());
     for group in &plan.contexts {
-        let opened = Session::open_for_entry(
-            base,
-            p,
-            Verb::Patch,
-            group.context.as_deref(),
-            &group.server,
-        )
-        .await;
+        // A group of delete entries is undone by undeletes, which plugin.yaml verb `delete`
+        // bounds; any other change by a patch or a create that `patch` bounds.
+        let verb = if group
+            .entries
+            .iter()
+            .all(|e| e.operation == crate::changelog::Operation::Delete)
+        {
+            Verb::Delete
+        } else {
+            Verb::Patch
+        };
+        let opened =
+            Session::open_for_entry(base, p, verb, group.context.as_deref(), &group.server).await;
         let n = group.entries.len();
         match opened {
             Ok((session, None)) => sessions.push(Some(session)),

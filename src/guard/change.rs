@@ -342,10 +342,27 @@ pub enum Params {
     None,
 }
 
-/// The object to create again from a before-state `before` (pure): `apiVersion`, `kind`, the
-/// metadata reduced to name, namespace, labels and annotations, and every other top-level
-/// field but `status` — no uid, resourceVersion, managedFields or creationTimestamp, which
-/// belong to the object the server made.
+/// The metadata fields the server sets on the object it makes, dropped from a snapshot: a
+/// create that carries them is refused (`uid`, `resourceVersion`) or has them ignored and
+/// replaced (Kubernetes API conventions, "Metadata"; `ObjectMeta` in
+/// k8s.io/apimachinery/pkg/apis/meta/v1/types.go).
+pub const SERVER_SET_METADATA: &[&str] = &[
+    "uid",
+    "resourceVersion",
+    "creationTimestamp",
+    "managedFields",
+    "deletionTimestamp",
+    "deletionGracePeriodSeconds",
+    "generation",
+    "selfLink",
+];
+
+/// The object to create again from a before-state `before` (pure): `apiVersion`, `kind`,
+/// the metadata without the fields the server sets ([`SERVER_SET_METADATA`]; finalizers,
+/// labels, annotations and ownerReferences stay — the caller drops the owner references
+/// whose owner is gone), and every other top-level field but `status`, which a create does
+/// not set (the server ignores it for a type with a status subresource; controllers write
+/// it).
 pub fn snapshot(before: &Value) -> Value {
     let mut out = serde_json::Map::new();
     if let Value::Object(m) = before {
@@ -353,12 +370,8 @@ pub fn snapshot(before: &Value) -> Value {
             match k.as_str() {
                 "status" => {}
                 "metadata" => {
-                    let mut meta = serde_json::Map::new();
-                    for key in ["name", "namespace", "labels", "annotations"] {
-                        if let Some(x) = v.get(key) {
-                            meta.insert(key.into(), x.clone());
-                        }
-                    }
+                    let mut meta = v.as_object().cloned().unwrap_or_default();
+                    meta.retain(|key, _| !SERVER_SET_METADATA.contains(&key.as_str()));
                     out.insert(k.clone(), Value::Object(meta));
                 }
                 _ => {

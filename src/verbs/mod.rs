@@ -102,6 +102,9 @@ pub enum VerbError {
     /// `rollback --session` did not restore every change.
     #[error(transparent)]
     SessionRollback(Box<SessionRollbackError>),
+    /// An undelete refused or incomplete.
+    #[error(transparent)]
+    Undelete(Box<crate::history::undelete::UndeleteError>),
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
@@ -131,6 +134,7 @@ impl VerbError {
             VerbError::Rollback(e) => e.exit_status(),
             VerbError::History(e) => e.exit_status(),
             VerbError::SessionRollback(e) => e.exit_status(),
+            VerbError::Undelete(e) => e.exit_status(),
             VerbError::Guard(e) => e.exit_status(),
             VerbError::Registry(_) | VerbError::Io(_) | VerbError::ChainBroken(_) => {
                 ExitStatus::Failure
@@ -189,6 +193,19 @@ impl From<SessionRollbackError> for VerbError {
 impl From<RollbackError> for VerbError {
     fn from(e: RollbackError) -> VerbError {
         VerbError::Rollback(Box::new(e))
+    }
+}
+
+/// The guarded path's and the output's errors keep their own variants (a server error
+/// prints bare, as kubectl prints it).
+impl From<crate::history::undelete::UndeleteError> for VerbError {
+    fn from(e: crate::history::undelete::UndeleteError) -> VerbError {
+        use crate::history::undelete::UndeleteError;
+        match e {
+            UndeleteError::Guard(g) => g.into(),
+            UndeleteError::Output(o) => VerbError::Output(o),
+            other => VerbError::Undelete(Box::new(other)),
+        }
     }
 }
 

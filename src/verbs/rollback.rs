@@ -57,7 +57,6 @@ pub use undo::Run;
 
 use crate::changelog::{self, Entry};
 use crate::cli::RollbackArgs;
-use crate::config::Verb;
 use crate::guard::Session;
 use crate::history;
 use crate::output::Printer;
@@ -87,7 +86,12 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
     };
     // In the current context (or --context), which must still point at the server the entry
     // was made on: an inverse sent to another cluster would create or change an object there.
-    let session = match Session::open_for_entry(s, p, Verb::Patch, None, &entry.server).await {
+    // A delete entry is undone by an undelete, which plugin.yaml verb `delete` bounds.
+    let verb = crate::guard::change::plugin_verb(match entry.operation {
+        changelog::Operation::Delete => changelog::Operation::Undelete,
+        _ => changelog::Operation::Rollback,
+    });
+    let session = match Session::open_for_entry(s, p, verb, None, &entry.server).await {
         Ok((x, None)) => x,
         Ok((_, Some(moved))) => {
             return Outcome::early(RollbackError::NotRestorable {

@@ -392,3 +392,34 @@ fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
         "an apply that changed an existing object keeps no after-state"
     );
 }
+
+#[test]
+fn a_snapshot_drops_every_server_set_field_and_status_but_keeps_finalizers_and_owners() {
+    let before = json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {
+            "name": "web", "namespace": "shop", "labels": {"a": "1"},
+            "annotations": {"n": "x"}, "finalizers": ["example.com/keep"],
+            "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "o1"}],
+            "generateName": "web-",
+            "uid": "u1", "resourceVersion": "9", "creationTimestamp": "2026-01-01T00:00:00Z",
+            "managedFields": [{"manager": "kubectl"}], "deletionTimestamp": "2026-01-02T00:00:00Z",
+            "deletionGracePeriodSeconds": 0, "generation": 3, "selfLink": "/api/v1/x"
+        },
+        "data": {"k": "v"},
+        "status": {"phase": "Active"}
+    });
+    assert_eq!(
+        super::snapshot(&before),
+        json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {
+                "name": "web", "namespace": "shop", "labels": {"a": "1"},
+                "annotations": {"n": "x"}, "finalizers": ["example.com/keep"],
+                "ownerReferences": [{"apiVersion": "apps/v1", "kind": "Deployment", "name": "d", "uid": "o1"}],
+                "generateName": "web-"
+            },
+            "data": {"k": "v"}
+        })
+    );
+}

@@ -116,7 +116,7 @@ pub async fn roll_back_entry(
             };
             super::restore::restore(&run, &restore, rerun, p).await
         }
-        Inverse::Create { object } => super::recreate::create_again(&run, &object, p).await,
+        Inverse::Create { .. } => super::recreate::create_again(&run, p).await,
         Inverse::Delete { uid, rv_after } => {
             super::recreate::delete_created(&run, uid.as_deref(), rv_after.as_deref(), p).await
         }

@@ -74,7 +74,10 @@ pub fn plan_session(entries: &[Entry], session: &str) -> Result<SessionPlan, Ver
     let mut placed: Vec<usize> = Vec::new();
     for id in ids {
         let last = entries.iter().rfind(|e| e.id == id);
-        if last.is_some_and(|e| e.dry_run || !(e.result == "success" || e.outcome_unknown())) {
+        // A delete the server accepted while finalizers hold the object (`deleting`) changed
+        // it as much as a `success`; the objects journaled with a container's delete
+        // (`snapshot`) come back with it, not as changes of their own.
+        if last.is_some_and(|e| e.dry_run || !(e.succeeded() || e.outcome_unknown())) {
             plan.unchanged += 1;
             continue;
         }

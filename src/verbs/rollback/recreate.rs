@@ -11,47 +11,35 @@ use crate::cli::DryRun;
 use crate::guard::change::Change;
 use crate::guard::change::restore::written_since;
 use crate::guard::{GuardError, Sent};
+use crate::history::undelete::{Undo, read_log};
 use crate::output::Printer;
 use crate::output::objects::result_line;
 use crate::verbs::{RollbackError, VerbError};
 
-/// Creates the entry's object again from `object` (the before-state's snapshot), printing
-/// `… rolled back (ID): created again from its before-state`; a CRD's custom resources were
-/// deleted with it and are not in the change log, which a note on stderr says.
+/// Creates the entry's object again through the one piece of code that re-creates
+/// ([`crate::history::undelete`]): a `delete` entry is undeleted (journaled as `undelete`,
+/// `… undeleted (ID)`, a namespace's or CRD's objects after it); a CRD prune or a rollback
+/// that deleted is rolled back (`… rolled back (ID): created again from its before-state`).
+/// A CRD's custom resources deleted by a prune are not in the change log, which a note on
+/// stderr says.
 ///
 /// # Errors
-/// Refusals (3), the server's answer (409 when the object exists), journal errors.
-pub async fn create_again(
-    run: &Run<'_>,
-    object: &Value,
-    p: &mut Printer<'_>,
-) -> Result<(), VerbError> {
+/// Refusals (2, 3, 5: the object exists again, its namespace is Terminating), the server's
+/// answer, journal errors.
+pub async fn create_again(run: &Run<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
-    let dry_run = args.dry_run.strategy;
-    refuse_owned(run, object)?;
-    let change = Change::Create {
-        object: object.clone(),
+    let log = read_log(&session.settings().home).map_err(VerbError::io)?;
+    let undo = Undo {
+        session,
+        entries: &log.entries,
+        latest: &log.latest,
+        contradicted: &log.contradicted,
+        dry_run: args.dry_run.strategy,
+        field_manager: &args.field_manager,
+        force: args.force,
     };
-    session
-        .mutate(
-            obj,
-            Operation::Rollback,
-            &change,
-            dry_run,
-            &args.field_manager,
-        )
-        .await?;
-    let line = result_line(
-        &obj.display(),
-        &format!(
-            "rolled back ({}): created again from its before-state",
-            entry.id
-        ),
-        true,
-        dry_run,
-    );
-    p.out(&format!("{line}\n"))?;
-    if obj.t.api.kind == "CustomResourceDefinition" {
+    undo.undelete(entry, p).await?;
+    if obj.t.api.kind == "CustomResourceDefinition" && entry.operation != Operation::Delete {
         p.err_line(&format!(
             "note: the custom resources of {} were deleted with it; the change log does not hold them, so they are not restored",
             crate::base::echo::capped(&obj.name, 253)

@@ -192,3 +192,34 @@ fn a_session_without_entries_is_not_found_and_its_id_is_not_echoed_raw() {
     );
     assert!(!err.to_string().contains('\x1b'));
 }
+
+#[test]
+fn a_session_rollback_skipped_a_delete_held_by_finalizers_as_if_it_changed_nothing() {
+    let deleted = |id: &str, result: &str| {
+        let mut e = change(id, "S", "admin", "https://a");
+        e.operation = Operation::Delete;
+        e.patch_type = Some("delete".into());
+        e.before = Some(json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "db", "namespace": "shop"}}));
+        e.result = result.into();
+        e
+    };
+    let mut child = deleted("k1", changelog::SNAPSHOT);
+    child.parent = Some("n1".into());
+    let entries = vec![
+        deleted("d1", changelog::DELETING),
+        deleted("d2", changelog::SUCCESS),
+        child,
+    ];
+    let plan = plan_session(&entries, "S").unwrap();
+    let ids: Vec<&str> = plan.contexts[0]
+        .entries
+        .iter()
+        .map(|e| e.id.as_str())
+        .collect();
+    assert_eq!(ids, ["d2", "d1"]);
+    assert_eq!(
+        plan.unchanged, 1,
+        "the snapshot comes back with its container"
+    );
+}
