@@ -453,7 +453,7 @@ mod tests {
         check(cases, "invalid");
         #[rustfmt::skip]
         let parse_cases: &[(String, u64, u64, &str)] = &[
-            (rule("- resource: secrets\n  deny: [/data/*]\n  mesage: m\n"), 8, 3, "unknown key `mesage`: remove it or fix its spelling (allowed here: resource, namespaces, deny, allow, message)"),
+            (rule("- resource: secrets\n  deny: [/data/*]\n  mesage: m\n"), 8, 3, "unknown key `mesage`: remove it or fix its spelling (allowed here: resource, namespaces, deny, allow, delete, message)"),
             (rule("- resource: secrets\n  deny: [/data/*]\n"), 7, 3, "missing required key `message`"),
             (rule("- resource: secrets\n  deny: /data/*\n  message: m\n"), 7, 9, "wrong type for `deny`: expected a list"),
         ];
@@ -467,6 +467,38 @@ mod tests {
         assert_eq!(
             good.policies[0].allow,
             ["/metadata/annotations/example.com~1team"]
+        );
+        // A rule may forbid deleting without any deny path; without either it refuses
+        // nothing, and that is an error naming both ways.
+        let delete_only = parse(
+            &rule("- {resource: namespaces, delete: deny, message: the platform team removes namespaces}\n"),
+            Path::new("p.yaml"),
+        )
+        .unwrap();
+        assert_eq!(
+            delete_only.policies[0].delete,
+            crate::rules::policy::DeletePolicy::Deny
+        );
+        assert!(delete_only.policies[0].deny.is_empty());
+        let e = parse(
+            &rule("- {resource: namespaces, delete: allow, message: m}\n"),
+            Path::new("p.yaml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("policies[0].deny is empty: list the JSON Pointer paths that may not change, e.g. [\"/data/*\"], or set delete: deny to forbid deleting the objects"),
+            "{e}"
+        );
+        let e = parse(
+            &rule("- {resource: namespaces, delete: never, message: m}\n"),
+            Path::new("p.yaml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.ends_with("unknown value `never`: use one of allow, deny"),
+            "{e}"
         );
     }
 

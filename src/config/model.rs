@@ -36,7 +36,8 @@ pub struct PluginConfig {
     #[serde(default)]
     pub changelog: ChangelogConfig,
     /// Field-path policies: fields a `patch` or `rollback` may not change, judged on the
-    /// object as the server would store it (docs/policies.md); absent = none.
+    /// object as the server would store it, and objects that may not be deleted
+    /// (`delete: deny`) (docs/policies.md); absent = none.
     #[serde(default)]
     pub policies: Vec<PolicyRule>,
 }

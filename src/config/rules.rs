@@ -107,7 +107,7 @@ fn is_api_version(s: &str) -> bool {
 
 /// The first rule of `policies` (docs/policies.md) that `c` breaks: a resource that is not `*`,
 /// `plural` or `plural.group`; a namespace glob that is not a namespace name with `*`s; no
-/// `deny` paths; a path [`crate::rules::policy::parse_pattern`] refuses; an empty message.
+/// `deny` paths and no `delete: deny` (a rule that refuses nothing); a path [`crate::rules::policy::parse_pattern`] refuses; an empty message.
 fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
     use diagnose::PolicyPart;
     let label = |ch: char| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-';
@@ -153,9 +153,9 @@ fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
             );
             return Some((at(PolicyPart::Namespace(j)), msg));
         }
-        if r.deny.is_empty() {
+        if r.deny.is_empty() && r.delete != crate::rules::policy::DeletePolicy::Deny {
             let msg = format!(
-                "policies[{i}].deny is empty: list the JSON Pointer paths that may not change, e.g. [\"/data/*\"]"
+                "policies[{i}].deny is empty: list the JSON Pointer paths that may not change, e.g. [\"/data/*\"], or set delete: deny to forbid deleting the objects"
             );
             return Some((at(PolicyPart::Deny(None)), msg));
         }

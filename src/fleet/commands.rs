@@ -1,7 +1,8 @@
-//! The commands a fan-out runs (`get`, `patch`, `auth can-i`, `auth matrix`, `crds sync`):
-//! which verb each context runs, how its outputs merge, and what is printed after — the
-//! merged output, each context's stderr lines marked with it, one summary line per failed
-//! context, for `patch` the contexts not attempted and how to roll back; then the metrics,
+//! The commands a fan-out runs (`get`, `patch`, `delete`, `auth can-i`, `auth matrix`,
+//! `crds sync`): which verb each context runs, how its outputs merge, and what is printed
+//! after — the merged output, each context's stderr lines marked with it, one summary line
+//! per failed context, for `patch` and `delete` (the commands that change something, in
+//! canary waves) the contexts not attempted and how to roll back; then the metrics,
 //! one observation per context and one push. `app` calls [`run_command`] when `--contexts`
 //! or `--all-contexts` is given.
 
@@ -19,7 +20,7 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str = "get, patch, delete, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -69,12 +70,15 @@ enum Plan<'c> {
         shape: Shape,
         template: Option<TemplateFormat>,
     },
+    /// `delete` in waves, as `patch`: its lines (kubectl's sentence or `-o name`) are
+    /// prefixed by the context.
+    Delete(&'c crate::cli::DeleteArgs),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
 
-/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `auth can-i`,
-/// `auth matrix`, `crds sync`.
+/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`,
+/// `auth can-i`, `auth matrix`, `crds sync`.
 ///
 /// # Errors
 /// The usage error (exit 2) that names where the flags apply, before anything else runs.
@@ -158,6 +162,7 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
                 template,
             })
         }
+        Command::Delete(a) => Ok(Plan::Delete(a)),
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -255,6 +260,14 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
+            Plan::Delete(args) => {
+                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
+                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
+                    done_of(verbs::delete::run(s, args, cp).await)
+                })
+                .await;
+                (runs, Shape::Cells, None, Some("delete"))
+            }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
                     match verbs::auth::run(s, cmd, cp).await {
@@ -286,8 +299,14 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
-    if let Plan::Patch { args, .. } = &plan {
-        report_waves(&runs, &fleet.session_id, args.dry_run.strategy, p);
+    match &plan {
+        Plan::Patch { args, .. } => {
+            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
+        }
+        Plan::Delete(args) => {
+            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
+        }
+        _ => {}
     }
     if let Some(verb) = verb {
         observe(settings, verb, &runs, p).await;
@@ -374,10 +393,17 @@ fn report_contexts(runs: &[ContextRun], p: &mut Printer<'_>) {
     }
 }
 
-/// After a `patch` fan-out: the contexts not attempted (after a failure), and the rollback
-/// command when anything was patched (also after a full success: the session id is what
-/// `rollback --session` needs, and it is printed nowhere else).
-fn report_waves(runs: &[ContextRun], session: &str, dry_run: DryRun, p: &mut Printer<'_>) {
+/// After a fan-out of `verb` in waves (`patch`, `delete`): the contexts not attempted (after
+/// a failure), and the rollback command when anything was changed (also after a full
+/// success: the session id is what `rollback --session` needs, and it is printed nowhere
+/// else; for a delete that rollback is an undelete of every object of the session).
+fn report_waves(
+    verb: &str,
+    runs: &[ContextRun],
+    session: &str,
+    dry_run: DryRun,
+    p: &mut Printer<'_>,
+) {
     let skipped: Vec<&str> = runs
         .iter()
         .filter(|r| r.done.is_none())
@@ -385,16 +411,21 @@ fn report_waves(runs: &[ContextRun], session: &str, dry_run: DryRun, p: &mut Pri
         .collect();
     if !skipped.is_empty() {
         p.err_line(&format!(
-            "error: patch stopped after a failure; not attempted (nothing was sent): {}",
+            "error: {verb} stopped after a failure; not attempted (nothing was sent): {}",
             skipped.join(", ")
         ));
     }
-    let patched = runs.iter().any(|r| {
-        r.done
-            .as_ref()
-            .is_some_and(|d| d.status == ExitStatus::Success)
+    // A patch changes one object: only a context that succeeded changed it. A delete of
+    // several objects that failed part-way may have deleted some of them (the journal says
+    // which), so every context it ran in counts but those refused before anything was sent
+    // (denied: exit 3, usage: exit 2).
+    let changed = runs.iter().any(|r| {
+        r.done.as_ref().is_some_and(|d| {
+            d.status == ExitStatus::Success
+                || (verb == "delete" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+        })
     });
-    if patched && dry_run == DryRun::None {
+    if changed && dry_run == DryRun::None {
         p.err_line(&format!(
             "to undo the changes of this invocation: kubectl myops rollback --session {session}"
         ));

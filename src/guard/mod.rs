@@ -118,6 +118,22 @@ pub enum GuardError {
         /// The rule's message (escaped for the terminal).
         message: String,
     },
+    /// A rule of plugin.yaml `policies:` with `delete: deny` covers the object, so a change
+    /// that deletes it is refused ([`crate::rules::policy::forbids_delete`]); nothing was
+    /// sent.
+    #[error(
+        "denied by plugin.yaml {rule}: the {change} would delete {object}, and the rule forbids deleting it: {message} (nothing was sent)"
+    )]
+    PolicyDelete {
+        /// `delete`, `rollback` (an undo that deletes), or `change`.
+        change: &'static str,
+        /// The object (`configmap/web`).
+        object: String,
+        /// `policies[0] (configmaps)`.
+        rule: String,
+        /// The rule's message (escaped for the terminal).
+        message: String,
+    },
     /// A field-path policy applies to the object, but what the patch would change cannot be
     /// known (the before-state cannot be read, or a scale patch on a custom resource), so
     /// the patch is refused rather than guessed about; nothing was sent.
@@ -153,7 +169,9 @@ impl GuardError {
             GuardError::Api(e) => e.exit_status(),
             GuardError::Identity(_) => ExitStatus::Denied,
             GuardError::Reconciled { .. } => ExitStatus::Conflict,
-            GuardError::Policy { .. } | GuardError::PolicyUnchecked { .. } => ExitStatus::Denied,
+            GuardError::Policy { .. }
+            | GuardError::PolicyUnchecked { .. }
+            | GuardError::PolicyDelete { .. } => ExitStatus::Denied,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
         }
     }

@@ -22,6 +22,7 @@
 //! and deletes ([`Session::create`], [`Session::delete`]) in [`lifecycle`].
 
 pub mod lifecycle;
+pub use lifecycle::delete_verdict;
 pub mod patch;
 
 pub use patch::{

@@ -24,6 +24,10 @@
 //! - List items are compared by index (the server's answer keeps the list order), so a
 //!   reorder of a list under a denied path reads as a change of the items that moved.
 //!
+//! Deleting is a question of its own: a rule with `delete: deny` refuses every delete of an
+//! object it covers ([`forbids_delete`]); its `deny` paths judge patches only (why:
+//! [`PolicyRule`]).
+//!
 //! The changed paths come from [`crate::rules::diff::operations`] of the before-state and the
 //! object as the server would store it (a server-side dry run), which leaves the
 //! server's bookkeeping (`resourceVersion`, `managedFields`, `generation`) out.
@@ -39,8 +43,8 @@ mod scope;
 #[cfg(test)]
 mod tests;
 
-pub use judge::{Violation, denied_changes};
+pub use judge::{Violation, denied_changes, forbids_delete};
 pub use lint::{OVERLAP_BUDGET, lint};
 pub use pattern::{PathPattern, join_pointer, parse_pattern, split_pointer};
-pub use rule::PolicyRule;
+pub use rule::{DeletePolicy, PolicyRule};
 pub use scope::{Compiled, applies, builtin_group, entry_names, glob_match, matching};

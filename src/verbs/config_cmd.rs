@@ -62,15 +62,25 @@ pub fn validate(
 
 /// The `policies:` lines of `config validate` (pure): `(none)`, or one line per rule —
 /// `[0] secrets: deny /data/* — "Secrets change through the vault sync"`, with the
-/// namespaces and allow paths when set.
+/// namespaces and allow paths when set, and `delete denied` for a rule with `delete: deny`
+/// (`[1] namespaces: delete denied — "…"`).
 pub fn policies_summary(cfg: &PluginConfig) -> String {
     if cfg.policies.is_empty() {
         return "  policies: (none)\n".to_string();
     }
+    let deletes = cfg
+        .policies
+        .iter()
+        .any(|r| r.delete == crate::rules::policy::DeletePolicy::Deny);
     let mut out = format!(
-        "  policies: {} rule{} (a patch or rollback changing a denied field is refused, exit 3)\n",
+        "  policies: {} rule{} (a patch or rollback changing a denied field is refused{}, exit 3)\n",
         cfg.policies.len(),
-        if cfg.policies.len() == 1 { "" } else { "s" }
+        if cfg.policies.len() == 1 { "" } else { "s" },
+        if deletes {
+            ", and so is a delete a rule forbids"
+        } else {
+            ""
+        }
     );
     for (i, r) in cfg.policies.iter().enumerate() {
         let ns = if r.namespaces.is_empty() {
@@ -83,11 +93,18 @@ pub fn policies_summary(cfg: &PluginConfig) -> String {
         } else {
             format!("; allow {}", r.allow.join(", "))
         };
+        let mut what = Vec::new();
+        if !r.deny.is_empty() {
+            what.push(format!("deny {}{allow}", r.deny.join(", ")));
+        }
+        if r.delete == crate::rules::policy::DeletePolicy::Deny {
+            what.push("delete denied".to_string());
+        }
         out.push_str(&crate::base::echo::capped(
             &format!(
-                "    [{i}] {}{ns}: deny {}{allow} — {}",
+                "    [{i}] {}{ns}: {} — {}",
                 r.resource,
-                r.deny.join(", "),
+                what.join("; "),
                 crate::base::echo::quoted(&r.message)
             ),
             1000,

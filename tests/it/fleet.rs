@@ -28,14 +28,14 @@ spec:
     - {name: Size, type: string, jsonPath: .spec.size}
 ";
 
-fn plugin() -> Myops {
+pub fn plugin() -> Myops {
     Myops::new(
         "name: myops\nverbs: [get, patch]\nresources: [configmaps, namespaces, fleetwidgets.fleet.myops.test, customresourcedefinitions]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n",
     )
 }
 
 /// kubectl as admin in `context` (`admin` or `admin-2`).
-fn kubectl_in(context: &str, args: &[&str]) -> String {
+pub fn kubectl_in(context: &str, args: &[&str]) -> String {
     let mut all = vec!["--context", context];
     all.extend_from_slice(args);
     kubectl(&all)
@@ -72,10 +72,10 @@ fn widgets_served() {
 }
 
 /// The same namespace on both servers, deleted from both when dropped.
-struct TwoNamespaces(String);
+pub struct TwoNamespaces(pub String);
 
 impl TwoNamespaces {
-    fn new(test: &str) -> TwoNamespaces {
+    pub fn new(test: &str) -> TwoNamespaces {
         let suffix = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap()
@@ -93,7 +93,7 @@ impl TwoNamespaces {
 
 impl TwoNamespaces {
     /// ConfigMap `w` with `k=v1` in the namespace on both servers.
-    fn configmap_w(&self) {
+    pub fn configmap_w(&self) {
         for ctx in ["admin", "admin-2"] {
             kubectl_in(
                 ctx,
@@ -128,15 +128,15 @@ impl Drop for TwoNamespaces {
     }
 }
 
-fn audit_log_2() -> PathBuf {
+pub fn audit_log_2() -> PathBuf {
     PathBuf::from(cluster_var("MYOPS_TEST_AUDIT_LOG_2"))
 }
 
-fn log_len(p: &PathBuf) -> u64 {
+pub fn log_len(p: &PathBuf) -> u64 {
     std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
 }
 
-fn events_since(p: &PathBuf, mark: u64) -> Vec<serde_json::Value> {
+pub fn events_since(p: &PathBuf, mark: u64) -> Vec<serde_json::Value> {
     let bytes = std::fs::read(p).unwrap();
     text_of(&bytes[(mark as usize).min(bytes.len())..])
         .lines()
@@ -157,7 +157,7 @@ fn patches_in(events: &[serde_json::Value], ns: &str) -> usize {
         .count()
 }
 
-fn summary_lines(r: &Run) -> Vec<&str> {
+pub fn summary_lines(r: &Run) -> Vec<&str> {
     r.stderr
         .lines()
         .filter(|l| l.starts_with("error: context "))
@@ -432,7 +432,7 @@ fn fan_out_flags_are_exclusive_with_context_and_refused_where_they_do_not_apply(
     assert_eq!(r.code, 2, "{r:?}");
     assert_eq!(
         r.stderr,
-        "error: --contexts and --all-contexts apply to get, patch, auth can-i, auth matrix and crds sync only; use --context NAME for this command\n"
+        "error: --contexts and --all-contexts apply to get, patch, delete, auth can-i, auth matrix and crds sync only; use --context NAME for this command\n"
     );
     let r = m.run(&["get", "ns", "-w", "--contexts", "admin"]);
     assert_eq!(r.code, 2, "{r:?}");

@@ -598,3 +598,143 @@ fn auth_matrix_shows_which_types_have_field_policies() {
         ["RESOURCE", "GET", "LIST", "WATCH", "BOUNDARY"]
     );
 }
+
+/// A plugin.yaml that may delete ConfigMaps and lets the CRD directory of `crds sync` in,
+/// with `policies` (YAML list entries).
+fn deleting(policies: &str) -> Myops {
+    Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [configmaps, customresourcedefinitions]\nscopes: [namespace, cluster]\npolicies:\n{policies}"
+    ))
+}
+
+/// The DELETE requests the audit log saw since `mark` of `resource`/`name`.
+fn delete_requests(mark: u64, resource: &str, name: &str) -> usize {
+    audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "delete"
+                && e.pointer("/objectRef/resource").and_then(Value::as_str) == Some(resource)
+                && e.pointer("/objectRef/name").and_then(Value::as_str) == Some(name)
+        })
+        .count()
+}
+
+#[test]
+fn delete_of_an_object_a_rule_forbids_deleting_is_refused_journaled_and_never_sent() {
+    let ns = Namespace::new("policy-delete");
+    blue_configmap(&ns.0);
+    let m = deleting(&format!(
+        "- resource: configmaps\n  namespaces: [\"{}\"]\n  delete: deny\n  message: the web config is kept by the platform team\n",
+        ns.0
+    ));
+    let mark = audit_mark();
+    let r = m.run(&["delete", "configmap", "web", "-n", &ns.0]);
+    assert_refused(
+        &r,
+        "error: denied by plugin.yaml policies[0] (configmaps): the delete would delete configmap/web, and the rule forbids deleting it: the web config is kept by the platform team (nothing was sent)\n",
+    );
+    assert_eq!(field(&ns.0, "configmap", "web", "{.data.color}"), "blue");
+    assert_eq!(delete_requests(mark, "configmaps", "web"), 0);
+    let e = last_record(&m);
+    assert_eq!(e["operation"], "delete");
+    assert_eq!(
+        e["result"],
+        "denied by field policy policies[0] (configmaps): delete"
+    );
+    // A server dry run is refused the same: it shows what the real delete would do.
+    let r = m.run(&[
+        "delete",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--dry-run=server",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    // Deny paths alone never forbid a delete: the rule below judges patches only.
+    let m = deleting("- resource: configmaps\n  deny: [\"/data/*\"]\n  message: m\n");
+    let r = m.run(&["delete", "configmap", "web", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(delete_requests(mark, "configmaps", "web"), 1);
+}
+
+#[test]
+fn a_rollback_that_would_delete_what_a_rule_forbids_deleting_is_refused_and_sends_no_delete() {
+    let ns = Namespace::new("policy-delete-crd");
+    let group = format!("{}.policy.example.com", ns.0);
+    let name = format!("keepers.{group}");
+    let m = deleting(
+        "- resource: customresourcedefinitions\n  delete: deny\n  message: CRDs are removed by the platform team\n",
+    );
+    let dir = crate::crd_watcher::watched_dir(&m);
+    std::fs::write(
+        dir.join("keepers.yaml"),
+        crate::crd_watcher::crd(&group, "keepers", "Keeper"),
+    )
+    .unwrap();
+    let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let applied = m
+        .latest_records()
+        .iter()
+        .rev()
+        .find(|e| e["operation"] == "crd-apply")
+        .and_then(|e| e["id"].as_str().map(str::to_string))
+        .expect("a crd-apply entry");
+    // The inverse of a CRD apply that created the CRD is its delete: refused by the rule.
+    let mark = audit_mark();
+    let r = m.run(&["rollback", &applied]);
+    assert_refused(
+        &r,
+        &format!(
+            "error: denied by plugin.yaml policies[0] (customresourcedefinitions): the rollback would delete customresourcedefinition.apiextensions.k8s.io/{name}, and the rule forbids deleting it: CRDs are removed by the platform team (nothing was sent)\n"
+        ),
+    );
+    assert_eq!(delete_requests(mark, "customresourcedefinitions", &name), 0);
+    assert!(
+        kubectl(&["get", "crd", "-o", "name"]).contains(&format!("/{name}\n")),
+        "the CRD is still there"
+    );
+    let e = last_record(&m);
+    assert_eq!(e["operation"], "rollback");
+    assert_eq!(
+        e["result"],
+        "denied by field policy policies[0] (customresourcedefinitions): delete"
+    );
+    kubectl(&["delete", "crd", &name, "--wait=false"]);
+}
+
+#[test]
+fn config_validate_lists_a_rule_that_forbids_deleting() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plugin.yaml");
+    std::fs::write(
+        &file,
+        "name: myops\nverbs: [get, patch, delete]\nresources: [secrets, namespaces]\nscopes: [namespace, cluster]\npolicies:\n\
+         - resource: secrets\n  deny: [\"/data/*\"]\n  delete: deny\n  message: Secrets change through the vault sync\n\
+         - resource: namespaces\n  delete: deny\n  message: the platform team removes namespaces\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kubectl-myops"))
+        .args(["config", "validate", file.to_str().unwrap()])
+        .env_clear()
+        .env("HOME", dir.path())
+        .env("MYOPS_HOME", dir.path().join("m"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        crate::fixture::text_of(&out.stdout),
+        crate::fixture::text_of(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(
+        stdout.ends_with(
+            "  policies: 2 rules (a patch or rollback changing a denied field is refused, and so is a delete a rule forbids, exit 3)\n\
+             \x20   [0] secrets: deny /data/*; delete denied — \"Secrets change through the vault sync\"\n\
+             \x20   [1] namespaces: delete denied — \"the platform team removes namespaces\"\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(stderr, "");
+}

@@ -1,6 +1,10 @@
 //! [`Session::send_change`]: a create or a delete (or a plain patch) of the mutation model
 //! sent through the guarded path — built from a grant that covers its reviews, journaled
 //! write-ahead, its outcome record keeping what [`Change::outcome`] says.
+//!
+//! A delete of an object that a plugin.yaml rule with `delete: deny` covers is refused here,
+//! before anything is sent ([`delete_verdict`]): every delete of every verb goes through
+//! [`Session::send_change`], so none can skip the rule.
 
 use kube::api::DynamicObject;
 use serde_json::Value;
@@ -83,6 +87,22 @@ impl Session<'_> {
                 sent.before,
             ))
             .await;
+        // A dry run is refused too, as a patch's is: it shows what the real run would do.
+        if let Err(refusal) = delete_verdict(
+            &self.settings().plugin.policies,
+            obj,
+            sent.operation,
+            sent.change,
+        ) {
+            let result = match &refusal {
+                GuardError::PolicyDelete { rule, .. } => {
+                    format!("denied by field policy {rule}: delete")
+                }
+                other => other.to_string(),
+            };
+            self.journal_complete(intent, result)?;
+            return Err(refusal);
+        }
         let kind = obj.t.api.kind.clone();
         if sent.dry_run == DryRun::Client {
             let after = match sent.change {
@@ -147,5 +167,46 @@ impl Session<'_> {
             }
         })
         .await
+    }
+}
+
+/// Whether `change` may be sent to `obj` under `policies` (plugin.yaml; pure): `Ok` for
+/// anything but a [`Change::Delete`], and for a delete of an object no rule with
+/// `delete: deny` covers (its resource and namespaces, as [`crate::rules::policy::matching`]
+/// matches them for patches).
+///
+/// # Errors
+/// [`GuardError::PolicyDelete`] (exit 3) naming the first such rule and its message;
+/// [`GuardError::Usage`] for a rule whose paths do not parse (plugin.yaml validation refuses
+/// those first).
+pub fn delete_verdict(
+    policies: &[crate::rules::policy::PolicyRule],
+    obj: &ObjectRef,
+    operation: Operation,
+    change: &Change,
+) -> Result<(), GuardError> {
+    if !matches!(change, Change::Delete { .. }) {
+        return Ok(());
+    }
+    let rules = crate::rules::policy::matching(
+        policies,
+        &obj.t.api.plural,
+        &obj.t.api.kind,
+        &obj.t.api.group,
+        obj.namespace.as_deref(),
+    )
+    .map_err(GuardError::Usage)?;
+    match crate::rules::policy::forbids_delete(&rules) {
+        None => Ok(()),
+        Some(rule) => Err(GuardError::PolicyDelete {
+            change: match operation {
+                Operation::Delete => "delete",
+                Operation::Rollback => "rollback",
+                _ => "change",
+            },
+            object: obj.display(),
+            rule: rule.name(),
+            message: crate::base::echo::capped(&rule.rule.message, 400),
+        }),
     }
 }

@@ -111,6 +111,7 @@ fn a_policy_refusal_names_rule_path_and_message_and_never_a_value() {
         namespaces: vec![],
         deny: vec!["/data/*".into()],
         allow: vec![],
+        delete: Default::default(),
         message: "vault\u{1b}[2J sync".into(),
     };
     let rules = vec![crate::rules::policy::Compiled::new(0, &rule).unwrap()];
@@ -147,4 +148,60 @@ fn secret_values_a_patch_sends_are_masked_in_later_server_messages() {
         crate::base::redact::scrub(msg),
         "Secret \"keep-this-name\" is invalid: *** *** visible-label configmap-value"
     );
+}
+
+#[test]
+fn a_delete_of_an_object_a_rule_forbids_deleting_is_refused_and_nothing_else_is() {
+    use crate::changelog::Operation;
+    use crate::guard::change::Change;
+    use crate::rules::policy::{DeletePolicy, PolicyRule};
+    let rule = |resource: &str, namespaces: &[&str], deny: &[&str], delete| PolicyRule {
+        resource: resource.into(),
+        namespaces: namespaces.iter().map(|s| s.to_string()).collect(),
+        deny: deny.iter().map(|s| s.to_string()).collect(),
+        allow: vec![],
+        delete,
+        message: "kept by\u{1b}[2J the platform team".into(),
+    };
+    let delete = Change::Delete {
+        uid: Some("u1".into()),
+        resource_version: Some("7".into()),
+        propagation: None,
+    };
+    let cm = obj("", "configmaps", "ConfigMap");
+    // Deny paths alone judge patches, never a delete: an existing rule keeps its meaning.
+    let paths_only = vec![rule("configmaps", &[], &["/data/*"], DeletePolicy::Allow)];
+    assert!(delete_verdict(&paths_only, &cm, Operation::Delete, &delete).is_ok());
+    // The rule's namespaces bound it as they bound patches.
+    let elsewhere = vec![rule("configmaps", &["prod-*"], &[], DeletePolicy::Deny)];
+    assert!(delete_verdict(&elsewhere, &cm, Operation::Delete, &delete).is_ok());
+    let policies = vec![
+        rule("secrets", &[], &[], DeletePolicy::Deny),
+        rule("configmaps", &[], &["/data/*"], DeletePolicy::Allow),
+        rule("*", &["n*"], &[], DeletePolicy::Deny),
+    ];
+    let e = delete_verdict(&policies, &cm, Operation::Delete, &delete).unwrap_err();
+    assert_eq!(e.exit_status(), crate::exit::ExitStatus::Denied);
+    assert_eq!(
+        e.to_string(),
+        "denied by plugin.yaml policies[2] (*): the delete would delete configmap/web, and the rule forbids deleting it: kept by\\u{1b}[2J the platform team (nothing was sent)"
+    );
+    // A rollback whose undo is a delete (of an undelete, of a create) is refused the same.
+    let e = delete_verdict(&policies, &cm, Operation::Rollback, &delete).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("the rollback would delete configmap/web"),
+        "{e}"
+    );
+    // Every other change of the same object is the deny paths' business, not this rule's.
+    let patch = Change::Patch {
+        patch_type: PatchType::Merge,
+        body: json!({"metadata": {"labels": {"a": "b"}}}),
+        subresource: None,
+    };
+    assert!(delete_verdict(&policies, &cm, Operation::Patch, &patch).is_ok());
+    let create = Change::Create {
+        object: json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "web"}}),
+    };
+    assert!(delete_verdict(&policies, &cm, Operation::Undelete, &create).is_ok());
 }

@@ -64,6 +64,15 @@ pub fn denied_changes(
     })
 }
 
+/// The first rule of `rules` (in order: the one a refusal names) that forbids deleting the
+/// object they were matched for ([`super::matching`]): `delete: deny`. `None` when no rule
+/// does — `deny` paths never forbid a delete ([`super::PolicyRule`] says why).
+pub fn forbids_delete(rules: &[Compiled]) -> Option<&Compiled> {
+    rules
+        .iter()
+        .find(|r| r.rule.delete == super::DeletePolicy::Deny)
+}
+
 /// The value at `path` (segments) in `doc`.
 fn at<'a>(doc: &'a Value, path: &[String]) -> Option<&'a Value> {
     path.iter().try_fold(doc, |v, seg| match v {

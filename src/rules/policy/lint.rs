@@ -163,7 +163,7 @@ fn lint_paths(name: &str, r: &PolicyRule, c: &Compiled, budget: &mut usize, out:
         }
         if d.names_empty_top_level_field() {
             out.push(format!(
-                "{name}: deny {} never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field",
+                "{name}: deny {} never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field, and delete: deny to forbid deleting the object",
                 r.deny[k]
             ));
         }

@@ -5,7 +5,23 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// One field-path policy rule of plugin.yaml `policies:`, e.g.
-/// `{resource: secrets, deny: ["/data/*"], message: "Secrets change through the vault sync"}`.
+/// `{resource: secrets, deny: ["/data/*"], message: "Secrets change through the vault sync"}`,
+/// or `{resource: namespaces, delete: deny, message: "namespaces are removed by the platform team"}`.
+///
+/// A rule that forbids deleting says so with its own key, `delete: deny`, not with a path:
+/// - `deny` paths say which fields a *patch* may not change. Read literally, a delete changes
+///   every field, so deriving "may not be deleted" from the paths would make every existing
+///   rule (`secrets` with `deny: ["/data/*"]`) forbid deleting its objects as well — a change
+///   of meaning for every plugin.yaml already written, and not what "images are rolled out by
+///   the pipeline" means.
+/// - `deny: ["/"]` cannot stand for the whole object: RFC 6901 reads `/` as the top-level key
+///   `""` (`config validate` warns about it), and giving it a second meaning would make one
+///   path mean two things.
+///
+/// So the two questions stay apart: a rule may have `deny` paths, `delete: deny`, or both.
+/// `delete: deny` refuses every delete of an object the rule covers (its resource and
+/// namespaces), sent by any verb through the guarded path: `delete`, and a `rollback` whose
+/// undo is a delete (of an undelete or a create).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct PolicyRule {
@@ -20,12 +36,36 @@ pub struct PolicyRule {
     /// JSON Pointers (RFC 6901; `~1` for `/` in a key) of fields that may not change; a
     /// segment `*` matches one segment (a key or a list index), a trailing `/**` anything
     /// below. A change at or below a denied path is refused, and a change above one is
-    /// refused when a denied field beneath it changes.
+    /// refused when a denied field beneath it changes. May be absent with `delete: deny`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deny: Vec<String>,
     /// Paths inside the deny that may change after all (same syntax).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub allow: Vec<String>,
+    /// `deny`: objects the rule covers may not be deleted (absent or `allow`: the rule says
+    /// nothing about deleting).
+    #[serde(default, skip_serializing_if = "DeletePolicy::is_allow")]
+    pub delete: DeletePolicy,
     /// Shown on refusal after the rule and the path, e.g. "Secrets change through the vault
     /// sync".
     pub message: String,
+}
+
+/// What a rule says about deleting the objects it covers (plugin.yaml `delete:`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DeletePolicy {
+    /// Nothing: deletes are bounded by `verbs` and RBAC only (the default).
+    #[default]
+    Allow,
+    /// Every delete of a covered object is refused (exit 3) before anything is sent.
+    Deny,
+}
+
+impl DeletePolicy {
+    /// Whether this is the default, [`DeletePolicy::Allow`] (left out when written).
+    #[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+    pub fn is_allow(&self) -> bool {
+        *self == DeletePolicy::Allow
+    }
 }

@@ -10,6 +10,7 @@ fn rule(resource: &str, deny: &[&str], allow: &[&str]) -> PolicyRule {
         namespaces: Vec::new(),
         deny: deny.iter().map(|s| s.to_string()).collect(),
         allow: allow.iter().map(|s| s.to_string()).collect(),
+        delete: Default::default(),
         message: format!("no ({resource})"),
     }
 }
@@ -361,7 +362,7 @@ fn a_deny_under_secret_string_data_is_reported_as_never_refusing() {
         ),
         [
             "policies[0] (secrets): deny /stringData/** never refuses: the API server stores stringData in data and never returns it, so a change through stringData shows under /data; deny /data/** instead",
-            "policies[2] (widgets.example.com): deny / never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field",
+            "policies[2] (widgets.example.com): deny / never refuses: it names a top-level field with an empty name (RFC 6901), not the whole object; write /** for every field, and delete: deny to forbid deleting the object",
         ]
     );
 }
@@ -478,4 +479,38 @@ fn lint_reports_unreachable_and_overlapping_rules() {
             .unwrap()
             .contains(&parse_pattern("/x").unwrap())
     );
+}
+
+#[test]
+fn only_a_rule_with_delete_deny_forbids_deleting_and_the_first_one_is_named() {
+    let with = |resource: &str, delete| PolicyRule {
+        delete,
+        ..rule(resource, &[], &[])
+    };
+    let rules = matching(
+        &[
+            rule("configmaps", &["/**"], &[]),
+            with("configmaps", DeletePolicy::Allow),
+            with("*", DeletePolicy::Deny),
+            with("configmaps", DeletePolicy::Deny),
+        ],
+        "configmaps",
+        "ConfigMap",
+        "",
+        Some("shop"),
+    )
+    .unwrap();
+    assert_eq!(rules.len(), 4);
+    assert_eq!(forbids_delete(&rules).map(|r| r.index), Some(2));
+    assert_eq!(
+        forbids_delete(&rules[..2]).map(|r| r.index),
+        None,
+        "deny: [/**] forbids every patch, not a delete"
+    );
+    // The file format: `delete: deny` is written, the default is left out.
+    let yaml = serde_saphyr::to_string(&with("namespaces", DeletePolicy::Deny)).unwrap();
+    assert!(yaml.contains("delete: deny"), "{yaml}");
+    assert!(!yaml.contains("deny:\n"), "no empty deny list: {yaml}");
+    let yaml = serde_saphyr::to_string(&rule("secrets", &["/data/*"], &[])).unwrap();
+    assert!(!yaml.contains("delete"), "{yaml}");
 }

@@ -143,6 +143,7 @@ fn matrix_shows_a_policies_column_only_when_plugin_yaml_has_rules() {
         namespaces: Vec::new(),
         deny: vec!["/data/*".into()],
         allow: Vec::new(),
+        delete: Default::default(),
         message: "m".into(),
     };
     let policies = vec![rule("secrets"), rule("deployments.apps"), rule("*")];
