@@ -70,6 +70,12 @@ pub enum Change {
         resource_version: Option<String>,
         /// How dependents are deleted (the server's default when `None`).
         propagation: Option<PropagationPolicy>,
+        /// Seconds the object gets to terminate (`gracePeriodSeconds`; the type's default
+        /// when `None`).
+        grace_period: Option<u32>,
+        /// The objects that go with it (a namespace's, a CRD's) are not journaled
+        /// (`--unrecoverable`): recorded in the journal, never sent.
+        unrecoverable: bool,
     },
     /// A create of an object from a snapshot ([`snapshot`]).
     Create {
@@ -166,7 +172,9 @@ impl Change {
             Change::Delete {
                 uid,
                 resource_version,
-                ..
+                propagation,
+                grace_period,
+                unrecoverable,
             } => {
                 let mut pre = serde_json::Map::new();
                 if let Some(u) = uid {
@@ -175,7 +183,17 @@ impl Change {
                 if let Some(rv) = resource_version {
                     pre.insert("resourceVersion".into(), json!(rv));
                 }
-                json!({ "preconditions": pre })
+                let mut body = json!({ "preconditions": pre });
+                if let Some(p) = propagation {
+                    body["propagationPolicy"] = json!(format!("{p:?}"));
+                }
+                if let Some(g) = grace_period {
+                    body["gracePeriodSeconds"] = json!(g);
+                }
+                if *unrecoverable {
+                    body["unrecoverable"] = json!(true);
+                }
+                body
             }
             Change::Create { object } => object.clone(),
         }
@@ -262,9 +280,12 @@ impl Change {
                 uid,
                 resource_version,
                 propagation,
+                grace_period,
+                ..
             } => {
                 let dp = DeleteParams {
                     dry_run,
+                    grace_period_seconds: *grace_period,
                     propagation_policy: propagation.clone(),
                     preconditions: (uid.is_some() || resource_version.is_some()).then(|| {
                         Preconditions {
@@ -272,7 +293,6 @@ impl Change {
                             resource_version: resource_version.clone(),
                         }
                     }),
-                    ..Default::default()
                 };
                 Ok((Request::Delete(dp), Params::None))
             }

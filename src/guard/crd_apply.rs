@@ -361,6 +361,8 @@ impl<'a> Applier<'a> {
             uid: None,
             resource_version: None,
             propagation: None,
+            grace_period: None,
+            unrecoverable: false,
         };
         let intent = self
             .intent(Operation::CrdPrune, &change, name, Some(&crd))

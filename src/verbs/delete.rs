@@ -219,6 +219,8 @@ async fn delete_one(
         uid: None,
         resource_version: None,
         propagation: Some(args::propagation(a.cascade)),
+        grace_period: args::grace_period(a),
+        unrecoverable: false,
     };
     let mut grant = session
         .authorize_change(obj, &probe, probe.intent(Operation::Delete, obj, dry, None))
@@ -253,6 +255,8 @@ async fn delete_one(
         uid: uid.clone(),
         resource_version,
         propagation: Some(args::propagation(a.cascade)),
+        grace_period: args::grace_period(a),
+        unrecoverable: false,
     };
     let sent = Sent {
         operation: Operation::Delete,
@@ -260,6 +264,7 @@ async fn delete_one(
         before: Some(&before),
         dry_run: a.dry_run.strategy,
         field_manager: crate::cli::DEFAULT_FIELD_MANAGER,
+        id: None,
     };
     let answer = if container::is_container(obj) {
         container::delete(session, &grant, obj, sent, a, p).await

@@ -242,6 +242,8 @@ fn each_kind_names_its_reviews_journal_shape_and_request() {
         uid: Some("u1".into()),
         resource_version: Some("7".into()),
         propagation: None,
+        grace_period: None,
+        unrecoverable: false,
     };
     assert_eq!(verbs(&delete), [("delete".into(), None, web.clone())]);
     assert_eq!(
@@ -303,6 +305,8 @@ fn an_outcome_keeps_the_after_state_of_a_patch_or_create_and_nothing_of_a_delete
         uid: None,
         resource_version: None,
         propagation: None,
+        grace_period: None,
+        unrecoverable: false,
     };
     assert_eq!(delete.outcome("ConfigMap", None, &answer), (None, None));
     let status = json!({"kind": "Status", "status": "Success"});

@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::changelog::{self, Operation};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::guard::authz::AccessRequest;
-use crate::guard::{Grant, GuardError, ObjectRef, Sent, Session};
+use crate::guard::{GuardError, Session};
 
 /// The objects that go with a container, as listed.
 #[derive(Debug, Clone, Default)]
@@ -197,64 +197,5 @@ impl Session<'_> {
             self.journal_complete(e, changelog::SNAPSHOT.to_string())?;
         }
         Ok(())
-    }
-
-    /// Sends the delete `sent` of a container `obj` (a namespace, a CRD) under the entry id
-    /// `id` its snapshots name as parent: intent, DELETE, outcome, as
-    /// [`Session::send_change`] does for any object. `unrecoverable` marks the intent's patch
-    /// `"unrecoverable": true` (no snapshots were written).
-    ///
-    /// # Errors
-    /// As [`Session::send_change`].
-    pub async fn delete_container(
-        &self,
-        grant: &Grant,
-        obj: &ObjectRef,
-        sent: Sent<'_>,
-        id: String,
-        unrecoverable: bool,
-    ) -> Result<Value, GuardError> {
-        use crate::cli::DryRun;
-        let change = sent.change;
-        let api = self.api_for(grant, obj, change)?;
-        let mut intent = self
-            .intent(change.intent(
-                Operation::Delete,
-                obj,
-                sent.dry_run != DryRun::None,
-                sent.before,
-            ))
-            .await;
-        intent.id = id;
-        if unrecoverable && let Some(p) = intent.patch.as_mut() {
-            p["unrecoverable"] = Value::Bool(true);
-        }
-        if sent.dry_run == DryRun::Client {
-            self.journal_complete(intent, changelog::SUCCESS.into())?;
-            return Ok(Value::Null);
-        }
-        let (request, _) = change
-            .request(sent.field_manager, sent.dry_run == DryRun::Server)
-            .map_err(GuardError::Usage)?;
-        let crate::guard::change::Request::Delete(dp) = request else {
-            return Err(GuardError::Usage(
-                "internal: a container delete is a Delete".into(),
-            ));
-        };
-        let name = obj.name.clone();
-        let send = async move {
-            api.delete(&name, &dp)
-                .await?
-                .either(serde_json::to_value, serde_json::to_value)
-                .map_err(kube::Error::SerdeError)
-        };
-        self.journaled_with(intent, "the request", send, |answer: &Value| {
-            super::super::mutation::Recorded {
-                resource_version: None,
-                after: None,
-                result: Some(change.result(answer).to_string()),
-            }
-        })
-        .await
     }
 }

@@ -29,6 +29,10 @@ pub struct Sent<'a> {
     pub dry_run: DryRun,
     /// The field manager of a create or patch.
     pub field_manager: &'a str,
+    /// The entry id to journal the change under, when other records name it before it is
+    /// sent (the snapshots of a namespace's objects name their namespace's delete as
+    /// `parent`); a new id otherwise.
+    pub id: Option<&'a str>,
 }
 
 impl Session<'_> {
@@ -60,6 +64,7 @@ impl Session<'_> {
             before: before.as_ref(),
             dry_run,
             field_manager,
+            id: None,
         };
         self.send_change(&grant, obj, sent).await
     }
@@ -87,6 +92,9 @@ impl Session<'_> {
                 sent.before,
             ))
             .await;
+        if let Some(id) = sent.id {
+            intent.id = id.to_string();
+        }
         // A dry run is refused too, as a patch's is: it shows what the real run would do.
         if let Err(refusal) = delete_verdict(
             &self.settings().plugin.policies,

@@ -167,6 +167,8 @@ fn a_delete_of_an_object_a_rule_forbids_deleting_is_refused_and_nothing_else_is(
         uid: Some("u1".into()),
         resource_version: Some("7".into()),
         propagation: None,
+        grace_period: None,
+        unrecoverable: false,
     };
     let cm = obj("", "configmaps", "ConfigMap");
     // Deny paths alone judge patches, never a delete: an existing rule keeps its meaning.

@@ -148,6 +148,7 @@ impl Undo<'_> {
             before: None,
             dry_run: self.dry_run,
             field_manager: self.field_manager,
+            id: None,
         };
         let created = match session.send_change(&grant, obj, sent).await {
             Ok(v) => v,

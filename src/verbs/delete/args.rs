@@ -24,12 +24,8 @@ pub enum Selection {
 /// kubectl's usage message.
 pub fn select(args: &DeleteArgs) -> Result<Selection, String> {
     let selector = args.selector.is_some() || args.field_selector.is_some();
-    if args.now || args.grace_period != -1 {
-        // The mutation model's Delete carries no grace period yet; sending the DELETE without
-        // it would silently ignore the flag.
-        return Err(
-            "--grace-period and --now are not supported yet: the object would get its type's default grace period; delete without them".into(),
-        );
+    if args.now && args.grace_period != -1 {
+        return Err("--now and --grace-period cannot be specified together".into());
     }
     if args.all && args.selector.is_some() {
         return Err("setting 'all' parameter but found a non empty selector. ".into());
@@ -138,6 +134,21 @@ pub fn line(
     format!("{prefix} \"{name}\" deleted{place}{dry}\n")
 }
 
+/// The DELETE's `gracePeriodSeconds` (pure), as kubectl computes it without `--force`
+/// (kubectl `pkg/cmd/delete/delete.go`): `--now` is 1; `--grace-period=0` is 1 too (an
+/// immediate removal needs kubectl's `--force`, which this tool does not offer); a positive
+/// value is itself; a negative one (the default, -1) leaves the type's default.
+pub fn grace_period(args: &DeleteArgs) -> Option<u32> {
+    if args.now {
+        return Some(1);
+    }
+    match args.grace_period {
+        0 => Some(1),
+        g if g > 0 => Some(u32::try_from(g).unwrap_or(u32::MAX)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -168,5 +179,29 @@ mod tests {
             line("deployment.apps", "w", Some("x"), DryRun::Client, true),
             "deployment.apps/w\n"
         );
+    }
+
+    #[test]
+    fn grace_period_follows_kubectl_without_force() {
+        let with = |now: bool, g: i64| {
+            let mut a = <crate::cli::Cli as clap::Parser>::try_parse_from([
+                "kubectl-myops",
+                "delete",
+                "cm",
+                "x",
+            ])
+            .map(|c| match c.command {
+                crate::cli::Command::Delete(a) => a,
+                _ => unreachable!(),
+            })
+            .unwrap();
+            a.now = now;
+            a.grace_period = g;
+            super::grace_period(&a)
+        };
+        assert_eq!(with(false, -1), None);
+        assert_eq!(with(true, -1), Some(1));
+        assert_eq!(with(false, 0), Some(1));
+        assert_eq!(with(false, 30), Some(30));
     }
 }

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::changelog;
 use crate::cli::{DeleteArgs, DryRun};
+use crate::guard::Change;
 use crate::guard::delete::contents::Contents;
 use crate::guard::{Grant, GuardError, ObjectRef, Sent, Session};
 use crate::output::Printer;
@@ -76,7 +77,26 @@ pub async fn delete(
     if !unrecoverable {
         session.journal_snapshots(&id, &contents, dry).await?;
     }
-    session
-        .delete_container(grant, obj, sent, id, unrecoverable)
-        .await
+    let change = match sent.change {
+        Change::Delete {
+            uid,
+            resource_version,
+            propagation,
+            grace_period,
+            ..
+        } => Change::Delete {
+            uid: uid.clone(),
+            resource_version: resource_version.clone(),
+            propagation: propagation.clone(),
+            grace_period: *grace_period,
+            unrecoverable,
+        },
+        other => other.clone(),
+    };
+    let sent = Sent {
+        change: &change,
+        id: Some(&id),
+        ..sent
+    };
+    session.send_change(grant, obj, sent).await
 }

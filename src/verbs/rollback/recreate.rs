@@ -85,6 +85,8 @@ pub async fn delete_created(
         uid: uid.map(str::to_string),
         resource_version: rv_after.map(str::to_string),
         propagation: None,
+        grace_period: None,
+        unrecoverable: false,
     };
     let intent = || asked.intent(Operation::Rollback, obj, dry_run != DryRun::None, None);
     let mut grant = session.authorize_change(obj, &asked, intent()).await?;
@@ -116,6 +118,8 @@ pub async fn delete_created(
         uid: uid.map(str::to_string),
         resource_version: resource_version.map(str::to_string),
         propagation: None,
+        grace_period: None,
+        unrecoverable: false,
     };
     let sent = Sent {
         operation: Operation::Rollback,
@@ -123,6 +127,7 @@ pub async fn delete_created(
         before: Some(&current),
         dry_run,
         field_manager: &args.field_manager,
+        id: None,
     };
     session.send_change(&grant, obj, sent).await?;
     let line = result_line(
