@@ -39,9 +39,6 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(t) => t,
         Err(e) => return Outcome::early(VerbError::Usage(e)),
     };
-    if let Some(w) = &a.dry_run.warning {
-        p.err_line(&format!("W0000 {w}"));
-    }
     let session = match Session::open(s, p, Verb::Delete).await {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),

@@ -520,3 +520,23 @@ fn a_crd_whose_custom_resources_exceed_the_snapshot_limit_is_refused_before_anyt
         m.latest_records()
     );
 }
+
+#[test]
+fn a_bare_dry_run_warns_once_as_kubectl_deprecates_it_and_deletes_nothing() {
+    let ns = Namespace::new("del-bare-dry");
+    configmaps(&ns.0, &["a"]);
+    let r = myops().run(&["delete", "configmap", "a", "-n", &ns.0, "--dry-run"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        format!(
+            "configmap \"a\" deleted from {} namespace (dry run)\n",
+            ns.0
+        )
+    );
+    assert_eq!(
+        r.stderr,
+        "warning: --dry-run is deprecated and can be replaced with --dry-run=client.\n"
+    );
+    assert!(exists(&ns.0, "configmap", "a"));
+}
