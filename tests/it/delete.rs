@@ -133,13 +133,12 @@ fn a_name_with_a_slash_or_dot_dot_is_refused_before_anything_is_sent() {
     let m = myops();
     let ns = Namespace::new("del-names");
     let mark = audit_mark();
-    // --now and --grace-period are refused rather than silently dropped.
+    // --now with --grace-period is kubectl's usage error too.
     for bad in [
         vec!["cm", "a/b"],
         vec!["cm", ".."],
         vec!["cm/.."],
-        vec!["cm", "x", "--now"],
-        vec!["cm", "x", "--grace-period=5"],
+        vec!["cm", "x", "--now", "--grace-period=5"],
     ] {
         let mut args = vec!["delete"];
         args.extend(bad.iter().copied());
@@ -539,4 +538,35 @@ fn a_bare_dry_run_warns_once_as_kubectl_deprecates_it_and_deletes_nothing() {
         "warning: --dry-run is deprecated and can be replaced with --dry-run=client.\n"
     );
     assert!(exists(&ns.0, "configmap", "a"));
+}
+
+#[test]
+fn the_grace_period_and_propagation_sent_are_journaled_with_the_preconditions() {
+    let ns = Namespace::new("del-grace");
+    configmaps(&ns.0, &["a", "b"]);
+    let m = myops();
+    let r = m.run(&["delete", "configmap", "a", "-n", &ns.0, "--grace-period=5"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = m.run(&[
+        "delete",
+        "configmap",
+        "b",
+        "-n",
+        &ns.0,
+        "--now",
+        "--cascade=orphan",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let bodies: Vec<Value> = m
+        .latest_records()
+        .into_iter()
+        .map(|e| e["patch"].clone())
+        .collect();
+    assert_eq!(bodies.len(), 2, "{bodies:?}");
+    assert_eq!(bodies[0]["gracePeriodSeconds"], 5);
+    assert_eq!(bodies[0]["propagationPolicy"], "Background");
+    assert_eq!(bodies[1]["gracePeriodSeconds"], 1, "--now is 1 s");
+    assert_eq!(bodies[1]["propagationPolicy"], "Orphan");
+    assert!(bodies[0]["preconditions"]["uid"].is_string());
+    assert!(!exists(&ns.0, "configmap", "a") && !exists(&ns.0, "configmap", "b"));
 }

@@ -901,12 +901,12 @@ fn rollback_session_undoes_a_fanned_out_patch_per_context_and_a_conflict_in_one_
         errors[1]
     );
 
-    // --force: admin already holds its earlier value (nothing to do), admin-2 is restored and
-    // keeps the other writer's key.
+    // --force: admin already holds its earlier value (nothing to do), admin-2's field is
+    // restored over the other writer's value.
     let r = m.run(&["rollback", "--session", &session, "--force"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(w_data("admin", &ns.0), ("v1".into(), String::new()));
-    assert_eq!(w_data("admin-2", &ns.0), ("v1".into(), "x".into()));
+    assert_eq!(w_data("admin-2", &ns.0), ("v1".into(), String::new()));
     assert!(r.stdout.contains("nothing to roll back"), "{r:?}");
 
     // The rollbacks' own entries: one session per invocation, each in its entry's context.
