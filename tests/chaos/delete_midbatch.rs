@@ -56,6 +56,17 @@ fn results(m: &Myops) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The delete under test, killed if the scenario fails before it ends: a delete left running
+/// would keep sending requests into the next scenario.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn a_delete_interrupted_by_a_stopped_apiserver_leaves_entries_that_say_which_objects_went() {
     control::settle();
@@ -77,7 +88,7 @@ fn a_delete_interrupted_by_a_stopped_apiserver_leaves_entries_that_say_which_obj
     assert_eq!(present(&ns.0).len(), N);
 
     let m = myops();
-    let mut child = m
+    let child = m
         .command(&[
             "--request-timeout",
             "3s",
@@ -89,10 +100,13 @@ fn a_delete_interrupted_by_a_stopped_apiserver_leaves_entries_that_say_which_obj
             &ns.0,
             "--wait=false",
         ])
+        // Not piped: a thousand error lines nobody reads would fill the pipe and stop it.
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
         .spawn()
         .expect("the binary runs");
+    let mut child = KillOnDrop(child);
+    let child = &mut child.0;
     // Stop the server once some DELETEs have been answered, well before the last.
     let end = Instant::now() + Duration::from_secs(120);
     loop {
