@@ -25,6 +25,18 @@ pub enum Operation {
     /// `undelete` (and `rollback` of a delete entry): the object created again from the
     /// before-state of a delete entry.
     Undelete,
+    /// `apply`: a server-side apply of a manifest's object (created or updated).
+    Apply,
+    /// `scale`: the replicas set through the `scale` subresource.
+    Scale,
+    /// `label`: labels added, changed or removed.
+    Label,
+    /// `annotate`: annotations added, changed or removed.
+    Annotate,
+    /// `edit`: the difference of an edited object, sent as a patch.
+    Edit,
+    /// `rollout restart` or `rollout undo`: a patch of the pod template.
+    Rollout,
 }
 
 /// One change-log line (field names and meaning: docs/design.md, "File formats").

@@ -29,6 +29,8 @@ pub struct ResolvedType {
     pub verbs: Vec<String>,
     /// Whether this version is the group's preferred version.
     pub preferred: bool,
+    /// The subresources discovery lists for it (`status`, `scale`, …).
+    pub subresources: Vec<String>,
 }
 
 impl ResolvedType {
@@ -40,6 +42,11 @@ impl ResolvedType {
         } else {
             format!("{}.{}", self.api.plural, self.api.group)
         }
+    }
+
+    /// Whether discovery lists subresource `name` (`status`, `scale`) for this type.
+    pub fn has_subresource(&self, name: &str) -> bool {
+        self.subresources.iter().any(|s| s == name)
     }
 
     /// `kind` for the core group, `kind.group` otherwise, lowercased: the prefix of `-o name`.
@@ -270,6 +277,11 @@ fn push_group(types: &mut Vec<ResolvedType>, g: APIGroupDiscovery) {
                 categories: r.categories,
                 verbs: r.verbs,
                 preferred: i == 0,
+                subresources: r
+                    .subresources
+                    .into_iter()
+                    .filter_map(|s| s.subresource)
+                    .collect(),
             });
         }
     }

@@ -150,6 +150,9 @@ fn supports(t: &ResolvedType, verb: Verb) -> bool {
         Verb::Get => has("list") || has("get"),
         Verb::Patch => has("patch"),
         Verb::Delete => has("delete"),
+        Verb::Apply => has("create") && has("patch"),
+        Verb::Scale => t.has_subresource("scale"),
+        Verb::Label | Verb::Annotate | Verb::Edit | Verb::Rollout => has("patch"),
     }
 }
 

@@ -227,6 +227,18 @@ pub enum Verb {
     /// Delete objects (`delete` in RBAC terms), and create them again from the change log
     /// (`undelete`, `rollback` of a delete).
     Delete,
+    /// Server-side apply of manifests (`create` and `patch` in RBAC terms).
+    Apply,
+    /// Set the replicas of an object through its `scale` subresource (`patch` on `scale`).
+    Scale,
+    /// Add, change or remove labels (`patch`).
+    Label,
+    /// Add, change or remove annotations (`patch`).
+    Annotate,
+    /// Edit an object in an editor and send the difference (`patch`).
+    Edit,
+    /// `rollout restart|undo` (`patch`); `rollout history|status` only read.
+    Rollout,
 }
 
 impl Verb {
@@ -236,6 +248,12 @@ impl Verb {
             Verb::Get => "get",
             Verb::Patch => "patch",
             Verb::Delete => "delete",
+            Verb::Apply => "apply",
+            Verb::Scale => "scale",
+            Verb::Label => "label",
+            Verb::Annotate => "annotate",
+            Verb::Edit => "edit",
+            Verb::Rollout => "rollout",
         }
     }
 }

@@ -99,7 +99,20 @@ fn builtin_parses_and_equals_repository_file() {
     let repo = load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("plugin.yaml")).unwrap();
     assert_eq!(b, repo);
     assert_eq!((b.name.as_str(), b.metrics.len()), ("myops", 5));
-    assert_eq!(b.verbs, vec![Verb::Get, Verb::Patch, Verb::Delete]);
+    assert_eq!(
+        b.verbs,
+        vec![
+            Verb::Get,
+            Verb::Patch,
+            Verb::Delete,
+            Verb::Apply,
+            Verb::Scale,
+            Verb::Label,
+            Verb::Annotate,
+            Verb::Edit,
+            Verb::Rollout
+        ]
+    );
     assert_eq!(b.scopes, vec![Scope::Namespace, Scope::Cluster]);
     assert!(b.resources.iter().any(|r| r == "customresourcedefinitions"));
     assert_eq!(b.crd_dir, Some(PathBuf::from("~/.kube/plugins/crds")));

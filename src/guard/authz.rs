@@ -271,6 +271,7 @@ mod tests {
             categories: vec![],
             verbs: vec![],
             preferred: true,
+            subresources: Vec::new(),
         }
     }
 

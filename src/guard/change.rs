@@ -115,14 +115,21 @@ pub enum Request<'a> {
 
 /// The plugin.yaml verb that bounds a change journaled as `operation`: `delete` for a
 /// delete and for its undo (`undelete`, which creates the object again from the journal: a
-/// boundary that lets a plugin delete lets it put back what it deleted), `patch` for every
-/// other change (patch, rollback, CRD apply and prune).
+/// boundary that lets a plugin delete lets it put back what it deleted), the verb of the
+/// same name for `apply`, `scale`, `label`, `annotate`, `edit` and `rollout`, `patch` for
+/// every other change (patch, rollback of any patch-like change, CRD apply and prune).
 pub fn plugin_verb(operation: Operation) -> Verb {
     match operation {
         Operation::Delete | Operation::Undelete => Verb::Delete,
         Operation::Patch | Operation::Rollback | Operation::CrdApply | Operation::CrdPrune => {
             Verb::Patch
         }
+        Operation::Apply => Verb::Apply,
+        Operation::Scale => Verb::Scale,
+        Operation::Label => Verb::Label,
+        Operation::Annotate => Verb::Annotate,
+        Operation::Edit => Verb::Edit,
+        Operation::Rollout => Verb::Rollout,
     }
 }
 

@@ -156,6 +156,7 @@ pub fn crd_type() -> crate::cluster::ResolvedType {
         categories: vec!["api-extensions".into()],
         verbs: vec![],
         preferred: true,
+        subresources: vec!["status".into()],
     }
 }
 

@@ -157,9 +157,17 @@ fn by_identity(entry: &Entry, before: &Value, live: &Value) -> Option<Verdict> {
 fn comparable_patch(entry: &Entry) -> Result<(&str, &Value), Verdict> {
     let patch_type = entry.patch_type.as_deref().unwrap_or("");
     match (&entry.patch, entry.operation, patch_type) {
-        (Some(p), Operation::Patch | Operation::Rollback, "merge" | "json" | "strategic") => {
-            Ok((patch_type, p))
-        }
+        (
+            Some(p),
+            Operation::Patch
+            | Operation::Rollback
+            | Operation::Scale
+            | Operation::Label
+            | Operation::Annotate
+            | Operation::Edit
+            | Operation::Rollout,
+            "merge" | "json" | "strategic",
+        ) => Ok((patch_type, p)),
         _ => Err(Verdict::Undecidable(format!(
             "its resourceVersion moved, and a {} journals no patch whose fields could be compared (a CRD apply records only the file it came from)",
             match entry.operation {
@@ -167,7 +175,8 @@ fn comparable_patch(entry: &Entry) -> Result<(&str, &Value), Verdict> {
                 Operation::CrdPrune => "CRD prune",
                 Operation::Delete => "delete",
                 Operation::Undelete => "undelete",
-                Operation::Patch | Operation::Rollback => "change without a patch",
+                Operation::Apply => "server-side apply",
+                _ => "change without a patch",
             }
         ))),
     }

@@ -309,6 +309,7 @@ mod tests {
             categories: vec![],
             verbs: vec![],
             preferred: true,
+            subresources: Vec::new(),
         };
         let v = with_type_meta(
             serde_json::json!({"metadata": {"name": "x"}, "spec": {}}),

@@ -92,6 +92,7 @@ pub(crate) fn test_object(group: &str, kind: &str, plural: &str, namespace: &str
             categories: vec![],
             verbs: vec![],
             preferred: true,
+            subresources: Vec::new(),
         },
         namespace: Some(namespace.into()),
         name: "web".into(),

@@ -34,7 +34,17 @@ impl Purpose {
     /// Whether the session writes the change log.
     pub fn mode(self) -> Mode {
         match self {
-            Purpose::Verb(Verb::Patch | Verb::Delete) | Purpose::Record => Mode::Mutate,
+            Purpose::Verb(
+                Verb::Patch
+                | Verb::Delete
+                | Verb::Apply
+                | Verb::Scale
+                | Verb::Label
+                | Verb::Annotate
+                | Verb::Edit
+                | Verb::Rollout,
+            )
+            | Purpose::Record => Mode::Mutate,
             Purpose::Verb(Verb::Get) | Purpose::Read => Mode::Read,
         }
     }

@@ -11,6 +11,8 @@ pub fn rbac_verbs(v: Verb) -> &'static [&'static str] {
         Verb::Get => &["get", "list", "watch"],
         Verb::Patch => &["patch"],
         Verb::Delete => &["delete"],
+        Verb::Apply => &["create", "patch"],
+        Verb::Scale | Verb::Label | Verb::Annotate | Verb::Edit | Verb::Rollout => &["patch"],
     }
 }
 
