@@ -25,6 +25,8 @@ mod crds;
 mod delete;
 #[path = "it/delete_fleet.rs"]
 mod delete_fleet;
+#[path = "it/delete_outcome.rs"]
+mod delete_outcome;
 #[path = "it/discovery_cache.rs"]
 mod discovery_cache;
 #[path = "it/docs.rs"]

@@ -85,6 +85,17 @@ pub enum UndeleteError {
         /// The finalizers still present.
         finalizers: String,
     },
+    /// The object the entry would have deleted is still there, the same one (its uid), not
+    /// being deleted: the delete — whose outcome was unknown — was not applied.
+    #[error(
+        "{object} of entry {id} is still there (the same uid, not being deleted): its delete was not applied, so there is nothing to undelete and nothing was sent; `kubectl myops changelog reconcile {id}` records that"
+    )]
+    NotDeleted {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+    },
     /// The object's namespace is being deleted.
     #[error(
         "namespace {namespace} is Terminating, so {object} of entry {id} cannot be created in it; nothing was sent — wait until it is gone and undelete the namespace first"
@@ -133,13 +144,14 @@ pub enum UndeleteError {
 
 impl UndeleteError {
     /// 4 for no entry, 2 for an entry that cannot be undone, 5 for an object that exists
-    /// again or a namespace that is Terminating, 1 for an incomplete container.
+    /// again (or was never deleted) or a namespace that is Terminating, 1 for an incomplete container.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             UndeleteError::NoDelete { .. } | UndeleteError::NoEntry(_) => ExitStatus::NotFound,
             UndeleteError::Refused { .. } => ExitStatus::Usage,
             UndeleteError::Exists { .. }
             | UndeleteError::StillDeleting { .. }
+            | UndeleteError::NotDeleted { .. }
             | UndeleteError::Terminating { .. } => ExitStatus::Conflict,
             UndeleteError::Incomplete { .. } | UndeleteError::NotReady { .. } => {
                 ExitStatus::Failure

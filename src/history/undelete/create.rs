@@ -283,13 +283,18 @@ pub fn journaled_uid(e: &Entry) -> Option<String> {
 }
 
 /// The refusal of an object that exists again under the name of entry `e`'s — or is still
-/// the deleted one, held by its finalizers.
+/// the deleted one, held by its finalizers, or never went (a delete whose outcome was
+/// unknown and was not applied).
 fn exists(obj: &ObjectRef, e: &Entry, live: &Value) -> UndeleteError {
     let uid = live.pointer("/metadata/uid").and_then(Value::as_str);
-    if uid.is_some()
-        && uid.map(str::to_string) == journaled_uid(e)
-        && live.pointer("/metadata/deletionTimestamp").is_some()
-    {
+    let same = uid.is_some() && uid.map(str::to_string) == journaled_uid(e);
+    if same && live.pointer("/metadata/deletionTimestamp").is_none() {
+        return UndeleteError::NotDeleted {
+            object: obj.display(),
+            id: e.id.clone(),
+        };
+    }
+    if same {
         let finalizers: Vec<String> = live
             .pointer("/metadata/finalizers")
             .and_then(Value::as_array)
