@@ -23,6 +23,8 @@ mod crd_watcher;
 mod crds;
 #[path = "it/delete.rs"]
 mod delete;
+#[path = "it/delete_dependents.rs"]
+mod delete_dependents;
 #[path = "it/delete_fleet.rs"]
 mod delete_fleet;
 #[path = "it/delete_outcome.rs"]

@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod container;
+pub mod dependents;
 
 use crate::changelog::Operation;
 use crate::cli::{DeleteArgs, DryRun};
@@ -57,6 +58,10 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
     }
     if objects.len() > 1 {
         preview(&objects, p);
+        let roots: Vec<dependents::Root> = objects.iter().map(dependents::Root::of_ref).collect();
+        for line in dependents::preview(&session, &roots, a.cascade).await {
+            p.err_line(&line);
+        }
     }
     let result = delete_all(&session, &objects, a, timeout, p).await;
     Outcome { resource, result }
