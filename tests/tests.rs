@@ -103,6 +103,8 @@ mod reconciler;
 mod standin;
 #[path = "it/undelete.rs"]
 mod undelete;
+#[path = "it/undelete_status.rs"]
+mod undelete_status;
 #[path = "it/watch.rs"]
 mod watch;
 #[path = "it/watching.rs"]

@@ -11,8 +11,11 @@
 //! What is created ([`crate::guard::change::snapshot`]): the before-state without the fields
 //! the server sets; owner references are kept only when the owner (by uid) exists now — or was
 //! created again by the same undelete, whose new uid replaces the old one — and each dropped
-//! one is reported. `status` is not restored: a create does not set it, the object's
-//! controllers write it again, and a rollback never writes it either.
+//! one is reported. The journaled `status` comes back too: in the create for a type without a
+//! `status` subresource (there it is an ordinary field), else written after the create
+//! through `<resource>/status` in the same entry, when a `patch` review of the subresource
+//! allows it (otherwise a `note:` says it was not restored); a namespace's and a CRD's status
+//! are the API server's own and are left to it.
 //!
 //! How ([`Undo::undelete`], [`create`]): a journaled `Change::Create` through the guarded path
 //! (plugin.yaml verb `delete` bounds it, a `create` review), refused before anything is sent
