@@ -113,3 +113,42 @@ fn undelete_of_a_custom_resource_without_a_status_subresource_creates_its_status
     assert_eq!(now["status"], json!({"phase": "Done"}));
     kubectl(&["delete", "crd", &crd, "--wait=false"]);
 }
+
+#[test]
+fn undelete_by_a_user_rbac_denies_the_status_subresource_creates_the_object_and_says_its_status_was_not_restored()
+ {
+    let ns = Namespace::new("undel-status-rbac");
+    let (group, crd) = widget_crd(&ns, true);
+    kubectl_apply(&format!(
+        "apiVersion: {group}/v1\nkind: Widget\nmetadata: {{name: w3, namespace: {}}}\nspec: {{size: 2}}\n",
+        ns.0
+    ));
+    kubectl(&[
+        "patch",
+        &crd,
+        "w3",
+        "-n",
+        &ns.0,
+        "--subresource=status",
+        "--type=merge",
+        "-p",
+        r#"{"status":{"phase":"Ready"}}"#,
+    ]);
+    ns.grant("alice", "get,list,create,delete", &crd);
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [{crd}]\nscopes: [namespace]\n"
+    ));
+    assert_eq!(m.run(&["delete", &crd, "w3", "-n", &ns.0]).code, 0);
+    let u = m.run(&["--context", "alice", "undelete", &crd, "w3", "-n", &ns.0]);
+    assert_eq!(u.code, 0, "{u:?}");
+    assert!(
+        u.stderr.contains(&format!(
+            "note: widget.{group}/w3: status not restored (RBAC does not allow patch on {crd}/status)"
+        )),
+        "{u:?}"
+    );
+    let now = get_json(&[&crd, "w3", "-n", &ns.0]);
+    assert_eq!(now["spec"], json!({"size": 2}));
+    assert_eq!(now.get("status"), None, "{now:#}");
+    kubectl(&["delete", "crd", &crd, "--wait=false"]);
+}
