@@ -446,6 +446,33 @@ impl Session<'_> {
         obj: &ObjectRef,
         intent: Intent<'_>,
     ) -> Result<Option<Value>, GuardError> {
+        self.before_state_with(grant, obj, intent, true).await
+    }
+
+    /// [`Session::before_state`] of an object that may be missing on purpose (kubectl's
+    /// `--ignore-not-found`, which says nothing of a missing object): a read the server
+    /// answers 404 is returned without a record — nothing was attempted — while every other
+    /// failure is journaled as there.
+    ///
+    /// # Errors
+    /// As [`Session::before_state`]; 404 unjournaled.
+    pub async fn before_state_if_present(
+        &self,
+        grant: &mut Grant,
+        obj: &ObjectRef,
+        intent: Intent<'_>,
+    ) -> Result<Option<Value>, GuardError> {
+        self.before_state_with(grant, obj, intent, false).await
+    }
+
+    /// [`Session::before_state`], journaling a missing object (404) only when `journal_missing`.
+    async fn before_state_with(
+        &self,
+        grant: &mut Grant,
+        obj: &ObjectRef,
+        intent: Intent<'_>,
+        journal_missing: bool,
+    ) -> Result<Option<Value>, GuardError> {
         let read = match self.extend_if_allowed(grant, obj.access("get", None)).await {
             Ok(false) => return Ok(None),
             Ok(true) => self.read(grant, obj).await.map_err(GuardError::from),
@@ -453,6 +480,9 @@ impl Session<'_> {
         };
         match read {
             Ok(v) => Ok(v),
+            Err(e @ GuardError::Api(ApiError::Server { code: 404, .. })) if !journal_missing => {
+                Err(e)
+            }
             Err(e) => {
                 let result = match &e {
                     GuardError::Api(a) => a.to_string(),
