@@ -165,6 +165,14 @@ impl UndeleteError {
     }
 }
 
+/// Whether `obj` holds other objects that its delete journals (a namespace, a CRD).
+pub fn is_container(obj: &crate::guard::ObjectRef) -> bool {
+    matches!(
+        (obj.t.api.group.as_str(), obj.t.api.kind.as_str()),
+        ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
+    )
+}
+
 /// The entries whose records the hash chain contradicts, with why ([`super::contradicted`]).
 pub type Contradicted = HashMap<String, String>;
 

@@ -202,7 +202,7 @@ impl Undo<'_> {
         // A namespace's and a CRD's status belong to the API server itself (the namespace
         // lifecycle, the apiextensions controllers that name and establish a CRD): an old
         // `Established` written back would only race them.
-        if super::container::is_container(obj) {
+        if super::is_container(obj) {
             return Ok(None);
         }
         if crate::guard::change::restore::masked(status) {

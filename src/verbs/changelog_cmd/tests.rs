@@ -95,7 +95,7 @@ fn an_intent_without_an_outcome_lists_as_outcome_unknown() {
         ..intent.clone()
     };
     assert!(
-        list_table(&[lost.clone()])
+        list_table(std::slice::from_ref(&lost))
             .render(true)
             .ends_with("outcome unknown\n")
     );
