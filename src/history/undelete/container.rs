@@ -40,7 +40,6 @@ pub struct Step {
     pub owner_uid: Option<String>,
 }
 
-
 /// The objects journaled with container entry `id` (the last record of each, `snapshot`,
 /// not a dry run), in the order journaled.
 pub fn children<'a>(latest: &'a [Entry], id: &str) -> Vec<&'a Entry> {
