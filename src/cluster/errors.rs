@@ -60,8 +60,9 @@ pub enum ApiError {
         /// The deadline that passed.
         after: std::time::Duration,
     },
-    /// A mutating request went (or may have gone) to the server and its answer was lost
-    /// ([`ApiError::answer_lost`]): the server may have made the change. Its change-log
+    /// A mutating request went (or may have gone) to the server and its answer was lost, or
+    /// said only that it may still complete ([`ApiError::may_have_applied`]): the server may
+    /// have made the change. Its change-log
     /// entry records the outcome as unknown (`changelog reconcile` decides it).
     #[error(
         "{source} — the request may have reached the server, so the outcome of change-log entry {entry} is unknown; `kubectl myops changelog reconcile {entry}` decides it from the live object"
@@ -204,16 +205,19 @@ impl ApiError {
         }
     }
 
-    /// Whether the request may have reached the server although no answer came back, so
-    /// the server may have made the change: a connection reset or closed after the request
-    /// was written, a server stopped mid-request, an answer that could not be read, a
-    /// deadline that passed (which cannot tell whether the request was written). Not when
-    /// the server answered, nor when the connection was never made — refused, unresolvable,
-    /// a failed TLS handshake or proxy tunnel (hyper-util's `Error::is_connect`), or the
+    /// Whether the request may have reached the server and been carried out although the
+    /// failure does not say so: a connection reset or closed after the request was written,
+    /// a server stopped mid-request, an answer that could not be read, a deadline that passed
+    /// (which cannot tell whether the request was written), or the server's own 504 — "a
+    /// timeout occurred before the request could be completed … the operation may still
+    /// complete" (`NewTimeoutError`, k8s.io/apimachinery/pkg/api/errors/errors.go). Not for
+    /// any other answer, nor when the connection was never made — refused, unresolvable, a
+    /// failed TLS handshake or proxy tunnel (hyper-util's `Error::is_connect`) — or the
     /// request never built (credentials, a bad header): then nothing was sent.
-    pub fn answer_lost(&self) -> bool {
+    pub fn may_have_applied(&self) -> bool {
         match self {
-            ApiError::Server { .. } | ApiError::Proxy { .. } => false,
+            ApiError::Server { code, .. } => *code == 504,
+            ApiError::Proxy { .. } => false,
             ApiError::Timeout { .. } | ApiError::Lost { .. } => true,
             ApiError::Transport { source, .. } => !never_sent(source),
         }
@@ -287,7 +291,7 @@ mod tests {
     }
 }
 
-/// [`ApiError::answer_lost`] on real failures of the client stack, against loopback listeners
+/// [`ApiError::may_have_applied`] on real failures of the client stack, against loopback listeners
 /// this test owns (no cluster): a refused connection sent nothing, a connection closed after
 /// the request was read may have been served.
 #[cfg(test)]
@@ -315,7 +319,7 @@ mod lost_tests {
         drop(listener);
         let e = delete_to(addr).await;
         assert!(matches!(e, ApiError::Transport { .. }), "{e:?}");
-        assert!(!e.answer_lost(), "{e}");
+        assert!(!e.may_have_applied(), "{e}");
     }
 
     #[tokio::test]
@@ -344,28 +348,37 @@ mod lost_tests {
             "{seen}"
         );
         assert!(matches!(e, ApiError::Transport { .. }), "{e:?}");
-        assert!(e.answer_lost(), "{e}");
+        assert!(e.may_have_applied(), "{e}");
     }
 
     #[test]
-    fn an_answer_says_what_happened_and_a_deadline_cannot() {
+    fn an_answer_says_what_happened_and_a_deadline_or_a_504_cannot() {
         let conflict = ApiError::Server {
             code: 409,
             reason: "Conflict".into(),
             message: "m".into(),
         };
-        assert!(!conflict.answer_lost());
+        assert!(!conflict.may_have_applied());
+        let storage_timeout = ApiError::Server {
+            code: 504,
+            reason: "Timeout".into(),
+            message: "Timeout: request did not complete within the allotted timeout".into(),
+        };
+        assert!(
+            storage_timeout.may_have_applied(),
+            "the operation may still complete"
+        );
         let timeout = ApiError::Timeout {
             server: "https://x".into(),
             what: "the request".into(),
             after: std::time::Duration::from_secs(1),
         };
-        assert!(timeout.answer_lost());
+        assert!(timeout.may_have_applied());
         let lost = ApiError::Lost {
             entry: "1-2-3".into(),
             source: Box::new(timeout),
         };
-        assert!(lost.answer_lost() && lost.is_transient());
+        assert!(lost.may_have_applied() && lost.is_transient());
         assert_eq!(lost.exit_status(), ExitStatus::Failure);
         assert!(
             lost.to_string().ends_with(

@@ -294,7 +294,7 @@ impl Session<'_> {
     /// answer). `request` is not polled — nothing is sent — when the intent cannot be written.
     ///
     /// A request whose answer was lost after it may have reached the server
-    /// ([`ApiError::answer_lost`]: a connection reset or closed mid-request, a deadline
+    /// ([`ApiError::may_have_applied`]: a connection reset or closed mid-request, a deadline
     /// passed) is journaled with the result `outcome unknown: ERROR` ([`changelog::LOST`]) and
     /// returned as [`ApiError::Lost`] naming the entry (exit 1): the server may have made the
     /// change, so nothing may treat it as a failed attempt. A connection never made (refused
@@ -358,7 +358,7 @@ impl Session<'_> {
         };
         let lost = result
             .as_ref()
-            .is_err_and(|e| !intent.dry_run && e.answer_lost());
+            .is_err_and(|e| !intent.dry_run && e.may_have_applied());
         let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
         record.after = after;
         journal.append(&record).map_err(GuardError::Unjournaled)?;
@@ -526,12 +526,12 @@ impl Session<'_> {
 
 /// The `result` of the outcome record of a request that failed with `e` (pure):
 /// `outcome unknown: ERROR` ([`changelog::LOST`]) when the answer was lost after the request
-/// may have reached the server ([`ApiError::answer_lost`]) and it was no dry run (a dry run
+/// may have reached the server ([`ApiError::may_have_applied`]) and it was no dry run (a dry run
 /// changes nothing either way), so the entry reads as outcome unknown for every verb
 /// (`changelog reconcile`, `rollback` and `undelete` decide it from the live object);
 /// otherwise the error itself ([`outcome_text`]).
 pub(crate) fn failed_outcome(e: &ApiError, dry_run: bool) -> String {
-    if !dry_run && e.answer_lost() {
+    if !dry_run && e.may_have_applied() {
         return format!("{}: {}", changelog::LOST, outcome_text(e));
     }
     outcome_text(e)
