@@ -111,3 +111,55 @@ fn the_preview_names_the_replicasets_and_pods_a_cascade_deletes_and_orphan_keeps
     wait_for(&ns.0, "replicasets", 0);
     wait_for(&ns.0, "pods", 0);
 }
+
+#[test]
+fn the_preview_of_a_crd_delete_names_what_its_custom_resources_own() {
+    let ns = Namespace::new("del-crd-dependents");
+    let group = format!("d{}.deldeps.example.com", &ns.0[ns.0.len() - 5..]);
+    let crd = format!("gizmos.{group}");
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: {crd}}}\nspec:\n  group: {group}\n  names: {{plural: gizmos, singular: gizmo, kind: Gizmo}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+    ));
+    crate::fixture::wait_established(&[&crd]);
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: {group}/v1\nkind: Gizmo\nmetadata: {{name: g1, namespace: {}}}\nspec: {{size: 1}}\n",
+        ns.0
+    ));
+    let owner = kubectl(&[
+        "get",
+        &crd,
+        "g1",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.metadata.uid}",
+    ]);
+    crate::fixture::kubectl_apply(&format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: g1-config\n  namespace: {}\n  ownerReferences: [{{apiVersion: {group}/v1, kind: Gizmo, name: g1, uid: {owner}}}]\ndata: {{k: v}}\n",
+        ns.0
+    ));
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [customresourcedefinitions, {crd}, configmaps]\nscopes: [namespace, cluster]\n"
+    ));
+    let r = m.run(&[
+        "delete",
+        "crd",
+        &crd,
+        "--dry-run=server",
+        "--cascade=orphan",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "about to delete 1 dependent(s) with them (--cascade=background: the garbage collector deletes what they own, found through ownerReferences):\n  configmap/g1-config (namespace {})\n",
+            ns.0
+        )),
+        "the custom resources go whatever --cascade says of the CRD: {r:?}"
+    );
+    assert_eq!(
+        names(&ns.0, "configmaps").len(),
+        2,
+        "a dry run deletes nothing"
+    );
+    kubectl(&["delete", "crd", &crd, "--wait=false"]);
+}
