@@ -15,9 +15,11 @@ pub mod crds_watch;
 pub mod delete;
 pub mod drift;
 pub mod get;
+pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod scale;
 pub mod undelete;
 pub mod version;
 
@@ -108,6 +110,10 @@ pub enum VerbError {
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
+    /// A precondition the command line set does not hold (`scale --current-replicas`,
+    /// `--resource-version`): kubectl's sentence, exit 5; nothing was sent.
+    #[error("{0}")]
+    Conflict(String),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -141,6 +147,7 @@ impl VerbError {
             }
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
+            VerbError::Conflict(_) => ExitStatus::Conflict,
         }
     }
 
