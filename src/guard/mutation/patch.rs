@@ -108,12 +108,12 @@ impl Session<'_> {
                 None => send_patch(&api, obj, req.subresource, &pp, &patch).await,
             }
         };
-        let kind = obj.t.api.kind.as_str();
+        let subresource = req.subresource;
         match self
             .journaled_with(intent, "the patch", send, |o: &DynamicObject| {
                 (
                     o.metadata.resource_version.clone(),
-                    after_state(kind, before, o),
+                    recorded_after(obj, subresource, before, o),
                 )
             })
             .await
@@ -423,6 +423,34 @@ pub fn after_state(kind: &str, before: Option<&Value>, answer: &DynamicObject) -
     serde_json::to_value(answer)
         .ok()
         .map(|a| changelog::redact_after(kind, before, a))
+}
+
+/// The after-state an outcome record keeps (pure): [`after_state`], except for a patch of
+/// the `scale` subresource of a built-in scalable type, whose answer is a Scale: then the
+/// object as the server stored it ([`would_store`]: the before-state with the new
+/// `spec.replicas` and the Scale's resourceVersion), so `rollback` can tell a controller's
+/// later status write (which leaves `spec.replicas` as the scale left it) from a change of
+/// the replicas.
+pub fn recorded_after(
+    obj: &ObjectRef,
+    subresource: Option<&str>,
+    before: Option<&Value>,
+    answer: &DynamicObject,
+) -> Option<Value> {
+    let kind = obj.t.api.kind.as_str();
+    match (subresource, before) {
+        (Some("scale"), Some(b)) => {
+            let mut after = would_store(obj, b, subresource, answer).ok()?;
+            if let (Some(rv), Some(meta)) = (
+                &answer.metadata.resource_version,
+                after.get_mut("metadata").and_then(Value::as_object_mut),
+            ) {
+                meta.insert("resourceVersion".into(), Value::String(rv.clone()));
+            }
+            Some(changelog::redact_after(kind, before, after))
+        }
+        _ => after_state(kind, before, answer),
+    }
 }
 
 /// `--dry-run=client`: the patch applied locally to the before-state (pure).
