@@ -36,8 +36,8 @@ pub use delete::{Cascade, DeleteArgs, UndeleteArgs};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
-pub use scale::{LabelArgs, ScaleArgs};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use scale::{LabelArgs, ScaleArgs};
 pub use values::{
     DEFAULT_FIELD_MANAGER, DRY_RUN_BARE, DryRunFlag, DryRunParser, FieldManagerParser, FormatParser,
 };

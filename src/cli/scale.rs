@@ -15,7 +15,12 @@ pub struct ScaleArgs {
     #[arg(required = true, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
     /// The new desired number of replicas (0 or more).
-    #[arg(long, required = true, allow_negative_numbers = true, value_name = "COUNT")]
+    #[arg(
+        long,
+        required = true,
+        allow_negative_numbers = true,
+        value_name = "COUNT"
+    )]
     pub replicas: i64,
     /// Precondition: the current size must be this (-1, the default: no condition).
     #[arg(long, default_value_t = -1, allow_negative_numbers = true, value_name = "COUNT")]

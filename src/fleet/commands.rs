@@ -335,7 +335,11 @@ pub async fn run_command(
         }
         Plan::Label(args, meta) => {
             // `--list` only reads: nothing to roll back.
-            let dry = if args.list { DryRun::Server } else { args.dry_run.strategy };
+            let dry = if args.list {
+                DryRun::Server
+            } else {
+                args.dry_run.strategy
+            };
             report_waves(meta.verb(), &runs, &fleet.session_id, dry, p);
         }
         _ => {}

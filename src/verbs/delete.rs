@@ -19,7 +19,6 @@ use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
-
 /// How many objects of one type the preview names before it counts them.
 pub const PREVIEW_NAMES: usize = 20;
 

@@ -369,11 +369,21 @@ mod tests {
         let e = prepare(&args(&["deploy", "w", "--replicas=2147483648"])).unwrap_err();
         assert!(e.contains("at most 2147483647"), "{e}");
         assert_eq!(
-            prepare(&args(&["deploy", "w", "--replicas=1", "--current-replicas=-2"]))
-                .unwrap_err(),
+            prepare(&args(&[
+                "deploy",
+                "w",
+                "--replicas=1",
+                "--current-replicas=-2"
+            ]))
+            .unwrap_err(),
             "The --current-replicas must specify an integer of -1 or greater"
         );
-        let ok = prepare(&args(&["deploy/w", "--replicas=2147483647", "--timeout=2s"])).unwrap();
+        let ok = prepare(&args(&[
+            "deploy/w",
+            "--replicas=2147483647",
+            "--timeout=2s",
+        ]))
+        .unwrap();
         assert_eq!(ok.replicas, i32::MAX);
         assert_eq!(ok.timeout, Some(Duration::from_secs(2)));
         assert!(ok.selection.single());

@@ -105,7 +105,11 @@ pub fn label_key_errors(k: &str) -> Vec<String> {
     if !is_label_word(name) {
         errs.push(format!(
             "name part {}",
-            regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])
+            regex_error(
+                LABEL_KEY_MSG,
+                LABEL_KEY_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
         ));
     }
     errs
@@ -153,7 +157,9 @@ mod tests {
         assert!(label_key_errors("example.com/App_1.x").is_empty());
         assert_eq!(
             label_key_errors("bad_key!"),
-            vec!["name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"]
+            vec![
+                "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
+            ]
         );
         assert_eq!(
             label_key_errors(&"a".repeat(64)),
@@ -162,9 +168,14 @@ mod tests {
         assert!(label_key_errors(&"a".repeat(63)).is_empty());
         assert_eq!(
             label_key_errors("Example.com/x"),
-            vec!["prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"]
+            vec![
+                "prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+            ]
         );
-        assert_eq!(label_key_errors("/x"), vec!["prefix part must be non-empty"]);
+        assert_eq!(
+            label_key_errors("/x"),
+            vec!["prefix part must be non-empty"]
+        );
         assert_eq!(label_key_errors("a/b/c").len(), 1);
         assert_eq!(label_key_errors("a/").len(), 2);
         let long_prefix = format!("{}/x", vec!["a".repeat(63); 5].join("."));

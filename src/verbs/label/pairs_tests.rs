@@ -28,7 +28,10 @@ fn label_pairs_follow_parse_labels() {
         "invalid label spec: a=b=c"
     );
     let e = parse(Meta::Labels, &strings(&["a=x\ny"])).unwrap_err();
-    assert!(e.starts_with("invalid label value: \"a=x\\ny\": a valid label must be an empty string"), "{e}");
+    assert!(
+        e.starts_with("invalid label value: \"a=x\\ny\": a valid label must be an empty string"),
+        "{e}"
+    );
     let e = parse(Meta::Labels, &[format!("a={}", "v".repeat(64))]).unwrap_err();
     assert!(e.contains(": must be no more than 63 bytes"), "{e}");
     assert_eq!(
@@ -60,7 +63,10 @@ fn keys_the_server_refuses_are_refused_in_its_words() {
     let mut after = p.set.clone();
     after.insert("huge".into(), "x".repeat(metadata::MAX_ANNOTATION_BYTES));
     let e = check_keys(Meta::Annotations, "ConfigMap", "c1", &p, &after).unwrap_err();
-    assert!(e.ends_with("metadata.annotations: Too long: may not be more than 262144 bytes"), "{e}");
+    assert!(
+        e.ends_with("metadata.annotations: Too long: may not be more than 262144 bytes"),
+        "{e}"
+    );
     let p = parse(Meta::Labels, &strings(&["a/b/c=1", "/x=1"])).unwrap();
     let e = check_keys(Meta::Labels, "ConfigMap", "c1", &p, &p.set).unwrap_err();
     assert!(e.contains("is invalid: [metadata.labels"), "{e}");
@@ -79,8 +85,18 @@ fn a_plan_sends_only_real_changes_and_refuses_overwrites() {
         plan(Meta::Labels, &before, &p, false, None).unwrap_err(),
         "['a' already has a value (1), and --overwrite is false, 'b' already has a value (2), and --overwrite is false]"
     );
-    let e = plan(Meta::Annotations, &serde_json::json!({"metadata": {"annotations": {"a": "1"}}}), &parse(Meta::Annotations, &strings(&["a=2"])).unwrap(), false, None).unwrap_err();
-    assert_eq!(e, "--overwrite is false but found the following declared annotation(s): 'a' already has a value (1)");
+    let e = plan(
+        Meta::Annotations,
+        &serde_json::json!({"metadata": {"annotations": {"a": "1"}}}),
+        &parse(Meta::Annotations, &strings(&["a=2"])).unwrap(),
+        false,
+        None,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        "--overwrite is false but found the following declared annotation(s): 'a' already has a value (1)"
+    );
     let p = parse(Meta::Labels, &strings(&["a=1", "c=3", "b-", "z-"])).unwrap();
     let planned = plan(Meta::Labels, &before, &p, false, Some("42")).unwrap();
     assert_eq!(
@@ -89,7 +105,14 @@ fn a_plan_sends_only_real_changes_and_refuses_overwrites() {
     );
     assert_eq!(planned.message, "modified");
     assert_eq!(planned.missing, strings(&["z"]));
-    let same = plan(Meta::Labels, &before, &parse(Meta::Labels, &strings(&["a=1"])).unwrap(), false, None).unwrap();
+    let same = plan(
+        Meta::Labels,
+        &before,
+        &parse(Meta::Labels, &strings(&["a=1"])).unwrap(),
+        false,
+        None,
+    )
+    .unwrap();
     assert_eq!(same.body, None);
     assert_eq!(same.message, "not labeled");
     assert_eq!(
