@@ -268,29 +268,13 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
-            Plan::Delete(args) => {
-                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
+            Plan::Delete(_) | Plan::Scale(_) | Plan::Label(..) => {
+                let waves = super::waves(fleet.contexts.len(), canary_of(&plan));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
-                    done_of(verbs::delete::run(s, args, cp).await)
+                    done_of(run_waved(&plan, s, cp).await)
                 })
                 .await;
-                (runs, Shape::Cells, None, Some("delete"))
-            }
-            Plan::Scale(args) => {
-                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
-                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
-                    done_of(verbs::scale::run(s, args, cp).await)
-                })
-                .await;
-                (runs, Shape::Cells, None, Some("scale"))
-            }
-            Plan::Label(args, meta) => {
-                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
-                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
-                    done_of(verbs::label::run(s, args, *meta, cp).await)
-                })
-                .await;
-                (runs, Shape::Cells, None, Some(meta.verb()))
+                (runs, Shape::Cells, None, waved(&plan).map(|(v, _)| v))
             }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
@@ -323,31 +307,52 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
-    match &plan {
-        Plan::Patch { args, .. } => {
-            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Delete(args) => {
-            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Scale(args) => {
-            report_waves("scale", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Label(args, meta) => {
-            // `--list` only reads: nothing to roll back.
-            let dry = if args.list {
-                DryRun::Server
-            } else {
-                args.dry_run.strategy
-            };
-            report_waves(meta.verb(), &runs, &fleet.session_id, dry, p);
-        }
-        _ => {}
+    if let Some((verb, dry_run)) = waved(&plan) {
+        report_waves(verb, &runs, &fleet.session_id, dry_run, p);
     }
     if let Some(verb) = verb {
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// The first wave's size (`--canary`, default 1) of a command that runs in waves.
+fn canary_of(plan: &Plan<'_>) -> usize {
+    let canary = match plan {
+        Plan::Patch { args, .. } => args.canary,
+        Plan::Delete(args) => args.canary,
+        Plan::Scale(args) => args.canary,
+        Plan::Label(args, _) => args.canary,
+        _ => None,
+    };
+    canary.map_or(1, usize::from)
+}
+
+/// Runs `delete`, `scale`, `label` or `annotate` (the commands that print kubectl's lines,
+/// prefixed by the context) in one context.
+async fn run_waved(plan: &Plan<'_>, s: &Settings, p: &mut Printer<'_>) -> Outcome {
+    match plan {
+        Plan::Delete(args) => verbs::delete::run(s, args, p).await,
+        Plan::Scale(args) => verbs::scale::run(s, args, p).await,
+        Plan::Label(args, meta) => verbs::label::run(s, args, *meta, p).await,
+        _ => Outcome::early(VerbError::Usage(
+            "internal: not a command that runs in waves".into(),
+        )),
+    }
+}
+
+/// The command that ran in canary waves, and its dry run (`None` for the commands that only
+/// read): what [`report_waves`] reports.
+fn waved(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
+    match plan {
+        Plan::Patch { args, .. } => Some(("patch", args.dry_run.strategy)),
+        Plan::Delete(args) => Some(("delete", args.dry_run.strategy)),
+        Plan::Scale(args) => Some(("scale", args.dry_run.strategy)),
+        // `--list` only reads: nothing to roll back, as after a dry run.
+        Plan::Label(args, meta) if args.list => Some((meta.verb(), DryRun::Server)),
+        Plan::Label(args, meta) => Some((meta.verb(), args.dry_run.strategy)),
+        _ => None,
+    }
 }
 
 fn global_no_headers(plan: &Plan<'_>) -> bool {
