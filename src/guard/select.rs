@@ -41,6 +41,10 @@ pub struct SelectArgs<'a> {
     pub field_selector: Option<&'a str>,
     /// `--all`.
     pub all: bool,
+    /// Whether `--all` is a selector (`delete`: cli-runtime's `SelectAllParam`, so names with
+    /// it are refused) rather than permission to select without one (`scale`, `label`,
+    /// `annotate`: `ResourceTypeOrNameArgs(all, …)`, where names given win).
+    pub all_selects: bool,
     /// `-A`/`--all-namespaces`.
     pub all_namespaces: bool,
 }
@@ -62,7 +66,7 @@ pub fn selection(a: &SelectArgs<'_>) -> Result<Selection, String> {
     crate::base::validate::check_selectors_fit(a.selector, a.field_selector)?;
     let targets = parse_targets(a.args)?;
     let named = targets.iter().any(|t| !t.names.is_empty());
-    if named && (selector || a.all) {
+    if named && (selector || (a.all && a.all_selects)) {
         return Err("name cannot be provided when a selector is specified".into());
     }
     if named && a.all_namespaces {
@@ -204,11 +208,20 @@ mod tests {
             selection(&SelectArgs {
                 args: &a,
                 all: true,
+                all_selects: true,
                 ..Default::default()
             })
             .unwrap_err(),
             "name cannot be provided when a selector is specified"
         );
+        assert!(matches!(
+            selection(&SelectArgs {
+                args: &a,
+                all: true,
+                ..Default::default()
+            }),
+            Ok(Selection::Named(_))
+        ));
         assert_eq!(
             selection(&SelectArgs {
                 args: &a,

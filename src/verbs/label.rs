@@ -79,6 +79,7 @@ fn select_args<'a>(a: &'a LabelArgs, resources: &'a [String]) -> SelectArgs<'a> 
         selector: a.selector.as_deref(),
         field_selector: a.field_selector.as_deref(),
         all: a.all,
+        all_selects: false,
         all_namespaces: a.all_namespaces,
     }
 }
@@ -146,7 +147,7 @@ pub async fn run(s: &Settings, a: &LabelArgs, meta: Meta, p: &mut Printer<'_>) -
 /// Prints a failure of one object as the app prints the last one.
 fn report(e: &VerbError, p: &mut Printer<'_>) {
     match e {
-        VerbError::Api(_) => p.err_line(&e.to_string()),
+        VerbError::Api(_) | VerbError::Invalid(_) => p.err_line(&e.to_string()),
         _ => p.err_line(&format!("error: {e}")),
     }
 }
@@ -208,7 +209,7 @@ async fn change_one(
     )
     .map_err(VerbError::Usage)?;
     pairs::check_keys(meta, &obj.t.api.kind, &obj.name, pairs, &planned.after)
-        .map_err(VerbError::Usage)?;
+        .map_err(VerbError::Invalid)?;
     if a.list {
         let header = (!single).then_some((
             obj.t.api.kind.as_str(),
@@ -239,9 +240,9 @@ async fn change_one(
     Ok(())
 }
 
-/// A key as Go's `%q` prints it (escaped and capped by [`crate::base::echo::quoted`]).
+/// A key as Go's `%q` prints it ([`pairs::quoted`]).
 fn quoted_go(k: &str) -> String {
-    crate::base::echo::quoted(k)
+    pairs::quoted(k)
 }
 
 /// The merge patch request of `operation` with `body`.

@@ -114,6 +114,11 @@ pub enum VerbError {
     /// `--resource-version`): kubectl's sentence, exit 5; nothing was sent.
     #[error("{0}")]
     Conflict(String),
+    /// A change the API server would refuse as invalid, refused before it is sent: the
+    /// server's own sentence (`The ConfigMap "c1" is invalid: …`), printed bare as kubectl
+    /// prints the server's answer; exit 2.
+    #[error("{0}")]
+    Invalid(String),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -146,7 +151,9 @@ impl VerbError {
                 ExitStatus::Failure
             }
             VerbError::Output(e) => e.exit_status(),
-            VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
+            VerbError::CrdFiles(_) | VerbError::Usage(_) | VerbError::Invalid(_) => {
+                ExitStatus::Usage
+            }
             VerbError::Conflict(_) => ExitStatus::Conflict,
         }
     }

@@ -55,6 +55,7 @@ fn select_args(a: &ScaleArgs) -> SelectArgs<'_> {
         selector: a.selector.as_deref(),
         field_selector: None,
         all: a.all,
+        all_selects: false,
         all_namespaces: false,
     }
 }

@@ -31,6 +31,7 @@ pub fn select_args(args: &DeleteArgs) -> SelectArgs<'_> {
         selector: args.selector.as_deref(),
         field_selector: args.field_selector.as_deref(),
         all: args.all,
+        all_selects: true,
         all_namespaces: args.all_namespaces,
     }
 }

@@ -10,8 +10,28 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use crate::base::echo::quoted;
 use crate::base::validate::metadata;
+
+/// The longest key or pair echoed whole: a label key is at most 317 bytes (a 253-byte
+/// prefix, `/`, a 63-byte name) and a pair adds `=` and a value; longer input is cut as
+/// every echo is ([`crate::base::echo::quoted`]).
+pub const ECHO_WHOLE: usize = 400;
+
+/// `value` as Go's `%q` prints it in kubectl's and the server's messages — quoted, control
+/// and invisible characters escaped — whole up to [`ECHO_WHOLE`] characters (so a message
+/// about a 64-byte name part reads as kubectl's), cut beyond.
+pub fn quoted(value: &str) -> String {
+    if value.chars().count() > ECHO_WHOLE {
+        return crate::base::echo::quoted(value);
+    }
+    format!(
+        "\"{}\"",
+        value
+            .chars()
+            .flat_map(char::escape_debug)
+            .collect::<String>()
+    )
+}
 
 /// Which metadata map the command changes: one implementation, two commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,8 +174,9 @@ pub fn parse(meta: Meta, pairs: &[String]) -> Result<Pairs, String> {
 
 /// The API server's refusal of the keys (and for annotations the total size) of `after`,
 /// the map as it would be stored, in its words (pure): `The ConfigMap "c1" is invalid:
-/// metadata.labels: Invalid value: "KEY": …` (several in `[…]`). Only the keys the command
-/// sets are judged: keys already stored were accepted by the server.
+/// metadata.labels: Invalid value: "KEY": …` (several: one `* …` line each, as kubectl
+/// prints an aggregate, by key). Only the keys the command sets are judged: keys already
+/// stored were accepted by the server.
 ///
 /// # Errors
 /// That sentence.
@@ -195,9 +216,12 @@ pub fn check_keys(
             errs[0]
         )),
         _ => Err(format!(
-            "The {kind} {} is invalid: [{}]",
+            "The {kind} {} is invalid: \n{}",
             quoted(name),
-            errs.join(", ")
+            errs.iter()
+                .map(|e| format!("* {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
         )),
     }
 }

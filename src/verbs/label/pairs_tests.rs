@@ -69,7 +69,7 @@ fn keys_the_server_refuses_are_refused_in_its_words() {
     );
     let p = parse(Meta::Labels, &strings(&["a/b/c=1", "/x=1"])).unwrap();
     let e = check_keys(Meta::Labels, "ConfigMap", "c1", &p, &p.set).unwrap_err();
-    assert!(e.contains("is invalid: [metadata.labels"), "{e}");
+    assert!(e.starts_with("The ConfigMap \"c1\" is invalid: \n* metadata.labels: Invalid value: \"/x\": prefix part must be non-empty\n* metadata.labels: Invalid value: \"a/b/c\": a valid label key"), "{e}");
 }
 
 #[test]
