@@ -381,3 +381,57 @@ fn the_same_labels_on_many_objects_by_selector_are_one_entry_each() {
     );
     assert!(r.stdout.contains(" wave=2\n"), "{r:?}");
 }
+
+#[test]
+fn a_label_over_two_contexts_runs_in_waves_and_rollback_session_undoes_both() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("label-fleet");
+    ns.configmap_w();
+    let m = myops();
+    let r = m.run(&[
+        "label",
+        "cm",
+        "w",
+        "tier=web",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tconfigmap/w labeled\nadmin-2\tconfigmap/w labeled\n"
+    );
+    let label = |ctx: &str| {
+        kubectl_in(
+            ctx,
+            &[
+                "get",
+                "cm",
+                "w",
+                "-n",
+                &ns.0,
+                "-o",
+                "jsonpath={.metadata.labels.tier}",
+            ],
+        )
+    };
+    assert_eq!(
+        (label("admin"), label("admin-2")),
+        ("web".into(), "web".into())
+    );
+    let hint = "to undo the changes of this invocation: kubectl myops rollback --session ";
+    let session = r
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(hint))
+        .unwrap_or_else(|| panic!("no rollback hint: {r:?}"))
+        .to_string();
+    let r = m.run(&["rollback", "--session", &session]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        (label("admin"), label("admin-2")),
+        (String::new(), String::new())
+    );
+}

@@ -190,6 +190,21 @@ fn a_scale_is_one_reviewed_patch_of_the_subresource_and_its_rollback_restores_th
     assert_eq!(entry["patchType"], "merge");
     assert_eq!(entry["before"]["spec"]["replicas"], 2);
     assert_eq!(entry["after"]["spec"]["replicas"], 5);
+    // One metric observation under verb scale, resource deployments.apps.
+    let state: Value = serde_json::from_str(
+        &std::fs::read_to_string(m.dir.path().join("myops/metrics-state.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        state["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["verb"] == "scale"
+                && o["resource"] == "deployments.apps"
+                && o["status"] == "success"),
+        "{state:#}"
+    );
     // The controller writes the status after the scale: the rollback still restores.
     std::thread::sleep(std::time::Duration::from_secs(1));
     let id = entry["id"].as_str().unwrap();
@@ -418,4 +433,54 @@ fn preconditions_refuse_a_changed_object_with_exit_5() {
     assert_eq!(replicas(&ns.0, "web"), 3);
     let entry = m.latest_records().pop().unwrap();
     assert_eq!(entry["patch"]["metadata"]["resourceVersion"], rv.as_str());
+}
+
+#[test]
+fn a_scale_over_two_contexts_stops_after_a_failed_canary() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("scale-fleet");
+    // The deployment exists on the first server only: the canary (admin-2) fails first.
+    kubectl_in(
+        "admin",
+        &[
+            "create",
+            "deployment",
+            "web",
+            "-n",
+            &ns.0,
+            "--image=x.invalid/web:1",
+            "--replicas=2",
+        ],
+    );
+    let m = myops();
+    let r = m.run(&[
+        "scale",
+        "deployment",
+        "web",
+        "--replicas=3",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin-2,admin",
+    ]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("scale stopped after a failure; not attempted (nothing was sent): admin"),
+        "{r:?}"
+    );
+    assert_eq!(replicas(&ns.0, "web"), 2, "admin was not attempted");
+    let r = m.run(&[
+        "scale",
+        "deployment",
+        "web",
+        "--replicas=3",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, "admin\tdeployment.apps/web scaled\n");
+    assert_eq!(replicas(&ns.0, "web"), 3);
 }
