@@ -467,6 +467,32 @@ mod tests {
     }
 
     #[test]
+    fn scale_label_and_annotate_complete_their_types_and_names() {
+        for (cmd, verb) in [
+            ("scale", Verb::Scale),
+            ("label", Verb::Label),
+            ("annotate", Verb::Annotate),
+        ] {
+            assert_eq!(
+                plan_of(&format!("{cmd} de")).need,
+                Need::Types { verb: Some(verb) }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy a ")).need,
+                Need::Names {
+                    type_name: "deploy".into(),
+                    verb,
+                    exclude: vec!["a".into()],
+                }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy -l app=x ")).need,
+                Need::Nothing
+            );
+        }
+    }
+
+    #[test]
     fn paths_are_left_to_the_shell() {
         assert_eq!(plan_of("crds watch ").directive, directive::FILTER_DIRS);
         assert_eq!(plan_of("--kubeconfig ").directive, directive::DEFAULT);

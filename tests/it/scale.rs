@@ -59,6 +59,14 @@ fn replicas(ns: &str, name: &str) -> i64 {
     .unwrap()
 }
 
+/// Whether an audit event is a request of kubectl-myops (its User-Agent), not of a
+/// controller or of the test's own kubectl.
+fn by_us(e: &Value) -> bool {
+    e["userAgent"]
+        .as_str()
+        .is_some_and(|a| a.starts_with("kubectl-myops/"))
+}
+
 fn object(ns: &str, kind: &str, name: &str) -> Value {
     serde_json::from_str(&kubectl(&["get", kind, name, "-n", ns, "-o", "json"])).unwrap()
 }
@@ -319,7 +327,7 @@ fn negative_huge_and_unscalable_are_refused_before_anything_is_sent() {
     );
     let sent: Vec<Value> = audit_since(mark)
         .into_iter()
-        .filter(|e| e["objectRef"]["namespace"] == ns.0.as_str())
+        .filter(|e| e["objectRef"]["namespace"] == ns.0.as_str() && by_us(e))
         .collect();
     assert!(
         sent.is_empty(),
@@ -344,7 +352,7 @@ fn an_unwritable_change_log_scales_nothing() {
     assert!(
         audit_since(mark)
             .iter()
-            .all(|e| e["objectRef"]["namespace"] != ns.0.as_str()),
+            .all(|e| e["objectRef"]["namespace"] != ns.0.as_str() || !by_us(e)),
         "no request about the object"
     );
     assert_eq!(replicas(&ns.0, "web"), 2);
@@ -483,4 +491,76 @@ fn a_scale_over_two_contexts_stops_after_a_failed_canary() {
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout, "admin\tdeployment.apps/web scaled\n");
     assert_eq!(replicas(&ns.0, "web"), 3);
+}
+
+#[test]
+fn timeout_waits_for_the_status_and_times_out_as_kubectl_where_no_controller_runs() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("scale-wait");
+    for name in ["web", "twin"] {
+        for ctx in ["admin", "admin-2"] {
+            kubectl_in(
+                ctx,
+                &[
+                    "create",
+                    "deployment",
+                    name,
+                    "-n",
+                    &ns.0,
+                    "--image=x.invalid/w:1",
+                    "--replicas=1",
+                ],
+            );
+        }
+    }
+    let m = myops();
+    // The first server runs the deployment controller: the status follows.
+    let r = m.run(&[
+        "scale",
+        "deploy/web",
+        "--replicas=3",
+        "--timeout=60s",
+        "-n",
+        &ns.0,
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let status = kubectl(&[
+        "get",
+        "deploy",
+        "web",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.status.replicas}",
+    ]);
+    assert_eq!(status, "3");
+    // The second has no controller manager: kubectl and we time out alike.
+    let theirs = oracle(&[
+        "--context",
+        "admin-2",
+        "scale",
+        "deploy/twin",
+        "--replicas=2",
+        "--timeout=2s",
+        "-n",
+        &ns.0,
+    ]);
+    let ours = m.run(&[
+        "--context",
+        "admin-2",
+        "scale",
+        "deploy/web",
+        "--replicas=2",
+        "--timeout=2s",
+        "-n",
+        &ns.0,
+    ]);
+    assert_eq!(theirs.code, 1, "{theirs:?}");
+    assert_eq!(ours.code, 1, "{ours:?}");
+    assert_eq!(ours.stdout, "deployment.apps/web scaled\n");
+    assert_eq!(
+        ours.stderr,
+        theirs.stderr.replace("twin", "web"),
+        "{ours:?} / {theirs:?}"
+    );
 }
