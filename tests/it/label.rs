@@ -164,6 +164,10 @@ fn each_form_prints_what_kubectl_prints_on_a_twin() {
         compared.push((case.join(" "), theirs.code, ours.code));
     }
     assert_eq!(compared.len(), 38);
+    // The parity table (`cargo test … -- --nocapture` shows it): command, kubectl's exit, ours.
+    for (line, theirs, ours) in &compared {
+        eprintln!("parity\t{theirs}\t{ours}\tkubectl {}", line.escape_debug());
+    }
 }
 
 #[test]
@@ -441,5 +445,34 @@ fn a_label_over_two_contexts_runs_in_waves_and_rollback_session_undoes_both() {
     assert_eq!(
         (label("admin"), label("admin-2")),
         (String::new(), String::new())
+    );
+}
+
+#[test]
+fn an_object_argo_cd_tracks_is_labeled_with_the_reconcilers_warning_journaled() {
+    let ns = Namespace::new("label-argo");
+    configmaps(&ns.0);
+    kubectl(&[
+        "annotate",
+        "configmap",
+        "c1",
+        "argocd.argoproj.io/tracking-id=shop:/ConfigMap:x/c1",
+        "-n",
+        &ns.0,
+    ]);
+    let m = myops();
+    let r = m.run(&["label", "cm", "c1", "tier=web", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout, "configmap/c1 labeled\n");
+    assert!(
+        r.stderr
+            .starts_with("warning: configmap/c1 is managed by Argo CD"),
+        "{r:?}"
+    );
+    let entry = m.latest_records().pop().unwrap();
+    assert_eq!(entry["operation"], "label");
+    assert_eq!(
+        entry["reconciler"]["marker"],
+        "annotation argocd.argoproj.io/tracking-id"
     );
 }

@@ -122,6 +122,7 @@ fn each_form_prints_what_kubectl_prints_on_a_twin() {
             "--resource-version=1",
         ],
     ];
+    let mut compared = Vec::new();
     for case in cases {
         let mut theirs_args = case.clone();
         theirs_args.extend(["-n", theirs_ns.0.as_str()]);
@@ -152,6 +153,12 @@ fn each_form_prints_what_kubectl_prints_on_a_twin() {
                 "{d} after {case:?}"
             );
         }
+        compared.push((case.join(" "), theirs.code, ours.code));
+    }
+    assert_eq!(compared.len(), 16);
+    // The parity table (`cargo test … -- --nocapture` shows it): command, kubectl's exit, ours.
+    for (line, theirs, ours) in &compared {
+        eprintln!("parity\t{theirs}\t{ours}\tkubectl {line}");
     }
 }
 
