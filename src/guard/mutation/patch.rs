@@ -414,7 +414,8 @@ pub fn remember_patch_secrets(kind: &str, body: &Value) {
 /// The after-state journaled with a patch's outcome (pure): the server's answer, redacted
 /// pairwise with `before` ([`changelog::redact_after`]) — or `None` when the answer is not
 /// the object itself: a `scale` subresource answers with an `autoscaling/v1` Scale, and
-/// diffing that against the object's before-state would be nonsense (`changelog diff` then
+/// diffing that against the object's before-state would be nonsense ([`recorded_after`]
+/// builds the stored object for the built-in scalable types; for others `changelog diff`
 /// reads the object).
 pub fn after_state(kind: &str, before: Option<&Value>, answer: &DynamicObject) -> Option<Value> {
     if answer.types.as_ref().is_some_and(|t| t.kind != kind) {
