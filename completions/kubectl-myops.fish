@@ -26,7 +26,7 @@ end
 
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -l user -d 'The kubeconfig user to use' -r
@@ -55,6 +55,9 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s V -l versio
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "scale" -d 'Set a new size for objects through their scale subresource; each change is journaled and can be rolled back'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "label" -d 'Update the labels of objects; each change is journaled and can be rolled back'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "annotate" -d 'Update the annotations of objects; each change is journaled and can be rolled back'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "drift" -d 'Objects changed since the change log last changed them: the fields and who owns them now'
@@ -81,7 +84,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -s L -l
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l sort-by -d 'Sort the objects by a JSONPath expression, e.g. `.metadata.name` or `{.status.startTime}` (numbers numerically, strings in natural order, objects without the field first)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand get" -l user -d 'The kubeconfig user to use' -r
@@ -132,7 +135,7 @@ name\t'`kind.group/name`'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave patches; the rest follow only if every one of them succeeded. (default 1)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l user -d 'The kubeconfig user to use' -r
@@ -174,7 +177,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -s o
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave deletes in; the rest follow only if every one of them succeeded. (default 1)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l user -d 'The kubeconfig user to use' -r
@@ -204,6 +207,125 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l u
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l replicas -d 'The new desired number of replicas (0 or more)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l current-replicas -d 'Precondition: the current size must be this (-1, the default: no condition)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l resource-version -d 'Precondition: the object\'s resourceVersion must be this (one object only)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l timeout -d 'How long to wait until the object has the new number of replicas (status): seconds or a Go duration; 0 (the default) does not wait' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s o -l output -d '`name`: print `TYPE.GROUP/NAME` of each scaled object instead of the sentence' -r -f -a "name\t''"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave scales in; the rest follow only if every one of them succeeded. (default 1)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l all -d 'Scale every object of TYPE in the namespace'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand scale" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l resource-version -d 'Precondition: the object\'s resourceVersion must be this (one object only)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l field-selector -d 'Field selector, e.g. `metadata.name=web`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s o -l output -d '`name`: print `TYPE.GROUP/NAME` of each object instead of the sentence' -r -f -a "name\t''"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave changes; the rest follow only if every one of them succeeded. (default 1)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l overwrite -d 'Allow changing a key that already has another value (otherwise refused)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l list -d 'Print the keys and values of each object (after the changes given, which are not sent)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l all -d 'Every object of TYPE in the namespace (or across namespaces with -A)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s A -l all-namespaces -d 'With -l, --field-selector or --all: across all namespaces (needs scope `cluster`)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand label" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l resource-version -d 'Precondition: the object\'s resourceVersion must be this (one object only)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l field-selector -d 'Field selector, e.g. `metadata.name=web`' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s o -l output -d '`name`: print `TYPE.GROUP/NAME` of each object instead of the sentence' -r -f -a "name\t''"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave changes; the rest follow only if every one of them succeeded. (default 1)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l overwrite -d 'Allow changing a key that already has another value (otherwise refused)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l list -d 'Print the keys and values of each object (after the changes given, which are not sent)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l all -d 'Every object of TYPE in the namespace (or across namespaces with -A)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s A -l all-namespaces -d 'With -l, --field-selector or --all: across all namespaces (needs scope `cluster`)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand annotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l entry -d 'The delete entry to undo (`changelog list --operation delete`)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l dry-run -d 'Dry run: none (default), server, or client. A bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
@@ -211,7 +333,7 @@ client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand undelete" -l user -d 'The kubeconfig user to use' -r
@@ -244,7 +366,7 @@ client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -l user -d 'The kubeconfig user to use' -r
@@ -273,7 +395,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand rollback" -s
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -s o -l output -d 'Output format: `json` prints the whole report, unchanged objects included' -r -f -a "json\t'One JSON document (`kind: DriftReport`, schema in docs/policies.md)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l user -d 'The kubeconfig user to use' -r
@@ -301,7 +423,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -l in
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand drift" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and not __fish_seen_subcommand_from list diff why show verify reconcile help" -l user -d 'The kubeconfig user to use' -r
@@ -341,7 +463,10 @@ rollback\t''
 crd-apply\t''
 crd-prune\t''
 delete\t''
-undelete\t''"
+undelete\t''
+scale\t''
+label\t''
+annotate\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l result -d 'Only entries with this result: success, failure (denied or an error) or unknown (an intent without an outcome; `pending` means the same)' -r -f -a "success\t'The change was made'
 failure\t'Refused (denied) or failed: changed nothing'
 unknown\t'An intent without an outcome record: may or may not have been made'"
@@ -349,7 +474,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 yaml\t'A YAML list of entries'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
@@ -377,7 +502,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -l user -d 'The kubeconfig user to use' -r
@@ -404,7 +529,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from diff" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -l user -d 'The kubeconfig user to use' -r
@@ -431,7 +556,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from why" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
@@ -458,7 +583,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from verify" -l user -d 'The kubeconfig user to use' -r
@@ -487,7 +612,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 not-applied\t'The patch was not applied: recorded as `not applied`'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from reconcile" -l user -d 'The kubeconfig user to use' -r
@@ -521,7 +646,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; a
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and not __fish_seen_subcommand_from sync watch list help" -l user -d 'The kubeconfig user to use' -r
@@ -553,7 +678,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l timeout -d 'How long to wait for each CRD to become Established and discoverable' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from sync" -l user -d 'The kubeconfig user to use' -r
@@ -589,7 +714,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l metrics-addr -d 'Serve /metrics, /healthz and /readyz on HOST:PORT (e.g. :9100 or 127.0.0.1:0); the totals are then scraped, not pushed to the Pushgateway' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -l user -d 'The kubeconfig user to use' -r
@@ -619,7 +744,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from watch" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from list" -l user -d 'The kubeconfig user to use' -r
@@ -650,7 +775,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand crds; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and not __fish_seen_subcommand_from show push reset delete help" -l user -d 'The kubeconfig user to use' -r
@@ -684,7 +809,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 json\t'JSON'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -l user -d 'The kubeconfig user to use' -r
@@ -711,7 +836,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -l user -d 'The kubeconfig user to use' -r
@@ -738,7 +863,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from push" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -l user -d 'The kubeconfig user to use' -r
@@ -766,7 +891,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from reset" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from delete" -l user -d 'The kubeconfig user to use' -r
@@ -798,7 +923,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand metrics; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -l user -d 'The kubeconfig user to use' -r
@@ -828,7 +953,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and not __fish_seen_subcommand_from schema validate help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -l user -d 'The kubeconfig user to use' -r
@@ -855,7 +980,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from schema" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from validate" -l user -d 'The kubeconfig user to use' -r
@@ -885,7 +1010,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand config; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and not __fish_seen_subcommand_from can-i matrix whoami help" -l user -d 'The kubeconfig user to use' -r
@@ -917,7 +1042,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and no
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l subresource -d 'A subresource, e.g. `status`, `scale`, `log`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -l user -d 'The kubeconfig user to use' -r
@@ -948,7 +1073,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from can-i" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from matrix" -l user -d 'The kubeconfig user to use' -r
@@ -979,7 +1104,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 yaml\t'The SelfSubjectReview as YAML (sorted keys, as kubectl)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from whoami" -l user -d 'The kubeconfig user to use' -r
@@ -1010,7 +1135,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand auth; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l user -d 'The kubeconfig user to use' -r
@@ -1037,7 +1162,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -l 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand version" -s h -l help -d 'Print help'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l context -d 'The kubeconfig context to use' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l cluster -d 'The kubeconfig cluster to use' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l user -d 'The kubeconfig user to use' -r
@@ -1062,20 +1187,23 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "drift" -d 'Objects changed since the change log last changed them: the fields and who owns them now'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "changelog" -d 'The change log of every mutation attempt'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "scale" -d 'Set a new size for objects through their scale subresource; each change is journaled and can be rolled back'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "label" -d 'Update the labels of objects; each change is journaled and can be rolled back'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "annotate" -d 'Update the annotations of objects; each change is journaled and can be rolled back'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "drift" -d 'Objects changed since the change log last changed them: the fields and who owns them now'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "changelog" -d 'The change log of every mutation attempt'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete scale label annotate undelete rollback drift changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "diff" -d 'One change as a field-level diff, before → after (Secret values masked)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "why" -d 'Which journaled changes touched a field of an object, newest first'

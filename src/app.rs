@@ -124,6 +124,15 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     })
     | Command::Delete(crate::cli::DeleteArgs {
         canary: Some(_), ..
+    })
+    | Command::Scale(crate::cli::ScaleArgs {
+        canary: Some(_), ..
+    })
+    | Command::Label(crate::cli::LabelArgs {
+        canary: Some(_), ..
+    })
+    | Command::Annotate(crate::cli::LabelArgs {
+        canary: Some(_), ..
     }) = &cli.command
     {
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
@@ -151,6 +160,19 @@ async fn dispatch(
         Command::Delete(args) => {
             let outcome = verbs::delete::run(settings, args, p).await;
             observe(settings, "delete", outcome, started, p).await
+        }
+        Command::Scale(args) => {
+            let outcome = verbs::scale::run(settings, args, p).await;
+            observe(settings, "scale", outcome, started, p).await
+        }
+        Command::Label(args) => {
+            let outcome = verbs::label::run(settings, args, verbs::label::Meta::Labels, p).await;
+            observe(settings, "label", outcome, started, p).await
+        }
+        Command::Annotate(args) => {
+            let outcome =
+                verbs::label::run(settings, args, verbs::label::Meta::Annotations, p).await;
+            observe(settings, "annotate", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;
@@ -253,7 +275,9 @@ fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
     match r {
         Ok(()) => ExitStatus::Success,
         Err(VerbError::Output(o)) => o.exit_status(),
-        Err(e @ VerbError::Api(crate::cluster::ApiError::Server { .. })) => {
+        Err(
+            e @ (VerbError::Api(crate::cluster::ApiError::Server { .. }) | VerbError::Invalid(_)),
+        ) => {
             p.err_line(&e.to_string());
             e.exit_status()
         }

@@ -21,6 +21,7 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod scale;
 mod values;
 
 pub use crate::cluster::params::{DryRun, PatchType};
@@ -36,6 +37,7 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use scale::{LabelArgs, ScaleArgs};
 pub use values::{
     DEFAULT_FIELD_MANAGER, DRY_RUN_BARE, DryRunFlag, DryRunParser, FieldManagerParser, FormatParser,
 };
@@ -69,7 +71,7 @@ pub struct GlobalArgs {
     pub context: Option<String>,
     /// Run in each of these kubeconfig contexts and merge the results (comma-separated; an
     /// entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth
-    /// can-i, auth matrix, crds sync, delete. See docs/fleet.md.
+    /// can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md.
     #[arg(long, global = true, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["context", "all_contexts"])]
     pub contexts: Vec<String>,
     /// Run in every context of the kubeconfig and merge the results (as --contexts).
@@ -178,6 +180,16 @@ pub enum Command {
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
     Delete(DeleteArgs),
+    /// Set a new size for objects through their scale subresource; each change is journaled
+    /// and can be rolled back.
+    #[command(after_help = scale::SCALE_HELP)]
+    Scale(ScaleArgs),
+    /// Update the labels of objects; each change is journaled and can be rolled back.
+    #[command(after_help = scale::LABEL_HELP)]
+    Label(LabelArgs),
+    /// Update the annotations of objects; each change is journaled and can be rolled back.
+    #[command(after_help = scale::ANNOTATE_HELP)]
+    Annotate(LabelArgs),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]
     Undelete(UndeleteArgs),
@@ -223,6 +235,8 @@ impl Command {
             Command::Rollback(a) => a.dry_run.warning.as_deref(),
             Command::Delete(a) => a.dry_run.warning.as_deref(),
             Command::Undelete(a) => a.dry_run.warning.as_deref(),
+            Command::Scale(a) => a.dry_run.warning.as_deref(),
+            Command::Label(a) | Command::Annotate(a) => a.dry_run.warning.as_deref(),
             _ => None,
         }
     }

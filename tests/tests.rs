@@ -73,6 +73,8 @@ mod in_cluster;
 mod inverse;
 #[path = "it/jsonpath.rs"]
 mod jsonpath;
+#[path = "it/label.rs"]
+mod label;
 #[path = "it/layering.rs"]
 mod layering;
 #[path = "it/leader.rs"]
@@ -99,6 +101,8 @@ mod proxy;
 mod push_tls;
 #[path = "it/reconciler.rs"]
 mod reconciler;
+#[path = "it/scale.rs"]
+mod scale;
 #[path = "it/standin.rs"]
 mod standin;
 #[path = "it/undelete.rs"]

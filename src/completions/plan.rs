@@ -233,6 +233,22 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                     Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
                 }
                 ("delete", i) => name_word(line, 0, i, Verb::Delete, true),
+                // `scale`, `label` and `annotate` select as `delete` does: several names or
+                // TYPE/NAME targets, none with a selector or --all (label's pairs follow the
+                // names and are the user's to type).
+                ("scale", 0) => type_word(&line.current, Some(Verb::Scale)),
+                ("label", 0) => type_word(&line.current, Some(Verb::Label)),
+                ("annotate", 0) => type_word(&line.current, Some(Verb::Annotate)),
+                ("scale" | "label" | "annotate", _)
+                    if ["all_namespaces", "all", "selector", "field_selector"]
+                        .iter()
+                        .any(|f| line.flag(f).is_some()) =>
+                {
+                    Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
+                }
+                ("scale", i) => name_word(line, 0, i, Verb::Scale, true),
+                ("label", i) => name_word(line, 0, i, Verb::Label, true),
+                ("annotate", i) => name_word(line, 0, i, Verb::Annotate, true),
                 ("auth can-i", 0) => Plan::fixed(
                     RBAC_VERBS
                         .iter()
@@ -448,6 +464,32 @@ mod tests {
         assert_eq!(plan_of("delete cm --all ").need, Need::Nothing);
         assert_eq!(plan_of("rollback ").need, Need::ChangelogIds);
         assert_eq!(plan_of("changelog show ").need, Need::ChangelogIds);
+    }
+
+    #[test]
+    fn scale_label_and_annotate_complete_their_types_and_names() {
+        for (cmd, verb) in [
+            ("scale", Verb::Scale),
+            ("label", Verb::Label),
+            ("annotate", Verb::Annotate),
+        ] {
+            assert_eq!(
+                plan_of(&format!("{cmd} de")).need,
+                Need::Types { verb: Some(verb) }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy a ")).need,
+                Need::Names {
+                    type_name: "deploy".into(),
+                    verb,
+                    exclude: vec!["a".into()],
+                }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy -l app=x ")).need,
+                Need::Nothing
+            );
+        }
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! The commands a fan-out runs (`get`, `patch`, `delete`, `auth can-i`, `auth matrix`,
 //! `crds sync`): which verb each context runs, how its outputs merge, and what is printed
 //! after — the merged output, each context's stderr lines marked with it, one summary line
-//! per failed context, for `patch` and `delete` (the commands that change something, in
-//! canary waves) the contexts not attempted and how to roll back; then the metrics,
+//! per failed context, for `patch`, `delete`, `scale`, `label` and `annotate` (the commands
+//! that change something, in canary waves) the contexts not attempted and how to roll back; then the metrics,
 //! one observation per context and one push. `app` calls [`run_command`] when `--contexts`
 //! or `--all-contexts` is given.
 
@@ -20,7 +20,8 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, delete, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str =
+    "get, patch, delete, scale, label, annotate, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -73,6 +74,10 @@ enum Plan<'c> {
     /// `delete` in waves, as `patch`: its lines (kubectl's sentence or `-o name`) are
     /// prefixed by the context.
     Delete(&'c crate::cli::DeleteArgs),
+    /// `scale` in waves, as `delete`: its lines prefixed by the context.
+    Scale(&'c crate::cli::ScaleArgs),
+    /// `label` or `annotate` in waves, as `delete`.
+    Label(&'c crate::cli::LabelArgs, verbs::label::Meta),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
@@ -163,6 +168,9 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
             })
         }
         Command::Delete(a) => Ok(Plan::Delete(a)),
+        Command::Scale(a) => Ok(Plan::Scale(a)),
+        Command::Label(a) => Ok(Plan::Label(a, verbs::label::Meta::Labels)),
+        Command::Annotate(a) => Ok(Plan::Label(a, verbs::label::Meta::Annotations)),
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -260,13 +268,13 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
-            Plan::Delete(args) => {
-                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
+            Plan::Delete(_) | Plan::Scale(_) | Plan::Label(..) => {
+                let waves = super::waves(fleet.contexts.len(), canary_of(&plan));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
-                    done_of(verbs::delete::run(s, args, cp).await)
+                    done_of(run_waved(&plan, s, cp).await)
                 })
                 .await;
-                (runs, Shape::Cells, None, Some("delete"))
+                (runs, Shape::Cells, None, waved(&plan).map(|(v, _)| v))
             }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
@@ -299,19 +307,52 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
-    match &plan {
-        Plan::Patch { args, .. } => {
-            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Delete(args) => {
-            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        _ => {}
+    if let Some((verb, dry_run)) = waved(&plan) {
+        report_waves(verb, &runs, &fleet.session_id, dry_run, p);
     }
     if let Some(verb) = verb {
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// The first wave's size (`--canary`, default 1) of a command that runs in waves.
+fn canary_of(plan: &Plan<'_>) -> usize {
+    let canary = match plan {
+        Plan::Patch { args, .. } => args.canary,
+        Plan::Delete(args) => args.canary,
+        Plan::Scale(args) => args.canary,
+        Plan::Label(args, _) => args.canary,
+        _ => None,
+    };
+    canary.map_or(1, usize::from)
+}
+
+/// Runs `delete`, `scale`, `label` or `annotate` (the commands that print kubectl's lines,
+/// prefixed by the context) in one context.
+async fn run_waved(plan: &Plan<'_>, s: &Settings, p: &mut Printer<'_>) -> Outcome {
+    match plan {
+        Plan::Delete(args) => verbs::delete::run(s, args, p).await,
+        Plan::Scale(args) => verbs::scale::run(s, args, p).await,
+        Plan::Label(args, meta) => verbs::label::run(s, args, *meta, p).await,
+        _ => Outcome::early(VerbError::Usage(
+            "internal: not a command that runs in waves".into(),
+        )),
+    }
+}
+
+/// The command that ran in canary waves, and its dry run (`None` for the commands that only
+/// read): what [`report_waves`] reports.
+fn waved(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
+    match plan {
+        Plan::Patch { args, .. } => Some(("patch", args.dry_run.strategy)),
+        Plan::Delete(args) => Some(("delete", args.dry_run.strategy)),
+        Plan::Scale(args) => Some(("scale", args.dry_run.strategy)),
+        // `--list` only reads: nothing to roll back, as after a dry run.
+        Plan::Label(args, meta) if args.list => Some((meta.verb(), DryRun::Server)),
+        Plan::Label(args, meta) => Some((meta.verb(), args.dry_run.strategy)),
+        _ => None,
+    }
 }
 
 fn global_no_headers(plan: &Plan<'_>) -> bool {
@@ -415,14 +456,14 @@ fn report_waves(
             skipped.join(", ")
         ));
     }
-    // A patch changes one object: only a context that succeeded changed it. A delete of
-    // several objects that failed part-way may have deleted some of them (the journal says
-    // which), so every context it ran in counts but those refused before anything was sent
-    // (denied: exit 3, usage: exit 2).
+    // A patch changes one object: only a context that succeeded changed it. A delete (scale,
+    // label, annotate) of several objects that failed part-way may have changed some of them
+    // (the journal says which), so every context it ran in counts but those refused before
+    // anything was sent (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success
-                || (verb == "delete" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+                || (verb != "patch" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
         })
     });
     if changed && dry_run == DryRun::None {

@@ -46,10 +46,10 @@ use crate::cluster::ApiError;
 use crate::guard::authz::GateError;
 use crate::rules::reconciler::Reconciler;
 
-/// A patch to send: what `patch` and `rollback` ask for.
+/// A patch to send: what `patch`, `rollback`, `scale`, `label` and `annotate` ask for.
 #[derive(Debug, Clone)]
 pub struct PatchRequest<'a> {
-    /// What the journal calls it (`patch` or `rollback`).
+    /// What the journal calls it (`patch`, `rollback`, `scale`, `label`, `annotate`).
     pub operation: Operation,
     /// strategic, merge or json.
     pub patch_type: PatchType,
@@ -89,10 +89,13 @@ pub struct Patched {
 }
 
 impl PatchRequest<'_> {
-    /// What messages call the change: `rollback`, or `patch`.
+    /// What messages call the change: `rollback`, `scale`, `label`, `annotate`, or `patch`.
     pub fn change(&self) -> &'static str {
         match self.operation {
             Operation::Rollback => "rollback",
+            Operation::Scale => "scale",
+            Operation::Label => "label",
+            Operation::Annotate => "annotate",
             _ => "patch",
         }
     }

@@ -15,9 +15,11 @@ pub mod crds_watch;
 pub mod delete;
 pub mod drift;
 pub mod get;
+pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod scale;
 pub mod undelete;
 pub mod version;
 
@@ -108,6 +110,15 @@ pub enum VerbError {
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
+    /// A precondition the command line set does not hold (`scale --current-replicas`,
+    /// `--resource-version`): kubectl's sentence, exit 5; nothing was sent.
+    #[error("{0}")]
+    Conflict(String),
+    /// A change the API server would refuse as invalid, refused before it is sent: the
+    /// server's own sentence (`The ConfigMap "c1" is invalid: …`), printed bare as kubectl
+    /// prints the server's answer; exit 2.
+    #[error("{0}")]
+    Invalid(String),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -140,7 +151,10 @@ impl VerbError {
                 ExitStatus::Failure
             }
             VerbError::Output(e) => e.exit_status(),
-            VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
+            VerbError::CrdFiles(_) | VerbError::Usage(_) | VerbError::Invalid(_) => {
+                ExitStatus::Usage
+            }
+            VerbError::Conflict(_) => ExitStatus::Conflict,
         }
     }
 
