@@ -129,6 +129,12 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
         return ExitStatus::Usage;
     }
+    if let Command::Rollout(r) = &cli.command
+        && r.canary().is_some()
+    {
+        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
+        return ExitStatus::Usage;
+    }
     dispatch(&cli.command, &settings, started, &mut p).await
 }
 
@@ -151,6 +157,10 @@ async fn dispatch(
         Command::Delete(args) => {
             let outcome = verbs::delete::run(settings, args, p).await;
             observe(settings, "delete", outcome, started, p).await
+        }
+        Command::Rollout(cmd) => {
+            let outcome = verbs::rollout::run(settings, cmd, p).await;
+            observe(settings, "rollout", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;

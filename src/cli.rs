@@ -21,6 +21,7 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod rollout;
 mod values;
 
 pub use crate::cluster::params::{DryRun, PatchType};
@@ -36,6 +37,9 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use rollout::{
+    RolloutCommand, RolloutHistoryArgs, RolloutRestartArgs, RolloutStatusArgs, RolloutUndoArgs,
+};
 pub use values::{
     DEFAULT_FIELD_MANAGER, DRY_RUN_BARE, DryRunFlag, DryRunParser, FieldManagerParser, FormatParser,
 };
@@ -178,6 +182,10 @@ pub enum Command {
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
     Delete(DeleteArgs),
+    /// Manage the rollout of Deployments, StatefulSets and DaemonSets: restart, undo (both
+    /// journaled and reversible), history, status.
+    #[command(subcommand)]
+    Rollout(RolloutCommand),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]
     Undelete(UndeleteArgs),
@@ -223,6 +231,7 @@ impl Command {
             Command::Rollback(a) => a.dry_run.warning.as_deref(),
             Command::Delete(a) => a.dry_run.warning.as_deref(),
             Command::Undelete(a) => a.dry_run.warning.as_deref(),
+            Command::Rollout(RolloutCommand::Undo(a)) => a.dry_run.warning.as_deref(),
             _ => None,
         }
     }

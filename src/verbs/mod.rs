@@ -18,6 +18,7 @@ pub mod get;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod rollout;
 pub mod undelete;
 pub mod version;
 
