@@ -89,10 +89,11 @@ pub struct Patched {
 }
 
 impl PatchRequest<'_> {
-    /// What messages call the change: `rollback`, or `patch`.
+    /// What messages call the change: `rollback`, `rollout`, or `patch`.
     pub fn change(&self) -> &'static str {
         match self.operation {
             Operation::Rollback => "rollback",
+            Operation::Rollout => "rollout",
             _ => "patch",
         }
     }
