@@ -73,7 +73,7 @@ pub struct GlobalArgs {
     pub context: Option<String>,
     /// Run in each of these kubeconfig contexts and merge the results (comma-separated; an
     /// entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth
-    /// can-i, auth matrix, crds sync, delete. See docs/fleet.md.
+    /// can-i, auth matrix, crds sync, delete, rollout restart, rollout undo. See docs/fleet.md.
     #[arg(long, global = true, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["context", "all_contexts"])]
     pub contexts: Vec<String>,
     /// Run in every context of the kubeconfig and merge the results (as --contexts).

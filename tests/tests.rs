@@ -95,6 +95,8 @@ mod proxy;
 mod push_tls;
 #[path = "it/reconciler.rs"]
 mod reconciler;
+#[path = "it/rollout.rs"]
+mod rollout;
 #[path = "it/standin.rs"]
 mod standin;
 #[path = "it/undelete.rs"]

@@ -20,7 +20,8 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, delete, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str =
+    "get, patch, delete, rollout restart, rollout undo, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -73,6 +74,8 @@ enum Plan<'c> {
     /// `delete` in waves, as `patch`: its lines (kubectl's sentence or `-o name`) are
     /// prefixed by the context.
     Delete(&'c crate::cli::DeleteArgs),
+    /// `rollout restart|undo` in waves, as `delete`: kubectl's lines, prefixed by the context.
+    Rollout(&'c crate::cli::RolloutCommand),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
@@ -163,6 +166,9 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
             })
         }
         Command::Delete(a) => Ok(Plan::Delete(a)),
+        Command::Rollout(
+            r @ (crate::cli::RolloutCommand::Restart(_) | crate::cli::RolloutCommand::Undo(_)),
+        ) => Ok(Plan::Rollout(r)),
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -268,6 +274,14 @@ pub async fn run_command(
                 .await;
                 (runs, Shape::Cells, None, Some("delete"))
             }
+            Plan::Rollout(cmd) => {
+                let waves = super::waves(fleet.contexts.len(), cmd.canary().map_or(1, usize::from));
+                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
+                    done_of(verbs::rollout::run(s, cmd, cp).await)
+                })
+                .await;
+                (runs, Shape::Cells, None, Some("rollout"))
+            }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
                     match verbs::auth::run(s, cmd, cp).await {
@@ -305,6 +319,19 @@ pub async fn run_command(
         }
         Plan::Delete(args) => {
             report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
+        }
+        Plan::Rollout(cmd) => {
+            let dry_run = match cmd {
+                crate::cli::RolloutCommand::Undo(a) => a.dry_run.strategy,
+                _ => DryRun::None,
+            };
+            report_waves(
+                &format!("rollout {}", cmd.name()),
+                &runs,
+                &fleet.session_id,
+                dry_run,
+                p,
+            );
         }
         _ => {}
     }
