@@ -71,7 +71,12 @@ pub struct RolloutUndoArgs {
     #[arg(required = true, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
     /// The revision to roll back to; 0 (the default) is the one before the current.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_name = "N"
+    )]
     pub to_revision: i64,
     /// Dry run: none (default), server, or client (prints the pod template it would roll
     /// back to); a bare --dry-run is client (deprecated, as in kubectl).
@@ -96,7 +101,12 @@ pub struct RolloutHistoryArgs {
     #[arg(required = true, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
     /// Show the pod template of this revision.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_name = "N"
+    )]
     pub revision: i64,
 }
 
@@ -110,7 +120,12 @@ pub struct RolloutStatusArgs {
     #[arg(short = 'w', long, default_value_t = true, num_args = 0..=1, default_missing_value = "true", require_equals = true, action = clap::ArgAction::Set)]
     pub watch: bool,
     /// Pin to a revision (Deployments): a different running revision is an error.
-    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        value_name = "N"
+    )]
     pub revision: i64,
     /// How long to follow the status: seconds or a Go duration (0s, the default: no limit).
     #[arg(long, default_value = "0s", value_name = "DURATION")]

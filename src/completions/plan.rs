@@ -234,24 +234,23 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 }
                 ("delete", i) => name_word(line, 0, i, Verb::Delete, true),
                 // kubectl's `validArgs` of every `rollout` subcommand, then names of that type.
-                (
-                    "rollout restart" | "rollout undo" | "rollout history" | "rollout status",
-                    0,
-                ) if !line.current.contains('/') => Plan::fixed(
-                    ["deployment", "daemonset", "statefulset"]
-                        .iter()
-                        .map(|t| Candidate::new(*t, None))
-                        .collect(),
-                    directive::NO_FILE_COMP,
-                ),
-                (
-                    "rollout restart" | "rollout undo" | "rollout history" | "rollout status",
-                    0,
-                ) => type_word(&line.current, Some(Verb::Rollout)),
-                (
-                    "rollout restart" | "rollout undo" | "rollout history" | "rollout status",
-                    i,
-                ) => name_word(line, 0, i, Verb::Rollout, true),
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0)
+                    if !line.current.contains('/') =>
+                {
+                    Plan::fixed(
+                        ["deployment", "daemonset", "statefulset"]
+                            .iter()
+                            .map(|t| Candidate::new(*t, None))
+                            .collect(),
+                        directive::NO_FILE_COMP,
+                    )
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0) => {
+                    type_word(&line.current, Some(Verb::Rollout))
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", i) => {
+                    name_word(line, 0, i, Verb::Rollout, true)
+                }
                 ("auth can-i", 0) => Plan::fixed(
                     RBAC_VERBS
                         .iter()

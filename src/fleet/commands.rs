@@ -313,12 +313,22 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
+    report_plan_waves(&plan, &runs, &fleet.session_id, p);
+    if let Some(verb) = verb {
+        observe(settings, verb, &runs, p).await;
+    }
+    status
+}
+
+/// [`report_waves`] for the plans that change objects in waves (`patch`, `delete`,
+/// `rollout restart|undo`).
+fn report_plan_waves(plan: &Plan<'_>, runs: &[ContextRun], session: &str, p: &mut Printer<'_>) {
     match &plan {
         Plan::Patch { args, .. } => {
-            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
+            report_waves("patch", runs, session, args.dry_run.strategy, p);
         }
         Plan::Delete(args) => {
-            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
+            report_waves("delete", runs, session, args.dry_run.strategy, p);
         }
         Plan::Rollout(cmd) => {
             let dry_run = match cmd {
@@ -327,18 +337,14 @@ pub async fn run_command(
             };
             report_waves(
                 &format!("rollout {}", cmd.name()),
-                &runs,
-                &fleet.session_id,
+                runs,
+                session,
                 dry_run,
                 p,
             );
         }
         _ => {}
     }
-    if let Some(verb) = verb {
-        observe(settings, verb, &runs, p).await;
-    }
-    status
 }
 
 fn global_no_headers(plan: &Plan<'_>) -> bool {

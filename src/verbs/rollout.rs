@@ -134,7 +134,8 @@ async fn list_revisions(
     workload: &Value,
 ) -> Result<Vec<Revision>, VerbError> {
     let t = session.resolve(w.history_type()).await?;
-    let url = <kube::api::DynamicObject as kube::Resource>::url_path(&t.api, obj.namespace.as_deref());
+    let url =
+        <kube::api::DynamicObject as kube::Resource>::url_path(&t.api, obj.namespace.as_deref());
     let selector = revisions::selector_string(workload);
     let lp = ListParams {
         label_selector: (!selector.is_empty()).then_some(selector),

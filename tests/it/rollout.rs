@@ -48,19 +48,32 @@ fn wait_revisions(ns: &str, name: &str, n: usize) {
     let end = Instant::now() + Duration::from_secs(60);
     loop {
         let list: Value = serde_json::from_str(&kubectl(&[
-            "get", "rs", "-n", ns, "-l", &format!("app={name}"), "-o", "json",
+            "get",
+            "rs",
+            "-n",
+            ns,
+            "-l",
+            &format!("app={name}"),
+            "-o",
+            "json",
         ]))
         .unwrap();
         let count = list["items"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|rs| rs.pointer("/metadata/annotations/deployment.kubernetes.io~1revision").is_some())
+            .filter(|rs| {
+                rs.pointer("/metadata/annotations/deployment.kubernetes.io~1revision")
+                    .is_some()
+            })
             .count();
         if count >= n {
             return;
         }
-        assert!(Instant::now() < end, "deployment {name}: never {n} revisions");
+        assert!(
+            Instant::now() < end,
+            "deployment {name}: never {n} revisions"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -71,7 +84,11 @@ fn deployment(ns: &str, name: &str, two: bool) {
     wait_revisions(ns, name, 1);
     if two {
         kubectl(&[
-            "set", "image", &format!("deployment/{name}"), "-n", ns,
+            "set",
+            "image",
+            &format!("deployment/{name}"),
+            "-n",
+            ns,
             &format!("{name}=registry.invalid/{name}:2"),
         ]);
         wait_revisions(ns, name, 2);
@@ -99,16 +116,27 @@ fn restart_sets_kubectls_annotation_is_journaled_and_its_rollback_restores_the_t
     let m = myops();
     let before = object(&ns.0, "deployment", "web");
     let r = m.run(&["rollout", "restart", "deployment/web", "-n", &ns.0]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "deployment.apps/web restarted\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "deployment.apps/web restarted\n"),
+        "{r:?}"
+    );
     let after = object(&ns.0, "deployment", "web");
     let at = after
         .pointer("/spec/template/metadata/annotations/kubectl.kubernetes.io~1restartedAt")
         .and_then(Value::as_str)
         .expect("the restartedAt annotation");
-    assert!(jiff::Timestamp::strptime("%Y-%m-%dT%H:%M:%S%:z", at.replace('Z', "+00:00")).is_ok(), "{at}");
+    assert!(
+        jiff::Timestamp::strptime("%Y-%m-%dT%H:%M:%S%:z", at.replace('Z', "+00:00")).is_ok(),
+        "{at}"
+    );
     let e = last_entry(&m);
     assert_eq!(
-        (e["operation"].as_str(), e["patchType"].as_str(), e["result"].as_str()),
+        (
+            e["operation"].as_str(),
+            e["patchType"].as_str(),
+            e["result"].as_str()
+        ),
         (Some("rollout"), Some("strategic"), Some("success")),
         "{e:#}"
     );
@@ -121,18 +149,39 @@ fn restart_sets_kubectls_annotation_is_journaled_and_its_rollback_restores_the_t
     let id = e["id"].as_str().unwrap();
     let rb = m.run(&["rollback", id]);
     assert_eq!(rb.code, 0, "{rb:?}");
-    assert!(rb.stdout.starts_with(&format!("deployment.apps/web rolled back ({id})")), "{rb:?}");
+    assert!(
+        rb.stdout
+            .starts_with(&format!("deployment.apps/web rolled back ({id})")),
+        "{rb:?}"
+    );
     let restored = object(&ns.0, "deployment", "web");
     assert_eq!(restored["spec"]["template"], before["spec"]["template"]);
     let rbe = last_entry(&m);
     assert_eq!(rbe["operation"], "rollback", "{rbe:#}");
     // The restore was guarded by the resourceVersion it read (its JSON patch tests it).
     assert_eq!(rbe["patch"][0]["op"], "test", "{rbe:#}");
-    assert_eq!(rbe["patch"][0]["path"], "/metadata/resourceVersion", "{rbe:#}");
+    assert_eq!(
+        rbe["patch"][0]["path"], "/metadata/resourceVersion",
+        "{rbe:#}"
+    );
     // -o name, as kubectl's name printer; several objects in one call.
     crate::fixture::create_deployment(&ns.0, "api");
-    let r = m.run(&["rollout", "restart", "deployment", "web", "api", "-n", &ns.0, "-o", "name"]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "deployment.apps/web\ndeployment.apps/api\n"), "{r:?}");
+    let r = m.run(&[
+        "rollout",
+        "restart",
+        "deployment",
+        "web",
+        "api",
+        "-n",
+        &ns.0,
+        "-o",
+        "name",
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "deployment.apps/web\ndeployment.apps/api\n"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -143,11 +192,51 @@ fn undo_history_and_rollback_of_the_undo_match_kubectl() {
     // history, and one revision's pod template, byte for byte.
     for args in [
         vec!["rollout", "history", "deployment/web", "-n", &ns.0],
-        vec!["rollout", "history", "deployment", "web", "-n", &ns.0, "--revision", "1"],
-        vec!["rollout", "history", "deployment/web", "-n", &ns.0, "--revision", "7"],
-        vec!["rollout", "undo", "deployment/web", "-n", &ns.0, "--to-revision", "9"],
-        vec!["rollout", "undo", "deployment/web", "-n", &ns.0, "--to-revision", "2"],
-        vec!["rollout", "undo", "deployment/web", "-n", &ns.0, "--dry-run=server"],
+        vec![
+            "rollout",
+            "history",
+            "deployment",
+            "web",
+            "-n",
+            &ns.0,
+            "--revision",
+            "1",
+        ],
+        vec![
+            "rollout",
+            "history",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--revision",
+            "7",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--to-revision",
+            "9",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--to-revision",
+            "2",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--dry-run=server",
+        ],
     ] {
         let ours = m.run(&args);
         let theirs = oracle(&args);
@@ -158,15 +247,27 @@ fn undo_history_and_rollback_of_the_undo_match_kubectl() {
     let before = object(&ns.0, "deployment", "web");
     assert_eq!(image(&before), "registry.invalid/web:2");
     let r = m.run(&["rollout", "undo", "deployment/web", "-n", &ns.0]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "deployment.apps/web rolled back\n"), "{r:?}");
-    assert_eq!(image(&object(&ns.0, "deployment", "web")), "registry.invalid/web:1");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "deployment.apps/web rolled back\n"),
+        "{r:?}"
+    );
+    assert_eq!(
+        image(&object(&ns.0, "deployment", "web")),
+        "registry.invalid/web:1"
+    );
     let e = last_entry(&m);
-    assert_eq!((e["operation"].as_str(), e["patchType"].as_str()), (Some("rollout"), Some("json")), "{e:#}");
+    assert_eq!(
+        (e["operation"].as_str(), e["patchType"].as_str()),
+        (Some("rollout"), Some("json")),
+        "{e:#}"
+    );
     assert_eq!(e["patch"][0]["path"], "/spec/template", "{e:#}");
     assert_eq!(e["patch"][1]["path"], "/metadata/annotations", "{e:#}");
     // The controller moves revision 1 to revision 3 and writes that on the Deployment.
     wait_until(&ns.0, "deployment", "web", "at revision 3", |d| {
-        d.pointer("/metadata/annotations/deployment.kubernetes.io~1revision") == Some(&Value::from("3"))
+        d.pointer("/metadata/annotations/deployment.kubernetes.io~1revision")
+            == Some(&Value::from("3"))
     });
     let id = e["id"].as_str().unwrap();
     let rb = m.run(&["rollback", id]);
@@ -186,12 +287,27 @@ fn undo_without_history_and_of_a_type_without_a_rollout_are_kubectls_errors() {
     let m = myops();
     let r = m.run(&["rollout", "undo", "deployment/web", "-n", &ns.0]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert_eq!(r.stderr, oracle(&["rollout", "undo", "deployment/web", "-n", &ns.0]).stderr);
-    assert_eq!(r.stderr, "error: no rollout history found for deployment \"web\"\n");
+    assert_eq!(
+        r.stderr,
+        oracle(&["rollout", "undo", "deployment/web", "-n", &ns.0]).stderr
+    );
+    assert_eq!(
+        r.stderr,
+        "error: no rollout history found for deployment \"web\"\n"
+    );
     for (sub, words) in [
-        ("undo", "error: no rollbacker has been implemented for \"ConfigMap\"\n"),
-        ("history", "error: no history viewer has been implemented for \"ConfigMap\"\n"),
-        ("status", "error: no status viewer has been implemented for ConfigMap\n"),
+        (
+            "undo",
+            "error: no rollbacker has been implemented for \"ConfigMap\"\n",
+        ),
+        (
+            "history",
+            "error: no history viewer has been implemented for \"ConfigMap\"\n",
+        ),
+        (
+            "status",
+            "error: no status viewer has been implemented for ConfigMap\n",
+        ),
     ] {
         let r = m.run(&["rollout", sub, "configmap/cfg", "-n", &ns.0]);
         assert_eq!((r.code, r.stderr.as_str()), (2, words), "{sub}: {r:?}");
@@ -200,26 +316,70 @@ fn undo_without_history_and_of_a_type_without_a_rollout_are_kubectls_errors() {
     }
     let r = m.run(&["rollout", "restart", "configmap/cfg", "-n", &ns.0]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("configmaps \"cfg\" restarting is not supported"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("configmaps \"cfg\" restarting is not supported"),
+        "{r:?}"
+    );
     let k = oracle(&["rollout", "restart", "configmap/cfg", "-n", &ns.0]);
-    assert!(k.stderr.contains("configmaps \"cfg\" restarting is not supported"), "{k:?}");
-    assert!(m.records().iter().all(|e| e["result"] != "success"), "nothing changed");
+    assert!(
+        k.stderr
+            .contains("configmaps \"cfg\" restarting is not supported"),
+        "{k:?}"
+    );
+    assert!(
+        m.records().iter().all(|e| e["result"] != "success"),
+        "nothing changed"
+    );
 }
 
 #[test]
 fn status_prints_kubectls_lines_and_times_out() {
     let ns = Namespace::new("ro-status");
     deployment(&ns.0, "web", false);
-    kubectl(&["create", "deployment", "zero", "-n", &ns.0, "--image=registry.invalid/z:1", "--replicas=0"]);
+    kubectl(&[
+        "create",
+        "deployment",
+        "zero",
+        "-n",
+        &ns.0,
+        "--image=registry.invalid/z:1",
+        "--replicas=0",
+    ]);
     wait_until(&ns.0, "deployment", "zero", "observed", |d| {
         d.pointer("/status/observedGeneration").is_some()
     });
     let m = myops();
     for args in [
-        vec!["rollout", "status", "deployment/web", "-n", &ns.0, "--watch=false"],
+        vec![
+            "rollout",
+            "status",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--watch=false",
+        ],
         vec!["rollout", "status", "deployment/zero", "-n", &ns.0],
-        vec!["rollout", "status", "deployment/web", "-n", &ns.0, "--watch=false", "--revision", "1"],
-        vec!["rollout", "status", "deployment/web", "-n", &ns.0, "--watch=false", "--revision", "4"],
+        vec![
+            "rollout",
+            "status",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--watch=false",
+            "--revision",
+            "1",
+        ],
+        vec![
+            "rollout",
+            "status",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--watch=false",
+            "--revision",
+            "4",
+        ],
     ] {
         let ours = m.run(&args);
         let theirs = oracle(&args);
@@ -229,10 +389,24 @@ fn status_prints_kubectls_lines_and_times_out() {
     }
     // No kubelet: the replicas never become available, so the watch ends at --timeout.
     let started = Instant::now();
-    let r = m.run(&["rollout", "status", "deployment/web", "-n", &ns.0, "--timeout", "2s"]);
+    let r = m.run(&[
+        "rollout",
+        "status",
+        "deployment/web",
+        "-n",
+        &ns.0,
+        "--timeout",
+        "2s",
+    ]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(started.elapsed() < Duration::from_secs(20), "bounded by --timeout");
-    assert_eq!(r.stderr, "error: timed out waiting for the condition\n", "{r:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "bounded by --timeout"
+    );
+    assert_eq!(
+        r.stderr, "error: timed out waiting for the condition\n",
+        "{r:?}"
+    );
     assert_eq!(
         r.stdout,
         "Waiting for deployment \"web\" rollout to finish: 0 of 2 updated replicas are available...\n"
@@ -258,7 +432,10 @@ fn an_unwritable_change_log_restarts_nothing() {
         assert!(r.stderr.contains("nothing was sent"), "{r:?}");
     }
     let after = object(&ns.0, "deployment", "web");
-    assert_eq!(before["metadata"]["resourceVersion"], after["metadata"]["resourceVersion"]);
+    assert_eq!(
+        before["metadata"]["resourceVersion"],
+        after["metadata"]["resourceVersion"]
+    );
 }
 
 #[test]
@@ -275,22 +452,48 @@ fn a_field_policy_denying_the_template_refuses_restart_and_undo() {
     assert!(r.stderr.contains("(nothing was sent)"), "{r:?}");
     let r = m.run(&["rollout", "undo", "deployment/web", "-n", &ns.0]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("templates change through the release pipeline"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("templates change through the release pipeline"),
+        "{r:?}"
+    );
     let after = object(&ns.0, "deployment", "web");
-    assert_eq!(before["metadata"]["resourceVersion"], after["metadata"]["resourceVersion"]);
-    assert!(m.latest_records().iter().all(|e| e["result"].as_str().unwrap().starts_with("denied by field policy")));
+    assert_eq!(
+        before["metadata"]["resourceVersion"],
+        after["metadata"]["resourceVersion"]
+    );
+    assert!(m.latest_records().iter().all(|e| {
+        e["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("denied by field policy")
+    }));
 }
 
 #[test]
 fn a_reconciler_owned_deployment_is_restarted_with_a_warning() {
     let ns = Namespace::new("ro-argo");
     deployment(&ns.0, "web", false);
-    kubectl(&["label", "deployment", "web", "-n", &ns.0, "argocd.argoproj.io/instance=shop"]);
+    kubectl(&[
+        "label",
+        "deployment",
+        "web",
+        "-n",
+        &ns.0,
+        "argocd.argoproj.io/instance=shop",
+    ]);
     let m = myops();
     let r = m.run(&["rollout", "restart", "deployment/web", "-n", &ns.0]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stderr.starts_with("warning: deployment.apps/web is managed by Argo CD"), "{r:?}");
-    assert_eq!(last_entry(&m)["reconciler"]["marker"], "label argocd.argoproj.io/instance");
+    assert!(
+        r.stderr
+            .starts_with("warning: deployment.apps/web is managed by Argo CD"),
+        "{r:?}"
+    );
+    assert_eq!(
+        last_entry(&m)["reconciler"]["marker"],
+        "label argocd.argoproj.io/instance"
+    );
 }
 
 /// A StatefulSet at revision 2 with its two ControllerRevisions, written as its controller
@@ -331,10 +534,41 @@ fn a_statefulset_undo_sends_its_controller_revision_and_rolls_back() {
     let m = myops();
     for args in [
         vec!["rollout", "history", "statefulset/db", "-n", &ns.0],
-        vec!["rollout", "history", "statefulset/db", "-n", &ns.0, "--revision", "1"],
-        vec!["rollout", "undo", "statefulset/db", "-n", &ns.0, "--dry-run=server"],
-        vec!["rollout", "undo", "statefulset/db", "-n", &ns.0, "--to-revision", "2"],
-        vec!["rollout", "undo", "statefulset/db", "-n", &ns.0, "--to-revision", "5"],
+        vec![
+            "rollout",
+            "history",
+            "statefulset/db",
+            "-n",
+            &ns.0,
+            "--revision",
+            "1",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "statefulset/db",
+            "-n",
+            &ns.0,
+            "--dry-run=server",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "statefulset/db",
+            "-n",
+            &ns.0,
+            "--to-revision",
+            "2",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "statefulset/db",
+            "-n",
+            &ns.0,
+            "--to-revision",
+            "5",
+        ],
     ] {
         let ours = m.run(&args);
         let theirs = oracle(&args);
@@ -344,11 +578,24 @@ fn a_statefulset_undo_sends_its_controller_revision_and_rolls_back() {
     }
     let before = object(&ns.0, "statefulset", "db");
     let r = m.run(&["rollout", "undo", "statefulset/db", "-n", &ns.0]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "statefulset.apps/db rolled back\n"), "{r:?}");
-    assert_eq!(image(&object(&ns.0, "statefulset", "db")), "registry.invalid/db:1");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "statefulset.apps/db rolled back\n"),
+        "{r:?}"
+    );
+    assert_eq!(
+        image(&object(&ns.0, "statefulset", "db")),
+        "registry.invalid/db:1"
+    );
     let e = last_entry(&m);
-    assert_eq!((e["operation"].as_str(), e["patchType"].as_str()), (Some("rollout"), Some("strategic")));
+    assert_eq!(
+        (e["operation"].as_str(), e["patchType"].as_str()),
+        (Some("rollout"), Some("strategic"))
+    );
     let rb = m.run(&["rollback", e["id"].as_str().unwrap()]);
     assert_eq!(rb.code, 0, "{rb:?}");
-    assert_eq!(object(&ns.0, "statefulset", "db")["spec"]["template"], before["spec"]["template"]);
+    assert_eq!(
+        object(&ns.0, "statefulset", "db")["spec"]["template"],
+        before["spec"]["template"]
+    );
 }

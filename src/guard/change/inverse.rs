@@ -199,7 +199,11 @@ fn restore_patch(e: &Entry) -> Result<Inverse, String> {
 /// inverse restores each annotation the patch changed — one whose value in the patch differs
 /// from the before-state — and leaves the others to their writers, so the controller's new
 /// revision number does not count as a change made since.
-fn replaced_annotations(before: &Value, patch: Option<&Value>, touched: Vec<String>) -> Vec<String> {
+fn replaced_annotations(
+    before: &Value,
+    patch: Option<&Value>,
+    touched: Vec<String>,
+) -> Vec<String> {
     const WHOLE: &str = "/metadata/annotations";
     let replaced = patch
         .and_then(Value::as_array)

@@ -124,7 +124,10 @@ fn annotations(w: &mut Out, title: &str, m: &Map<String, Value>) {
         if value.len() + k.len() + 2 > MAX_ANNOTATION_LEN || value.contains('\n') {
             w.w(0, &format!("{k}:\n"));
             for line in value.split('\n') {
-                w.w(0, &format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)));
+                w.w(
+                    0,
+                    &format!("\t  {}\n", shorten(line, MAX_ANNOTATION_LEN - 2)),
+                );
             }
         } else {
             w.w(0, &format!("{k}: {value}\n"));
@@ -176,13 +179,19 @@ fn containers(w: &mut Out, label: &str, list: &[Value]) {
             if p.contains(',') {
                 w.w(2, &format!("{many}:\t{p}\n"));
             } else {
-                w.w(2, &format!("{one}:\t{}\n", if p.is_empty() { "<none>" } else { &p }));
+                w.w(
+                    2,
+                    &format!("{one}:\t{}\n", if p.is_empty() { "<none>" } else { &p }),
+                );
             }
         }
         if let Some(sp) = c.pointer("/securityContext/seccompProfile") {
             w.w(2, &format!("SeccompProfile:\t{}\n", s(sp, "type")));
             if s(sp, "type") == "Localhost" {
-                w.w(3, &format!("LocalhostProfile:\t{}\n", s(sp, "localhostProfile")));
+                w.w(
+                    3,
+                    &format!("LocalhostProfile:\t{}\n", s(sp, "localhostProfile")),
+                );
             }
         }
         for (title, key) in [("Command", "command"), ("Args", "args")] {
@@ -259,7 +268,11 @@ fn probe(p: &Value) -> String {
         );
     }
     if let Some(t) = p.get("tcpSocket") {
-        return format!("tcp-socket {}:{} {attrs}", s(t, "host"), text(t.get("port")));
+        return format!(
+            "tcp-socket {}:{} {attrs}",
+            s(t, "host"),
+            text(t.get("port"))
+        );
     }
     if let Some(g) = p.get("grpc") {
         return format!(
@@ -282,7 +295,10 @@ fn env_from(w: &mut Out, list: &[Value]) {
         let optional = r.get("optional") == Some(&Value::Bool(true));
         let prefix = s(e, "prefix");
         if prefix.is_empty() {
-            w.w(3, &format!("{}\t{from}\tOptional: {optional}\n", s(r, "name")));
+            w.w(
+                3,
+                &format!("{}\t{from}\tOptional: {optional}\n", s(r, "name")),
+            );
         } else {
             w.w(
                 3,
@@ -374,7 +390,10 @@ fn mounts(w: &mut Out, c: &Value) {
         let mut sorted: Vec<&Value> = devices.iter().collect();
         sorted.sort_by(|a, b| s(a, "devicePath").cmp(s(b, "devicePath")));
         for d in sorted {
-            w.w(3, &format!("{} from {}\n", s(d, "devicePath"), s(d, "name")));
+            w.w(
+                3,
+                &format!("{} from {}\n", s(d, "devicePath"), s(d, "name")),
+            );
         }
     }
 }

@@ -80,11 +80,13 @@ async fn restart_one(
         // Refused before the request, as kubectl refuses it: journaled as an attempt.
         let intent = session.intent(req.intent(&obj, Some(b))).await;
         session.journal_complete(intent, format!("refused: {why}"))?;
-        return Err(VerbError::Usage(if w == Workload::Deployment && why.starts_with("can't") {
-            format!("{} {:?} {why}", obj.t.group_resource(), obj.name)
-        } else {
-            format!("failed to create patch for {}: {why}", obj.name)
-        }));
+        return Err(VerbError::Usage(
+            if w == Workload::Deployment && why.starts_with("can't") {
+                format!("{} {:?} {why}", obj.t.group_resource(), obj.name)
+            } else {
+                format!("failed to create patch for {}: {why}", obj.name)
+            },
+        ));
     }
     let patched = session.patch(&grant, &obj, &req, before.as_ref()).await?;
     if let Some(owner) = &patched.reconciler {

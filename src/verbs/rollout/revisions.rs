@@ -397,7 +397,10 @@ fn history_undo(
     }
     // kubectl compares its own patch of the current template with the revision's bytes
     // (`daemonSetMatch`, `statefulsetMatch`); the same JSON compared as values.
-    let mut own = current.pointer("/spec/template").cloned().unwrap_or(json!({}));
+    let mut own = current
+        .pointer("/spec/template")
+        .cloned()
+        .unwrap_or(json!({}));
     if let Some(m) = own.as_object_mut() {
         m.insert("$patch".into(), json!("replace"));
     }

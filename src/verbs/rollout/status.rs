@@ -50,9 +50,9 @@ pub async fn run(s: &Settings, a: &RolloutStatusArgs, p: &mut Printer<'_>) -> Ou
         resource.get_or_insert_with(|| obj.t.group_resource());
         let follow = follow(&session, &obj, w, a, p);
         let r = match timeout {
-            Some(t) => tokio::time::timeout(t, follow).await.unwrap_or_else(|_| {
-                Err(VerbError::io("timed out waiting for the condition"))
-            }),
+            Some(t) => tokio::time::timeout(t, follow)
+                .await
+                .unwrap_or_else(|_| Err(VerbError::io("timed out waiting for the condition"))),
             None => follow.await,
         };
         if let Err(e) = r {
@@ -91,7 +91,10 @@ async fn follow(
         )
         .await?;
     let req = WatchRequest {
-        url: <kube::api::DynamicObject as kube::Resource>::url_path(&obj.t.api, obj.namespace.as_deref()),
+        url: <kube::api::DynamicObject as kube::Resource>::url_path(
+            &obj.t.api,
+            obj.namespace.as_deref(),
+        ),
         lp: kube::api::ListParams::default().fields(&format!("metadata.name={}", obj.name)),
         table: false,
         include_object: "Object",
@@ -160,23 +163,42 @@ pub fn status_of(w: Workload, o: &Value, revision: i64) -> Result<(String, bool)
     match w {
         Workload::Deployment => deployment_status(o, name, revision, generation, observed),
         Workload::DaemonSet => {
-            if o.pointer("/spec/updateStrategy/type").and_then(Value::as_str)
+            if o.pointer("/spec/updateStrategy/type")
+                .and_then(Value::as_str)
                 != Some("RollingUpdate")
             {
-                return Err("rollout status is only available for RollingUpdate strategy type".into());
+                return Err(
+                    "rollout status is only available for RollingUpdate strategy type".into(),
+                );
             }
             if generation > observed {
-                return Ok(("Waiting for daemon set spec update to be observed...\n".into(), false));
+                return Ok((
+                    "Waiting for daemon set spec update to be observed...\n".into(),
+                    false,
+                ));
             }
             let desired = int(o, "/status/desiredNumberScheduled");
             let updated = int(o, "/status/updatedNumberScheduled");
             let available = int(o, "/status/numberAvailable");
             Ok(if updated < desired {
-                (format!("Waiting for daemon set {name:?} rollout to finish: {updated} out of {desired} new pods have been updated...\n"), false)
+                (
+                    format!(
+                        "Waiting for daemon set {name:?} rollout to finish: {updated} out of {desired} new pods have been updated...\n"
+                    ),
+                    false,
+                )
             } else if available < desired {
-                (format!("Waiting for daemon set {name:?} rollout to finish: {available} of {desired} updated pods are available...\n"), false)
+                (
+                    format!(
+                        "Waiting for daemon set {name:?} rollout to finish: {available} of {desired} updated pods are available...\n"
+                    ),
+                    false,
+                )
             } else {
-                (format!("daemon set {name:?} successfully rolled out\n"), true)
+                (
+                    format!("daemon set {name:?} successfully rolled out\n"),
+                    true,
+                )
             })
         }
         Workload::StatefulSet => statefulset_status(o, generation, observed),
@@ -196,9 +218,9 @@ fn deployment_status(
             .and_then(|a| a.get(revisions::REVISION))
             .and_then(Value::as_str)
             .unwrap_or("0");
-        let current: i64 = current.parse().map_err(|e| {
-            format!("cannot get the revision of deployment {name:?}: {e}")
-        })?;
+        let current: i64 = current
+            .parse()
+            .map_err(|e| format!("cannot get the revision of deployment {name:?}: {e}"))?;
         if current != revision {
             return Err(format!(
                 "desired revision ({revision}) is different from the running revision ({current})"
@@ -206,7 +228,10 @@ fn deployment_status(
         }
     }
     if generation > observed {
-        return Ok(("Waiting for deployment spec update to be observed...\n".into(), false));
+        return Ok((
+            "Waiting for deployment spec update to be observed...\n".into(),
+            false,
+        ));
     }
     let timed_out = o
         .pointer("/status/conditions")
@@ -215,47 +240,103 @@ fn deployment_status(
         .flatten()
         .any(|c| c["type"] == "Progressing" && c["reason"] == "ProgressDeadlineExceeded");
     if timed_out {
-        return Err(format!("deployment {name:?} exceeded its progress deadline"));
+        return Err(format!(
+            "deployment {name:?} exceeded its progress deadline"
+        ));
     }
     let replicas = o.pointer("/spec/replicas").and_then(Value::as_i64);
     let updated = int(o, "/status/updatedReplicas");
     let total = int(o, "/status/replicas");
     let available = int(o, "/status/availableReplicas");
     Ok(match replicas {
-        Some(r) if updated < r => (format!("Waiting for deployment {name:?} rollout to finish: {updated} out of {r} new replicas have been updated...\n"), false),
-        _ if total > updated => (format!("Waiting for deployment {name:?} rollout to finish: {} old replicas are pending termination...\n", total - updated), false),
-        _ if available < updated => (format!("Waiting for deployment {name:?} rollout to finish: {available} of {updated} updated replicas are available...\n"), false),
-        _ => (format!("deployment {name:?} successfully rolled out\n"), true),
+        Some(r) if updated < r => (
+            format!(
+                "Waiting for deployment {name:?} rollout to finish: {updated} out of {r} new replicas have been updated...\n"
+            ),
+            false,
+        ),
+        _ if total > updated => (
+            format!(
+                "Waiting for deployment {name:?} rollout to finish: {} old replicas are pending termination...\n",
+                total - updated
+            ),
+            false,
+        ),
+        _ if available < updated => (
+            format!(
+                "Waiting for deployment {name:?} rollout to finish: {available} of {updated} updated replicas are available...\n"
+            ),
+            false,
+        ),
+        _ => (
+            format!("deployment {name:?} successfully rolled out\n"),
+            true,
+        ),
     })
 }
 
 fn statefulset_status(o: &Value, generation: i64, observed: i64) -> Result<(String, bool), String> {
-    if o.pointer("/spec/updateStrategy/type").and_then(Value::as_str) != Some("RollingUpdate") {
+    if o.pointer("/spec/updateStrategy/type")
+        .and_then(Value::as_str)
+        != Some("RollingUpdate")
+    {
         return Err("rollout status is only available for RollingUpdate strategy type".into());
     }
     if observed == 0 || generation > observed {
-        return Ok(("Waiting for statefulset spec update to be observed...\n".into(), false));
+        return Ok((
+            "Waiting for statefulset spec update to be observed...\n".into(),
+            false,
+        ));
     }
     let replicas = o.pointer("/spec/replicas").and_then(Value::as_i64);
     let ready = int(o, "/status/readyReplicas");
     if let Some(r) = replicas
         && ready < r
     {
-        return Ok((format!("Waiting for {} pods to be ready...\n", r - ready), false));
+        return Ok((
+            format!("Waiting for {} pods to be ready...\n", r - ready),
+            false,
+        ));
     }
     let updated = int(o, "/status/updatedReplicas");
     if let Some(ru) = o.pointer("/spec/updateStrategy/rollingUpdate") {
         if let (Some(r), Some(part)) = (replicas, ru.get("partition").and_then(Value::as_i64))
             && updated < r - part
         {
-            return Ok((format!("Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n", r - part), false));
+            return Ok((
+                format!(
+                    "Waiting for partitioned roll out to finish: {updated} out of {} new pods have been updated...\n",
+                    r - part
+                ),
+                false,
+            ));
         }
-        return Ok((format!("partitioned roll out complete: {updated} new pods have been updated...\n"), true));
+        return Ok((
+            format!("partitioned roll out complete: {updated} new pods have been updated...\n"),
+            true,
+        ));
     }
-    let update_rev = o.pointer("/status/updateRevision").and_then(Value::as_str).unwrap_or("");
-    let current_rev = o.pointer("/status/currentRevision").and_then(Value::as_str).unwrap_or("");
+    let update_rev = o
+        .pointer("/status/updateRevision")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let current_rev = o
+        .pointer("/status/currentRevision")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     if update_rev != current_rev {
-        return Ok((format!("waiting for statefulset rolling update to complete {updated} pods at revision {update_rev}...\n"), false));
+        return Ok((
+            format!(
+                "waiting for statefulset rolling update to complete {updated} pods at revision {update_rev}...\n"
+            ),
+            false,
+        ));
     }
-    Ok((format!("statefulset rolling update complete {} pods at revision {current_rev}...\n", int(o, "/status/currentReplicas")), true))
+    Ok((
+        format!(
+            "statefulset rolling update complete {} pods at revision {current_rev}...\n",
+            int(o, "/status/currentReplicas")
+        ),
+        true,
+    ))
 }

@@ -105,8 +105,15 @@ async fn undo_one(
     }
     let revs = list_revisions(session, &grant, &obj, w, &before).await?;
     let client = a.dry_run.strategy == DryRun::Client;
-    let plan = revisions::undo_plan(w, &before, &revs, a.to_revision, client)
-        .map_err(VerbError::Usage)?;
+    let plan = match revisions::undo_plan(w, &before, &revs, a.to_revision, client) {
+        Ok(plan) => plan,
+        Err(why) => {
+            // Refused as kubectl refuses it, before the request: journaled as an attempt.
+            let intent = session.intent(req.intent(&obj, Some(&before))).await;
+            session.journal_complete(intent, format!("refused: {why}"))?;
+            return Err(VerbError::Usage(why));
+        }
+    };
     let (patch_type, body, template) = match plan {
         UndoPlan::Skipped(why) => {
             return print_line(p, &obj, &why, a);

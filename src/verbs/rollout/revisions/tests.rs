@@ -25,18 +25,31 @@ fn a_deployment_undo_sends_kubectls_json_patch_of_the_previous_replicaset() {
     let revs = owned_revisions(
         Workload::Deployment,
         &d,
-        vec![rs("1", "v1", "u1"), rs("2", "v2", "u1"), rs("3", "v9", "other")],
+        vec![
+            rs("1", "v1", "u1"),
+            rs("2", "v2", "u1"),
+            rs("3", "v9", "other"),
+        ],
     );
-    assert_eq!(revs.len(), 2, "the ReplicaSet of another owner is not a revision");
-    let UndoPlan::Patch { patch_type, body, .. } =
-        undo_plan(Workload::Deployment, &d, &revs, 0, false).unwrap()
+    assert_eq!(
+        revs.len(),
+        2,
+        "the ReplicaSet of another owner is not a revision"
+    );
+    let UndoPlan::Patch {
+        patch_type, body, ..
+    } = undo_plan(Workload::Deployment, &d, &revs, 0, false).unwrap()
     else {
         panic!("a patch")
     };
     assert_eq!(patch_type, PatchType::Json);
     assert_eq!(body[0]["path"], "/spec/template");
     assert_eq!(body[0]["value"]["spec"]["containers"][0]["image"], "v1");
-    assert!(body[0]["value"]["metadata"]["labels"].get(HASH_LABEL).is_none());
+    assert!(
+        body[0]["value"]["metadata"]["labels"]
+            .get(HASH_LABEL)
+            .is_none()
+    );
     // The Deployment's own revision annotations are kept, the ReplicaSet's others copied;
     // an annotation only the Deployment had is dropped (as kubectl's replace does).
     assert_eq!(
@@ -66,10 +79,16 @@ fn undo_refusals_are_kubectls_sentences() {
         UndoPlan::Skipped("skipped rollback (current template already matches revision 2)".into())
     );
     let paused = deployment("v2", true);
-    let two = owned_revisions(Workload::Deployment, &paused, vec![rs("1", "v1", "u1"), rs("2", "v2", "u1")]);
-    assert!(undo_plan(Workload::Deployment, &paused, &two, 0, false)
-        .unwrap_err()
-        .starts_with("you cannot rollback a paused deployment"));
+    let two = owned_revisions(
+        Workload::Deployment,
+        &paused,
+        vec![rs("1", "v1", "u1"), rs("2", "v2", "u1")],
+    );
+    assert!(
+        undo_plan(Workload::Deployment, &paused, &two, 0, false)
+            .unwrap_err()
+            .starts_with("you cannot rollback a paused deployment")
+    );
     assert_eq!(
         undo_plan(Workload::StatefulSet, &paused, &[], 0, false).unwrap_err(),
         "no last revision to roll back to"
@@ -80,15 +99,20 @@ fn undo_refusals_are_kubectls_sentences() {
 fn a_controller_revision_undo_sends_its_data_and_skips_the_current_template() {
     let sts = json!({"metadata": {"name": "db", "uid": "s1"},
         "spec": {"template": {"metadata": {"labels": {"app": "db"}}, "spec": {"containers": [{"name": "c", "image": "v2"}]}}}});
-    let cr = |n: i64, image: &str| json!({
-        "metadata": {"name": format!("db-{n}"), "ownerReferences": [{"controller": true, "uid": "s1"}]},
-        "revision": n,
-        "data": {"spec": {"template": {"$patch": "replace", "metadata": {"labels": {"app": "db"}},
-                                       "spec": {"containers": [{"name": "c", "image": image}]}}}}
-    });
+    let cr = |n: i64, image: &str| {
+        json!({
+            "metadata": {"name": format!("db-{n}"), "ownerReferences": [{"controller": true, "uid": "s1"}]},
+            "revision": n,
+            "data": {"spec": {"template": {"$patch": "replace", "metadata": {"labels": {"app": "db"}},
+                                           "spec": {"containers": [{"name": "c", "image": image}]}}}}
+        })
+    };
     let revs = owned_revisions(Workload::StatefulSet, &sts, vec![cr(1, "v1"), cr(2, "v2")]);
-    let UndoPlan::Patch { patch_type, body, template } =
-        undo_plan(Workload::StatefulSet, &sts, &revs, 0, false).unwrap()
+    let UndoPlan::Patch {
+        patch_type,
+        body,
+        template,
+    } = undo_plan(Workload::StatefulSet, &sts, &revs, 0, false).unwrap()
     else {
         panic!("a patch")
     };
@@ -113,11 +137,19 @@ fn selectors_print_as_apimachinery_writes_them() {
 fn a_restart_is_refused_on_a_paused_deployment_and_twice_in_one_second() {
     let at = "2026-12-04T10:00:00Z";
     let paused = deployment("v1", true);
-    assert!(restart_refusal(Workload::Deployment, &paused, at).unwrap().contains("paused"));
+    assert!(
+        restart_refusal(Workload::Deployment, &paused, at)
+            .unwrap()
+            .contains("paused")
+    );
     let mut d = deployment("v1", false);
     assert_eq!(restart_refusal(Workload::Deployment, &d, at), None);
     d["spec"]["template"]["metadata"]["annotations"] = json!({RESTARTED_AT: at});
-    assert!(restart_refusal(Workload::Deployment, &d, at).unwrap().contains("past second"));
+    assert!(
+        restart_refusal(Workload::Deployment, &d, at)
+            .unwrap()
+            .contains("past second")
+    );
     assert_eq!(
         restart_patch(at),
         json!({"spec": {"template": {"metadata": {"annotations": {RESTARTED_AT: at}}}}})
