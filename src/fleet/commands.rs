@@ -449,13 +449,13 @@ fn report_waves(
         ));
     }
     // A patch changes one object: only a context that succeeded changed it. A delete of
-    // several objects that failed part-way may have deleted some of them (the journal says
+    // several objects (or a rollout of several) that failed part-way may have changed some of them (the journal says
     // which), so every context it ran in counts but those refused before anything was sent
     // (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success
-                || (verb == "delete" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+                || (verb != "patch" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
         })
     });
     if changed && dry_run == DryRun::None {

@@ -298,11 +298,11 @@ fn undo_without_history_and_of_a_type_without_a_rollout_are_kubectls_errors() {
     for (sub, words) in [
         (
             "undo",
-            "error: no rollbacker has been implemented for \"ConfigMap\"\n",
+            "error: error retrieving rollbacker for \"ConfigMap\", no visitor method exists for { ConfigMap}\n",
         ),
         (
             "history",
-            "error: no history viewer has been implemented for \"ConfigMap\"\n",
+            "error: error retrieving history for \"ConfigMap\", no visitor method exists for { ConfigMap}\n",
         ),
         (
             "status",
@@ -507,7 +507,7 @@ fn statefulset_with_history(ns: &str, name: &str) {
         "metadata": {"name": name, "namespace": ns},
         "spec": {"serviceName": name, "replicas": 1, "selector": {"matchLabels": {"app": name}},
                  "template": template("registry.invalid/db:2")}});
-    let out = kubectl_stdin(&["apply", "-f", "-"], &sts.to_string());
+    let out = kubectl_stdin(&["create", "-f", "-"], &sts.to_string());
     assert!(out.status.success(), "{}", text_of(&out.stderr));
     let live = object(ns, "statefulset", name);
     let uid = live["metadata"]["uid"].as_str().unwrap();

@@ -41,10 +41,7 @@ pub async fn run(s: &Settings, a: &RolloutHistoryArgs, p: &mut Printer<'_>) -> O
 
 /// kubectl's refusal of a type that has no rollout (`history.go`, `HistoryViewerFor`).
 fn no_viewer(o: &ObjectRef) -> String {
-    format!(
-        "no history viewer has been implemented for {:?}",
-        revisions::group_kind(&o.t)
-    )
+    revisions::no_implementation(&o.t, "history viewer", "history")
 }
 
 async fn history_one(

@@ -77,6 +77,28 @@ pub fn group_kind(t: &ResolvedType) -> String {
     }
 }
 
+/// kubectl's refusal of `rollout undo` (`what` = `rollbacker`, `retrieving` = `rollbacker`) or
+/// `rollout history` (`history viewer`, `history`) for a type without a rollout (pure): the
+/// kinds kubectl's `apps.GroupKindElement.Accept` knows (Pods, ReplicationControllers,
+/// ReplicaSets, Jobs, CronJobs) have no implementation; any other kind has no visitor.
+pub fn no_implementation(t: &ResolvedType, what: &str, retrieving: &str) -> String {
+    let (g, k) = (t.api.group.as_str(), t.api.kind.as_str());
+    let visited = matches!(
+        (g, k),
+        ("", "Pod" | "ReplicationController")
+            | ("apps" | "extensions", "ReplicaSet")
+            | ("batch", "Job" | "CronJob")
+    );
+    if visited {
+        format!("no {what} has been implemented for {:?}", group_kind(t))
+    } else {
+        format!(
+            "error retrieving {retrieving} for {:?}, no visitor method exists for {{{g} {k}}}",
+            group_kind(t)
+        )
+    }
+}
+
 /// The time now as Go's `time.Now().Format(time.RFC3339)` writes it: local time to the
 /// second, `Z` for UTC, else the offset `+01:00`.
 pub fn now_rfc3339() -> String {

@@ -40,10 +40,7 @@ pub async fn run(s: &Settings, a: &RolloutUndoArgs, p: &mut Printer<'_>) -> Outc
 
 /// kubectl's refusal of a type that has no rollout (`rollback.go`, `RollbackerFor`).
 fn no_rollbacker(o: &ObjectRef) -> String {
-    format!(
-        "no rollbacker has been implemented for {:?}",
-        revisions::group_kind(&o.t)
-    )
+    revisions::no_implementation(&o.t, "rollbacker", "rollbacker")
 }
 
 /// kubectl's warning before undoing an object `kubectl apply` manages
