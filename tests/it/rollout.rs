@@ -599,3 +599,86 @@ fn a_statefulset_undo_sends_its_controller_revision_and_rolls_back() {
         before["spec"]["template"]
     );
 }
+
+#[test]
+fn a_revisions_pod_template_and_a_daemonset_read_as_kubectl_prints_them() {
+    let ns = Namespace::new("ro-describe");
+    let rich = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "rich", "namespace": ns.0},
+        "spec": {"replicas": 0, "selector": {"matchLabels": {"app": "rich"}},
+            "template": {
+                "metadata": {"labels": {"app": "rich"},
+                             "annotations": {"note": "x".repeat(150), "a": "multi\nline"}},
+                "spec": {
+                    "serviceAccountName": "sa1", "priorityClassName": "high",
+                    "nodeSelector": {"disk": "ssd"},
+                    "initContainers": [{"name": "init", "image": "busybox", "command": ["sh", "-c"], "args": ["echo hi\nbye"]}],
+                    "containers": [{"name": "a", "image": "registry.invalid/agent:1",
+                        "ports": [{"containerPort": 80, "name": "http"}, {"containerPort": 443}],
+                        "env": [{"name": "A", "value": "1"},
+                                {"name": "P", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                                {"name": "SK", "valueFrom": {"secretKeyRef": {"name": "s", "key": "k"}}}],
+                        "envFrom": [{"configMapRef": {"name": "cfg"}}, {"secretRef": {"name": "s", "optional": true}, "prefix": "S_"}],
+                        "resources": {"limits": {"cpu": "100m", "memory": "64Mi"}, "requests": {"cpu": "50m"}},
+                        "livenessProbe": {"httpGet": {"path": "/healthz", "port": 80}},
+                        "readinessProbe": {"tcpSocket": {"port": "http"}},
+                        "volumeMounts": [{"name": "cfg", "mountPath": "/etc/cfg", "readOnly": true}, {"name": "tmp", "mountPath": "/tmp"}]}],
+                    "volumes": [{"name": "cfg", "configMap": {"name": "cfg"}}, {"name": "tmp", "emptyDir": {}},
+                                {"name": "pvc", "persistentVolumeClaim": {"claimName": "data"}},
+                                {"name": "sec", "secret": {"secretName": "s"}},
+                                {"name": "hp", "hostPath": {"path": "/var/log"}}],
+                    "tolerations": [{"operator": "Exists"}, {"key": "k", "operator": "Equal", "value": "v", "effect": "NoExecute", "tolerationSeconds": 30}],
+                    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+                                                   "labelSelector": {"matchLabels": {"app": "rich"}}}]}}}});
+    let out = kubectl_stdin(&["create", "-f", "-"], &rich.to_string());
+    assert!(out.status.success(), "{}", text_of(&out.stderr));
+    wait_revisions(&ns.0, "rich", 1);
+    let ds = serde_json::json!({"apiVersion": "apps/v1", "kind": "DaemonSet",
+        "metadata": {"name": "agent", "namespace": ns.0},
+        "spec": {"selector": {"matchLabels": {"app": "agent"}},
+                 "template": {"metadata": {"labels": {"app": "agent"}},
+                              "spec": {"containers": [{"name": "a", "image": "registry.invalid/agent:1"}]}}}});
+    let out = kubectl_stdin(&["create", "-f", "-"], &ds.to_string());
+    assert!(out.status.success(), "{}", text_of(&out.stderr));
+    let m = myops();
+    for args in [
+        vec![
+            "rollout",
+            "history",
+            "deployment/rich",
+            "-n",
+            &ns.0,
+            "--revision",
+            "1",
+        ],
+        vec![
+            "rollout",
+            "status",
+            "daemonset/agent",
+            "-n",
+            &ns.0,
+            "--watch=false",
+        ],
+        vec!["rollout", "history", "daemonset/agent", "-n", &ns.0],
+        vec!["rollout", "undo", "daemonset/agent", "-n", &ns.0],
+    ] {
+        let ours = m.run(&args);
+        let theirs = oracle(&args);
+        assert_eq!(ours.stdout, theirs.stdout, "{args:?}: {ours:?}");
+        assert_eq!(ours.stderr, theirs.stderr, "{args:?}: {ours:?}");
+        assert_eq!(ours.code == 0, theirs.code == 0, "{args:?}: {ours:?}");
+    }
+    let r = m.run(&["rollout", "restart", "daemonset/agent", "-n", &ns.0]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "daemonset.apps/agent restarted\n"),
+        "{r:?}"
+    );
+    // The metrics count the rollout verb on its resource.
+    let state = std::fs::read_to_string(m.dir.path().join("myops/metrics-state.json")).unwrap();
+    assert!(state.contains("\"verb\":\"rollout\""), "{state}");
+    assert!(
+        state.contains("\"resource\":\"daemonsets.apps\""),
+        "{state}"
+    );
+}

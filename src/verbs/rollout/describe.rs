@@ -1,6 +1,6 @@
 //! A pod template as `kubectl rollout history --revision N` and `rollout undo --dry-run=client`
-//! print it (pure): kubectl's `describe.DescribePodTemplate` (`k8s.io/kubectl/pkg/describe/
-//! describe.go`) written through its prefix writer into a plain buffer, so the tabs stay tabs.
+//! print it (pure): kubectl 1.36's `describe.DescribePodTemplate` (`k8s.io/kubectl@v0.36.3
+//! pkg/describe/describe.go`) written through its prefix writer into a plain buffer, so the tabs stay tabs.
 //! Covered: labels, annotations, service account, init and app containers (image, ports,
 //! command, args, resources, probes, env and envFrom, mounts), the common volume sources
 //! (emptyDir, hostPath, secret, configMap, persistentVolumeClaim; any other is named by its
@@ -240,7 +240,7 @@ fn resources(w: &mut Out, r: Option<&Value>) {
 fn probe(p: &Value) -> String {
     let n = |k: &str| p.get(k).and_then(Value::as_i64).unwrap_or(0);
     let attrs = format!(
-        "delay={}s timeout={}s period={}s successThreshold={} failureThreshold={}",
+        "delay={}s timeout={}s period={}s #success={} #failure={}",
         n("initialDelaySeconds"),
         n("timeoutSeconds"),
         n("periodSeconds"),
@@ -408,8 +408,9 @@ fn volumes(w: &mut Out, list: &[Value]) {
         w.w(1, &format!(" {}:\n", s(v, "name")));
         let optional = |r: &Value| r.get("optional") == Some(&Value::Bool(true));
         if let Some(h) = v.get("hostPath") {
-            let t = s(h, "type");
-            w.w(2, &format!("Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{}\n", s(h, "path"), if t.is_empty() { "<none>" } else { t }));
+            // A type the server defaulted to "" prints empty; only an absent one is `<none>`.
+            let t = h.get("type").map_or("<none>", |t| t.as_str().unwrap_or(""));
+            w.w(2, &format!("Type:\tHostPath (bare host directory volume)\n    Path:\t{}\n    HostPathType:\t{t}\n", s(h, "path")));
         } else if let Some(e) = v.get("emptyDir") {
             let limit = text(e.get("sizeLimit"));
             let limit = if limit.is_empty() || limit == "0" {
