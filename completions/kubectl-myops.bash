@@ -1442,7 +1442,7 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --operation)
-                    COMPREPLY=($(compgen -W "patch rollback crd-apply crd-prune delete undelete" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "patch rollback crd-apply crd-prune delete undelete rollout" -- "${cur}"))
                     return 0
                     ;;
                 --result)

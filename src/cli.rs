@@ -184,7 +184,7 @@ pub enum Command {
     Delete(DeleteArgs),
     /// Manage the rollout of Deployments, StatefulSets and DaemonSets: restart, undo (both
     /// journaled and reversible), history, status.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = rollout::ROLLOUT_HELP)]
     Rollout(RolloutCommand),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]

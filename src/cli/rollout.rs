@@ -132,6 +132,18 @@ pub struct RolloutStatusArgs {
     pub timeout: String,
 }
 
+/// `rollout --help` (the group).
+pub const ROLLOUT_HELP: &str =
+    "Deployments, StatefulSets and DaemonSets, as kubectl does it. restart and undo are changes:
+plugin.yaml verb `rollout`, reviewed, judged by field policies, journaled, undone by
+`kubectl myops rollback ID`. history and status only read.
+
+Examples:
+  kubectl myops rollout restart deployment/web
+  kubectl myops rollout history deployment/web
+  kubectl myops rollout undo deployment/web --to-revision 2
+  kubectl myops rollout status deployment/web --timeout 5m";
+
 /// `rollout restart --help`.
 pub const RESTART_HELP: &str =
     "The restart is kubectl's: a strategic merge patch setting the pod template annotation

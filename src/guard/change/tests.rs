@@ -427,3 +427,39 @@ fn a_snapshot_drops_every_server_set_field_and_status_but_keeps_finalizers_and_o
         })
     );
 }
+
+#[test]
+fn the_inverse_of_a_rollout_undo_restores_only_the_annotations_the_undo_changed() {
+    // kubectl's undo replaces the whole annotation map, keeping the Deployment's revision
+    // annotation; the controller rewrites that one right after, so it is not the undo's.
+    let mut e = entry(
+        Operation::Rollout,
+        "Deployment",
+        Some("json"),
+        Some(json!([
+            {"op": "replace", "path": "/spec/template", "value": {"metadata": {}}},
+            {"op": "replace", "path": "/metadata/annotations", "value":
+                {"deployment.kubernetes.io/revision": "2", "kubernetes.io/change-cause": "v1"}},
+        ])),
+    );
+    e.before.as_mut().unwrap()["metadata"]["annotations"] = json!(
+        {"deployment.kubernetes.io/revision": "2", "team": "a", "kubernetes.io/change-cause": "v2"}
+    );
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(
+        touched,
+        [
+            "/metadata/annotations/kubernetes.io~1change-cause",
+            "/metadata/annotations/team",
+            "/spec/template"
+        ]
+    );
+    // A patch replacing the annotations is restored whole, as before.
+    e.operation = Operation::Patch;
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(touched, ["/metadata/annotations", "/spec/template"]);
+}

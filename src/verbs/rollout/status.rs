@@ -340,3 +340,63 @@ fn statefulset_status(o: &Value, generation: i64, observed: i64) -> Result<(Stri
         true,
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn status_lines_are_kubectls_for_each_kind() {
+        let d = |spec: Value, status: Value| {
+            json!({"metadata": {"name": "web", "generation": 2,
+                    "annotations": {"deployment.kubernetes.io/revision": "3"}},
+                   "spec": spec, "status": status})
+        };
+        let waiting = d(json!({"replicas": 2}), json!({"observedGeneration": 1}));
+        assert_eq!(
+            status_of(Workload::Deployment, &waiting, 0).unwrap(),
+            (
+                "Waiting for deployment spec update to be observed...\n".into(),
+                false
+            )
+        );
+        let rolling = d(
+            json!({"replicas": 2}),
+            json!({"observedGeneration": 2, "replicas": 3, "updatedReplicas": 2, "availableReplicas": 1}),
+        );
+        assert_eq!(
+            status_of(Workload::Deployment, &rolling, 0).unwrap().0,
+            "Waiting for deployment \"web\" rollout to finish: 1 old replicas are pending termination...\n"
+        );
+        assert_eq!(
+            status_of(Workload::Deployment, &rolling, 2).unwrap_err(),
+            "desired revision (2) is different from the running revision (3)"
+        );
+        let late = d(
+            json!({"replicas": 2}),
+            json!({"observedGeneration": 2, "conditions": [{"type": "Progressing", "reason": "ProgressDeadlineExceeded"}]}),
+        );
+        assert_eq!(
+            status_of(Workload::Deployment, &late, 0).unwrap_err(),
+            "deployment \"web\" exceeded its progress deadline"
+        );
+        let done = d(json!({"replicas": 0}), json!({"observedGeneration": 2}));
+        assert_eq!(
+            status_of(Workload::Deployment, &done, 0).unwrap(),
+            ("deployment \"web\" successfully rolled out\n".into(), true)
+        );
+        let sts = json!({"metadata": {"name": "db", "generation": 1},
+            "spec": {"replicas": 3, "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 1}}},
+            "status": {"observedGeneration": 1, "readyReplicas": 3, "updatedReplicas": 1}});
+        assert_eq!(
+            status_of(Workload::StatefulSet, &sts, 0).unwrap(),
+            ("Waiting for partitioned roll out to finish: 1 out of 2 new pods have been updated...\n".into(), false)
+        );
+        let ondelete = json!({"metadata": {"name": "agent"}, "spec": {"updateStrategy": {"type": "OnDelete"}}});
+        assert_eq!(
+            status_of(Workload::DaemonSet, &ondelete, 0).unwrap_err(),
+            "rollout status is only available for RollingUpdate strategy type"
+        );
+    }
+}

@@ -157,3 +157,23 @@ fn a_restart_is_refused_on_a_paused_deployment_and_twice_in_one_second() {
     let now = now_rfc3339();
     assert_eq!(now.len(), if now.ends_with('Z') { 20 } else { 25 }, "{now}");
 }
+
+#[test]
+fn kinds_kubectl_visits_have_no_implementation_others_no_visitor() {
+    let t = |group: &str, kind: &str| {
+        crate::guard::change::object::test_object(group, kind, "x", "ns").t
+    };
+    assert_eq!(
+        no_implementation(&t("apps", "ReplicaSet"), "rollbacker", "rollbacker"),
+        "no rollbacker has been implemented for \"ReplicaSet.apps\""
+    );
+    assert_eq!(
+        no_implementation(&t("", "ConfigMap"), "history viewer", "history"),
+        "error retrieving history for \"ConfigMap\", no visitor method exists for { ConfigMap}"
+    );
+    assert_eq!(
+        Workload::of(&t("apps", "StatefulSet")),
+        Some(Workload::StatefulSet)
+    );
+    assert_eq!(Workload::of(&t("example.com", "Deployment")), None);
+}
