@@ -682,3 +682,68 @@ fn a_revisions_pod_template_and_a_daemonset_read_as_kubectl_prints_them() {
         "{state}"
     );
 }
+
+#[test]
+fn restart_over_two_contexts_runs_in_canary_waves_and_rollback_session_undoes_both() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("ro-fleet");
+    for ctx in ["admin", "admin-2"] {
+        kubectl_in(
+            ctx,
+            &[
+                "create",
+                "deployment",
+                "web",
+                "-n",
+                &ns.0,
+                "--image=registry.invalid/web:1",
+            ],
+        );
+    }
+    let template = |ctx: &str| -> Value {
+        let d: Value = serde_json::from_str(&kubectl_in(
+            ctx,
+            &["get", "deployment", "web", "-n", &ns.0, "-o", "json"],
+        ))
+        .unwrap();
+        d["spec"]["template"].clone()
+    };
+    let before = [template("admin"), template("admin-2")];
+    let m = myops();
+    let r = m.run(&[
+        "rollout",
+        "restart",
+        "deployment/web",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tdeployment.apps/web restarted\nadmin-2\tdeployment.apps/web restarted\n"
+    );
+    let hint = "to undo the changes of this invocation: kubectl myops rollback --session ";
+    let session = r
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix(hint))
+        .expect("the rollback hint")
+        .to_string();
+    let rb = m.run(&["rollback", "--session", &session]);
+    assert_eq!(rb.code, 0, "{rb:?}");
+    assert_eq!([template("admin"), template("admin-2")], before);
+    // A canary that fails stops the wave: the second context is not attempted.
+    let r = m.run(&[
+        "rollout",
+        "restart",
+        "deployment/none",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 4, "{r:?}");
+    assert!(r.stderr.contains("error: rollout restart stopped after a failure; not attempted (nothing was sent): admin-2"), "{r:?}");
+}
