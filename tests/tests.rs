@@ -97,6 +97,8 @@ mod push_tls;
 mod reconciler;
 #[path = "it/rollout.rs"]
 mod rollout;
+#[path = "it/rollout_guard.rs"]
+mod rollout_guard;
 #[path = "it/standin.rs"]
 mod standin;
 #[path = "it/undelete.rs"]
