@@ -481,6 +481,14 @@ fn a_statefulset_undo_sends_its_controller_revision_and_rolls_back() {
             "statefulset/db",
             "-n",
             &ns.0,
+            "--dry-run=client",
+        ],
+        vec![
+            "rollout",
+            "undo",
+            "statefulset/db",
+            "-n",
+            &ns.0,
             "--to-revision",
             "2",
         ],
@@ -521,5 +529,50 @@ fn a_statefulset_undo_sends_its_controller_revision_and_rolls_back() {
     assert_eq!(
         object(&ns.0, "statefulset", "db")["spec"]["template"],
         before["spec"]["template"]
+    );
+}
+
+#[test]
+fn status_follows_the_watch_until_the_rollout_is_done() {
+    let ns = Namespace::new("ro-watch");
+    deployment(&ns.0, "web", false);
+    let m = myops();
+    let child = m
+        .command(&[
+            "rollout",
+            "status",
+            "deployment/web",
+            "-n",
+            &ns.0,
+            "--timeout",
+            "60s",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Let it print the first state, then end the rollout: no replicas left to wait for.
+    std::thread::sleep(Duration::from_millis(1500));
+    kubectl(&["scale", "deployment/web", "-n", &ns.0, "--replicas=0"]);
+    let out = child.wait_with_output().unwrap();
+    let stdout = text_of(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout} {}",
+        text_of(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines.first(),
+        Some(
+            &"Waiting for deployment \"web\" rollout to finish: 0 of 2 updated replicas are available..."
+        ),
+        "{stdout}"
+    );
+    assert_eq!(
+        lines.last(),
+        Some(&"deployment \"web\" successfully rolled out"),
+        "{stdout}"
     );
 }
