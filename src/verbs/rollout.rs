@@ -161,8 +161,10 @@ struct Failures(Option<VerbError>);
 impl Failures {
     /// Takes one object's failure.
     fn push(&mut self, e: VerbError, p: &mut Printer<'_>) {
+        // The later of two equally severe failures is kept, so they print in the order they
+        // happened (the kept one last, by the app).
         let keep_new = self.0.as_ref().is_none_or(|w| {
-            ExitStatus::most_severe([w.exit_status(), e.exit_status()]) != w.exit_status()
+            ExitStatus::most_severe([w.exit_status(), e.exit_status()]) == e.exit_status()
         });
         let shown = if keep_new { self.0.replace(e) } else { Some(e) };
         if let Some(shown) = shown {
