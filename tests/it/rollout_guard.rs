@@ -200,6 +200,13 @@ fn paused_and_apply_managed_deployments_are_handled_as_kubectl_handles_them() {
         ),
         "{ours:?}"
     );
+    // A restart is no change `kubectl apply` reverts: no warning, the owner journaled.
+    let r = m.run(&["rollout", "restart", "deployment/web", "-n", &ns.0]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    assert_eq!(
+        last_entry(&m)["reconciler"]["marker"],
+        "annotation kubectl.kubernetes.io/last-applied-configuration"
+    );
     kubectl(&["rollout", "pause", "deployment/web", "-n", &ns.0]);
     for args in [
         vec!["rollout", "restart", "deployment/web", "-n", &ns.0],

@@ -10,6 +10,7 @@ use crate::cli::{DryRun, PatchType, RolloutRestartArgs};
 use crate::config::Verb;
 use crate::guard::{ObjectRef, PatchRequest, ReconcilerPolicy, Session};
 use crate::output::Printer;
+use crate::rules::reconciler::ReconcilerKind;
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
@@ -89,7 +90,14 @@ async fn restart_one(
         ));
     }
     let patched = session.patch(&grant, &obj, &req, before.as_ref()).await?;
-    if let Some(owner) = &patched.reconciler {
+    // An owner that will revert the restart: one line, the restart went on. `kubectl apply`
+    // is not one: its three-way merge removes only what its last-applied configuration held,
+    // and the restart annotation is never there.
+    if let Some(owner) = patched
+        .reconciler
+        .as_ref()
+        .filter(|o| o.kind != ReconcilerKind::KubectlApply)
+    {
         p.err_line(&owner.patch_warning(&obj.display()));
     }
     match a.output.as_deref() {
