@@ -23,8 +23,12 @@ mod crd_watcher;
 mod crds;
 #[path = "it/delete.rs"]
 mod delete;
+#[path = "it/delete_dependents.rs"]
+mod delete_dependents;
 #[path = "it/delete_fleet.rs"]
 mod delete_fleet;
+#[path = "it/delete_outcome.rs"]
+mod delete_outcome;
 #[path = "it/discovery_cache.rs"]
 mod discovery_cache;
 #[path = "it/docs.rs"]
@@ -103,6 +107,8 @@ mod rollout_guard;
 mod standin;
 #[path = "it/undelete.rs"]
 mod undelete;
+#[path = "it/undelete_status.rs"]
+mod undelete_status;
 #[path = "it/watch.rs"]
 mod watch;
 #[path = "it/watching.rs"]

@@ -139,6 +139,13 @@ pub struct Entry {
 /// The `result` of an intent record: the request may or may not have been sent.
 pub const PENDING: &str = "pending";
 
+/// How the `result` of an outcome record begins when the answer was lost after the request
+/// may have reached the server (the connection reset or closed, the server stopped
+/// mid-request, the deadline passed after sending): `outcome unknown: ERROR`. Such a record
+/// reads as an intent alone does ([`Entry::outcome_unknown`]): the server may or may not have
+/// made the change, and `changelog reconcile` decides it from the live object.
+pub const LOST: &str = "outcome unknown";
+
 /// The `result` of a change the server made.
 pub const SUCCESS: &str = "success";
 
@@ -157,11 +164,12 @@ pub const SNAPSHOT: &str = "snapshot";
 pub const FORMAT_VERSION: u32 = 2;
 
 impl Entry {
-    /// Whether this (last) record of an id is an intent without an outcome: the process
-    /// stopped between writing the intent and the outcome, so the request may or may not
-    /// have reached the server.
+    /// Whether this (last) record of an id leaves the outcome unknown: an intent without an
+    /// outcome (the process stopped between writing the two), or an outcome whose answer was
+    /// lost after the request went ([`LOST`]) — either way the request may or may not have
+    /// reached the server.
     pub fn outcome_unknown(&self) -> bool {
-        self.result == PENDING
+        self.result == PENDING || self.result.starts_with(LOST)
     }
 
     /// Whether the server made the change this (last) record describes: `success`, or a
@@ -320,6 +328,29 @@ mod tests {
         assert!(!l[0].outcome_unknown());
         let l = latest(vec![intent.clone(), other]);
         assert!(l[0].outcome_unknown());
+    }
+
+    #[test]
+    fn an_outcome_whose_answer_was_lost_reads_as_outcome_unknown_and_a_plain_failure_does_not() {
+        let intent = Entry {
+            result: PENDING.into(),
+            ..entry("a")
+        };
+        let lost = intent.with_outcome(
+            format!("{LOST}: cannot reach the API server https://x: connection reset"),
+            None,
+            0.5,
+        );
+        assert!(lost.outcome_unknown());
+        assert!(!lost.succeeded());
+        let refused = intent.with_outcome(
+            "cannot reach the API server https://x: Connection refused".into(),
+            None,
+            0.1,
+        );
+        assert!(!refused.outcome_unknown());
+        let answered = intent.with_outcome("Conflict (409): changed".into(), None, 0.1);
+        assert!(!answered.outcome_unknown());
     }
 
     #[test]

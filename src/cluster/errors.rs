@@ -60,6 +60,20 @@ pub enum ApiError {
         /// The deadline that passed.
         after: std::time::Duration,
     },
+    /// A mutating request went (or may have gone) to the server and its answer was lost, or
+    /// said only that it may still complete ([`ApiError::may_have_applied`]): the server may
+    /// have made the change. Its change-log
+    /// entry records the outcome as unknown (`changelog reconcile` decides it).
+    #[error(
+        "{source} — the request may have reached the server, so the outcome of change-log entry {entry} is unknown; `kubectl myops changelog reconcile {entry}` decides it from the live object"
+    )]
+    Lost {
+        /// The change-log entry whose outcome is unknown.
+        entry: String,
+        /// The failure that cut the answer off.
+        #[source]
+        source: Box<ApiError>,
+    },
 }
 
 /// The error and its sources, outermost first, without repeats: the useful part of a
@@ -91,6 +105,37 @@ fn through_proxy(err: &(dyn std::error::Error + 'static)) -> bool {
         cur = e.source();
     }
     false
+}
+
+/// Whether kube's error `e` came before any byte of the request reached a connection: the
+/// request or its credentials could not be built, or hyper-util's client could not connect
+/// (`legacy::Error::is_connect`: refused, unresolvable, TLS or proxy handshake failed, the
+/// connect timeout passed).
+fn never_sent(e: &kube::Error) -> bool {
+    match e {
+        kube::Error::Auth(_)
+        | kube::Error::BuildRequest(_)
+        | kube::Error::HttpError(_)
+        | kube::Error::InferConfig(_)
+        | kube::Error::InferKubeconfig(_)
+        | kube::Error::ProxyProtocolUnsupported { .. }
+        | kube::Error::ProxyProtocolDisabled { .. }
+        | kube::Error::TlsRequired
+        | kube::Error::RustlsTls(_) => true,
+        other => {
+            let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(other);
+            while let Some(err) = cur {
+                if err
+                    .downcast_ref::<hyper_util::client::legacy::Error>()
+                    .is_some_and(hyper_util::client::legacy::Error::is_connect)
+                {
+                    return true;
+                }
+                cur = err.source();
+            }
+            false
+        }
+    }
 }
 
 impl ApiError {
@@ -153,7 +198,28 @@ impl ApiError {
     pub fn code(&self) -> Option<u16> {
         match self {
             ApiError::Server { code, .. } => Some(*code),
-            ApiError::Transport { .. } | ApiError::Proxy { .. } | ApiError::Timeout { .. } => None,
+            ApiError::Transport { .. }
+            | ApiError::Proxy { .. }
+            | ApiError::Timeout { .. }
+            | ApiError::Lost { .. } => None,
+        }
+    }
+
+    /// Whether the request may have reached the server and been carried out although the
+    /// failure does not say so: a connection reset or closed after the request was written,
+    /// a server stopped mid-request, an answer that could not be read, a deadline that passed
+    /// (which cannot tell whether the request was written), or the server's own 504 — "a
+    /// timeout occurred before the request could be completed … the operation may still
+    /// complete" (`NewTimeoutError`, k8s.io/apimachinery/pkg/api/errors/errors.go). Not for
+    /// any other answer, nor when the connection was never made — refused, unresolvable, a
+    /// failed TLS handshake or proxy tunnel (hyper-util's `Error::is_connect`) — or the
+    /// request never built (credentials, a bad header): then nothing was sent.
+    pub fn may_have_applied(&self) -> bool {
+        match self {
+            ApiError::Server { code, .. } => *code == 504,
+            ApiError::Proxy { .. } => false,
+            ApiError::Timeout { .. } | ApiError::Lost { .. } => true,
+            ApiError::Transport { source, .. } => !never_sent(source),
         }
     }
 
@@ -165,7 +231,10 @@ impl ApiError {
     /// (`k8s.io/client-go/tools/cache/reflector.go`, `watch`). One-shot commands fail at once.
     pub fn is_transient(&self) -> bool {
         match self {
-            ApiError::Transport { .. } | ApiError::Proxy { .. } | ApiError::Timeout { .. } => true,
+            ApiError::Transport { .. }
+            | ApiError::Proxy { .. }
+            | ApiError::Timeout { .. }
+            | ApiError::Lost { .. } => true,
             ApiError::Server { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
         }
     }
@@ -219,5 +288,103 @@ mod tests {
             after: std::time::Duration::from_secs(1),
         };
         assert!(timeout.is_transient());
+    }
+}
+
+/// [`ApiError::may_have_applied`] on real failures of the client stack, against loopback listeners
+/// this test owns (no cluster): a refused connection sent nothing, a connection closed after
+/// the request was read may have been served.
+#[cfg(test)]
+mod lost_tests {
+    use tokio::io::AsyncReadExt;
+
+    use super::*;
+
+    /// The failure of a DELETE sent by the production client stack to `addr`.
+    async fn delete_to(addr: std::net::SocketAddr) -> ApiError {
+        let server = format!("http://{addr}");
+        let config = kube::Config::new(server.parse().unwrap());
+        let client = crate::cluster::connector::build_client(config).unwrap();
+        let req = http::Request::delete("/api/v1/namespaces/shop/configmaps/web")
+            .body(Vec::new())
+            .unwrap();
+        let err = client.request_text(req).await.expect_err("no answer comes");
+        ApiError::from_kube(err, &server)
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_sent_nothing_so_its_answer_is_not_lost() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        drop(listener);
+        let e = delete_to(addr).await;
+        assert!(matches!(e, ApiError::Transport { .. }), "{e:?}");
+        assert!(!e.may_have_applied(), "{e}");
+    }
+
+    #[tokio::test]
+    async fn a_connection_closed_after_the_request_was_read_loses_the_answer() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let server = tokio::spawn(async move {
+            let (mut sock, _) = listener.accept().await.unwrap();
+            let mut seen = Vec::new();
+            let mut buf = [0u8; 1024];
+            while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                let n = sock.read(&mut buf).await.unwrap();
+                if n == 0 {
+                    break;
+                }
+                seen.extend_from_slice(&buf[..n]);
+            }
+            // The request arrived whole; the server stops before it answers.
+            drop(sock);
+            String::from_utf8_lossy(&seen).into_owned()
+        });
+        let e = delete_to(addr).await;
+        let seen = server.await.unwrap();
+        assert!(
+            seen.starts_with("DELETE /api/v1/namespaces/shop/configmaps/web"),
+            "{seen}"
+        );
+        assert!(matches!(e, ApiError::Transport { .. }), "{e:?}");
+        assert!(e.may_have_applied(), "{e}");
+    }
+
+    #[test]
+    fn an_answer_says_what_happened_and_a_deadline_or_a_504_cannot() {
+        let conflict = ApiError::Server {
+            code: 409,
+            reason: "Conflict".into(),
+            message: "m".into(),
+        };
+        assert!(!conflict.may_have_applied());
+        let storage_timeout = ApiError::Server {
+            code: 504,
+            reason: "Timeout".into(),
+            message: "Timeout: request did not complete within the allotted timeout".into(),
+        };
+        assert!(
+            storage_timeout.may_have_applied(),
+            "the operation may still complete"
+        );
+        let timeout = ApiError::Timeout {
+            server: "https://x".into(),
+            what: "the request".into(),
+            after: std::time::Duration::from_secs(1),
+        };
+        assert!(timeout.may_have_applied());
+        let lost = ApiError::Lost {
+            entry: "1-2-3".into(),
+            source: Box::new(timeout),
+        };
+        assert!(lost.may_have_applied() && lost.is_transient());
+        assert_eq!(lost.exit_status(), ExitStatus::Failure);
+        assert!(
+            lost.to_string().ends_with(
+                "the outcome of change-log entry 1-2-3 is unknown; `kubectl myops changelog reconcile 1-2-3` decides it from the live object"
+            ),
+            "{lost}"
+        );
     }
 }

@@ -18,7 +18,7 @@
 //! |--------|-----------------------------|---------------------------------|--------------------------------------|
 //! | Patch  | `patch` (with subresource)  | PATCH merge/json/strategic      | JSON patch restoring the touched fields, `test`ing the resourceVersion |
 //! | Delete | `delete`                    | DELETE with uid/rv preconditions | Create of the before-state          |
-//! | Create | `create`                    | POST of a snapshot              | Delete with a uid (else rv) precondition |
+//! | Create | `create` (+ `patch` of `status`) | POST of a snapshot (then its status) | Delete with a uid (else rv) precondition |
 //! | Apply  | `create` and `patch`        | PATCH apply (field manager)     | Delete with the created uid (it created) or a restore of `/spec`, labels, annotations |
 //!
 //! A CRD apply and a CRD prune are an Apply and a Delete of a CustomResourceDefinition,
@@ -145,8 +145,29 @@ impl Change {
         match self {
             Change::Patch { subresource, .. } => vec![obj.access("patch", subresource.as_deref())],
             Change::Delete { .. } => vec![obj.access("delete", None)],
-            Change::Create { .. } => vec![collection("create")],
+            Change::Create { .. } => {
+                let mut out = vec![collection("create")];
+                if self.status_write(obj).is_some() {
+                    out.push(obj.access("patch", Some("status")));
+                }
+                out
+            }
             Change::Apply { .. } => vec![collection("create"), obj.access("patch", None)],
+        }
+    }
+
+    /// The status a create writes after the object exists, through the `status` subresource
+    /// (pure): the create's non-empty `status` when discovery lists that subresource for
+    /// `obj`'s type — the server ignores `status` in a create then (API conventions, "Spec and
+    /// Status"), so it is a second request, `patch` on `<resource>/status`, reviewed with the
+    /// create. `None` for any other change, and for a type without the subresource, whose
+    /// `status` is an ordinary field the create itself sets.
+    pub fn status_write(&self, obj: &ObjectRef) -> Option<&Value> {
+        match self {
+            Change::Create { object } if obj.t.has_subresource("status") => object
+                .get("status")
+                .filter(|s| s.as_object().is_some_and(|m| !m.is_empty())),
+            _ => None,
         }
     }
 

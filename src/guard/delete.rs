@@ -154,3 +154,4 @@ pub fn test_pause_before_delete() {
 }
 
 pub mod contents;
+pub mod dependents;

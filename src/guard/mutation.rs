@@ -153,7 +153,8 @@ impl From<(Option<String>, Option<Value>)> for Recorded {
 /// fsynced and before the request is sent; with `after-send`, right after the server
 /// answered and before the outcome record is written. It then creates the file named by
 /// `MYOPS_TEST_PAUSE_MARKER` (if set) and sleeps, so a test can `kill -9` it at a known
-/// point of the write-ahead protocol (tests/chaos/kill9.rs).
+/// point of the write-ahead protocol (tests/chaos/kill9.rs). `MYOPS_TEST_FAULT` loses a
+/// mutating request's answer ([`test_pause::faulted`]).
 #[cfg(debug_assertions)]
 mod test_pause {
     /// Pauses at `point` when `MYOPS_TEST_PAUSE` names it; otherwise returns at once.
@@ -166,6 +167,28 @@ mod test_pause {
         }
         // A blocking sleep on purpose: the whole process stands still until it is killed.
         std::thread::sleep(std::time::Duration::from_secs(600));
+    }
+
+    /// The mutating request `call` under the fault `MYOPS_TEST_FAULT` names, so a test can
+    /// lose an answer at will on a real cluster: `lose-answer` sends it and then fails as if
+    /// the answer never came (the server made the change); `drop-request` never sends it and
+    /// fails the same way (the server made nothing). Either failure is a passed deadline,
+    /// whose request may or may not have reached the server. Without the variable, `call`.
+    pub async fn faulted<T>(
+        server: &str,
+        what: &str,
+        call: impl std::future::Future<Output = Result<T, crate::cluster::ApiError>>,
+    ) -> Result<T, crate::cluster::ApiError> {
+        let lost = || crate::cluster::ApiError::Timeout {
+            server: server.to_string(),
+            what: what.to_string(),
+            after: std::time::Duration::ZERO,
+        };
+        match std::env::var("MYOPS_TEST_FAULT").ok().as_deref() {
+            Some("drop-request") => Err(lost()),
+            Some("lose-answer") => call.await.and_then(|_| Err(lost())),
+            _ => call.await,
+        }
     }
 }
 
@@ -271,9 +294,17 @@ impl Session<'_> {
     /// then appends the complete outcome record (`rv_after` reads the resourceVersion from the
     /// answer). `request` is not polled — nothing is sent — when the intent cannot be written.
     ///
+    /// A request whose answer was lost after it may have reached the server
+    /// ([`ApiError::may_have_applied`]: a connection reset or closed mid-request, a deadline
+    /// passed) is journaled with the result `outcome unknown: ERROR` ([`changelog::LOST`]) and
+    /// returned as [`ApiError::Lost`] naming the entry (exit 1): the server may have made the
+    /// change, so nothing may treat it as a failed attempt. A connection never made (refused
+    /// before anything was sent) stays a plain failure.
+    ///
     /// # Errors
-    /// [`GuardError::Journal`] (nothing sent), the request's [`ApiError`] (journaled), or
-    /// [`GuardError::Unjournaled`] when the outcome could not be written after the request.
+    /// [`GuardError::Journal`] (nothing sent), the request's [`ApiError`] (journaled;
+    /// [`ApiError::Lost`] when its outcome is unknown), or [`GuardError::Unjournaled`] when the
+    /// outcome could not be written after the request.
     pub async fn journaled<T, F>(
         &self,
         intent: Entry,
@@ -309,6 +340,9 @@ impl Session<'_> {
         journal.append(&intent).map_err(GuardError::Journal)?;
         #[cfg(debug_assertions)]
         test_pause::at("after-intent");
+        #[cfg(debug_assertions)]
+        let result = test_pause::faulted(self.server(), what, self.call(what, request)).await;
+        #[cfg(not(debug_assertions))]
         let result = self.call(what, request).await;
         #[cfg(debug_assertions)]
         test_pause::at("after-send");
@@ -321,12 +355,23 @@ impl Session<'_> {
                     r.after,
                 )
             }
-            Err(e) => (outcome_text(e), None, None),
+            Err(e) => (failed_outcome(e, intent.dry_run), None, None),
         };
+        let lost = result
+            .as_ref()
+            .is_err_and(|e| !intent.dry_run && e.may_have_applied());
         let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
         record.after = after;
         journal.append(&record).map_err(GuardError::Unjournaled)?;
-        Ok(result?)
+        match result {
+            Ok(v) => Ok(v),
+            Err(e) if lost => Err(ApiError::Lost {
+                entry: record.id,
+                source: Box::new(e),
+            }
+            .into()),
+            Err(e) => Err(e.into()),
+        }
     }
 
     /// Appends the outcome record `changelog reconcile` found for an intent without one
@@ -402,6 +447,33 @@ impl Session<'_> {
         obj: &ObjectRef,
         intent: Intent<'_>,
     ) -> Result<Option<Value>, GuardError> {
+        self.before_state_with(grant, obj, intent, true).await
+    }
+
+    /// [`Session::before_state`] of an object that may be missing on purpose (kubectl's
+    /// `--ignore-not-found`, which says nothing of a missing object): a read the server
+    /// answers 404 is returned without a record — nothing was attempted — while every other
+    /// failure is journaled as there.
+    ///
+    /// # Errors
+    /// As [`Session::before_state`]; 404 unjournaled.
+    pub async fn before_state_if_present(
+        &self,
+        grant: &mut Grant,
+        obj: &ObjectRef,
+        intent: Intent<'_>,
+    ) -> Result<Option<Value>, GuardError> {
+        self.before_state_with(grant, obj, intent, false).await
+    }
+
+    /// [`Session::before_state`], journaling a missing object (404) only when `journal_missing`.
+    async fn before_state_with(
+        &self,
+        grant: &mut Grant,
+        obj: &ObjectRef,
+        intent: Intent<'_>,
+        journal_missing: bool,
+    ) -> Result<Option<Value>, GuardError> {
         let read = match self.extend_if_allowed(grant, obj.access("get", None)).await {
             Ok(false) => return Ok(None),
             Ok(true) => self.read(grant, obj).await.map_err(GuardError::from),
@@ -409,6 +481,9 @@ impl Session<'_> {
         };
         match read {
             Ok(v) => Ok(v),
+            Err(e @ GuardError::Api(ApiError::Server { code: 404, .. })) if !journal_missing => {
+                Err(e)
+            }
             Err(e) => {
                 let result = match &e {
                     GuardError::Api(a) => a.to_string(),
@@ -448,6 +523,19 @@ impl Session<'_> {
             Err(e) => Err(e),
         }
     }
+}
+
+/// The `result` of the outcome record of a request that failed with `e` (pure):
+/// `outcome unknown: ERROR` ([`changelog::LOST`]) when the answer was lost after the request
+/// may have reached the server ([`ApiError::may_have_applied`]) and it was no dry run (a dry run
+/// changes nothing either way), so the entry reads as outcome unknown for every verb
+/// (`changelog reconcile`, `rollback` and `undelete` decide it from the live object);
+/// otherwise the error itself ([`outcome_text`]).
+pub(crate) fn failed_outcome(e: &ApiError, dry_run: bool) -> String {
+    if !dry_run && e.may_have_applied() {
+        return format!("{}: {}", changelog::LOST, outcome_text(e));
+    }
+    outcome_text(e)
 }
 
 /// The error as the one-line `result` of a record (the Status message when the server answered).

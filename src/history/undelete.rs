@@ -11,8 +11,11 @@
 //! What is created ([`crate::guard::change::snapshot`]): the before-state without the fields
 //! the server sets; owner references are kept only when the owner (by uid) exists now — or was
 //! created again by the same undelete, whose new uid replaces the old one — and each dropped
-//! one is reported. `status` is not restored: a create does not set it, the object's
-//! controllers write it again, and a rollback never writes it either.
+//! one is reported. The journaled `status` comes back too: in the create for a type without a
+//! `status` subresource (there it is an ordinary field), else written after the create
+//! through `<resource>/status` in the same entry, when a `patch` review of the subresource
+//! allows it (otherwise a `note:` says it was not restored); a namespace's and a CRD's status
+//! are the API server's own and are left to it.
 //!
 //! How ([`Undo::undelete`], [`create`]): a journaled `Change::Create` through the guarded path
 //! (plugin.yaml verb `delete` bounds it, a `create` review), refused before anything is sent
@@ -85,6 +88,17 @@ pub enum UndeleteError {
         /// The finalizers still present.
         finalizers: String,
     },
+    /// The object the entry would have deleted is still there, the same one (its uid), not
+    /// being deleted: the delete — whose outcome was unknown — was not applied.
+    #[error(
+        "{object} of entry {id} is still there (the same uid, not being deleted): its delete was not applied, so there is nothing to undelete and nothing was sent; `kubectl myops changelog reconcile {id}` records that"
+    )]
+    NotDeleted {
+        /// The object.
+        object: String,
+        /// The entry id.
+        id: String,
+    },
     /// The object's namespace is being deleted.
     #[error(
         "namespace {namespace} is Terminating, so {object} of entry {id} cannot be created in it; nothing was sent — wait until it is gone and undelete the namespace first"
@@ -133,13 +147,14 @@ pub enum UndeleteError {
 
 impl UndeleteError {
     /// 4 for no entry, 2 for an entry that cannot be undone, 5 for an object that exists
-    /// again or a namespace that is Terminating, 1 for an incomplete container.
+    /// again (or was never deleted) or a namespace that is Terminating, 1 for an incomplete container.
     pub fn exit_status(&self) -> ExitStatus {
         match self {
             UndeleteError::NoDelete { .. } | UndeleteError::NoEntry(_) => ExitStatus::NotFound,
             UndeleteError::Refused { .. } => ExitStatus::Usage,
             UndeleteError::Exists { .. }
             | UndeleteError::StillDeleting { .. }
+            | UndeleteError::NotDeleted { .. }
             | UndeleteError::Terminating { .. } => ExitStatus::Conflict,
             UndeleteError::Incomplete { .. } | UndeleteError::NotReady { .. } => {
                 ExitStatus::Failure
@@ -148,6 +163,14 @@ impl UndeleteError {
             UndeleteError::Output(e) => e.exit_status(),
         }
     }
+}
+
+/// Whether `obj` holds other objects that its delete journals (a namespace, a CRD).
+pub fn is_container(obj: &crate::guard::ObjectRef) -> bool {
+    matches!(
+        (obj.t.api.group.as_str(), obj.t.api.kind.as_str()),
+        ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
+    )
 }
 
 /// The entries whose records the hash chain contradicts, with why ([`super::contradicted`]).

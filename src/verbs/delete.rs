@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod container;
+pub mod dependents;
 
 use crate::changelog::Operation;
 use crate::cli::{DeleteArgs, DryRun};
@@ -57,6 +58,10 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
     }
     if objects.len() > 1 {
         preview(&objects, p);
+        let roots: Vec<dependents::Root> = objects.iter().map(dependents::Root::of_ref).collect();
+        for line in dependents::preview(&session, &roots, a.cascade).await {
+            p.err_line(&line);
+        }
     }
     let result = delete_all(&session, &objects, a, timeout, p).await;
     Outcome { resource, result }
@@ -222,14 +227,17 @@ async fn delete_one(
     let mut grant = session
         .authorize_change(obj, &probe, probe.intent(Operation::Delete, obj, dry, None))
         .await?;
-    let before = match session
-        .before_state(
-            &mut grant,
-            obj,
-            probe.intent(Operation::Delete, obj, dry, None),
-        )
-        .await
-    {
+    // Under --ignore-not-found a missing object is no attempt: kubectl says nothing of it, and
+    // nothing is journaled.
+    let intent = probe.intent(Operation::Delete, obj, dry, None);
+    let read = if a.ignore_not_found {
+        session
+            .before_state_if_present(&mut grant, obj, intent)
+            .await
+    } else {
+        session.before_state(&mut grant, obj, intent).await
+    };
+    let before = match read {
         Ok(Some(b)) => b,
         Ok(None) => {
             return Err(GuardError::Usage(format!(

@@ -141,7 +141,8 @@ fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm(
 
     // The journal: admin's attempt is one complete record (the read of the before-state
     // failed, nothing was sent), alice's an intent and then its outcome (the PATCH was sent);
-    // both outcomes carry the error, none is left "outcome unknown".
+    // both outcomes carry the error, and alice's — whose answer never came — reads as
+    // `outcome unknown: …` (the server may have made it), for `changelog reconcile`.
     let recs = m.records();
     let new = &recs[before..];
     let shape: Vec<(&str, &str)> = new
@@ -166,6 +167,18 @@ fn etcd_stopped_patch_fails_within_its_deadline_journaled_without_a_retry_storm(
     assert_eq!(found, want.len(), "journal records: {shape:#?}");
     assert_eq!(new.len(), want.len(), "journal records: {shape:#?}");
     assert_eq!(new[1]["id"], new[2]["id"], "alice's intent and outcome");
+    assert!(
+        new[2]["result"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("outcome unknown: ")),
+        "a PATCH whose answer never came: {shape:#?}"
+    );
+    assert!(
+        !new[0]["result"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("outcome unknown")),
+        "a failed read sent nothing: {shape:#?}"
+    );
     let listed = m.run(&["changelog", "list", "-o", "json"]);
     assert_eq!(listed.code, 0, "{listed:?}");
     let listed: Vec<Value> = serde_json::from_str(&listed.stdout).unwrap();

@@ -570,3 +570,36 @@ fn the_grace_period_and_propagation_sent_are_journaled_with_the_preconditions() 
     assert!(bodies[0]["preconditions"]["uid"].is_string());
     assert!(!exists(&ns.0, "configmap", "a") && !exists(&ns.0, "configmap", "b"));
 }
+
+#[test]
+fn ignore_not_found_journaled_the_failed_read_of_a_missing_object() {
+    let ns = Namespace::new("del-ignore-missing");
+    let m = myops();
+    let r = m.run(&[
+        "delete",
+        "configmap",
+        "gone",
+        "-n",
+        &ns.0,
+        "--ignore-not-found",
+    ]);
+    assert_eq!(
+        (r.code, r.stdout.as_str(), r.stderr.as_str()),
+        (0, "", ""),
+        "{r:?}"
+    );
+    assert!(
+        m.records().is_empty(),
+        "kubectl says nothing of a missing object under --ignore-not-found, and nothing is journaled: {:#?}",
+        m.records()
+    );
+    // Without the flag the missing object is an attempt: exit 4, one record of the failed read.
+    let r = m.run(&["delete", "configmap", "gone", "-n", &ns.0]);
+    assert_eq!(r.code, 4, "{r:?}");
+    let records = m.records();
+    assert_eq!(records.len(), 1, "{records:#?}");
+    assert!(
+        records[0]["result"].as_str().unwrap().contains("not found"),
+        "{records:#?}"
+    );
+}

@@ -712,14 +712,19 @@ fn regression_a_patch_answered_504_was_sent_16_times() {
         .collect();
     assert_eq!(patches.len(), 1, "PATCH requests sent: {patches:#?}");
     assert!(patches[0].1, "the stand-in answered it 504: {patches:#?}");
-    // One attempt, journaled with the server's answer as its outcome.
+    // One attempt, journaled with the server's answer — which says the PATCH may still
+    // complete — as an unknown outcome, for `changelog reconcile` to decide.
     let journal = journal_at(&home(&m));
     let last = journal.last().expect("the attempt is journaled");
     assert!(
         last["result"]
             .as_str()
-            .is_some_and(|r| r.contains("Timeout")),
+            .is_some_and(|r| r.starts_with("outcome unknown: Timeout (504)")),
         "{last:#}"
+    );
+    assert!(
+        r.stderr.contains("the outcome of change-log entry"),
+        "{r:?}"
     );
     assert_eq!(value_of(&ns, "cfg"), "v1");
 }

@@ -463,3 +463,40 @@ fn the_inverse_of_a_rollout_undo_restores_only_the_annotations_the_undo_changed(
     };
     assert_eq!(touched, ["/metadata/annotations", "/spec/template"]);
 }
+
+#[test]
+fn a_create_with_a_status_writes_it_through_the_status_subresource_only_where_discovery_lists_one()
+{
+    let plain = super::object::test_object("example.com", "Widget", "widgets", "shop");
+    let mut with_sub = plain.clone();
+    with_sub.t.subresources = vec!["status".into()];
+    let create = Change::Create {
+        object: json!({"apiVersion": "example.com/v1", "kind": "Widget",
+            "metadata": {"name": "web"}, "status": {"phase": "Ready"}}),
+    };
+    assert_eq!(
+        create.status_write(&with_sub),
+        Some(&json!({"phase": "Ready"}))
+    );
+    let reviews: Vec<(String, Option<String>)> = create
+        .reviews(&with_sub)
+        .into_iter()
+        .map(|r| (r.verb, r.subresource))
+        .collect();
+    assert_eq!(
+        reviews,
+        [
+            ("create".to_string(), None),
+            ("patch".to_string(), Some("status".to_string()))
+        ]
+    );
+    // Without the subresource the status is an ordinary field of the create.
+    assert_eq!(create.status_write(&plain), None);
+    assert_eq!(create.reviews(&plain).len(), 1);
+    // Nothing to write: no status, or an empty one.
+    let empty = Change::Create {
+        object: json!({"metadata": {"name": "web"}, "status": {}}),
+    };
+    assert_eq!(empty.status_write(&with_sub), None);
+    assert_eq!(empty.reviews(&with_sub).len(), 1);
+}

@@ -55,6 +55,10 @@ impl Contents {
     }
 }
 
+/// Above this many namespaces, [`Session::objects_in`] lists each type in every namespace at
+/// once rather than namespace by namespace.
+pub const PER_NAMESPACE: usize = 4;
+
 /// Whether a type is an Event (core or events.k8s.io): not snapshotted.
 fn is_event(t: &ResolvedType) -> bool {
     t.api.kind == "Event" && (t.api.group.is_empty() || t.api.group == "events.k8s.io")
@@ -111,6 +115,30 @@ impl Session<'_> {
     /// # Errors
     /// Discovery or a list that fails otherwise than with 403.
     pub async fn contents_of_namespace(&self, ns: &str) -> Result<Contents, GuardError> {
+        self.contents_in(Some(ns)).await
+    }
+
+    /// The objects that may own or be owned by objects of `namespaces` (for the dependents a
+    /// delete takes with it, [`super::dependents`]): [`Session::contents_of_namespace`] of each,
+    /// or — above [`PER_NAMESPACE`] namespaces — of every namespace at once (one list per
+    /// type instead of one per type and namespace). Types the caller may not list are left
+    /// out, as the contents lister leaves them.
+    ///
+    /// # Errors
+    /// Discovery or a list that fails otherwise than with 403.
+    pub async fn objects_in(&self, namespaces: &[String]) -> Result<Vec<Value>, GuardError> {
+        if namespaces.len() > PER_NAMESPACE {
+            return Ok(self.contents_in(None).await?.objects);
+        }
+        let mut out = Vec::new();
+        for ns in namespaces {
+            out.extend(self.contents_in(Some(ns)).await?.objects);
+        }
+        Ok(out)
+    }
+
+    /// [`Session::contents_of_namespace`] of `ns`, or of every namespace when `None`.
+    async fn contents_in(&self, ns: Option<&str>) -> Result<Contents, GuardError> {
         let types: Vec<ResolvedType> = self
             .index()
             .await?
@@ -124,7 +152,7 @@ impl Session<'_> {
             .collect();
         let mut out = Contents::default();
         for t in types {
-            match self.list_all(&t, Some(ns)).await? {
+            match self.list_all(&t, ns).await? {
                 None => out.not_listable.push(t.group_resource()),
                 Some(items) if is_event(&t) => out.events += items.len(),
                 Some(items) => out.objects.extend(items),

@@ -6,12 +6,15 @@
 //! before anything is sent ([`delete_verdict`]): every delete of every verb goes through
 //! [`Session::send_change`], so none can skip the rule.
 
+use std::sync::PoisonError;
+
 use kube::api::DynamicObject;
 use serde_json::Value;
 
 use super::ObjectRef;
 use crate::changelog::Operation;
 use crate::cli::DryRun;
+use crate::cluster::ApiError;
 use crate::guard::GuardError;
 use crate::guard::change::{Change, Params, Request};
 use crate::guard::session::{Grant, Session};
@@ -83,6 +86,27 @@ impl Session<'_> {
         obj: &ObjectRef,
         sent: Sent<'_>,
     ) -> Result<Value, GuardError> {
+        Ok(self.send_change_noted(grant, obj, sent).await?.0)
+    }
+
+    /// [`Session::send_change`], also saying why the status of a create was not written
+    /// ([`Change::status_write`]): a create of a type with a `status` subresource is sent as
+    /// the POST and then a JSON patch of `<resource>/status` — `test` of the created
+    /// resourceVersion (nothing written in between is overwritten), `add` of the status —
+    /// both between one intent and one outcome record, whose `after` is the object with its
+    /// status. A status write the server refuses leaves the object as the create made it: the
+    /// outcome is still the create's `success` (the object exists; its rollback deletes it),
+    /// and the refusal is returned beside the answer for the caller to report. A dry run
+    /// writes no status (there is no object to write it to).
+    ///
+    /// # Errors
+    /// As [`Session::send_change`].
+    pub async fn send_change_noted(
+        &self,
+        grant: &Grant,
+        obj: &ObjectRef,
+        sent: Sent<'_>,
+    ) -> Result<(Value, Option<String>), GuardError> {
         let api = self.api_for(grant, obj, sent.change)?;
         let mut intent = self
             .intent(sent.change.intent(
@@ -119,7 +143,7 @@ impl Session<'_> {
             };
             intent.after = sent.change.outcome(&kind, sent.before, &after).1;
             self.journal_complete(intent, "success".into())?;
-            return Ok(after);
+            return Ok((after, None));
         }
         let (request, params) = sent
             .change
@@ -136,10 +160,32 @@ impl Session<'_> {
             }
             _ => None,
         };
+        let status = match sent.dry_run {
+            DryRun::None => sent.change.status_write(obj).cloned(),
+            _ => None,
+        };
+        let status_failed: std::sync::Mutex<Option<String>> = std::sync::Mutex::new(None);
+        let failed = &status_failed;
+        let server = self.server().to_string();
+        let manager = sent.field_manager.to_string();
         let send = async move {
             let answer = match (request, params) {
                 (Request::Create(_), Params::Post(pp)) => match &created {
-                    Some(o) => serde_json::to_value(api.create(&pp, o).await?),
+                    Some(o) => {
+                        let made = api.create(&pp, o).await?;
+                        match status {
+                            None => serde_json::to_value(made),
+                            Some(st) => match write_status(&api, &made, st, &manager).await {
+                                Ok(with_status) => serde_json::to_value(with_status),
+                                Err(e) => {
+                                    let why = ApiError::from_kube(e, &server).to_string();
+                                    *failed.lock().unwrap_or_else(PoisonError::into_inner) =
+                                        Some(why);
+                                    serde_json::to_value(made)
+                                }
+                            },
+                        }
+                    }
                     None => Ok(Value::Null),
                 },
                 (Request::Delete(dp), _) => api
@@ -166,16 +212,46 @@ impl Session<'_> {
         };
         let before = sent.before;
         let change = sent.change;
-        self.journaled_with(intent, "the request", send, |answer: &Value| {
-            let (resource_version, after) = change.outcome(&kind, before, answer);
-            super::Recorded {
-                resource_version,
-                after,
-                result: Some(change.result(answer).to_string()),
-            }
-        })
-        .await
+        let answer = self
+            .journaled_with(intent, "the request", send, |answer: &Value| {
+                let (resource_version, after) = change.outcome(&kind, before, answer);
+                super::Recorded {
+                    resource_version,
+                    after,
+                    result: Some(change.result(answer).to_string()),
+                }
+            })
+            .await?;
+        let note = status_failed
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        Ok((answer, note))
     }
+}
+
+/// Writes `status` to the object `made` just created, through its `status` subresource: a
+/// JSON patch that `test`s the created resourceVersion, so a status another writer set in
+/// between is not overwritten, and `add`s the status (replacing whatever the server put
+/// there).
+async fn write_status(
+    api: &kube::Api<DynamicObject>,
+    made: &DynamicObject,
+    status: Value,
+    field_manager: &str,
+) -> Result<DynamicObject, kube::Error> {
+    let rv = made.metadata.resource_version.clone().unwrap_or_default();
+    let ops: json_patch::Patch = serde_json::from_value(serde_json::json!([
+        {"op": "test", "path": "/metadata/resourceVersion", "value": rv},
+        {"op": "add", "path": "/status", "value": status},
+    ]))
+    .map_err(kube::Error::SerdeError)?;
+    let pp = kube::api::PatchParams {
+        field_manager: Some(field_manager.to_string()),
+        ..Default::default()
+    };
+    let name = made.metadata.name.clone().unwrap_or_default();
+    api.patch_subresource("status", &name, &pp, &kube::api::Patch::<Value>::Json(ops))
+        .await
 }
 
 /// Whether `change` may be sent to `obj` under `policies` (plugin.yaml; pure): `Ok` for

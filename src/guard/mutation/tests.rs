@@ -207,3 +207,30 @@ fn a_delete_of_an_object_a_rule_forbids_deleting_is_refused_and_nothing_else_is(
     };
     assert!(delete_verdict(&policies, &cm, Operation::Undelete, &create).is_ok());
 }
+
+#[test]
+fn a_lost_answer_is_journaled_as_outcome_unknown_and_a_refused_connection_as_a_failure() {
+    let timeout = ApiError::Timeout {
+        server: "https://x".into(),
+        what: "the request".into(),
+        after: std::time::Duration::from_secs(3),
+    };
+    let text = failed_outcome(&timeout, false);
+    assert_eq!(
+        text,
+        "outcome unknown: the API server https://x did not answer the request within 3s; check that it is up and reachable, or raise --request-timeout"
+    );
+    let record = crate::changelog::sample_entry("a").with_outcome(text, None, 3.0);
+    assert!(
+        record.outcome_unknown(),
+        "reconcile, rollback and undelete treat it as unknown"
+    );
+    // A dry run changes nothing, whatever became of its answer.
+    assert!(!failed_outcome(&timeout, true).starts_with(changelog::LOST));
+    let conflict = ApiError::Server {
+        code: 409,
+        reason: "Conflict".into(),
+        message: "changed".into(),
+    };
+    assert_eq!(failed_outcome(&conflict, false), "Conflict (409): changed");
+}

@@ -40,14 +40,6 @@ pub struct Step {
     pub owner_uid: Option<String>,
 }
 
-/// Whether `obj` holds other objects that its delete journals (a namespace, a CRD).
-pub fn is_container(obj: &ObjectRef) -> bool {
-    matches!(
-        (obj.t.api.group.as_str(), obj.t.api.kind.as_str()),
-        ("", "Namespace") | ("apiextensions.k8s.io", "CustomResourceDefinition")
-    )
-}
-
 /// The objects journaled with container entry `id` (the last record of each, `snapshot`,
 /// not a dry run), in the order journaled.
 pub fn children<'a>(latest: &'a [Entry], id: &str) -> Vec<&'a Entry> {

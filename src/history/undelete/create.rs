@@ -132,6 +132,12 @@ impl Undo<'_> {
         if let Some(live) = self.live(&mut grant, obj).await? {
             return Err(exists(obj, e, &live));
         }
+        if let Some(why) = self.with_status(&mut grant, obj, e, &mut object).await? {
+            p.err_line(&format!(
+                "note: {}: status not restored ({why})",
+                obj.display()
+            ));
+        }
         for dropped in self
             .keep_owners(&mut grant, obj, &mut object, renamed)
             .await?
@@ -150,8 +156,15 @@ impl Undo<'_> {
             field_manager: self.field_manager,
             id: None,
         };
-        let created = match session.send_change(&grant, obj, sent).await {
-            Ok(v) => v,
+        let created = match session.send_change_noted(&grant, obj, sent).await {
+            Ok((v, None)) => v,
+            Ok((v, Some(why))) => {
+                p.err_line(&format!(
+                    "note: {}: created again, but its status was not restored (the write to its status subresource failed: {why})",
+                    obj.display()
+                ));
+                v
+            }
             Err(GuardError::Api(ApiError::Server { code: 409, .. })) => {
                 return Err(exists(obj, e, &Value::Null));
             }
@@ -167,6 +180,53 @@ impl Undo<'_> {
             renamed.insert(old, new.clone());
         }
         Ok(uid)
+    }
+
+    /// Puts the journaled status of entry `e` into `object` (the snapshot to create), when it
+    /// has one: for a type without a `status` subresource it is part of the create; for a
+    /// type with one it is written after the create through `<resource>/status`
+    /// ([`Change::status_write`]) when a `patch` review of that subresource allows it (added
+    /// to `grant`; a dry run, which creates nothing, writes none). Returns why it is not
+    /// restored otherwise (the object is still created): the review says no, or values the
+    /// change log stored masked.
+    async fn with_status(
+        &self,
+        grant: &mut Grant,
+        obj: &ObjectRef,
+        e: &Entry,
+        object: &mut Value,
+    ) -> Result<Option<String>, GuardError> {
+        let Some(status) = journaled_status(e) else {
+            return Ok(None);
+        };
+        // A namespace's and a CRD's status belong to the API server itself (the namespace
+        // lifecycle, the apiextensions controllers that name and establish a CRD): an old
+        // `Established` written back would only race them.
+        if super::is_container(obj) {
+            return Ok(None);
+        }
+        if crate::guard::change::restore::masked(status) {
+            return Ok(Some(
+                "the change log stored some of its values masked, as they looked like credentials"
+                    .into(),
+            ));
+        }
+        if obj.t.has_subresource("status") {
+            if self.dry_run != DryRun::None {
+                // Nothing is created, so there is nothing to write a status to; a dry run
+                // shows the create.
+                return Ok(None);
+            }
+            let review = obj.access("patch", Some("status"));
+            if !self.session.extend_if_allowed(grant, review).await? {
+                return Ok(Some(format!(
+                    "RBAC does not allow patch on {}/status",
+                    obj.t.group_resource()
+                )));
+            }
+        }
+        object["status"] = status.clone();
+        Ok(None)
     }
 
     /// The live object `obj` when the grant may read it and it exists; `None` when it does
@@ -271,6 +331,14 @@ impl Undo<'_> {
     }
 }
 
+/// The status journaled in entry `e`'s before-state, when it has a non-empty one.
+fn journaled_status(e: &Entry) -> Option<&Value> {
+    e.before
+        .as_ref()
+        .and_then(|b| b.get("status"))
+        .filter(|s| s.as_object().is_some_and(|m| !m.is_empty()))
+}
+
 /// The uid of the object entry `e` deleted (its record's, else its before-state's).
 pub fn journaled_uid(e: &Entry) -> Option<String> {
     e.uid.clone().or_else(|| {
@@ -283,13 +351,18 @@ pub fn journaled_uid(e: &Entry) -> Option<String> {
 }
 
 /// The refusal of an object that exists again under the name of entry `e`'s — or is still
-/// the deleted one, held by its finalizers.
+/// the deleted one, held by its finalizers, or never went (a delete whose outcome was
+/// unknown and was not applied).
 fn exists(obj: &ObjectRef, e: &Entry, live: &Value) -> UndeleteError {
     let uid = live.pointer("/metadata/uid").and_then(Value::as_str);
-    if uid.is_some()
-        && uid.map(str::to_string) == journaled_uid(e)
-        && live.pointer("/metadata/deletionTimestamp").is_some()
-    {
+    let same = uid.is_some() && uid.map(str::to_string) == journaled_uid(e);
+    if same && live.pointer("/metadata/deletionTimestamp").is_none() {
+        return UndeleteError::NotDeleted {
+            object: obj.display(),
+            id: e.id.clone(),
+        };
+    }
+    if same {
         let finalizers: Vec<String> = live
             .pointer("/metadata/finalizers")
             .and_then(Value::as_array)

@@ -24,7 +24,7 @@ impl Undo<'_> {
         let mut renamed = Renamed::new();
         self.recreate(&obj, e, object, Wording::of(e), &mut renamed, p)
             .await?;
-        if e.operation == Operation::Delete && super::container::is_container(&obj) {
+        if e.operation == Operation::Delete && super::is_container(&obj) {
             super::container::restore_children(self, &obj, e, renamed, p).await?;
         }
         Ok(())

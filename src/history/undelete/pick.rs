@@ -12,10 +12,12 @@ fn group(api_version: &str) -> &str {
     api_version.split_once('/').map_or("", |(g, _)| g)
 }
 
-/// Whether record `e` (the last of its id) is a delete the server made: a `delete` entry with
-/// result `success` or `deleting`, or an object journaled with its container's delete
-/// (`snapshot`) whose container's last record says the server made that delete. Dry runs
-/// never are.
+/// Whether record `e` (the last of its id) is a delete the server made or may have made: a
+/// `delete` entry with result `success` or `deleting`, or whose outcome is unknown (an intent
+/// alone, an answer lost after the request went: [`Entry::outcome_unknown`]), or an object
+/// journaled with its container's delete (`snapshot`) whose container's last record says
+/// so. Dry runs never are. For an unknown outcome the live object decides what an undelete
+/// does: gone, it is created again; still there, the undelete is refused (exit 5).
 fn deleted(latest: &[Entry], e: &Entry) -> bool {
     if e.operation != Operation::Delete || e.dry_run {
         return false;
@@ -25,10 +27,10 @@ fn deleted(latest: &[Entry], e: &Entry) -> bool {
             latest
                 .iter()
                 .rfind(|c| c.id == parent)
-                .is_some_and(|c| !c.dry_run && c.succeeded())
+                .is_some_and(|c| !c.dry_run && (c.succeeded() || c.outcome_unknown()))
         });
     }
-    e.succeeded()
+    e.succeeded() || e.outcome_unknown()
 }
 
 /// The latest delete of the object `kind` (of API group `group_of`'s group) `namespace/name`

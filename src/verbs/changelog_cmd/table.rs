@@ -74,8 +74,18 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
     t
 }
 
-/// The stderr line `changelog show` adds for an id whose last record is its intent (pure).
+/// The stderr line `changelog show` adds for an id whose outcome is unknown (pure): its last
+/// record is its intent, or an outcome whose answer was lost ([`crate::changelog::LOST`]).
 pub fn no_outcome_warning(e: &Entry) -> String {
+    if e.result != crate::changelog::PENDING {
+        return format!(
+            "warning: the answer to entry {} was lost after its request was sent ({}), so {} may or may not have been changed; `kubectl myops changelog reconcile {}` reads it and records what happened",
+            e.id,
+            crate::base::echo::capped(&e.result, 300),
+            object_of(e),
+            e.id
+        );
+    }
     format!(
         "warning: entry {} has no outcome record: the command stopped after journaling its intent, so {} may or may not have been changed; `kubectl myops changelog reconcile {}` reads it and records what happened",
         e.id,

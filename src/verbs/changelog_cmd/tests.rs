@@ -86,6 +86,23 @@ fn an_intent_without_an_outcome_lists_as_outcome_unknown() {
         no_outcome_warning(&intent),
         "warning: entry 1 has no outcome record: the command stopped after journaling its intent, so pod/shop/web-1 may or may not have been changed; `kubectl myops changelog reconcile 1` reads it and records what happened"
     );
+    // An answer lost after the request went lists and warns the same way, naming the failure.
+    let lost = Entry {
+        result: format!(
+            "{}: cannot reach the API server https://x: connection reset",
+            changelog::LOST
+        ),
+        ..intent.clone()
+    };
+    assert!(
+        list_table(std::slice::from_ref(&lost))
+            .render(true)
+            .ends_with("outcome unknown\n")
+    );
+    assert_eq!(
+        no_outcome_warning(&lost),
+        "warning: the answer to entry 1 was lost after its request was sent (outcome unknown: cannot reach the API server https://x: connection reset), so pod/shop/web-1 may or may not have been changed; `kubectl myops changelog reconcile 1` reads it and records what happened"
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::dependents::Root;
 use crate::changelog;
 use crate::cli::{DeleteArgs, DryRun};
 use crate::guard::Change;
@@ -61,6 +62,18 @@ pub async fn delete(
     };
     for line in preview(obj, &contents) {
         p.err_line(&line);
+    }
+    // A namespace's objects all go with it. A CRD's custom resources may own objects in their
+    // namespaces, which the garbage collector deletes after them whatever `--cascade` says of
+    // the CRD: the apiextensions finalizer deletes the custom resources with the default
+    // (background) propagation (`DeleteCollection` without options in
+    // `apiextensions-apiserver/pkg/controller/finalizer/crd_finalizer.go`).
+    if obj.t.api.kind == "CustomResourceDefinition" {
+        let roots: Vec<Root> = contents.objects.iter().map(Root::of_value).collect();
+        let cascade = crate::cli::Cascade::Background;
+        for line in super::dependents::preview(session, &roots, cascade).await {
+            p.err_line(&line);
+        }
     }
     let size = contents.size();
     let limit = session.settings().plugin.changelog.snapshot_limit;

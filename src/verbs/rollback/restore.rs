@@ -126,7 +126,7 @@ fn guard_version<'r>(
     }
     if entry.outcome_unknown() {
         if holds_before(current, r.before, r.touched) {
-            p.out(&format!("{}: nothing to roll back (entry {} has no outcome record, and the fields it would change still hold their earlier values)\n", obj.display(), entry.id))?;
+            p.out(&format!("{}: nothing to roll back (the outcome of entry {} is unknown, and the fields it would change still hold their earlier values)\n", obj.display(), entry.id))?;
             return Ok(None);
         }
         if !args.force {

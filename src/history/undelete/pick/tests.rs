@@ -130,3 +130,46 @@ fn check_entry_refuses_failed_and_contradicted_entries_and_returns_the_snapshot_
             .contains("not a delete")
     );
 }
+
+#[test]
+fn a_delete_whose_answer_was_lost_may_have_deleted_the_object_so_it_can_be_undeleted() {
+    let lost = delete(
+        "web",
+        &format!(
+            "{}: cannot reach the API server https://x: connection reset",
+            changelog::LOST
+        ),
+    );
+    let latest = vec![lost.clone()];
+    let found = latest_delete(
+        &latest,
+        &lost.server,
+        "v1",
+        "ConfigMap",
+        Some("shop"),
+        "web",
+    );
+    assert_eq!(found.map(|e| &e.id), Some(&lost.id));
+    assert!(check_entry(&latest, &Contradicted::default(), &lost).is_ok());
+    // A connection refused before anything was sent deleted nothing.
+    let refused = delete(
+        "web",
+        "cannot reach the API server https://x: Connection refused",
+    );
+    let latest = vec![refused.clone()];
+    assert!(
+        latest_delete(
+            &latest,
+            &refused.server,
+            "v1",
+            "ConfigMap",
+            Some("shop"),
+            "web"
+        )
+        .is_none()
+    );
+    assert_eq!(
+        check_entry(&latest, &Contradicted::default(), &refused),
+        Err("it deleted nothing (a dry run or a failed attempt)".into())
+    );
+}
