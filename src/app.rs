@@ -138,6 +138,12 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
         return ExitStatus::Usage;
     }
+    if let Command::Rollout(r) = &cli.command
+        && r.canary().is_some()
+    {
+        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
+        return ExitStatus::Usage;
+    }
     dispatch(&cli.command, &settings, started, &mut p).await
 }
 
@@ -173,6 +179,10 @@ async fn dispatch(
             let outcome =
                 verbs::label::run(settings, args, verbs::label::Meta::Annotations, p).await;
             observe(settings, "annotate", outcome, started, p).await
+        }
+        Command::Rollout(cmd) => {
+            let outcome = verbs::rollout::run(settings, cmd, p).await;
+            observe(settings, "rollout", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;

@@ -21,6 +21,7 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod rollout;
 mod scale;
 mod values;
 
@@ -37,6 +38,9 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use rollout::{
+    RolloutCommand, RolloutHistoryArgs, RolloutRestartArgs, RolloutStatusArgs, RolloutUndoArgs,
+};
 pub use scale::{LabelArgs, ScaleArgs};
 pub use values::{
     DEFAULT_FIELD_MANAGER, DRY_RUN_BARE, DryRunFlag, DryRunParser, FieldManagerParser, FormatParser,
@@ -71,7 +75,8 @@ pub struct GlobalArgs {
     pub context: Option<String>,
     /// Run in each of these kubeconfig contexts and merge the results (comma-separated; an
     /// entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth
-    /// can-i, auth matrix, crds sync, delete, scale, label, annotate. See docs/fleet.md.
+    /// can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart,
+    /// rollout undo. See docs/fleet.md.
     #[arg(long, global = true, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["context", "all_contexts"])]
     pub contexts: Vec<String>,
     /// Run in every context of the kubeconfig and merge the results (as --contexts).
@@ -190,6 +195,10 @@ pub enum Command {
     /// Update the annotations of objects; each change is journaled and can be rolled back.
     #[command(after_help = scale::ANNOTATE_HELP)]
     Annotate(LabelArgs),
+    /// Manage the rollout of Deployments, StatefulSets and DaemonSets: restart, undo (both
+    /// journaled and reversible), history, status.
+    #[command(subcommand, after_help = rollout::ROLLOUT_HELP)]
+    Rollout(RolloutCommand),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]
     Undelete(UndeleteArgs),
@@ -237,6 +246,7 @@ impl Command {
             Command::Undelete(a) => a.dry_run.warning.as_deref(),
             Command::Scale(a) => a.dry_run.warning.as_deref(),
             Command::Label(a) | Command::Annotate(a) => a.dry_run.warning.as_deref(),
+            Command::Rollout(RolloutCommand::Undo(a)) => a.dry_run.warning.as_deref(),
             _ => None,
         }
     }

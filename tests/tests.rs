@@ -101,6 +101,10 @@ mod proxy;
 mod push_tls;
 #[path = "it/reconciler.rs"]
 mod reconciler;
+#[path = "it/rollout.rs"]
+mod rollout;
+#[path = "it/rollout_guard.rs"]
+mod rollout_guard;
 #[path = "it/scale.rs"]
 mod scale;
 #[path = "it/standin.rs"]

@@ -249,6 +249,24 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 ("scale", i) => name_word(line, 0, i, Verb::Scale, true),
                 ("label", i) => name_word(line, 0, i, Verb::Label, true),
                 ("annotate", i) => name_word(line, 0, i, Verb::Annotate, true),
+                // kubectl's `validArgs` of every `rollout` subcommand, then names of that type.
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0)
+                    if !line.current.contains('/') =>
+                {
+                    Plan::fixed(
+                        ["deployment", "daemonset", "statefulset"]
+                            .iter()
+                            .map(|t| Candidate::new(*t, None))
+                            .collect(),
+                        directive::NO_FILE_COMP,
+                    )
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0) => {
+                    type_word(&line.current, Some(Verb::Rollout))
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", i) => {
+                    name_word(line, 0, i, Verb::Rollout, true)
+                }
                 ("auth can-i", 0) => Plan::fixed(
                     RBAC_VERBS
                         .iter()
@@ -300,6 +318,23 @@ mod tests {
 
     fn values(p: &Plan) -> Vec<&str> {
         p.candidates.iter().map(|c| c.value.as_str()).collect()
+    }
+
+    #[test]
+    fn rollout_offers_kubectls_three_types_then_their_names() {
+        assert_eq!(
+            values(&plan_of("rollout undo ")),
+            ["deployment", "daemonset", "statefulset"]
+        );
+        assert_eq!(
+            plan_of("rollout restart deployment ").need,
+            Need::Names {
+                type_name: "deployment".into(),
+                verb: Verb::Rollout,
+                exclude: vec![],
+            }
+        );
+        assert!(values(&plan_of("rollout ")).contains(&"history"));
     }
 
     #[test]

@@ -20,8 +20,7 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str =
-    "get, patch, delete, scale, label, annotate, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str = "get, patch, delete, scale, label, annotate, rollout restart, rollout undo, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -78,6 +77,8 @@ enum Plan<'c> {
     Scale(&'c crate::cli::ScaleArgs),
     /// `label` or `annotate` in waves, as `delete`.
     Label(&'c crate::cli::LabelArgs, verbs::label::Meta),
+    /// `rollout restart|undo` in waves, as `delete`: kubectl's lines, prefixed by the context.
+    Rollout(&'c crate::cli::RolloutCommand),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
@@ -171,6 +172,9 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
         Command::Scale(a) => Ok(Plan::Scale(a)),
         Command::Label(a) => Ok(Plan::Label(a, verbs::label::Meta::Labels)),
         Command::Annotate(a) => Ok(Plan::Label(a, verbs::label::Meta::Annotations)),
+        Command::Rollout(
+            r @ (crate::cli::RolloutCommand::Restart(_) | crate::cli::RolloutCommand::Undo(_)),
+        ) => Ok(Plan::Rollout(r)),
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -268,13 +272,13 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
-            Plan::Delete(_) | Plan::Scale(_) | Plan::Label(..) => {
+            Plan::Delete(_) | Plan::Scale(_) | Plan::Label(..) | Plan::Rollout(_) => {
                 let waves = super::waves(fleet.contexts.len(), canary_of(&plan));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
                     done_of(run_waved(&plan, s, cp).await)
                 })
                 .await;
-                (runs, Shape::Cells, None, waved(&plan).map(|(v, _)| v))
+                (runs, Shape::Cells, None, metric_verb(&plan))
             }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
@@ -323,21 +327,32 @@ fn canary_of(plan: &Plan<'_>) -> usize {
         Plan::Delete(args) => args.canary,
         Plan::Scale(args) => args.canary,
         Plan::Label(args, _) => args.canary,
+        Plan::Rollout(cmd) => cmd.canary(),
         _ => None,
     };
     canary.map_or(1, usize::from)
 }
 
-/// Runs `delete`, `scale`, `label` or `annotate` (the commands that print kubectl's lines,
-/// prefixed by the context) in one context.
+/// Runs `delete`, `scale`, `label`, `annotate` or `rollout restart|undo` (the commands that
+/// print kubectl's lines, prefixed by the context) in one context.
 async fn run_waved(plan: &Plan<'_>, s: &Settings, p: &mut Printer<'_>) -> Outcome {
     match plan {
         Plan::Delete(args) => verbs::delete::run(s, args, p).await,
         Plan::Scale(args) => verbs::scale::run(s, args, p).await,
         Plan::Label(args, meta) => verbs::label::run(s, args, *meta, p).await,
+        Plan::Rollout(cmd) => verbs::rollout::run(s, cmd, p).await,
         _ => Outcome::early(VerbError::Usage(
             "internal: not a command that runs in waves".into(),
         )),
+    }
+}
+
+/// The metrics `verb` label of a command that runs in waves (`rollout` for both of its
+/// changing subcommands, as a single-context run records it).
+fn metric_verb(plan: &Plan<'_>) -> Option<&'static str> {
+    match plan {
+        Plan::Rollout(_) => Some("rollout"),
+        _ => waved(plan).map(|(v, _)| v),
     }
 }
 
@@ -351,6 +366,10 @@ fn waved(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
         // `--list` only reads: nothing to roll back, as after a dry run.
         Plan::Label(args, meta) if args.list => Some((meta.verb(), DryRun::Server)),
         Plan::Label(args, meta) => Some((meta.verb(), args.dry_run.strategy)),
+        Plan::Rollout(crate::cli::RolloutCommand::Undo(a)) => {
+            Some(("rollout undo", a.dry_run.strategy))
+        }
+        Plan::Rollout(_) => Some(("rollout restart", DryRun::None)),
         _ => None,
     }
 }
@@ -457,9 +476,9 @@ fn report_waves(
         ));
     }
     // A patch changes one object: only a context that succeeded changed it. A delete (scale,
-    // label, annotate) of several objects that failed part-way may have changed some of them
-    // (the journal says which), so every context it ran in counts but those refused before
-    // anything was sent (denied: exit 3, usage: exit 2).
+    // label, annotate, rollout) of several objects that failed part-way may have changed some
+    // of them (the journal says which), so every context it ran in counts but those refused
+    // before anything was sent (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success

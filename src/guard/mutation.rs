@@ -89,13 +89,15 @@ pub struct Patched {
 }
 
 impl PatchRequest<'_> {
-    /// What messages call the change: `rollback`, `scale`, `label`, `annotate`, or `patch`.
+    /// What messages call the change: `rollback`, `scale`, `label`, `annotate`, `rollout`,
+    /// or `patch`.
     pub fn change(&self) -> &'static str {
         match self.operation {
             Operation::Rollback => "rollback",
             Operation::Scale => "scale",
             Operation::Label => "label",
             Operation::Annotate => "annotate",
+            Operation::Rollout => "rollout",
             _ => "patch",
         }
     }

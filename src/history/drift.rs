@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::changelog::{self, Entry, Operation, object_of};
+use crate::changelog::{self, Entry, object_of};
 use crate::history;
 use crate::rules::diff;
 
@@ -76,10 +76,7 @@ fn key(e: &Entry) -> (String, String, Option<String>, String) {
 pub fn baselines(records: Vec<Entry>, server: &str) -> Vec<Baseline> {
     let mut out: BTreeMap<(String, String, Option<String>, String), Baseline> = BTreeMap::new();
     for e in changelog::latest(records) {
-        if e.server != server
-            || e.dry_run
-            || !matches!(e.operation, Operation::Patch | Operation::Rollback)
-        {
+        if e.server != server || e.dry_run || !e.operation.patches_fields() {
             continue;
         }
         let k = key(&e);

@@ -19,6 +19,7 @@ pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod rollout;
 pub mod scale;
 pub mod undelete;
 pub mod version;

@@ -173,10 +173,13 @@ fn restore_patch(e: &Entry) -> Result<Inverse, String> {
     let Some(before) = &e.before else {
         return Err("it has no before-state (reading the object was forbidden)".into());
     };
-    let touched = touched_paths(
+    let mut touched = touched_paths(
         e.patch_type.as_deref().unwrap_or(""),
         e.patch.as_ref().unwrap_or(&Value::Null),
     );
+    if e.operation == Operation::Rollout {
+        touched = replaced_annotations(before, e.patch.as_ref(), touched);
+    }
     if touched.is_empty() {
         return Err("its record holds no patch, so which fields it changed is not known".into());
     }
@@ -188,6 +191,44 @@ fn restore_patch(e: &Entry) -> Result<Inverse, String> {
         touched,
         rv_after: e.resource_version_after.clone(),
     })
+}
+
+/// The fields a `rollout undo` of a Deployment changed in its annotations (pure): kubectl's
+/// patch replaces `/metadata/annotations` whole (`rollback.go`, `getDeploymentPatch`), keeping
+/// the Deployment's own revision annotations, which its controller rewrites right after. The
+/// inverse restores each annotation the patch changed — one whose value in the patch differs
+/// from the before-state — and leaves the others to their writers, so the controller's new
+/// revision number does not count as a change made since.
+fn replaced_annotations(
+    before: &Value,
+    patch: Option<&Value>,
+    touched: Vec<String>,
+) -> Vec<String> {
+    const WHOLE: &str = "/metadata/annotations";
+    let replaced = patch
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|op| op["op"] == "replace" && op["path"] == WHOLE)
+        .and_then(|op| op.get("value"))
+        .and_then(Value::as_object);
+    let Some(after) = replaced else {
+        return touched;
+    };
+    let empty = serde_json::Map::new();
+    let was = before
+        .pointer(WHOLE)
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut out: Vec<String> = touched.into_iter().filter(|p| p != WHOLE).collect();
+    for key in was.keys().chain(after.keys()) {
+        if was.get(key) != after.get(key) {
+            out.push(format!("{WHOLE}/{}", super::paths::escape(key)));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The inverse of a delete: create the before-state again.

@@ -429,6 +429,42 @@ fn a_snapshot_drops_every_server_set_field_and_status_but_keeps_finalizers_and_o
 }
 
 #[test]
+fn the_inverse_of_a_rollout_undo_restores_only_the_annotations_the_undo_changed() {
+    // kubectl's undo replaces the whole annotation map, keeping the Deployment's revision
+    // annotation; the controller rewrites that one right after, so it is not the undo's.
+    let mut e = entry(
+        Operation::Rollout,
+        "Deployment",
+        Some("json"),
+        Some(json!([
+            {"op": "replace", "path": "/spec/template", "value": {"metadata": {}}},
+            {"op": "replace", "path": "/metadata/annotations", "value":
+                {"deployment.kubernetes.io/revision": "2", "kubernetes.io/change-cause": "v1"}},
+        ])),
+    );
+    e.before.as_mut().unwrap()["metadata"]["annotations"] = json!(
+        {"deployment.kubernetes.io/revision": "2", "team": "a", "kubernetes.io/change-cause": "v2"}
+    );
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(
+        touched,
+        [
+            "/metadata/annotations/kubernetes.io~1change-cause",
+            "/metadata/annotations/team",
+            "/spec/template"
+        ]
+    );
+    // A patch replacing the annotations is restored whole, as before.
+    e.operation = Operation::Patch;
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(touched, ["/metadata/annotations", "/spec/template"]);
+}
+
+#[test]
 fn a_create_with_a_status_writes_it_through_the_status_subresource_only_where_discovery_lists_one()
 {
     let plain = super::object::test_object("example.com", "Widget", "widgets", "shop");
