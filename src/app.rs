@@ -124,6 +124,9 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     })
     | Command::Delete(crate::cli::DeleteArgs {
         canary: Some(_), ..
+    })
+    | Command::Apply(crate::cli::ApplyArgs {
+        canary: Some(_), ..
     }) = &cli.command
     {
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
@@ -151,6 +154,10 @@ async fn dispatch(
         Command::Delete(args) => {
             let outcome = verbs::delete::run(settings, args, p).await;
             observe(settings, "delete", outcome, started, p).await
+        }
+        Command::Apply(args) => {
+            let outcome = verbs::apply::run(settings, args, p).await;
+            observe(settings, "apply", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;

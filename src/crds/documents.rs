@@ -100,6 +100,29 @@ pub fn each_document(
     Ok(())
 }
 
+/// `bytes` as UTF-8 text (pure).
+///
+/// # Errors
+/// [`LoadError`] of `file` located at the first byte that is not UTF-8.
+pub fn utf8<'b>(bytes: &'b [u8], file: &Path) -> Result<&'b str, LoadError> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = &bytes[..e.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() as u64 + 1;
+        let after_nl = valid
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(valid, |i| &valid[i + 1..]);
+        // `valid` is UTF-8 up to the bad byte, so the tail of its last line is too.
+        let column = std::str::from_utf8(after_nl).map_or(0, |t| t.chars().count()) as u64 + 1;
+        LoadError {
+            file: file.to_path_buf(),
+            line,
+            column,
+            message: "the file is not UTF-8 text: save it as UTF-8".into(),
+        }
+    })
+}
+
 /// A parser error as a located [`LoadError`] of `file`.
 fn yaml_error(e: &serde_saphyr::Error, file: &Path) -> LoadError {
     let (line, column) = e

@@ -6,6 +6,7 @@
 //! (the resource they acted on and how they ended); others return `Ok` or a [`VerbError`]
 //! that knows its exit code. No verb file imports another.
 
+pub mod apply;
 pub mod auth;
 pub mod changelog_cmd;
 pub mod config_cmd;
@@ -111,6 +112,10 @@ pub enum VerbError {
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
+    /// A server-side apply's field conflict with other managers, in kubectl's words (the
+    /// fields and their managers, then what to do).
+    #[error("{0}")]
+    Conflict(String),
     /// Local I/O failed (the change log, the CRD directory, the metrics state, a signal
     /// handler). The message is the cause's own sentence; the cause stays typed as the source
     /// (a plain sentence when there is no typed cause). Build it with [`VerbError::io`].
@@ -141,6 +146,7 @@ impl VerbError {
             }
             VerbError::Output(e) => e.exit_status(),
             VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
+            VerbError::Conflict(_) => ExitStatus::Conflict,
         }
     }
 

@@ -9,7 +9,7 @@ use std::ops::ControlFlow;
 use serde_json::Value;
 
 use super::{LoadError, LoadedCrd, MAX_NAME_CHARS};
-use crate::crds::documents::{CRD_LIMITS, each_document};
+use crate::crds::documents::{CRD_LIMITS, each_document, utf8};
 use crate::base::echo;
 
 /// Parses a file's bytes (pure): UTF-8 text, then [`parse_crds`].
@@ -17,25 +17,7 @@ use crate::base::echo;
 /// # Errors
 /// [`LoadError`] located at the first byte that is not UTF-8, or as [`parse_crds`].
 pub fn parse_bytes(bytes: &[u8], file: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse_crds(text, file),
-        Err(e) => {
-            let valid = &bytes[..e.valid_up_to()];
-            let line = valid.iter().filter(|b| **b == b'\n').count() as u64 + 1;
-            let after_nl = valid
-                .iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(valid, |i| &valid[i + 1..]);
-            // `valid` is UTF-8 up to the bad byte, so the tail of its last line is too.
-            let column = std::str::from_utf8(after_nl).map_or(0, |t| t.chars().count()) as u64 + 1;
-            Err(LoadError {
-                file: file.to_path_buf(),
-                line,
-                column,
-                message: "the file is not UTF-8 text: save it as UTF-8".into(),
-            })
-        }
-    }
+    parse_crds(utf8(bytes, file)?, file)
 }
 
 /// Parses multi-document YAML text into CRDs (pure and total: never panics, whatever the

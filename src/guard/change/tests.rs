@@ -427,3 +427,6 @@ fn a_snapshot_drops_every_server_set_field_and_status_but_keeps_finalizers_and_o
         })
     );
 }
+
+#[path = "tests_apply.rs"]
+mod apply;
