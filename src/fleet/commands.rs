@@ -1,4 +1,4 @@
-//! The commands a fan-out runs (`get`, `patch`, `delete`, `auth can-i`, `auth matrix`,
+//! The commands a fan-out runs (`get`, `patch`, `delete`, `apply`, `auth can-i`, `auth matrix`,
 //! `crds sync`): which verb each context runs, how its outputs merge, and what is printed
 //! after — the merged output, each context's stderr lines marked with it, one summary line
 //! per failed context, for `patch` and `delete` (the commands that change something, in
@@ -20,7 +20,7 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, delete, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str = "get, patch, delete, apply, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -73,11 +73,14 @@ enum Plan<'c> {
     /// `delete` in waves, as `patch`: its lines (kubectl's sentence or `-o name`) are
     /// prefixed by the context.
     Delete(&'c crate::cli::DeleteArgs),
+    /// `apply` in waves, as `delete`: its lines (kubectl's `serverside-applied` or `-o
+    /// name`) are prefixed by the context.
+    Apply(&'c crate::cli::ApplyArgs),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
 
-/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`,
+/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`, `apply`,
 /// `auth can-i`, `auth matrix`, `crds sync`.
 ///
 /// # Errors
@@ -163,6 +166,14 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
             })
         }
         Command::Delete(a) => Ok(Plan::Delete(a)),
+        Command::Apply(a) => {
+            if a.filenames.iter().any(|f| {
+                f.as_os_str() == "-" || f.as_os_str() == "/dev/stdin" || f.as_os_str() == "/dev/fd/0"
+            }) {
+                return Err("apply -f - reads stdin once, and every context needs the manifests; with --contexts or --all-contexts save them to a file and give -f FILE".into());
+            }
+            Ok(Plan::Apply(a))
+        }
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -268,6 +279,14 @@ pub async fn run_command(
                 .await;
                 (runs, Shape::Cells, None, Some("delete"))
             }
+            Plan::Apply(args) => {
+                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
+                let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
+                    done_of(verbs::apply::run(s, args, cp).await)
+                })
+                .await;
+                (runs, Shape::Cells, None, Some("apply"))
+            }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
                     match verbs::auth::run(s, cmd, cp).await {
@@ -305,6 +324,9 @@ pub async fn run_command(
         }
         Plan::Delete(args) => {
             report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
+        }
+        Plan::Apply(args) => {
+            report_waves("apply", &runs, &fleet.session_id, args.dry_run.strategy, p);
         }
         _ => {}
     }
@@ -415,14 +437,14 @@ fn report_waves(
             skipped.join(", ")
         ));
     }
-    // A patch changes one object: only a context that succeeded changed it. A delete of
-    // several objects that failed part-way may have deleted some of them (the journal says
-    // which), so every context it ran in counts but those refused before anything was sent
-    // (denied: exit 3, usage: exit 2).
+    // A patch changes one object: only a context that succeeded changed it. A delete or an
+    // apply of several objects that failed part-way may have changed some of them (the
+    // journal says which), so every context it ran in counts but those refused before
+    // anything was sent (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success
-                || (verb == "delete" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+                || (matches!(verb, "delete" | "apply") && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
         })
     });
     if changed && dry_run == DryRun::None {
