@@ -93,7 +93,10 @@ fn good_file_values() {
     .unwrap();
     assert!(forced.apply.force_conflicts);
     let minimal = parse(BASE, Path::new("p.yaml")).unwrap();
-    assert!(!minimal.apply.force_conflicts, "forced applies are off by default");
+    assert!(
+        !minimal.apply.force_conflicts,
+        "forced applies are off by default"
+    );
     assert_eq!(
         (minimal.metrics.len(), minimal.crd_dir, minimal.pushgateway),
         (0, None, None)

@@ -168,7 +168,9 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
         Command::Delete(a) => Ok(Plan::Delete(a)),
         Command::Apply(a) => {
             if a.filenames.iter().any(|f| {
-                f.as_os_str() == "-" || f.as_os_str() == "/dev/stdin" || f.as_os_str() == "/dev/fd/0"
+                f.as_os_str() == "-"
+                    || f.as_os_str() == "/dev/stdin"
+                    || f.as_os_str() == "/dev/fd/0"
             }) {
                 return Err("apply -f - reads stdin once, and every context needs the manifests; with --contexts or --all-contexts save them to a file and give -f FILE".into());
             }
@@ -318,22 +320,24 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
-    match &plan {
-        Plan::Patch { args, .. } => {
-            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Delete(args) => {
-            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Apply(args) => {
-            report_waves("apply", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        _ => {}
+    if let Some((verb, dry_run)) = in_waves(&plan) {
+        report_waves(verb, &runs, &fleet.session_id, dry_run, p);
     }
     if let Some(verb) = verb {
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// The verb and dry run of a plan that changes something in canary waves (`patch`,
+/// `delete`, `apply`), for the report after them.
+fn in_waves(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
+    match plan {
+        Plan::Patch { args, .. } => Some(("patch", args.dry_run.strategy)),
+        Plan::Delete(args) => Some(("delete", args.dry_run.strategy)),
+        Plan::Apply(args) => Some(("apply", args.dry_run.strategy)),
+        _ => None,
+    }
 }
 
 fn global_no_headers(plan: &Plan<'_>) -> bool {
@@ -444,7 +448,8 @@ fn report_waves(
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success
-                || (matches!(verb, "delete" | "apply") && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+                || (matches!(verb, "delete" | "apply")
+                    && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
         })
     });
     if changed && dry_run == DryRun::None {

@@ -102,6 +102,9 @@ fn refuse(s: &Settings, args: &ApplyArgs) -> Result<(), VerbError> {
     Ok(())
 }
 
+/// A type in a namespace: group, plural, namespace (`None`: cluster-scoped).
+type TypeKey = (String, String, Option<String>);
+
 /// One `apply` invocation's state across its inputs.
 struct Run<'a> {
     session: &'a Session<'a>,
@@ -112,7 +115,7 @@ struct Run<'a> {
     defines: Vec<Defines>,
     /// The grant of a whole type in a namespace (`None`: not allowed for all names, so
     /// each object is reviewed by name).
-    grants: Vec<((String, String, Option<String>), Option<Grant>)>,
+    grants: Vec<(TypeKey, Option<Grant>)>,
     /// Objects found by the check pass, over all inputs.
     total: usize,
     /// Objects attempted.
@@ -223,14 +226,21 @@ impl<'a> Run<'a> {
                     let earlier = defines_at
                         .iter()
                         .any(|(at, d)| *at < i && d.serves(&h.api_version, &h.kind))
-                        || self.defines.iter().any(|d| d.serves(&h.api_version, &h.kind));
+                        || self
+                            .defines
+                            .iter()
+                            .any(|d| d.serves(&h.api_version, &h.kind));
                     if !earlier {
                         let later = defines_at
                             .iter()
                             .find(|(at, d)| *at > i && d.serves(&h.api_version, &h.kind));
                         return Err(VerbError::Usage(
-                            located(h.line, h.column, unknown_kind(h, later.map(|(at, _)| heads[*at].line)))
-                                .to_string(),
+                            located(
+                                h.line,
+                                h.column,
+                                unknown_kind(h, later.map(|(at, _)| heads[*at].line)),
+                            )
+                            .to_string(),
                         ));
                     }
                     None
@@ -465,7 +475,10 @@ impl<'a> Run<'a> {
             return;
         }
         let _ = p.flush();
-        p.progress(Some(&format!("apply: {}/{} objects", self.done, self.total)));
+        p.progress(Some(&format!(
+            "apply: {}/{} objects",
+            self.done, self.total
+        )));
         self.drawn = Some(Instant::now());
     }
 
@@ -474,9 +487,7 @@ impl<'a> Run<'a> {
         self.clear(p);
         let result = match self.failed {
             Some(e) => Err(e),
-            None if self.total == 0 => Err(VerbError::Usage(
-                "no objects passed to apply".into(),
-            )),
+            None if self.total == 0 => Err(VerbError::Usage("no objects passed to apply".into())),
             None => Ok(()),
         };
         Outcome {
@@ -566,7 +577,9 @@ mod tests {
     #[test]
     fn a_conflict_keeps_the_servers_fields_and_managers_first() {
         let m = conflict("Apply failed with 1 conflict: conflict with \"other\": .data.a");
-        assert!(m.starts_with("Apply failed with 1 conflict: conflict with \"other\": .data.a\nPlease review"));
+        assert!(m.starts_with(
+            "Apply failed with 1 conflict: conflict with \"other\": .data.a\nPlease review"
+        ));
         assert!(m.contains("apply.forceConflicts: true"));
     }
 }

@@ -11,7 +11,9 @@ use std::process::Stdio;
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, Run, audit_mark, audit_since, cluster, kubectl, root, text_of};
+use crate::fixture::{
+    Myops, Namespace, Run, audit_mark, audit_since, cluster, kubectl, root, text_of,
+};
 
 /// apply (and get, patch for rollback) on ConfigMaps and Deployments, both scopes.
 const PLUGIN: &str = "name: myops\nverbs: [get, patch, delete, apply]\nresources: [configmaps, deployments, customresourcedefinitions]\nscopes: [namespace, cluster]\n";
@@ -28,7 +30,9 @@ fn manifest(m: &Myops, name: &str, text: &str) -> PathBuf {
 }
 
 fn cm(ns: &str, name: &str, data: &str) -> String {
-    format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {ns}\ndata:\n{data}")
+    format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  namespace: {ns}\ndata:\n{data}"
+    )
 }
 
 /// The real kubectl's run of `args` as admin (exit code and output, never panics).
@@ -93,7 +97,11 @@ fn apply_creates_then_updates_then_is_unchanged_and_journals_each() {
     let f = manifest(&m, "c1.yaml", &cm(&ns.0, "c1", "  a: \"1\"\n"));
     let f = f.to_str().unwrap();
     let r = m.run(&["apply", "-f", f]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "configmap/c1 serverside-applied\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "configmap/c1 serverside-applied\n"),
+        "{r:?}"
+    );
     let obj = live(&ns.0, "configmap", "c1").unwrap();
     let managers: Vec<&str> = obj["metadata"]["managedFields"]
         .as_array()
@@ -104,19 +112,30 @@ fn apply_creates_then_updates_then_is_unchanged_and_journals_each() {
     assert_eq!(managers, vec!["kubectl-myops"], "{obj:#}");
     let created = applies(&m).pop().unwrap();
     assert_eq!(created["result"], "success", "{created:#}");
-    assert!(created["before"].is_null(), "nothing before a create: {created:#}");
+    assert!(
+        created["before"].is_null(),
+        "nothing before a create: {created:#}"
+    );
     assert_eq!(created["after"]["metadata"]["uid"], obj["metadata"]["uid"]);
     assert_eq!(created["patchType"], "apply");
 
     std::fs::write(f, cm(&ns.0, "c1", "  a: \"2\"\n  b: \"3\"\n")).unwrap();
     let r = m.run(&["apply", "-f", f]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "configmap/c1 serverside-applied\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "configmap/c1 serverside-applied\n"),
+        "{r:?}"
+    );
     let updated = applies(&m).pop().unwrap();
     assert_eq!(updated["before"]["data"]["a"], "1", "{updated:#}");
     assert_eq!(updated["after"]["data"]["b"], "3", "{updated:#}");
 
     let r = m.run(&["apply", "-f", f]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "configmap/c1 unchanged\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "configmap/c1 unchanged\n"),
+        "{r:?}"
+    );
     assert_eq!(applies(&m).len(), 3, "every attempt is journaled");
     // --dry-run=server changes nothing and says so.
     std::fs::write(f, cm(&ns.0, "c1", "  a: \"9\"\n")).unwrap();
@@ -173,7 +192,10 @@ fn apply_output_and_exit_codes_match_kubectl_on_a_twin_namespace() {
             (o.code, o.stdout.replace(&theirs.0, "NS")),
             "apply {extra:?} (v{v}):\nours {r:?}\nkubectl {o:?}"
         );
-        compared.push(format!("{extra:?} → {}", o.stdout.trim().replace('\n', " | ")));
+        compared.push(format!(
+            "{extra:?} → {}",
+            o.stdout.trim().replace('\n', " | ")
+        ));
     }
     assert_eq!(compared.len(), steps.len(), "{compared:#?}");
 }
@@ -183,24 +205,46 @@ fn a_conflict_with_another_manager_is_exit_5_naming_the_fields_as_kubectl_does()
     let ns = Namespace::new("apply-conflict");
     let m = myops();
     let other = manifest(&m, "other.yaml", &cm(&ns.0, "c1", "  a: \"1\"\n"));
-    let r = oracle(&["apply", "--server-side", "--field-manager", "other", "-f", other.to_str().unwrap()]);
+    let r = oracle(&[
+        "apply",
+        "--server-side",
+        "--field-manager",
+        "other",
+        "-f",
+        other.to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
     let mine = manifest(&m, "mine.yaml", &cm(&ns.0, "c1", "  a: \"2\"\n"));
     let r = m.run(&["apply", "-f", mine.to_str().unwrap()]);
     assert_eq!(r.code, 5, "{r:?}");
     assert_eq!(r.stdout, "", "{r:?}");
-    let k = oracle(&["apply", "--server-side", "--field-manager", "kubectl-myops", "-f", mine.to_str().unwrap()]);
+    let k = oracle(&[
+        "apply",
+        "--server-side",
+        "--field-manager",
+        "kubectl-myops",
+        "-f",
+        mine.to_str().unwrap(),
+    ]);
     let first = |s: &str| s.lines().next().unwrap_or("").to_string();
-    assert_eq!(first(&r.stderr), first(&k.stderr), "ours {r:?}\nkubectl {k:?}");
+    assert_eq!(
+        first(&r.stderr),
+        first(&k.stderr),
+        "ours {r:?}\nkubectl {k:?}"
+    );
     assert!(
-        r.stderr.starts_with("error: Apply failed with 1 conflict: conflict with \"other\""),
+        r.stderr
+            .starts_with("error: Apply failed with 1 conflict: conflict with \"other\""),
         "{r:?}"
     );
     assert!(r.stderr.contains(".data.a"), "{r:?}");
     assert!(r.stderr.contains("apply.forceConflicts: true"), "{r:?}");
     assert_eq!(live(&ns.0, "configmap", "c1").unwrap()["data"]["a"], "1");
     let rec = applies(&m).pop().unwrap();
-    assert!(rec["result"].as_str().unwrap().contains("conflict"), "{rec:#}");
+    assert!(
+        rec["result"].as_str().unwrap().contains("conflict"),
+        "{rec:#}"
+    );
 }
 
 #[test]
@@ -209,20 +253,40 @@ fn force_conflicts_is_refused_unless_plugin_yaml_allows_it() {
     let m = myops();
     let other = manifest(&m, "other.yaml", &cm(&ns.0, "c1", "  a: \"1\"\n"));
     assert_eq!(
-        oracle(&["apply", "--server-side", "--field-manager", "other", "-f", other.to_str().unwrap()]).code,
+        oracle(&[
+            "apply",
+            "--server-side",
+            "--field-manager",
+            "other",
+            "-f",
+            other.to_str().unwrap()
+        ])
+        .code,
         0
     );
     let mine = manifest(&m, "mine.yaml", &cm(&ns.0, "c1", "  a: \"2\"\n"));
     let mark = audit_mark();
     let r = m.run(&["apply", "-f", mine.to_str().unwrap(), "--force-conflicts"]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("--force-conflicts is not allowed by plugin.yaml"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--force-conflicts is not allowed by plugin.yaml"),
+        "{r:?}"
+    );
     assert!(mutations(mark, &ns.0).is_empty(), "nothing sent");
-    assert!(m.records().is_empty(), "refused before the session: {:?}", m.records());
+    assert!(
+        m.records().is_empty(),
+        "refused before the session: {:?}",
+        m.records()
+    );
 
     let allowed = Myops::new(&format!("{PLUGIN}apply:\n  forceConflicts: true\n"));
     let r = allowed.run(&["apply", "-f", mine.to_str().unwrap(), "--force-conflicts"]);
-    assert_eq!((r.code, r.stdout.as_str()), (0, "configmap/c1 serverside-applied\n"), "{r:?}");
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "configmap/c1 serverside-applied\n"),
+        "{r:?}"
+    );
     assert_eq!(live(&ns.0, "configmap", "c1").unwrap()["data"]["a"], "2");
 }
 
@@ -233,7 +297,10 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
     // A create is undone by a delete of exactly that object.
     let f = manifest(&m, "new.yaml", &cm(&ns.0, "fresh", "  a: \"1\"\n"));
     assert_eq!(m.run(&["apply", "-f", f.to_str().unwrap()]).code, 0);
-    let id = applies(&m).pop().unwrap()["id"].as_str().unwrap().to_string();
+    let id = applies(&m).pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 0, "{r:?}");
     for _ in 0..50 {
@@ -242,10 +309,21 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    assert!(live(&ns.0, "configmap", "fresh").is_none(), "the created object is gone");
+    assert!(
+        live(&ns.0, "configmap", "fresh").is_none(),
+        "the created object is gone"
+    );
 
     // An update is undone by restoring exactly the fields it changed.
-    kubectl(&["create", "configmap", "old", "-n", &ns.0, "--from-literal=a=1", "--from-literal=keep=k"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "old",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+        "--from-literal=keep=k",
+    ]);
     kubectl(&["label", "configmap", "old", "-n", &ns.0, "team=x"]);
     let before = live(&ns.0, "configmap", "old").unwrap();
     let f = manifest(
@@ -258,7 +336,10 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
     );
     let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
     assert_eq!(r.code, 0, "{r:?}");
-    let id = applies(&m).pop().unwrap()["id"].as_str().unwrap().to_string();
+    let id = applies(&m).pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     // The resourceVersion test holds: a write since refuses the rollback (exit 5).
     kubectl(&["annotate", "configmap", "old", "-n", &ns.0, "later=1"]);
     let r = m.run(&["rollback", &id]);
@@ -267,7 +348,11 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
     let r = m.run(&["rollback", &id, "--force"]);
     assert_eq!(r.code, 0, "{r:?}");
     let after = live(&ns.0, "configmap", "old").unwrap();
-    assert_eq!(content(&after)["data"], content(&before)["data"], "{after:#}");
+    assert_eq!(
+        content(&after)["data"],
+        content(&before)["data"],
+        "{after:#}"
+    );
     assert_eq!(
         content(&after)["metadata"]["labels"],
         content(&before)["metadata"]["labels"],
@@ -280,11 +365,21 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
 fn rollback_of_an_update_right_after_it_restores_the_before_state() {
     let ns = Namespace::new("apply-rollback-exact");
     let m = myops();
-    kubectl(&["create", "configmap", "c", "-n", &ns.0, "--from-literal=a=1"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
     let before = live(&ns.0, "configmap", "c").unwrap();
     let f = manifest(&m, "c.yaml", &cm(&ns.0, "c", "  a: \"5\"\n  z: \"6\"\n"));
     assert_eq!(m.run(&["apply", "-f", f.to_str().unwrap()]).code, 0);
-    let id = applies(&m).pop().unwrap()["id"].as_str().unwrap().to_string();
+    let id = applies(&m).pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 0, "{r:?}");
     let after = live(&ns.0, "configmap", "c").unwrap();
@@ -312,12 +407,25 @@ fn bad_files_are_refused_whole_with_their_location_and_nothing_sent() {
     let unknown = manifest(
         &m,
         "unknown.yaml",
-        &format!("{}---\napiVersion: example.invalid/v1\nkind: Nope\nmetadata:\n  name: x\n", cm(&ns.0, "first", "  a: \"1\"\n")),
+        &format!(
+            "{}---\napiVersion: example.invalid/v1\nkind: Nope\nmetadata:\n  name: x\n",
+            cm(&ns.0, "first", "  a: \"1\"\n")
+        ),
     );
     let r = m.run(&["apply", "-f", unknown.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.starts_with(&format!("error: {}:8:1: no kind \"Nope\"", unknown.display())), "{r:?}");
-    let bad_yaml = manifest(&m, "bad.yaml", &format!("{}---\nkind: [\n", cm(&ns.0, "first", "  a: \"1\"\n")));
+    assert!(
+        r.stderr.starts_with(&format!(
+            "error: {}:8:1: no kind \"Nope\"",
+            unknown.display()
+        )),
+        "{r:?}"
+    );
+    let bad_yaml = manifest(
+        &m,
+        "bad.yaml",
+        &format!("{}---\nkind: [\n", cm(&ns.0, "first", "  a: \"1\"\n")),
+    );
     let r = m.run(&["apply", "-f", bad_yaml.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("bad.yaml:"), "{r:?}");
@@ -343,8 +451,15 @@ fn bad_files_are_refused_whole_with_their_location_and_nothing_sent() {
         assert_eq!(r.code, 2, "{r:?}");
         assert!(r.stderr.contains(says), "{r:?}");
     }
-    assert!(live(&ns.0, "configmap", "first").is_none(), "nothing of a bad file is sent");
-    assert!(mutations(mark, &ns.0).is_empty(), "{:?}", mutations(mark, &ns.0));
+    assert!(
+        live(&ns.0, "configmap", "first").is_none(),
+        "nothing of a bad file is sent"
+    );
+    assert!(
+        mutations(mark, &ns.0).is_empty(),
+        "{:?}",
+        mutations(mark, &ns.0)
+    );
 }
 
 #[test]
@@ -377,10 +492,16 @@ fn ten_thousand_documents_are_checked_in_bounded_memory_without_a_progress_line_
     let stderr = text_of(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.starts_with(&format!("error: {}:{line}:1: the ConfigMap has no metadata.name", f.display())),
+        stderr.starts_with(&format!(
+            "error: {}:{line}:1: the ConfigMap has no metadata.name",
+            f.display()
+        )),
         "{stderr}"
     );
-    assert!(!stderr.contains("apply: "), "no progress line off a terminal: {stderr}");
+    assert!(
+        !stderr.contains("apply: "),
+        "no progress line off a terminal: {stderr}"
+    );
     let rss_kb: u64 = text_of(&time.stderr)
         .lines()
         .find_map(|l| l.strip_prefix("maxrss="))
@@ -403,18 +524,26 @@ fn a_crd_and_its_resource_in_one_file_apply_in_order_and_the_wrong_order_is_expl
     let crd = format!(
         "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: gizmos.{group}\nspec:\n  group: {group}\n  scope: Namespaced\n  names: {{plural: gizmos, singular: gizmo, kind: Gizmo}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n"
     );
-    let cr = format!("apiVersion: {group}/v1\nkind: Gizmo\nmetadata:\n  name: g1\n  namespace: {}\nspec: {{size: 1}}\n", ns.0);
+    let cr = format!(
+        "apiVersion: {group}/v1\nkind: Gizmo\nmetadata:\n  name: g1\n  namespace: {}\nspec: {{size: 1}}\n",
+        ns.0
+    );
     let wrong = manifest(&m, "wrong.yaml", &format!("{cr}---\n{crd}"));
     let r = m.run(&["apply", "-f", wrong.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("comes later in this file (line 8)"), "{r:?}");
+    assert!(
+        r.stderr.contains("comes later in this file (line 8)"),
+        "{r:?}"
+    );
     let right = manifest(&m, "right.yaml", &format!("{crd}---\n{cr}"));
     let r = m.run(&["apply", "-f", right.to_str().unwrap()]);
     let _ = oracle(&["delete", "crd", &format!("gizmos.{group}"), "--wait=false"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(
         r.stdout,
-        format!("customresourcedefinition.apiextensions.k8s.io/gizmos.{group} serverside-applied\ngizmo.{group}/g1 serverside-applied\n")
+        format!(
+            "customresourcedefinition.apiextensions.k8s.io/gizmos.{group} serverside-applied\ngizmo.{group}/g1 serverside-applied\n"
+        )
     );
 }
 
@@ -422,7 +551,13 @@ fn a_crd_and_its_resource_in_one_file_apply_in_order_and_the_wrong_order_is_expl
 fn a_fifo_or_a_closed_stdin_is_an_error_not_a_hang() {
     let m = myops();
     let fifo = m.dir.path().join("m.yaml");
-    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
     let started = std::time::Instant::now();
     let r = m.run(&["apply", "-f", fifo.to_str().unwrap()]);
     assert_eq!(r.code, 2, "{r:?}");
@@ -430,7 +565,7 @@ fn a_fifo_or_a_closed_stdin_is_an_error_not_a_hang() {
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     let closed = std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("exec \"$0\" apply -f - <&-"))
+        .arg("exec \"$0\" apply -f - <&-")
         .arg(env!("CARGO_BIN_EXE_kubectl-myops"))
         .env_clear()
         .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
@@ -459,13 +594,25 @@ fn stdin_is_read_once_and_applied() {
         .write_all(cm(&ns.0, "from-stdin", "  a: \"1\"\n").as_bytes())
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(text_of(&out.stdout), "configmap/from-stdin serverside-applied\n", "{}", text_of(&out.stderr));
+    assert_eq!(
+        text_of(&out.stdout),
+        "configmap/from-stdin serverside-applied\n",
+        "{}",
+        text_of(&out.stderr)
+    );
 }
 
 #[test]
 fn an_unwritable_journal_or_a_denying_field_policy_sends_nothing() {
     let ns = Namespace::new("apply-refused");
-    kubectl(&["create", "configmap", "c", "-n", &ns.0, "--from-literal=color=blue"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "--from-literal=color=blue",
+    ]);
     let mut m = myops();
     let f = manifest(&m, "c.yaml", &cm(&ns.0, "c", "  color: red\n"));
     let mark = audit_mark();
@@ -475,7 +622,11 @@ fn an_unwritable_journal_or_a_denying_field_policy_sends_nothing() {
     let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(r.stderr.contains("nothing was sent"), "{r:?}");
-    assert!(mutations(mark, &ns.0).is_empty(), "{:?}", mutations(mark, &ns.0));
+    assert!(
+        mutations(mark, &ns.0).is_empty(),
+        "{:?}",
+        mutations(mark, &ns.0)
+    );
 
     let policed = Myops::new(&format!(
         "{PLUGIN}policies:\n- resource: configmaps\n  deny: [/data/color]\n  message: colors are set in git\n"
@@ -484,9 +635,18 @@ fn an_unwritable_journal_or_a_denying_field_policy_sends_nothing() {
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("colors are set in git"), "{r:?}");
     assert!(r.stderr.contains("/data/color"), "{r:?}");
-    assert_eq!(live(&ns.0, "configmap", "c").unwrap()["data"]["color"], "blue");
+    assert_eq!(
+        live(&ns.0, "configmap", "c").unwrap()["data"]["color"],
+        "blue"
+    );
     let rec = applies(&policed).pop().unwrap();
-    assert!(rec["result"].as_str().unwrap().starts_with("denied by field policy"), "{rec:#}");
+    assert!(
+        rec["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("denied by field policy"),
+        "{rec:#}"
+    );
     // Only the server-side dry run reached the server.
     let real: Vec<Value> = mutations(mark, &ns.0)
         .into_iter()

@@ -9,8 +9,8 @@ use std::ops::ControlFlow;
 use serde_json::Value;
 
 use super::{LoadError, LoadedCrd, MAX_NAME_CHARS};
-use crate::crds::documents::{CRD_LIMITS, each_document, utf8};
 use crate::base::echo;
+use crate::crds::documents::{CRD_LIMITS, each_document, utf8};
 
 /// Parses a file's bytes (pure): UTF-8 text, then [`parse_crds`].
 ///

@@ -92,7 +92,11 @@ fn a_manifest_apply_keeps_its_after_state_and_a_crd_apply_only_of_a_create() {
         (Some("9".into()), Some(answer.clone()))
     );
     assert_eq!(
-        apply(Some(json!({"appliedFrom": "a.yaml:1"}))).outcome("ConfigMap", Some(&before), &answer),
+        apply(Some(json!({"appliedFrom": "a.yaml:1"}))).outcome(
+            "ConfigMap",
+            Some(&before),
+            &answer
+        ),
         (Some("9".into()), None)
     );
 }

@@ -137,12 +137,16 @@ impl Session<'_> {
                 let e = self
                     .denial(&get, "the read of the object was forbidden".into())
                     .await;
-                let entry = self.intent(change.intent(Operation::Apply, obj, dry, None)).await;
+                let entry = self
+                    .intent(change.intent(Operation::Apply, obj, dry, None))
+                    .await;
                 self.journal_complete(entry, "denied".into())?;
                 return Err(e.into());
             }
             Err(e) => {
-                let entry = self.intent(change.intent(Operation::Apply, obj, dry, None)).await;
+                let entry = self
+                    .intent(change.intent(Operation::Apply, obj, dry, None))
+                    .await;
                 self.journal_complete(entry, outcome_text(&e))?;
                 return Err(e.into());
             }
@@ -192,41 +196,22 @@ impl Session<'_> {
             .request(req.field_manager, req.dry_run == DryRun::Server)
             .map_err(GuardError::Usage)?
         else {
-            return Err(GuardError::Usage("internal: an apply builds a PATCH".into()));
+            return Err(GuardError::Usage(
+                "internal: an apply builds a PATCH".into(),
+            ));
         };
         let answered = if rules.is_empty() {
             None
         } else {
-            let dry_pp = PatchParams {
-                dry_run: true,
-                ..pp.clone()
+            let judged = Judged {
+                obj,
+                rules: &rules,
+                before: before.as_ref(),
+                intent: &intent,
             };
-            let answer = match self
-                .call(
-                    "the server-side dry run for field policies",
-                    api.patch(&obj.name, &dry_pp, &patch),
-                )
-                .await
-            {
-                Ok(o) => o,
-                Err(e) => {
-                    let result = format!(
-                        "{} (in the server-side dry run field policies need; nothing was sent)",
-                        outcome_text(&e)
-                    );
-                    self.journal_complete(intent, result)?;
-                    return Err(e.into());
-                }
-            };
-            let after = serde_json::to_value(&answer).unwrap_or(Value::Null);
-            let empty = Value::Object(serde_json::Map::new());
-            if let Err(refusal) =
-                policy_verdict(&rules, obj, "apply", before.as_ref().unwrap_or(&empty), &after)
-            {
-                self.journal_complete(intent, refusal_result(&refusal))?;
-                return Err(refusal);
-            }
-            Some(answer).filter(|_| pp.dry_run)
+            self.judge_apply(&judged, &api, &pp, &patch)
+                .await?
+                .filter(|_| pp.dry_run)
         };
         let send = async {
             match answered {
@@ -237,11 +222,69 @@ impl Session<'_> {
         let kind = obj.t.api.kind.clone();
         let b = before.clone();
         let answer = self
-            .journaled_with(intent, "the server-side apply", send, |o: &DynamicObject| {
-                let v = serde_json::to_value(o).unwrap_or(Value::Null);
-                change.outcome(&kind, b.as_ref(), &v)
-            })
+            .journaled_with(
+                intent,
+                "the server-side apply",
+                send,
+                |o: &DynamicObject| {
+                    let v = serde_json::to_value(o).unwrap_or(Value::Null);
+                    change.outcome(&kind, b.as_ref(), &v)
+                },
+            )
             .await?;
         Ok(applied(serde_json::to_value(answer).unwrap_or(Value::Null)))
+    }
+}
+
+/// What a field-policy judgement of an apply needs.
+struct Judged<'a> {
+    obj: &'a ObjectRef,
+    rules: &'a [crate::rules::policy::Compiled],
+    before: Option<&'a Value>,
+    intent: &'a changelog::Entry,
+}
+
+impl Session<'_> {
+    /// The apply sent as a server-side dry run and the object it shows judged by the field
+    /// policies (against the before-state, or an empty object for a create): the dry run's
+    /// answer when every rule allows it. A refusal or a rejected dry run is journaled as one
+    /// complete record.
+    async fn judge_apply(
+        &self,
+        j: &Judged<'_>,
+        api: &kube::Api<DynamicObject>,
+        pp: &PatchParams,
+        patch: &kube::api::Patch<&Value>,
+    ) -> Result<Option<DynamicObject>, GuardError> {
+        let dry_pp = PatchParams {
+            dry_run: true,
+            ..pp.clone()
+        };
+        let answer = match self
+            .call(
+                "the server-side dry run for field policies",
+                api.patch(&j.obj.name, &dry_pp, patch),
+            )
+            .await
+        {
+            Ok(o) => o,
+            Err(e) => {
+                let result = format!(
+                    "{} (in the server-side dry run field policies need; nothing was sent)",
+                    outcome_text(&e)
+                );
+                self.journal_complete(j.intent.clone(), result)?;
+                return Err(e.into());
+            }
+        };
+        let after = serde_json::to_value(&answer).unwrap_or(Value::Null);
+        let empty = Value::Object(serde_json::Map::new());
+        if let Err(refusal) =
+            policy_verdict(j.rules, j.obj, "apply", j.before.unwrap_or(&empty), &after)
+        {
+            self.journal_complete(j.intent.clone(), refusal_result(&refusal))?;
+            return Err(refusal);
+        }
+        Ok(Some(answer))
     }
 }

@@ -94,7 +94,9 @@ pub fn check(doc: &Document) -> Result<Head, String> {
     let text = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("");
     let (api_version, kind, name) = (text("/apiVersion"), text("/kind"), text("/metadata/name"));
     if api_version.is_empty() || kind.is_empty() {
-        return Err("the object has no apiVersion or no kind; every object to apply names both".into());
+        return Err(
+            "the object has no apiVersion or no kind; every object to apply names both".into(),
+        );
     }
     if name.is_empty() {
         return Err(if v.pointer("/metadata/generateName").is_some() {
@@ -103,10 +105,7 @@ pub fn check(doc: &Document) -> Result<Head, String> {
                 echo::bare(kind)
             )
         } else {
-            format!(
-                "the {} has no metadata.name; give it one",
-                echo::bare(kind)
-            )
+            format!("the {} has no metadata.name; give it one", echo::bare(kind))
         });
     }
     crate::guard::check_names(&[name.to_string()])?;
@@ -140,7 +139,12 @@ pub fn check(doc: &Document) -> Result<Head, String> {
 
 /// What a CustomResourceDefinition object defines, if `v` is one (pure).
 pub fn defines(v: &Value) -> Option<Defines> {
-    let text = |p: &str| v.pointer(p).and_then(Value::as_str).unwrap_or("").to_string();
+    let text = |p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
     if text("/kind") != "CustomResourceDefinition"
         || !text("/apiVersion").starts_with("apiextensions.k8s.io/")
     {
@@ -182,11 +186,24 @@ mod tests {
             "metadata": {"name": "c1", "namespace": "ns"}})))
         .unwrap();
         assert_eq!(
-            (ok.kind.as_str(), ok.name.as_str(), ok.namespace.as_deref(), ok.line),
+            (
+                ok.kind.as_str(),
+                ok.name.as_str(),
+                ok.namespace.as_deref(),
+                ok.line
+            ),
             ("ConfigMap", "c1", Some("ns"), 3)
         );
-        assert!(check(&doc(json!([1]))).unwrap_err().contains("not an object"));
-        assert!(check(&doc(json!({"kind": "ConfigMap"}))).unwrap_err().contains("no apiVersion"));
+        assert!(
+            check(&doc(json!([1])))
+                .unwrap_err()
+                .contains("not an object")
+        );
+        assert!(
+            check(&doc(json!({"kind": "ConfigMap"})))
+                .unwrap_err()
+                .contains("no apiVersion")
+        );
         let e = check(&doc(json!({"apiVersion": "v1", "kind": "Pod",
             "metadata": {"generateName": "p-"}})))
         .unwrap_err();

@@ -149,7 +149,13 @@ mod tests {
             inputs(&[d.path().to_path_buf()], r)
                 .unwrap()
                 .iter()
-                .map(|i| i.path().strip_prefix(d.path()).unwrap().display().to_string())
+                .map(|i| {
+                    i.path()
+                        .strip_prefix(d.path())
+                        .unwrap()
+                        .display()
+                        .to_string()
+                })
                 .collect()
         };
         assert_eq!(names(false), vec!["a.json", "b.yaml"]);
