@@ -54,6 +54,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s h -l help -
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -s V -l version -d 'Print version'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
+complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "apply" -d 'Server-side apply manifests (files, directories, stdin); each object\'s change is journaled, so `rollback` can undo it'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
 complete -c kubectl-myops -n "__fish_kubectl_myops_needs_command" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
@@ -158,6 +159,45 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l di
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand patch" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s f -l filename -d 'A manifest file (YAML or JSON, several documents allowed), a directory of them (*.yaml, *.yml, *.json), or `-` for stdin; repeatable' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l server-side -d 'Always true: every apply is a server-side apply. `--server-side=false` (a client-side apply) is refused' -r -f -a "true\t''
+false\t''"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
+server\t'The server computes and validates the change, and stores nothing'
+client\t'Computed locally from the current object'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s o -l output -d '`name`: print `TYPE.GROUP/NAME` of each applied object instead of the sentence' -r -f -a "name\t''"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l canary -d 'With --contexts/--all-contexts: how many contexts the first (canary) wave applies in; the rest follow only if every one of them succeeded. (default 1)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l context -d 'The kubeconfig context to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l contexts -d 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete. See docs/fleet.md' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l max-parallel -d 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l cluster -d 'The kubeconfig cluster to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l user -d 'The kubeconfig user to use' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s n -l namespace -d 'Namespace for this request (default: the context\'s namespace, else `default`)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l as -d 'User to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l as-group -d 'Group to impersonate (repeatable)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l as-uid -d 'UID to impersonate' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l request-timeout -d 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl\'s discovery)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s s -l server -d 'The address of the Kubernetes API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l token -d 'Bearer token for authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l certificate-authority -d 'Path to a CA certificate file for the API server' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l client-certificate -d 'Path to a client certificate file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l client-key -d 'Path to a client key file for TLS (replaces the kubeconfig user\'s)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l tls-server-name -d 'Server name to use for server certificate validation (default: the server URL\'s host)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l as-user-extra -d 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l username -d 'Username for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l password -d 'Password for basic authentication to the API server' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l kuberc -d 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l config -d 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)' -r -F
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l pushgateway -d 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s v -l v -l verbose -d 'Log level, as kubectl\'s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1' -r
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s R -l recursive -d 'Read the directories given with -f recursively'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l force-conflicts -d 'Take over fields that other managers own; only when plugin.yaml sets `apply.forceConflicts: true`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l prune -d 'Not supported: pruning deletes every object of a label or apply set that the files no longer hold, which no single journaled change describes; refused (exit 2)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -s l -l selector -d 'Label selector, e.g. `app=web,tier!=cache`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l field-selector -d 'Field selector, e.g. `metadata.name=web`' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l cascade -d 'How dependents are deleted: background (default), foreground or orphan (the `propagationPolicy` of the DELETE)' -r -f -a "background\t'Delete the object now; the garbage collector deletes its dependents after'
@@ -341,7 +381,8 @@ rollback\t''
 crd-apply\t''
 crd-prune\t''
 delete\t''
-undelete\t''"
+undelete\t''
+apply\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l result -d 'Only entries with this result: success, failure (denied or an error) or unknown (an intent without an outcome; `pending` means the same)' -r -f -a "success\t'The change was made'
 failure\t'Refused (denied) or failed: changed nothing'
 unknown\t'An intent without an outcome record: may or may not have been made'"
@@ -1062,20 +1103,21 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand completion" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "drift" -d 'Objects changed since the change log last changed them: the fields and who owns them now'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "changelog" -d 'The change log of every mutation attempt'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "get" -d 'Display one or many resources, after a SelfSubjectAccessReview'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "patch" -d 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "apply" -d 'Server-side apply manifests (files, directories, stdin); each object\'s change is journaled, so `rollback` can undo it'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "delete" -d 'Delete objects, after a SelfSubjectAccessReview; each object\'s whole state is journaled first, so `undelete` can create it again'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "undelete" -d 'Create a deleted object again from its journaled before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "rollback" -d 'Undo a journaled change: restore the fields it touched from its before-state'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "drift" -d 'Objects changed since the change log last changed them: the fields and who owns them now'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "changelog" -d 'The change log of every mutation attempt'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "crds" -d 'Register CustomResourceDefinitions from a directory on the cluster'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "metrics" -d 'The local cumulative metric totals: show, push now, reset'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "config" -d 'Inspect and check plugin.yaml'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "auth" -d 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "version" -d 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "completion" -d 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and not __fish_seen_subcommand_from get patch apply delete undelete rollback drift changelog crds metrics config auth version completion help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "list" -d 'One line per entry: id, time, user, operation, object, result'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "diff" -d 'One change as a field-level diff, before → after (Secret values masked)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand help; and __fish_seen_subcommand_from changelog" -f -a "why" -d 'Which journaled changes touched a field of an object, newest first'
