@@ -29,8 +29,8 @@ pub struct ApplyArgs {
     /// Field manager recorded by the server (at most 128 bytes, printable; empty = the default).
     #[arg(long, default_value = DEFAULT_FIELD_MANAGER, value_parser = FieldManagerParser)]
     pub field_manager: String,
-    /// Dry run: none (default), server, or client; a bare --dry-run is client (deprecated,
-    /// as in kubectl).
+    /// Dry run: none (default) or server; client is refused, as kubectl refuses it with
+    /// --server-side (a client cannot compute what the server would merge).
     #[arg(long, default_value = "none", num_args = 0..=1, default_missing_value = DRY_RUN_BARE, require_equals = true, value_parser = DryRunParser)]
     pub dry_run: DryRunFlag,
     /// `name`: print `TYPE.GROUP/NAME` of each applied object instead of the sentence.

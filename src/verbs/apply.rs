@@ -12,7 +12,7 @@
 //!    `apply`, SelfSubjectAccessReviews for `create` and `patch` (and `get`, the
 //!    before-state; asked once per type and namespace when allowed for all names), the
 //!    reconciler warning, field policies on a server-side dry run, the write-ahead journal —
-//!    printing kubectl's line (`configmap/c1 serverside-applied`, `unchanged`) as each lands.
+//!    printing kubectl's line (`configmap/c1 serverside-applied`) as each lands.
 //!    A custom resource whose CRD the same manifests define waits until discovery serves it
 //!    (the CRD is then Established).
 //!
@@ -57,8 +57,8 @@ pub const PROGRESS_ABOVE: usize = 20;
 /// manifests, applied just before) defines.
 const CRD_WAIT: Duration = Duration::from_secs(60);
 
-/// Runs `apply`: refuses what is never done (a client-side apply, `--prune`, a forced apply
-/// plugin.yaml does not allow), lists the inputs, opens the session (plugin.yaml verb `apply`,
+/// Runs `apply`: refuses what is never done (a client-side apply, `--prune`, kubectl's
+/// refusal of `--dry-run=client`, a forced apply plugin.yaml does not allow), lists the inputs, opens the session (plugin.yaml verb `apply`,
 /// the change log proven writable), then checks and applies each input.
 ///
 /// Errors in the [`Outcome`]: usage (2: bad files, refused flags), denied (3), conflict (5),
@@ -95,6 +95,11 @@ fn refuse(s: &Settings, args: &ApplyArgs) -> Result<(), VerbError> {
     }
     if args.prune {
         return Err(VerbError::Usage("--prune is not supported: it deletes every object of a label selector or apply set that the files no longer hold, found by a list at apply time, which no journaled change describes and `rollback` cannot undo exactly; delete those objects with `kubectl myops delete` (journaled, undeletable) instead".into()));
+    }
+    if args.dry_run.strategy == DryRun::Client {
+        // kubectl's own refusal (k8s.io/kubectl pkg/cmd/apply/apply.go): a client cannot
+        // compute what a server-side apply would merge.
+        return Err(VerbError::Usage("--dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)".into()));
     }
     if args.force_conflicts && !s.plugin.apply.force_conflicts {
         return Err(VerbError::Usage("--force-conflicts is not allowed by plugin.yaml: a forced apply takes fields over from their other managers and overwrites what they set; set `apply: {forceConflicts: true}` in plugin.yaml to allow it (nothing was sent)".into()));
@@ -351,7 +356,7 @@ impl<'a> Run<'a> {
         }
         let line = match self.args.output.as_deref() {
             Some("name") => obj.display(),
-            _ => result_line(&obj.display(), applied.changed(), req.dry_run),
+            _ => result_line(&obj.display(), req.dry_run),
         };
         p.out(&format!("{line}\n"))?;
         Ok(())
@@ -426,7 +431,9 @@ impl<'a> Run<'a> {
         match e {
             GuardError::Api(ApiError::Server {
                 code: 409, message, ..
-            }) if message.starts_with("Apply failed") => VerbError::Conflict(conflict(&message)),
+            }) if message.starts_with("Apply failed") => {
+                VerbError::Conflict(conflict(server_sentence(&message)))
+            }
             other => other.into(),
         }
     }
@@ -497,21 +504,17 @@ impl<'a> Run<'a> {
     }
 }
 
-/// kubectl's result line of a server-side apply (k8s.io/kubectl `pkg/cmd/apply/apply.go`):
-/// `serverside-applied`, or `unchanged` when the object did not change, with the dry-run
-/// suffix (pure).
-pub fn result_line(display: &str, changed: bool, dry_run: DryRun) -> String {
-    let word = if changed {
-        "serverside-applied"
-    } else {
-        "unchanged"
-    };
+/// kubectl's result line of a server-side apply (k8s.io/kubectl `pkg/cmd/apply/apply.go`, the
+/// printer's operation `serverside-applied`): the same whether or not the object changed —
+/// kubectl 1.36 prints `serverside-applied` for an apply that changed nothing too (the change
+/// log tells them apart: its resourceVersion after equals the before-state's) — with the
+/// server dry run's suffix (pure).
+pub fn result_line(display: &str, dry_run: DryRun) -> String {
     let suffix = match dry_run {
-        DryRun::None => "",
         DryRun::Server => " (server dry run)",
-        DryRun::Client => " (dry run)",
+        DryRun::None | DryRun::Client => "",
     };
-    format!("{display} {word}{suffix}")
+    format!("{display} serverside-applied{suffix}")
 }
 
 /// The message of a field conflict as kubectl prints it (k8s.io/kubectl
@@ -534,6 +537,17 @@ are the ways you can resolve this warning:
   stop managing the field (remove it from their configuration).
 See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts"
     )
+}
+
+/// The Status message of a conflict without the causes [`ApiError`] appends to it (` (.data.a:
+/// conflict with "other")`, the same fields again): kubectl prints the message alone (pure).
+fn server_sentence(message: &str) -> &str {
+    match message.rfind(" (") {
+        Some(i) if message.ends_with(')') && message[i..].contains("conflict with") => {
+            &message[..i]
+        }
+        _ => message,
+    }
 }
 
 /// Why `h`'s kind cannot be applied: not served, and defined by no CRD before it — or by
@@ -561,17 +575,24 @@ mod tests {
     #[test]
     fn result_lines_are_kubectls_words() {
         assert_eq!(
-            result_line("configmap/c1", true, DryRun::None),
-            "configmap/c1 serverside-applied"
+            result_line("deployment.apps/web", DryRun::None),
+            "deployment.apps/web serverside-applied"
         );
         assert_eq!(
-            result_line("deployment.apps/web", false, DryRun::None),
-            "deployment.apps/web unchanged"
-        );
-        assert_eq!(
-            result_line("configmap/c1", true, DryRun::Server),
+            result_line("configmap/c1", DryRun::Server),
             "configmap/c1 serverside-applied (server dry run)"
         );
+    }
+
+    #[test]
+    fn a_conflict_is_printed_without_the_causes_repeated() {
+        assert_eq!(
+            server_sentence(
+                "Apply failed with 1 conflict: conflict with \"other\": .data.a (.data.a: conflict with \"other\")"
+            ),
+            "Apply failed with 1 conflict: conflict with \"other\": .data.a"
+        );
+        assert_eq!(server_sentence("Apply failed (x)"), "Apply failed (x)");
     }
 
     #[test]

@@ -53,7 +53,16 @@ fn oracle(args: &[&str]) -> Run {
 
 /// The object as admin sees it (JSON), or `None` when it does not exist.
 fn live(ns: &str, kind: &str, name: &str) -> Option<Value> {
-    let r = oracle(&["get", kind, name, "-n", ns, "-o", "json"]);
+    let r = oracle(&[
+        "get",
+        kind,
+        name,
+        "-n",
+        ns,
+        "-o",
+        "json",
+        "--show-managed-fields",
+    ]);
     (r.code == 0).then(|| serde_json::from_str(&r.stdout).unwrap())
 }
 
@@ -91,7 +100,7 @@ fn applies(m: &Myops) -> Vec<Value> {
 }
 
 #[test]
-fn apply_creates_then_updates_then_is_unchanged_and_journals_each() {
+fn apply_creates_then_updates_then_changes_nothing_and_journals_each() {
     let ns = Namespace::new("apply-cycle");
     let m = myops();
     let f = manifest(&m, "c1.yaml", &cm(&ns.0, "c1", "  a: \"1\"\n"));
@@ -130,11 +139,18 @@ fn apply_creates_then_updates_then_is_unchanged_and_journals_each() {
     assert_eq!(updated["before"]["data"]["a"], "1", "{updated:#}");
     assert_eq!(updated["after"]["data"]["b"], "3", "{updated:#}");
 
+    // kubectl 1.36 says `serverside-applied` for an apply that changes nothing too; the
+    // change log tells: the resourceVersion after is the before-state's.
     let r = m.run(&["apply", "-f", f]);
     assert_eq!(
         (r.code, r.stdout.as_str()),
-        (0, "configmap/c1 unchanged\n"),
+        (0, "configmap/c1 serverside-applied\n"),
         "{r:?}"
+    );
+    let same = applies(&m).pop().unwrap();
+    assert_eq!(
+        same["resourceVersionAfter"], same["before"]["metadata"]["resourceVersion"],
+        "{same:#}"
     );
     assert_eq!(applies(&m).len(), 3, "every attempt is journaled");
     // --dry-run=server changes nothing and says so.
@@ -155,7 +171,7 @@ fn apply_creates_then_updates_then_is_unchanged_and_journals_each() {
 fn apply_output_and_exit_codes_match_kubectl_on_a_twin_namespace() {
     let ours = Namespace::new("apply-parity-a");
     let theirs = Namespace::new("apply-parity-b");
-    let m = myops();
+    let m = Myops::new(&format!("{PLUGIN}apply:\n  forceConflicts: true\n"));
     let two = |ns: &str, v: &str| {
         format!(
             "{}---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: {ns}\nspec:\n  replicas: 1\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {{containers: [{{name: c, image: \"registry.invalid/web:{v}\"}}]}}\n",
@@ -168,7 +184,7 @@ fn apply_output_and_exit_codes_match_kubectl_on_a_twin_namespace() {
         ("2", &["--dry-run=server"]),
         ("2", &["-o", "name"]),
         ("2", &[]),
-        ("3", &["--dry-run=client"]),
+        ("3", &["--force-conflicts"]),
     ];
     let mut compared = Vec::new();
     for (v, extra) in steps {
@@ -314,23 +330,24 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
         "the created object is gone"
     );
 
-    // An update is undone by restoring exactly the fields it changed.
-    kubectl(&[
-        "create",
-        "configmap",
-        "old",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-        "--from-literal=keep=k",
-    ]);
-    kubectl(&["label", "configmap", "old", "-n", &ns.0, "team=x"]);
+    // An update is undone by restoring exactly the fields it changed (ours: an object the
+    // apply does not own would be a conflict, tested above).
+    let v1 = manifest(
+        &m,
+        "old-v1.yaml",
+        &format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: old\n  namespace: {}\n  labels: {{team: x}}\ndata:\n  a: \"1\"\n  keep: k\n",
+            ns.0
+        ),
+    );
+    assert_eq!(m.run(&["apply", "-f", v1.to_str().unwrap()]).code, 0);
     let before = live(&ns.0, "configmap", "old").unwrap();
+    // v2 drops `keep` (a field the apply owned goes), changes `a` and a label, adds the rest.
     let f = manifest(
         &m,
         "old.yaml",
         &format!(
-            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: old\n  namespace: {}\n  labels: {{team: y, extra: \"1\"}}\ndata:\n  a: \"2\"\n  b: \"3\"\n",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: old\n  namespace: {}\n  labels: {{team: blue, extra: \"1\"}}\ndata:\n  a: \"2\"\n  b: \"3\"\n",
             ns.0
         ),
     );
@@ -340,12 +357,27 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
         .as_str()
         .unwrap()
         .to_string();
-    // The resourceVersion test holds: a write since refuses the rollback (exit 5).
-    kubectl(&["annotate", "configmap", "old", "-n", &ns.0, "later=1"]);
+    // The rollback is guarded: a field the apply changed, changed again since, refuses it
+    // (exit 5, nothing sent); put back to what the apply left, the rollback goes on.
+    let patch = |v: &str| {
+        kubectl(&[
+            "patch",
+            "configmap",
+            "old",
+            "-n",
+            &ns.0,
+            "--type",
+            "merge",
+            "-p",
+            &format!("{{\"data\":{{\"a\":\"{v}\"}}}}"),
+        ])
+    };
+    patch("9");
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 5, "{r:?}");
-    kubectl(&["annotate", "configmap", "old", "-n", &ns.0, "later-"]);
-    let r = m.run(&["rollback", &id, "--force"]);
+    assert_eq!(live(&ns.0, "configmap", "old").unwrap()["data"]["a"], "9");
+    patch("2");
+    let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 0, "{r:?}");
     let after = live(&ns.0, "configmap", "old").unwrap();
     assert_eq!(
@@ -362,9 +394,9 @@ fn rollback_of_an_apply_deletes_what_it_created_and_restores_an_update_exactly()
 }
 
 #[test]
-fn rollback_of_an_update_right_after_it_restores_the_before_state() {
+fn rollback_of_a_forced_takeover_restores_the_before_state() {
     let ns = Namespace::new("apply-rollback-exact");
-    let m = myops();
+    let m = Myops::new(&format!("{PLUGIN}apply:\n  forceConflicts: true\n"));
     kubectl(&[
         "create",
         "configmap",
@@ -375,7 +407,8 @@ fn rollback_of_an_update_right_after_it_restores_the_before_state() {
     ]);
     let before = live(&ns.0, "configmap", "c").unwrap();
     let f = manifest(&m, "c.yaml", &cm(&ns.0, "c", "  a: \"5\"\n  z: \"6\"\n"));
-    assert_eq!(m.run(&["apply", "-f", f.to_str().unwrap()]).code, 0);
+    let r = m.run(&["apply", "-f", f.to_str().unwrap(), "--force-conflicts"]);
+    assert_eq!(r.code, 0, "{r:?}");
     let id = applies(&m).pop().unwrap()["id"]
         .as_str()
         .unwrap()
@@ -416,7 +449,7 @@ fn bad_files_are_refused_whole_with_their_location_and_nothing_sent() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
         r.stderr.starts_with(&format!(
-            "error: {}:8:1: no kind \"Nope\"",
+            "error: {}:9:1: no kind \"Nope\"",
             unknown.display()
         )),
         "{r:?}"
@@ -444,6 +477,10 @@ fn bad_files_are_refused_whole_with_their_location_and_nothing_sent() {
     for (flags, says) in [
         (&["--server-side=false"][..], "client-side apply"),
         (&["--prune"][..], "--prune is not supported"),
+        (
+            &["--dry-run=client"][..],
+            "error: --dry-run=client doesn't work with --server-side (did you mean --dry-run=server instead?)\n",
+        ),
     ] {
         let mut a = vec!["apply", "-f", unknown.to_str().unwrap()];
         a.extend_from_slice(flags);
@@ -474,7 +511,7 @@ fn ten_thousand_documents_are_checked_in_bounded_memory_without_a_progress_line_
     // The last document is bad: the whole file is refused, located, nothing sent.
     text.push_str("apiVersion: v1\nkind: ConfigMap\nmetadata: {}\n");
     let f = manifest(&m, "big.yaml", &text);
-    let line = text.lines().count();
+    let line = text.lines().count() - 2;
     let out = m
         .command(&[])
         .args(["apply", "-f", f.to_str().unwrap()])
@@ -571,9 +608,11 @@ fn a_fifo_or_a_closed_stdin_is_an_error_not_a_hang() {
         .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .output()
         .unwrap();
+    // A closed stdin is /dev/null to a Rust program (std reopens fds 0-2 at start), so it
+    // reads as empty: kubectl's sentence for no input, exit 2, at once.
     let stderr = text_of(&closed.stderr);
     assert_eq!(closed.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("stdin cannot be read"), "{stderr}");
+    assert_eq!(stderr, "error: no objects passed to apply\n");
 }
 
 #[test]
@@ -605,15 +644,9 @@ fn stdin_is_read_once_and_applied() {
 #[test]
 fn an_unwritable_journal_or_a_denying_field_policy_sends_nothing() {
     let ns = Namespace::new("apply-refused");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=color=blue",
-    ]);
     let mut m = myops();
+    let blue = manifest(&m, "blue.yaml", &cm(&ns.0, "c", "  color: blue\n"));
+    assert_eq!(m.run(&["apply", "-f", blue.to_str().unwrap()]).code, 0);
     let f = manifest(&m, "c.yaml", &cm(&ns.0, "c", "  color: red\n"));
     let mark = audit_mark();
     let file_home = m.dir.path().join("home-is-a-file");

@@ -5,8 +5,9 @@
 //! link to a directory (a link loop would never end). A file is read only when it is a
 //! regular file of at most [`MAX_FILE_BYTES`] ([`crate::base::fsutil::read_regular`]): a
 //! FIFO is refused, never opened, so it cannot hang the command. Stdin (`-`, `/dev/stdin`)
-//! is read to its end, at most [`MAX_FILE_BYTES`]; a closed stdin is an error, not an empty
-//! file.
+//! is read to its end, at most [`MAX_FILE_BYTES`]; a closed stdin reads as empty (Rust's
+//! runtime opens `/dev/null` on a closed fd 0 at start), which is kubectl's `no objects passed
+//! to apply`, at once.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
