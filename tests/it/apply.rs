@@ -687,3 +687,73 @@ fn an_unwritable_journal_or_a_denying_field_policy_sends_nothing() {
         .collect();
     assert!(real.is_empty(), "{real:?}");
 }
+
+#[test]
+fn an_object_a_reconciler_owns_is_applied_with_a_warning_and_the_owner_journaled() {
+    let ns = Namespace::new("apply-reconciler");
+    let m = myops();
+    let owned = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  namespace: {}\n  annotations:\n    argocd.argoproj.io/tracking-id: \"shop:/ConfigMap:{}/c\"\ndata:\n  a: \"{{v}}\"\n",
+        ns.0, ns.0
+    );
+    let f = manifest(&m, "c.yaml", &owned.replace("{v}", "1"));
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (0, ""),
+        "a create has no owner yet: {r:?}"
+    );
+    std::fs::write(&f, owned.replace("{v}", "2")).unwrap();
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        "warning: configmap/c is managed by Argo CD application 'shop' (annotation argocd.argoproj.io/tracking-id), which will revert this change at its next sync; make the lasting change in the Git repository it syncs from\n"
+    );
+    let rec = applies(&m).pop().unwrap();
+    assert_eq!(rec["reconciler"]["name"], "shop", "{rec:#}");
+}
+
+#[test]
+fn apply_over_two_contexts_goes_in_canary_waves_and_refuses_stdin() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("apply-fleet");
+    let m = myops();
+    let f = manifest(&m, "w.yaml", &cm(&ns.0, "w", "  k: v\n"));
+    let r = m.run(&[
+        "apply",
+        "-f",
+        f.to_str().unwrap(),
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "admin\tconfigmap/w serverside-applied\nadmin-2\tconfigmap/w serverside-applied\n"
+    );
+    assert!(
+        r.stderr.contains("kubectl myops rollback --session "),
+        "{r:?}"
+    );
+    for ctx in ["admin", "admin-2"] {
+        assert_eq!(
+            kubectl_in(
+                ctx,
+                &[
+                    "get",
+                    "configmap",
+                    "w",
+                    "-n",
+                    &ns.0,
+                    "-o",
+                    "jsonpath={.data.k}"
+                ]
+            ),
+            "v"
+        );
+    }
+    let r = m.run(&["apply", "-f", "-", "--contexts", "admin,admin-2"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("reads stdin once"), "{r:?}");
+}
