@@ -163,7 +163,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s f 
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l server-side -d 'Always true: every apply is a server-side apply. `--server-side=false` (a client-side apply) is refused' -r -f -a "true\t''
 false\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l dry-run -d 'Dry run: none (default), server, or client; a bare --dry-run is client (deprecated, as in kubectl)' -r -f -a "none\t'Really change the object'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -l dry-run -d 'Dry run: none (default) or server; client is refused, as kubectl refuses it with --server-side (a client cannot compute what the server would merge)' -r -f -a "none\t'Really change the object'
 server\t'The server computes and validates the change, and stores nothing'
 client\t'Computed locally from the current object'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand apply" -s o -l output -d '`name`: print `TYPE.GROUP/NAME` of each applied object instead of the sentence' -r -f -a "name\t''"
