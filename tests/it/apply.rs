@@ -757,3 +757,124 @@ fn apply_over_two_contexts_goes_in_canary_waves_and_refuses_stdin() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("reads stdin once"), "{r:?}");
 }
+
+#[test]
+fn a_directory_applies_its_files_in_name_order_and_subdirectories_only_with_r() {
+    let ns = Namespace::new("apply-dir");
+    let m = myops();
+    let dir = m.dir.path().join("manifests");
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("b.yaml"), cm(&ns.0, "b", "  k: v\n")).unwrap();
+    std::fs::write(
+        dir.join("a.json"),
+        format!(
+            r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"a","namespace":"{}"}},"data":{{"k":"v"}}}}"#,
+            ns.0
+        ),
+    )
+    .unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a manifest").unwrap();
+    std::fs::write(dir.join("sub/c.yml"), cm(&ns.0, "c", "  k: v\n")).unwrap();
+    let d = dir.to_str().unwrap();
+    let r = m.run(&["apply", "-f", d, "-o", "name"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "configmap/a\nconfigmap/b\n"),
+        "{r:?}"
+    );
+    let r = m.run(&["apply", "-f", d, "-R"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            "configmap/a serverside-applied\nconfigmap/b serverside-applied\nconfigmap/c serverside-applied\n"
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn one_object_refused_does_not_stop_the_others_and_the_worst_exit_code_wins() {
+    let ns = Namespace::new("apply-partial");
+    let m = myops();
+    let other = manifest(&m, "other.yaml", &cm(&ns.0, "taken", "  a: \"1\"\n"));
+    let r = oracle(&[
+        "apply",
+        "--server-side",
+        "--field-manager",
+        "other",
+        "-f",
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let f = manifest(
+        &m,
+        "three.yaml",
+        &format!(
+            "{}---\n{}---\n{}",
+            cm(&ns.0, "first", "  a: \"1\"\n"),
+            cm(&ns.0, "taken", "  a: \"2\"\n"),
+            cm(&ns.0, "last", "  a: \"1\"\n")
+        ),
+    );
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert_eq!(
+        r.stdout,
+        "configmap/first serverside-applied\nconfigmap/last serverside-applied\n"
+    );
+    assert!(
+        r.stderr.starts_with("error: Apply failed with 1 conflict"),
+        "{r:?}"
+    );
+    // -n names another namespace than the object's: kubectl's refusal, the file not sent.
+    let r = m.run(&["apply", "-f", f.to_str().unwrap(), "-n", "default"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(&format!(
+            "the namespace from the provided object \"{}\" does not match the namespace \"default\". You must pass '--namespace={}' to perform this operation.",
+            ns.0, ns.0
+        )),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn a_large_apply_on_a_terminal_shows_a_progress_line_cleared_before_each_result() {
+    let ns = Namespace::new("apply-progress");
+    let m = myops();
+    let text: String = (0..25)
+        .map(|i| format!("{}---\n", cm(&ns.0, &format!("p{i:02}"), "  k: v\n")))
+        .collect();
+    let f = manifest(&m, "many.yaml", &text);
+    let line = format!(
+        "{} apply -f {}",
+        env!("CARGO_BIN_EXE_kubectl-myops"),
+        f.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qefc", &line, "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("TERM", "dumb")
+        .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::null())
+        .output()
+        .expect("script runs");
+    let text = text_of(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text:?}");
+    assert!(text.contains("\rapply: 1/25 objects\x1b[K"), "{text:?}");
+    assert_eq!(
+        text.matches(" serverside-applied\r\n").count(),
+        25,
+        "{text:?}"
+    );
+    // Each result line starts on a cleared line, never after the progress text.
+    for (at, _) in text.match_indices("configmap/p") {
+        let before = &text[..at];
+        assert!(
+            before.ends_with("\r\x1b[K") || before.ends_with('\n') || before.is_empty(),
+            "a result printed over the progress line at {at}: {text:?}"
+        );
+    }
+}
