@@ -878,3 +878,43 @@ fn a_large_apply_on_a_terminal_shows_a_progress_line_cleared_before_each_result(
         );
     }
 }
+
+#[test]
+fn a_secret_applied_never_reaches_the_change_log_and_its_update_has_no_inverse() {
+    let ns = Namespace::new("apply-secret");
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch, apply]\nresources: [secrets]\nscopes: [namespace]\n",
+    );
+    let canary = "c4n4ryS3cr3tV4lue";
+    let secret = |v: &str| {
+        format!(
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: {}\nstringData:\n  password: {v}\n",
+            ns.0
+        )
+    };
+    let f = manifest(&m, "s.yaml", &secret(canary));
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "secret/s serverside-applied\n"),
+        "{r:?}"
+    );
+    std::fs::write(&f, secret(&format!("{canary}2"))).unwrap();
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let log = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    assert!(!log.contains(canary), "a Secret value in the change log");
+    use base64::Engine as _;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(canary);
+    assert!(
+        !log.contains(&encoded[..16]),
+        "an encoded Secret value in the change log"
+    );
+    let id = applies(&m).pop().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let r = m.run(&["rollback", &id]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("never stores Secret values"), "{r:?}");
+}
