@@ -23,6 +23,7 @@
 //! apply of a manifest object ([`Session::apply`]) in [`apply`].
 
 pub mod apply;
+pub mod apply_batch;
 pub mod lifecycle;
 pub use apply::{Applied, ApplyRequest};
 pub use lifecycle::delete_verdict;
