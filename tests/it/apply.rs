@@ -919,3 +919,24 @@ fn a_secret_applied_never_reaches_the_change_log_and_its_update_has_no_inverse()
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("never stores Secret values"), "{r:?}");
 }
+
+#[test]
+fn rbac_that_denies_the_apply_is_exit_3_journaled_and_nothing_sent() {
+    let ns = Namespace::new("apply-rbac");
+    let m = myops();
+    // get only: the create and patch reviews say no.
+    ns.grant("alice", "get,list", "configmaps");
+    let f = manifest(&m, "c.yaml", &cm(&ns.0, "c", "  a: \"1\"\n"));
+    let mark = audit_mark();
+    let r = m.run(&["apply", "-f", f.to_str().unwrap(), "--context", "alice"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(r.stdout, "", "{r:?}");
+    assert!(r.stderr.contains("alice"), "{r:?}");
+    assert_eq!(applies(&m).pop().unwrap()["result"], "denied");
+    assert!(live(&ns.0, "configmap", "c").is_none());
+    assert!(
+        mutations(mark, &ns.0).is_empty(),
+        "{:?}",
+        mutations(mark, &ns.0)
+    );
+}
