@@ -214,6 +214,10 @@ fn apply_output_and_exit_codes_match_kubectl_on_a_twin_namespace() {
         ));
     }
     assert_eq!(compared.len(), steps.len(), "{compared:#?}");
+    // The list of what was compared (`cargo test apply_output -- --nocapture`).
+    for line in &compared {
+        println!("apply -f FILE {line}");
+    }
 }
 
 #[test]
