@@ -131,6 +131,9 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     | Command::Label(crate::cli::LabelArgs {
         canary: Some(_), ..
     })
+    | Command::Apply(crate::cli::ApplyArgs {
+        canary: Some(_), ..
+    })
     | Command::Annotate(crate::cli::LabelArgs {
         canary: Some(_), ..
     }) = &cli.command
@@ -183,6 +186,10 @@ async fn dispatch(
         Command::Rollout(cmd) => {
             let outcome = verbs::rollout::run(settings, cmd, p).await;
             observe(settings, "rollout", outcome, started, p).await
+        }
+        Command::Apply(args) => {
+            let outcome = verbs::apply::run(settings, args, p).await;
+            observe(settings, "apply", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+mod apply;
 mod auth;
 mod change;
 mod crds;
@@ -30,6 +31,7 @@ pub use crate::output::format::{
     DriftFormat, ListFormat, LogFormat, MAX_TEMPLATE_FILE_BYTES, MetricsFormat, ObjectFormat,
     OutputFormat, TemplateFormat, WhoamiFormat,
 };
+pub use apply::ApplyArgs;
 pub use auth::{AuthCommand, CanIArgs, MatrixArgs, WhoamiArgs};
 pub use change::{ChangelogCommand, Decision, PatchArgs, ResultFilter, RollbackArgs};
 pub use crds::{CrdsCommand, CrdsListArgs, CrdsSyncArgs, CrdsWatchArgs};
@@ -181,6 +183,10 @@ pub enum Command {
     /// Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled.
     #[command(after_help = help::PATCH_EXAMPLES)]
     Patch(PatchArgs),
+    /// Server-side apply manifests (files, directories, stdin); each object's change is
+    /// journaled, so `rollback` can undo it.
+    #[command(after_help = apply::APPLY_HELP)]
+    Apply(ApplyArgs),
     /// Delete objects, after a SelfSubjectAccessReview; each object's whole state is
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
@@ -243,6 +249,7 @@ impl Command {
             Command::Patch(a) => a.dry_run.warning.as_deref(),
             Command::Rollback(a) => a.dry_run.warning.as_deref(),
             Command::Delete(a) => a.dry_run.warning.as_deref(),
+            Command::Apply(a) => a.dry_run.warning.as_deref(),
             Command::Undelete(a) => a.dry_run.warning.as_deref(),
             Command::Scale(a) => a.dry_run.warning.as_deref(),
             Command::Label(a) | Command::Annotate(a) => a.dry_run.warning.as_deref(),

@@ -9,6 +9,8 @@
 #[path = "it/fixture.rs"]
 mod fixture;
 
+#[path = "it/apply.rs"]
+mod apply;
 #[path = "it/auth.rs"]
 mod auth;
 #[path = "it/changelog_chain.rs"]

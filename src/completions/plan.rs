@@ -541,6 +541,8 @@ mod tests {
             (vec!["yaml", "yml"], directive::FILTER_FILE_EXT)
         );
         assert_eq!(plan_of("get -l ").directive, directive::NO_FILE_COMP);
+        assert_eq!(plan_of("apply -f ").directive, directive::DEFAULT);
+        assert_eq!(plan_of("apply --filename ").directive, directive::DEFAULT);
         assert_eq!(values(&plan_of("auth can-i ")), RBAC_VERBS);
     }
 }

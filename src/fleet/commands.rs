@@ -1,4 +1,4 @@
-//! The commands a fan-out runs (`get`, `patch`, `delete`, `auth can-i`, `auth matrix`,
+//! The commands a fan-out runs (`get`, `patch`, `delete`, `apply`, `auth can-i`, `auth matrix`,
 //! `crds sync`): which verb each context runs, how its outputs merge, and what is printed
 //! after — the merged output, each context's stderr lines marked with it, one summary line
 //! per failed context, for `patch`, `delete`, `scale`, `label` and `annotate` (the commands
@@ -20,7 +20,7 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, delete, scale, label, annotate, rollout restart, rollout undo, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str = "get, patch, delete, apply, scale, label, annotate, rollout restart, rollout undo, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -79,11 +79,14 @@ enum Plan<'c> {
     Label(&'c crate::cli::LabelArgs, verbs::label::Meta),
     /// `rollout restart|undo` in waves, as `delete`: kubectl's lines, prefixed by the context.
     Rollout(&'c crate::cli::RolloutCommand),
+    /// `apply` in waves, as `delete`: its lines (kubectl's `serverside-applied` or `-o
+    /// name`) are prefixed by the context.
+    Apply(&'c crate::cli::ApplyArgs),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
 
-/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`,
+/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`, `apply`,
 /// `auth can-i`, `auth matrix`, `crds sync`.
 ///
 /// # Errors
@@ -175,6 +178,16 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
         Command::Rollout(
             r @ (crate::cli::RolloutCommand::Restart(_) | crate::cli::RolloutCommand::Undo(_)),
         ) => Ok(Plan::Rollout(r)),
+        Command::Apply(a) => {
+            if a.filenames.iter().any(|f| {
+                f.as_os_str() == "-"
+                    || f.as_os_str() == "/dev/stdin"
+                    || f.as_os_str() == "/dev/fd/0"
+            }) {
+                return Err("apply -f - reads stdin once, and every context needs the manifests; with --contexts or --all-contexts save them to a file and give -f FILE".into());
+            }
+            Ok(Plan::Apply(a))
+        }
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         _ => Err(format!(
@@ -272,7 +285,11 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
-            Plan::Delete(_) | Plan::Scale(_) | Plan::Label(..) | Plan::Rollout(_) => {
+            Plan::Delete(_)
+            | Plan::Apply(_)
+            | Plan::Scale(_)
+            | Plan::Label(..)
+            | Plan::Rollout(_) => {
                 let waves = super::waves(fleet.contexts.len(), canary_of(&plan));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
                     done_of(run_waved(&plan, s, cp).await)
@@ -328,16 +345,18 @@ fn canary_of(plan: &Plan<'_>) -> usize {
         Plan::Scale(args) => args.canary,
         Plan::Label(args, _) => args.canary,
         Plan::Rollout(cmd) => cmd.canary(),
+        Plan::Apply(args) => args.canary,
         _ => None,
     };
     canary.map_or(1, usize::from)
 }
 
-/// Runs `delete`, `scale`, `label`, `annotate` or `rollout restart|undo` (the commands that
-/// print kubectl's lines, prefixed by the context) in one context.
+/// Runs `delete`, `apply`, `scale`, `label`, `annotate` or `rollout restart|undo` (the
+/// commands that print kubectl's lines, prefixed by the context) in one context.
 async fn run_waved(plan: &Plan<'_>, s: &Settings, p: &mut Printer<'_>) -> Outcome {
     match plan {
         Plan::Delete(args) => verbs::delete::run(s, args, p).await,
+        Plan::Apply(args) => verbs::apply::run(s, args, p).await,
         Plan::Scale(args) => verbs::scale::run(s, args, p).await,
         Plan::Label(args, meta) => verbs::label::run(s, args, *meta, p).await,
         Plan::Rollout(cmd) => verbs::rollout::run(s, cmd, p).await,
@@ -362,6 +381,7 @@ fn waved(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
     match plan {
         Plan::Patch { args, .. } => Some(("patch", args.dry_run.strategy)),
         Plan::Delete(args) => Some(("delete", args.dry_run.strategy)),
+        Plan::Apply(args) => Some(("apply", args.dry_run.strategy)),
         Plan::Scale(args) => Some(("scale", args.dry_run.strategy)),
         // `--list` only reads: nothing to roll back, as after a dry run.
         Plan::Label(args, meta) if args.list => Some((meta.verb(), DryRun::Server)),
@@ -475,10 +495,10 @@ fn report_waves(
             skipped.join(", ")
         ));
     }
-    // A patch changes one object: only a context that succeeded changed it. A delete (scale,
-    // label, annotate, rollout) of several objects that failed part-way may have changed some
-    // of them (the journal says which), so every context it ran in counts but those refused
-    // before anything was sent (denied: exit 3, usage: exit 2).
+    // A patch changes one object: only a context that succeeded changed it. A delete (apply,
+    // scale, label, annotate, rollout) of several objects that failed part-way may have
+    // changed some of them (the journal says which), so every context it ran in counts but
+    // those refused before anything was sent (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success

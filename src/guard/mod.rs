@@ -56,7 +56,7 @@ pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
 pub use mutation::lifecycle::Sent;
-pub use mutation::{ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
+pub use mutation::{Applied, ApplyRequest, ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
 pub use select::{SelectArgs, Selection, selection};
 pub use session::{Grant, Mode, Moved, Purpose, Session};
 pub use target::{Target, check_names, parse_target, parse_targets};

@@ -19,9 +19,13 @@
 //! can skip it.
 //!
 //! The patch itself ([`Session::patch`]: field policies, dry runs) is in [`patch`]; creates
-//! and deletes ([`Session::create`], [`Session::delete`]) in [`lifecycle`].
+//! and deletes ([`Session::create`], [`Session::delete`]) in [`lifecycle`]; the server-side
+//! apply of a manifest object ([`Session::apply`]) in [`apply`].
 
+pub mod apply;
+pub mod apply_batch;
 pub mod lifecycle;
+pub use apply::{Applied, ApplyRequest};
 pub use lifecycle::delete_verdict;
 pub mod patch;
 

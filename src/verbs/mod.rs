@@ -6,6 +6,7 @@
 //! (the resource they acted on and how they ended); others return `Ok` or a [`VerbError`]
 //! that knows its exit code. No verb file imports another.
 
+pub mod apply;
 pub mod auth;
 pub mod changelog_cmd;
 pub mod config_cmd;
@@ -111,8 +112,10 @@ pub enum VerbError {
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
-    /// A precondition the command line set does not hold (`scale --current-replicas`,
-    /// `--resource-version`): kubectl's sentence, exit 5; nothing was sent.
+    /// A conflict in kubectl's words, exit 5: a precondition the command line set does not
+    /// hold (`scale --current-replicas`, `--resource-version`; nothing was sent), or a
+    /// server-side apply's field conflict with other managers (the fields and their
+    /// managers, then what to do).
     #[error("{0}")]
     Conflict(String),
     /// A change the API server would refuse as invalid, refused before it is sent: the

@@ -381,7 +381,7 @@ fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
         body: json!({}),
         field_manager: "kubectl-myops".into(),
         force: false,
-        origin: None,
+        origin: Some(json!({"appliedFrom": "crds/a.yaml:1"})),
     };
     let answer = json!({"kind": "CustomResourceDefinition", "metadata": {"uid": "u1", "resourceVersion": "7"}});
     let (_, after) = apply.outcome("CustomResourceDefinition", None, &answer);
@@ -393,7 +393,7 @@ fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
     let (_, after) = apply.outcome("CustomResourceDefinition", Some(&json!({})), &answer);
     assert_eq!(
         after, None,
-        "an apply that changed an existing object keeps no after-state"
+        "a CRD apply that changed an existing CRD keeps no after-state"
     );
 }
 
@@ -500,3 +500,5 @@ fn a_create_with_a_status_writes_it_through_the_status_subresource_only_where_di
     assert_eq!(empty.status_write(&with_sub), None);
     assert_eq!(empty.reviews(&with_sub).len(), 1);
 }
+#[path = "tests_apply.rs"]
+mod apply;
