@@ -67,7 +67,7 @@ fn is_event(t: &ResolvedType) -> bool {
 impl Session<'_> {
     /// Lists `t` in `namespace` (every namespace when `None`), with apiVersion and kind set
     /// on each item (list items lack them). `Ok(None)` when a `list` review says no or the
-    /// server answers 403.
+    /// server answers 403; no objects when it answers 404 (the type is gone).
     async fn list_all(
         &self,
         t: &ResolvedType,
@@ -105,6 +105,9 @@ impl Session<'_> {
                     .collect(),
             )),
             Err(ApiError::Server { code: 403, .. }) => Ok(None),
+            // The type went away after discovery listed it (its CRD was deleted): the server
+            // serves no objects of it any more, so there are none to journal or preview.
+            Err(ApiError::Server { code: 404, .. }) => Ok(Some(Vec::new())),
             Err(e) => Err(e.into()),
         }
     }

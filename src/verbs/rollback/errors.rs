@@ -42,7 +42,7 @@ pub enum RollbackError {
     /// The entry has no outcome record and the object's touched fields no longer hold their
     /// before-state: the change may have been made (or someone else changed them).
     #[error(
-        "the outcome of entry {id} is unknown (no outcome record, or its answer was lost) and {object} no longer holds its before-state in the fields the change touched; `kubectl myops changelog reconcile {id}` records whether the change was made (then it rolls back as usual), or check the object and use --force to restore them"
+        "entry {id}: outcome unknown (no outcome record, or its answer was lost), and {object} no longer holds its before-state in the fields the change touched; `kubectl myops changelog reconcile {id}` records whether the change was made (then it rolls back as usual), or check the object and use --force to restore them"
     )]
     OutcomeUnknown {
         /// The object.
