@@ -292,14 +292,8 @@ fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
     match r {
         Ok(()) => ExitStatus::Success,
         Err(VerbError::Output(o)) => o.exit_status(),
-        Err(
-            e @ (VerbError::Api(crate::cluster::ApiError::Server { .. }) | VerbError::Invalid(_)),
-        ) => {
-            p.err_line(&e.to_string());
-            e.exit_status()
-        }
         Err(e) => {
-            p.err_line(&format!("error: {e}"));
+            p.err_line(&e.line());
             e.exit_status()
         }
     }

@@ -106,7 +106,7 @@ async fn delete_all(
     let mut deleted: Vec<(&ObjectRef, Option<String>)> = Vec::new();
     let fail = |e: VerbError, p: &mut Printer<'_>, last: &mut Option<VerbError>| {
         if let Some(prev) = last.take() {
-            report(&prev, p);
+            p.err_line(&prev.line());
         }
         *last = Some(e);
     };
@@ -164,14 +164,6 @@ fn timed_out(obj: &ObjectRef, finalizers: &[String]) -> VerbError {
         )
         .into(),
     )
-}
-
-/// Prints a failure of one object as the app prints the last one.
-fn report(e: &VerbError, p: &mut Printer<'_>) {
-    match e {
-        VerbError::Api(_) => p.err_line(&e.to_string()),
-        _ => p.err_line(&format!("error: {e}")),
-    }
 }
 
 /// Deletes one object: reviews, the read, then the DELETE with the read's uid and

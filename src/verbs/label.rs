@@ -135,20 +135,12 @@ pub async fn run(s: &Settings, a: &LabelArgs, meta: Meta, p: &mut Printer<'_>) -
         if let Err(e) = change_one(&session, obj, a, meta, &prepared.pairs, single, p).await
             && let Some(prev) = last.replace(e)
         {
-            report(&prev, p);
+            p.err_line(&prev.line());
         }
     }
     Outcome {
         resource,
         result: last.map_or(Ok(()), Err),
-    }
-}
-
-/// Prints a failure of one object as the app prints the last one.
-fn report(e: &VerbError, p: &mut Printer<'_>) {
-    match e {
-        VerbError::Api(_) | VerbError::Invalid(_) => p.err_line(&e.to_string()),
-        _ => p.err_line(&format!("error: {e}")),
     }
 }
 

@@ -137,6 +137,19 @@ pub enum VerbError {
 }
 
 impl VerbError {
+    /// The stderr line of this failure, as kubectl prints it: the API server's own sentence
+    /// and a change the server would refuse as invalid bare, every other failure after
+    /// `error: `. The app prints a command's last failure with it, and a verb that works on
+    /// several objects prints each earlier failure with it, so every line reads the same.
+    pub fn line(&self) -> String {
+        match self {
+            VerbError::Api(crate::cluster::ApiError::Server { .. }) | VerbError::Invalid(_) => {
+                self.to_string()
+            }
+            _ => format!("error: {self}"),
+        }
+    }
+
     /// The documented exit code (docs/design.md, "Exit codes").
     pub fn exit_status(&self) -> ExitStatus {
         match self {

@@ -168,7 +168,7 @@ impl Failures {
         });
         let shown = if keep_new { self.0.replace(e) } else { Some(e) };
         if let Some(shown) = shown {
-            report(&shown, p);
+            p.err_line(&shown.line());
         }
     }
 
@@ -178,13 +178,5 @@ impl Failures {
             resource,
             result: self.0.map_or(Ok(()), Err),
         }
-    }
-}
-
-/// Prints one object's failure as the app prints the last one.
-fn report(e: &VerbError, p: &mut Printer<'_>) {
-    match e {
-        VerbError::Api(crate::cluster::ApiError::Server { .. }) => p.err_line(&e.to_string()),
-        _ => p.err_line(&format!("error: {e}")),
     }
 }

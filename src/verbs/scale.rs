@@ -140,7 +140,7 @@ pub async fn run(s: &Settings, a: &ScaleArgs, p: &mut Printer<'_>) -> Outcome {
             Ok(()) => {}
             Err(e) => {
                 if let Some(prev) = last.replace(e) {
-                    report(&prev, p);
+                    p.err_line(&prev.line());
                 }
             }
         }
@@ -148,14 +148,6 @@ pub async fn run(s: &Settings, a: &ScaleArgs, p: &mut Printer<'_>) -> Outcome {
     Outcome {
         resource,
         result: last.map_or(Ok(()), Err),
-    }
-}
-
-/// Prints a failure of one object as the app prints the last one.
-fn report(e: &VerbError, p: &mut Printer<'_>) {
-    match e {
-        VerbError::Api(_) => p.err_line(&e.to_string()),
-        _ => p.err_line(&format!("error: {e}")),
     }
 }
 
