@@ -17,6 +17,7 @@ mod auth;
 mod change;
 mod crds;
 mod delete;
+mod edit;
 mod get;
 pub mod help;
 mod local;
@@ -32,6 +33,7 @@ pub use auth::{AuthCommand, CanIArgs, MatrixArgs, WhoamiArgs};
 pub use change::{ChangelogCommand, Decision, PatchArgs, ResultFilter, RollbackArgs};
 pub use crds::{CrdsCommand, CrdsListArgs, CrdsSyncArgs, CrdsWatchArgs};
 pub use delete::{Cascade, DeleteArgs, UndeleteArgs};
+pub use edit::{EditArgs, EditFormat};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
@@ -178,6 +180,9 @@ pub enum Command {
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
     Delete(DeleteArgs),
+    /// Edit one object in your editor; the change is sent as a patch, journaled, reversible.
+    #[command(after_help = edit::EDIT_HELP)]
+    Edit(EditArgs),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]
     Undelete(UndeleteArgs),

@@ -14,6 +14,7 @@ pub mod crds_sync;
 pub mod crds_watch;
 pub mod delete;
 pub mod drift;
+pub mod edit;
 pub mod get;
 pub mod metrics_cmd;
 pub mod patch;
