@@ -71,14 +71,17 @@ fn key(e: &Entry) -> (String, String, Option<String>, String) {
 }
 
 /// The baseline of every object the journal's `records` changed on `server` (pure), sorted
-/// by object: per object the last `patch` or `rollback` record with result `success` that
+/// by object: per object the last `patch`, `edit` or `rollback` record with result `success` that
 /// is not a dry run; a later intent of the object without an outcome is noted.
 pub fn baselines(records: Vec<Entry>, server: &str) -> Vec<Baseline> {
     let mut out: BTreeMap<(String, String, Option<String>, String), Baseline> = BTreeMap::new();
     for e in changelog::latest(records) {
         if e.server != server
             || e.dry_run
-            || !matches!(e.operation, Operation::Patch | Operation::Rollback)
+            || !matches!(
+                e.operation,
+                Operation::Patch | Operation::Rollback | Operation::Edit
+            )
         {
             continue;
         }

@@ -75,7 +75,10 @@ enum Saved {
     Done,
     /// Re-open the file with these reasons; `err` is what the command ends with if the
     /// next save is unchanged.
-    Retry { reasons: Vec<Reason>, err: VerbError },
+    Retry {
+        reasons: Vec<Reason>,
+        err: VerbError,
+    },
 }
 
 async fn edit_object(
@@ -205,7 +208,10 @@ async fn save(
         .unwrap_or_default();
     let body = with_precondition(PatchType::Merge, &diff, rv);
     if args.output_patch {
-        p.out(&format!("Patch: {}\n", serde_json::to_string(&diff).unwrap_or_default()))?;
+        p.out(&format!(
+            "Patch: {}\n",
+            serde_json::to_string(&diff).unwrap_or_default()
+        ))?;
     }
     let req = request(&body, &args.field_manager);
     match session.patch(grant, obj, &req, Some(before)).await {

@@ -53,7 +53,14 @@ fn myops_edit(m: &mut Myops, editor: &Path, args: &[&str]) -> (i32, String, Stri
 }
 
 fn configmap(ns: &str, name: &str, value: &str) {
-    kubectl(&["create", "configmap", name, "-n", ns, &format!("--from-literal=a={value}")]);
+    kubectl(&[
+        "create",
+        "configmap",
+        name,
+        "-n",
+        ns,
+        &format!("--from-literal=a={value}"),
+    ]);
 }
 
 fn object(ns: &str, kind: &str, name: &str) -> Value {
@@ -76,9 +83,14 @@ fn comparable(buffer: &str) -> String {
     buffer
         .lines()
         .filter(|l| {
-            !["  creationTimestamp:", "  namespace:", "  resourceVersion:", "  uid:"]
-                .iter()
-                .any(|p| l.starts_with(p))
+            ![
+                "  creationTimestamp:",
+                "  namespace:",
+                "  resourceVersion:",
+                "  uid:",
+            ]
+            .iter()
+            .any(|p| l.starts_with(p))
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -99,11 +111,19 @@ fn edit_matches_kubectl_on_twin_objects_with_the_same_script_editor() {
     let mut m = Myops::new(PLUGIN);
     // Each case: an editor body (the seen buffer is copied to $SEEN), the expected exit code.
     let cases: &[(&str, &str, i32)] = &[
-        ("change_a_value", r#"sed -i 's/^  a: "1"$/  a: "2"/' "$1""#, 0),
+        (
+            "change_a_value",
+            r#"sed -i 's/^  a: "1"$/  a: "2"/' "$1""#,
+            0,
+        ),
         ("no_change", "true", 0),
         ("editor_fails", "exit 3", 1),
         ("rename", "sed -i 's/^  name: c1$/  name: c9/' \"$1\"", 1),
-        ("change_kind", "sed -i 's/^kind: ConfigMap$/kind: Secret/' \"$1\"", 1),
+        (
+            "change_kind",
+            "sed -i 's/^kind: ConfigMap$/kind: Secret/' \"$1\"",
+            1,
+        ),
         (
             "add_a_label",
             r#"sed -i 's/^  name: c1$/  name: c1\n  labels:\n    tier: front/' "$1""#,
@@ -139,7 +159,11 @@ fn edit_matches_kubectl_on_twin_objects_with_the_same_script_editor() {
             std::fs::read_to_string(seen("kubectl")).unwrap(),
             std::fs::read_to_string(seen("myops")).unwrap(),
         );
-        assert_eq!(comparable(&so), comparable(&sk), "{case}: the buffer the editor saw");
+        assert_eq!(
+            comparable(&so),
+            comparable(&sk),
+            "{case}: the buffer the editor saw"
+        );
         let (a, b) = (object(&ours.0, "cm", name), object(&theirs.0, "cm", name));
         assert_eq!(a["data"], b["data"], "{case}");
         assert_eq!(a["metadata"]["labels"], b["metadata"]["labels"], "{case}");
@@ -179,18 +203,34 @@ fn rollback_of_an_edit_restores_the_object_exactly() {
     let after = object(&ns.0, "cm", "c1");
     assert_eq!(after["data"], before["data"]);
     assert_eq!(after["metadata"]["labels"], before["metadata"]["labels"]);
-    assert_eq!(
-        after["metadata"]["resourceVersion"].as_str().unwrap().parse::<u64>().unwrap()
-            > mid["metadata"]["resourceVersion"].as_str().unwrap().parse::<u64>().unwrap(),
-        true,
+    assert_ne!(
+        after["metadata"]["resourceVersion"], mid["metadata"]["resourceVersion"],
         "the restore is a new write"
+    );
+    let metrics = m.run(&["metrics", "show", "-o", "json"]);
+    assert!(
+        metrics.stdout.contains("\"edit\""),
+        "edit is counted: {metrics:?}"
     );
     // Someone else changing a field the edit touched: the rollback's resourceVersion guard
     // holds (exit 5) and their value stays.
     let r = myops_edit(&mut m, &ed, &["cm", "c1", "-n", &ns.0]);
     assert_eq!(r.0, 0, "{r:?}");
-    let id = edit_entries(&m).last().unwrap()["id"].as_str().unwrap().to_string();
-    kubectl(&["patch", "configmap", "c1", "-n", &ns.0, "--type", "merge", "-p", r#"{"data":{"a":"3"}}"#]);
+    let id = edit_entries(&m).last().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    kubectl(&[
+        "patch",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"a":"3"}}"#,
+    ]);
     let r = m.run(&["rollback", &id]);
     assert_eq!(r.code, 5, "a changed object is a conflict: {r:?}");
     assert_eq!(object(&ns.0, "cm", "c1")["data"]["a"], "3");
@@ -208,7 +248,9 @@ fn a_write_while_the_editor_is_open_is_a_conflict_and_nothing_is_overwritten() {
         &format!(
             "KUBECONFIG={} HOME={} {} -n {} label cm c1 meanwhile=1 >/dev/null\nsed -i 's/^  a: \"1\"$/  a: \"2\"/' \"$1\"",
             cluster().kubeconfig.display(),
-            std::env::temp_dir().join("myops-test-kubectl-home").display(),
+            std::env::temp_dir()
+                .join("myops-test-kubectl-home")
+                .display(),
             k.display(),
             ns.0
         ),
@@ -216,7 +258,10 @@ fn a_write_while_the_editor_is_open_is_a_conflict_and_nothing_is_overwritten() {
     let mut m = Myops::new(PLUGIN);
     let r = myops_edit(&mut m, &ed, &["cm", "c1", "-n", &ns.0]);
     assert_eq!(r.0, 5, "{r:?}");
-    assert!(r.2.contains("A copy of your changes has been stored to"), "{r:?}");
+    assert!(
+        r.2.contains("A copy of your changes has been stored to"),
+        "{r:?}"
+    );
     let now = object(&ns.0, "cm", "c1");
     assert_eq!(now["data"]["a"], "1");
     assert_eq!(now["metadata"]["labels"]["meanwhile"], "1");
@@ -229,10 +274,30 @@ fn edit_bad_inputs_send_nothing() {
     let d = dir.path().display().to_string();
     // (case, editor body, exit code, stderr must contain)
     let cases: &[(&str, String, i32, &str)] = &[
-        ("nonzero", "exit 1".into(), 1, "error: there was a problem with the editor"),
-        ("missing", String::new(), 1, "error: unable to launch the editor"),
-        ("emptied", ": > \"$1\"".into(), 0, "Edit cancelled, saved file was empty.\n"),
-        ("untouched", "true".into(), 0, "Edit cancelled, no changes made.\n"),
+        (
+            "nonzero",
+            "exit 1".into(),
+            1,
+            "error: there was a problem with the editor",
+        ),
+        (
+            "missing",
+            String::new(),
+            1,
+            "error: unable to launch the editor",
+        ),
+        (
+            "emptied",
+            ": > \"$1\"".into(),
+            0,
+            "Edit cancelled, saved file was empty.\n",
+        ),
+        (
+            "untouched",
+            "true".into(),
+            0,
+            "Edit cancelled, no changes made.\n",
+        ),
         (
             "huge",
             "head -c 52428800 /dev/zero | tr '\\0' 'a' >> \"$1\"".into(),
@@ -247,14 +312,23 @@ fn edit_bad_inputs_send_nothing() {
         ),
         (
             "bad_yaml",
-            format!("n=$(cat {d}/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > {d}/count; cp \"$1\" {d}/pass$n; [ $n = 1 ] && echo 'data: [unclosed' >> \"$1\"; exit 0"),
+            format!(
+                "n=$(cat {d}/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > {d}/count; cp \"$1\" {d}/pass$n; [ $n = 1 ] && echo 'data: [unclosed' >> \"$1\"; exit 0"
+            ),
             1,
             "error: Edit cancelled, no valid changes were saved.",
         ),
     ];
     let mut m = Myops::new(PLUGIN);
     for (case, body, code, want) in cases {
-        let _ = kubectl(&["delete", "configmap", "c1", "-n", &ns.0, "--ignore-not-found"]);
+        let _ = kubectl(&[
+            "delete",
+            "configmap",
+            "c1",
+            "-n",
+            &ns.0,
+            "--ignore-not-found",
+        ]);
         configmap(&ns.0, "c1", "1");
         let rv = object(&ns.0, "cm", "c1")["metadata"]["resourceVersion"].clone();
         let ed = if *case == "missing" {
@@ -267,13 +341,18 @@ fn edit_bad_inputs_send_nothing() {
         assert!(r.2.contains(want), "{case}: {r:?}");
         assert_eq!(r.1, "", "{case}");
         let now = object(&ns.0, "cm", "c1");
-        assert_eq!(now["metadata"]["resourceVersion"], rv, "{case}: nothing sent");
+        assert_eq!(
+            now["metadata"]["resourceVersion"], rv,
+            "{case}: nothing sent"
+        );
         assert!(edit_entries(&m).is_empty(), "{case}: nothing journaled");
     }
     // The invalid YAML was re-opened with the error as a comment at the top.
     let second = std::fs::read_to_string(dir.path().join("pass2")).unwrap();
     assert!(
-        second.contains("#\n# configmaps \"c1\" was not valid:\n# * The edited file had a syntax error: line"),
+        second.contains(
+            "#\n# configmaps \"c1\" was not valid:\n# * The edited file had a syntax error: line"
+        ),
         "{second}"
     );
     assert!(second.ends_with("data: [unclosed\n"), "{second}");
@@ -308,7 +387,9 @@ fn a_field_policy_denying_the_edit_exits_3_and_changes_nothing() {
     let ed = script(
         dir.path(),
         "ed.sh",
-        &format!("n=$(cat {d}/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > {d}/count; cp \"$1\" {d}/pass$n\nsed -i 's/^  a: \"1\"$/  a: \"2\"/' \"$1\""),
+        &format!(
+            "n=$(cat {d}/count 2>/dev/null || echo 0); n=$((n+1)); echo $n > {d}/count; cp \"$1\" {d}/pass$n\nsed -i 's/^  a: \"1\"$/  a: \"2\"/' \"$1\""
+        ),
     );
     let mut m = Myops::new(&format!(
         "{PLUGIN}policies:\n- resource: configmaps\n  deny: [/data/a]\n  message: a is set in git\n"
@@ -316,9 +397,15 @@ fn a_field_policy_denying_the_edit_exits_3_and_changes_nothing() {
     let r = myops_edit(&mut m, &ed, &["cm", "c1", "-n", &ns.0]);
     assert_eq!(r.0, 3, "{r:?}");
     assert!(r.2.contains("a is set in git"), "{r:?}");
-    assert!(r.2.contains("A copy of your changes has been stored to"), "{r:?}");
+    assert!(
+        r.2.contains("A copy of your changes has been stored to"),
+        "{r:?}"
+    );
     let second = std::fs::read_to_string(dir.path().join("pass2")).unwrap();
-    assert!(second.contains("# error: ") || second.contains("a is set in git"), "{second}");
+    assert!(
+        second.contains("# error: ") || second.contains("a is set in git"),
+        "{second}"
+    );
     let now = object(&ns.0, "cm", "c1");
     assert_eq!(now["metadata"]["resourceVersion"], rv, "nothing changed");
 }
@@ -334,7 +421,9 @@ fn editing_a_secret_never_puts_its_values_in_the_journal() {
         script(
             dir.path(),
             &format!("ed-{who}.sh"),
-            &format!("cp \"$1\" {d}/seen-{who}\nsed -i 's/^  pw: .*$/  pw: ZWRTZWNyZXRWNGx1ZTI=/' \"$1\""),
+            &format!(
+                "cp \"$1\" {d}/seen-{who}\nsed -i 's/^  pw: .*$/  pw: ZWRTZWNyZXRWNGx1ZTI=/' \"$1\""
+            ),
         )
     };
     let twin = Namespace::new("edit-secret-twin");
@@ -344,15 +433,33 @@ fn editing_a_secret_never_puts_its_values_in_the_journal() {
     let r = myops_edit(&mut m, &ed("myops"), &["secret", "s1", "-n", &ns.0]);
     assert_eq!((r.0, r.1.as_str()), (k.0, k.1.as_str()), "{r:?} {k:?}");
     let seen = |who: &str| comparable(&std::fs::read_to_string(format!("{d}/seen-{who}")).unwrap());
-    assert_eq!(seen("myops"), seen("kubectl"), "the editor sees what kubectl shows");
+    assert_eq!(
+        seen("myops"),
+        seen("kubectl"),
+        "the editor sees what kubectl shows"
+    );
     assert_eq!(
         object(&ns.0, "secret", "s1")["data"]["pw"],
         "ZWRTZWNyZXRWNGx1ZTI="
     );
-    let journal =
-        std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
-    for secret in ["ZWRTZWNyZXRWNGx1ZTE=", "ZWRTZWNyZXRWNGx1ZTI=", "edSecretV4lue"] {
+    let journal = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
+    for secret in [
+        "ZWRTZWNyZXRWNGx1ZTE=",
+        "ZWRTZWNyZXRWNGx1ZTI=",
+        "edSecretV4lue",
+    ] {
         assert!(!journal.contains(secret), "{secret} in the journal");
     }
     assert_eq!(edit_entries(&m).len(), 1);
+}
+
+#[test]
+fn edit_refuses_contexts_before_anything_runs() {
+    let m = Myops::new(PLUGIN);
+    let r = m.run(&["edit", "cm", "c1", "--contexts", "admin,admin-2"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("edit does not take --contexts or --all-contexts: one editor session edits one object in one cluster"),
+        "{r:?}"
+    );
 }

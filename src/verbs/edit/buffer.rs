@@ -81,7 +81,7 @@ pub fn strip_comments(text: &str) -> String {
     text.split('\n')
         .filter(|l| {
             let t = l.trim();
-            !(t.starts_with('#') && !t.starts_with("#!"))
+            !t.starts_with('#') || t.starts_with("#!")
         })
         .collect::<Vec<_>>()
         .join("\n")
@@ -174,7 +174,10 @@ pub fn check_identity(original: &Value, edited: &Value) -> Result<(), String> {
 /// are equal: changed members set, removed members `null`, lists replaced whole. Managed
 /// fields are never part of it (the buffer does not show them).
 pub fn merge_patch(original: &Value, edited: &Value) -> Option<Value> {
-    let (o, e) = (without_managed_fields(original), without_managed_fields(edited));
+    let (o, e) = (
+        without_managed_fields(original),
+        without_managed_fields(edited),
+    );
     diff(&o, &e)
 }
 
@@ -255,7 +258,8 @@ mod tests {
 
     #[test]
     fn a_renamed_or_rekinded_or_moved_object_is_refused() {
-        let a = json!({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"n"}});
+        let a =
+            json!({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c","namespace":"n"}});
         let mut b = a.clone();
         b["metadata"]["name"] = json!("d");
         assert_eq!(
@@ -267,7 +271,11 @@ mod tests {
         assert!(check_identity(&a, &b).is_err());
         let mut b = a.clone();
         b["metadata"]["namespace"] = json!("m");
-        assert!(check_identity(&a, &b).unwrap_err().contains("--namespace=m"));
+        assert!(
+            check_identity(&a, &b)
+                .unwrap_err()
+                .contains("--namespace=m")
+        );
         let mut b = a.clone();
         b["metadata"].as_object_mut().unwrap().remove("namespace");
         assert!(check_identity(&a, &b).is_ok());
@@ -276,7 +284,10 @@ mod tests {
     #[test]
     fn a_syntax_error_names_the_line_and_never_quotes_the_buffer() {
         let e = parse("data:\n  pw: [s3cr3tV4lue\n").unwrap_err();
-        assert!(e.starts_with("The edited file had a syntax error: line"), "{e}");
+        assert!(
+            e.starts_with("The edited file had a syntax error: line"),
+            "{e}"
+        );
         assert!(!e.contains("s3cr3tV4lue"), "{e}");
         let e = parse("{\"data\": {\"pw\": \"s3cr3tV4lue\"").unwrap_err();
         assert!(!e.contains("s3cr3tV4lue"), "{e}");

@@ -25,7 +25,11 @@ pub struct Editor {
 impl Editor {
     /// The editor named by `kube_editor`, then `editor` (empty counts as unset), else `vi`,
     /// split as kubectl's `defaultEnvEditor` does; `shell` is `$SHELL` (default `/bin/bash`).
-    pub fn from_env(kube_editor: Option<&str>, editor: Option<&str>, shell: Option<&str>) -> Editor {
+    pub fn from_env(
+        kube_editor: Option<&str>,
+        editor: Option<&str>,
+        shell: Option<&str>,
+    ) -> Editor {
         let chosen = [kube_editor, editor]
             .into_iter()
             .flatten()
@@ -97,7 +101,9 @@ pub enum EditorError {
     #[error("there was a problem with the editor {}", crate::base::echo::quoted(.0))]
     Failed(String),
     /// The edited file is larger than [`MAX_EDITED_BYTES`].
-    #[error("the edited file is {0} bytes, more than the API server accepts in one request ({MAX_EDITED_BYTES} bytes); nothing was sent")]
+    #[error(
+        "the edited file is {0} bytes, more than the API server accepts in one request ({MAX_EDITED_BYTES} bytes); nothing was sent"
+    )]
     TooLarge(u64),
     /// The temporary file could not be written or read back.
     #[error("cannot use the temporary file for the editor: {0}")]
@@ -126,10 +132,8 @@ impl Workspace {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos())
             .unwrap_or(0);
-        let dir = std::env::temp_dir().join(format!(
-            "kubectl-myops-edit-{}-{stamp}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("kubectl-myops-edit-{}-{stamp}", std::process::id()));
         std::fs::DirBuilder::new()
             .mode(0o700)
             .create(&dir)
@@ -223,14 +227,20 @@ mod tests {
         assert_eq!(Editor::from_env(None, None, None).args, ["vi"]);
         let e = Editor::from_env(Some("code --wait"), Some("nano"), None);
         assert_eq!(e.args, ["code", "--wait"]);
-        assert_eq!(e.argv(Path::new("/t/f.yaml")), ["code", "--wait", "/t/f.yaml"]);
+        assert_eq!(
+            e.argv(Path::new("/t/f.yaml")),
+            ["code", "--wait", "/t/f.yaml"]
+        );
         let e = Editor::from_env(Some("emacs -nw 'x y'"), None, Some("/bin/sh"));
         assert!(e.shell);
         assert_eq!(
             e.argv(Path::new("/t/f.yaml")),
             ["/bin/sh", "-c", "emacs -nw 'x y' \"/t/f.yaml\""]
         );
-        assert_eq!(Editor::from_env(Some("a \\b"), None, None).args[0], "/bin/bash");
+        assert_eq!(
+            Editor::from_env(Some("a \\b"), None, None).args[0],
+            "/bin/bash"
+        );
     }
 
     #[test]
