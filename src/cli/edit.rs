@@ -10,9 +10,11 @@ pub struct EditArgs {
     /// TYPE NAME or TYPE/NAME: exactly one object.
     #[arg(required = true, num_args = 1..=2, value_name = "TYPE[/NAME]")]
     pub args: Vec<String>,
-    /// The format the editor shows: yaml (default, with kubectl's header comment) or json.
-    #[arg(short = 'o', long, value_enum, default_value = "yaml")]
-    pub output: EditFormat,
+    /// The format the editor shows (yaml by default, with kubectl's header comment; json
+    /// without one); given, the edited object is also printed in it instead of
+    /// `TYPE/NAME edited`, as kubectl does.
+    #[arg(short = 'o', long, value_enum)]
+    pub output: Option<EditFormat>,
     /// Print the patch sent (`Patch: {...}`), as kubectl's --output-patch.
     #[arg(long)]
     pub output_patch: bool,

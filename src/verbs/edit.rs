@@ -26,7 +26,7 @@ pub mod editor;
 use serde_json::Value;
 
 use crate::changelog::Operation;
-use crate::cli::{DryRun, EditArgs, EditFormat, PatchType};
+use crate::cli::{DryRun, EditArgs, EditFormat, ObjectFormat, PatchType};
 use crate::cluster::ApiError;
 use crate::config::Verb;
 use crate::guard::mutation::patch::with_precondition;
@@ -87,7 +87,7 @@ async fn edit_object(
     args: &EditArgs,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
-    let json = args.output == EditFormat::Json;
+    let json = args.output == Some(EditFormat::Json);
     let empty = Value::Object(Default::default());
     let probe = request(&empty, &args.field_manager);
     let mut grant = session
@@ -228,7 +228,10 @@ async fn save(
                 &patched.after,
                 DryRun::None,
                 false,
-                None,
+                args.output.map(|f| match f {
+                    EditFormat::Json => ObjectFormat::Json,
+                    EditFormat::Yaml => ObjectFormat::Yaml,
+                }),
             )?;
             Ok(Saved::Done)
         }

@@ -125,6 +125,16 @@ fn edit_matches_kubectl_on_twin_objects_with_the_same_script_editor() {
             1,
         ),
         (
+            "invalid_label_then_unchanged",
+            r#"n=$(cat "$SEEN.n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$SEEN.n"; [ $n = 1 ] && sed -i 's/^  name: c1$/  name: c1\n  labels:\n    "bad key!": x/' "$1"; exit 0"#,
+            1,
+        ),
+        (
+            "bad_yaml_then_unchanged",
+            r#"n=$(cat "$SEEN.n" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$SEEN.n"; [ $n = 1 ] && echo 'data: [unclosed' >> "$1"; exit 0"#,
+            1,
+        ),
+        (
             "add_a_label",
             r#"sed -i 's/^  name: c1$/  name: c1\n  labels:\n    tier: front/' "$1""#,
             0,
@@ -139,11 +149,11 @@ fn edit_matches_kubectl_on_twin_objects_with_the_same_script_editor() {
         }
         let seen = |who: &str| format!("{d}/seen-{i}-{who}");
         // One editor for both (its path is in kubectl's message): it copies what it was
-        // given to $SEEN.
+        // given first to $SEEN.
         let ed = script(
             dir.path(),
             &format!("ed-{i}.sh"),
-            &format!("cp \"$1\" \"$SEEN\"\n{body}"),
+            &format!("[ -e \"$SEEN\" ] || cp \"$1\" \"$SEEN\"\n{body}"),
         );
         let k = kubectl_edit_seen(
             &ed,
@@ -462,4 +472,66 @@ fn edit_refuses_contexts_before_anything_runs() {
         r.stderr.contains("edit does not take --contexts or --all-contexts: one editor session edits one object in one cluster"),
         "{r:?}"
     );
+}
+
+#[test]
+fn edit_as_json_shows_what_kubectl_shows_and_sends_the_change() {
+    let (ours, theirs) = (
+        Namespace::new("edit-json"),
+        Namespace::new("edit-json-twin"),
+    );
+    configmap(&ours.0, "c1", "1");
+    configmap(&theirs.0, "c1", "1");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let ed = script(
+        dir.path(),
+        "ed.sh",
+        r#"cp "$1" "$SEEN"
+sed -i 's/"a": "1"/"a": "2"/' "$1""#,
+    );
+    let k = kubectl_edit_seen(
+        &ed,
+        &["cm", "c1", "-n", &theirs.0, "-o", "json"],
+        &format!("{d}/k"),
+    );
+    let mut m = Myops::new(PLUGIN);
+    m.set_env("SEEN", &format!("{d}/o"));
+    let o = myops_edit(&mut m, &ed, &["cm", "c1", "-n", &ours.0, "-o", "json"]);
+    assert_eq!((o.0, &o.2), (k.0, &k.2));
+    // Both print the edited object as JSON (kubectl's -o applies to the result too).
+    let printed = |out: &str| {
+        let mut v: Value = serde_json::from_str(out).unwrap();
+        let meta = v["metadata"].as_object_mut().unwrap();
+        for k in [
+            "creationTimestamp",
+            "namespace",
+            "resourceVersion",
+            "uid",
+            "managedFields",
+        ] {
+            meta.remove(k);
+        }
+        v
+    };
+    assert_eq!(printed(&o.1), printed(&k.1));
+    let strip = |f: &str| {
+        std::fs::read_to_string(format!("{d}/{f}"))
+            .unwrap()
+            .lines()
+            .filter(|l| {
+                ![
+                    "\"creationTimestamp\"",
+                    "\"namespace\"",
+                    "\"resourceVersion\"",
+                    "\"uid\"",
+                ]
+                .iter()
+                .any(|k| l.trim_start().starts_with(k))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip("o"), strip("k"), "the JSON buffer, without a header");
+    assert_eq!(object(&ours.0, "cm", "c1")["data"]["a"], "2");
 }
