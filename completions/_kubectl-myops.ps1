@@ -227,8 +227,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;edit' {
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The format the editor shows: yaml (default, with kubectl''s header comment) or json')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The format the editor shows: yaml (default, with kubectl''s header comment) or json')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The format the editor shows (yaml by default, with kubectl''s header comment; json without one); given, the edited object is also printed in it instead of `TYPE/NAME edited`, as kubectl does')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The format the editor shows (yaml by default, with kubectl''s header comment; json without one); given, the edited object is also printed in it instead of `TYPE/NAME edited`, as kubectl does')
             [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')

@@ -205,7 +205,7 @@ complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l u
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l all-contexts -d 'Run in every context of the kubeconfig and merge the results (as --contexts)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -l insecure-skip-tls-verify -d 'Do not verify the server\'s certificate (insecure)'
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand delete" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand edit" -s o -l output -d 'The format the editor shows: yaml (default, with kubectl\'s header comment) or json' -r -f -a "yaml\t'YAML under kubectl\'s header comment'
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand edit" -s o -l output -d 'The format the editor shows (yaml by default, with kubectl\'s header comment; json without one); given, the edited object is also printed in it instead of `TYPE/NAME edited`, as kubectl does' -r -f -a "yaml\t'YAML under kubectl\'s header comment'
 json\t'JSON, without a header (a comment is not JSON)'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand edit" -l field-manager -d 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand edit" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
