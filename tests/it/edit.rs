@@ -535,3 +535,41 @@ sed -i 's/"a": "1"/"a": "2"/' "$1""#,
     assert_eq!(strip("o"), strip("k"), "the JSON buffer, without a header");
     assert_eq!(object(&ours.0, "cm", "c1")["data"]["a"], "2");
 }
+
+#[test]
+fn editing_an_object_a_reconciler_owns_warns_once_and_goes_on() {
+    let ns = Namespace::new("edit-owned");
+    configmap(&ns.0, "c1", "1");
+    kubectl(&[
+        "label",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "kustomize.toolkit.fluxcd.io/name=apps",
+        "kustomize.toolkit.fluxcd.io/namespace=flux-system",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let ed = script(
+        dir.path(),
+        "ed.sh",
+        r#"sed -i 's/^  a: "1"$/  a: "2"/' "$1""#,
+    );
+    let mut m = Myops::new(PLUGIN);
+    let r = myops_edit(&mut m, &ed, &["cm", "c1", "-n", &ns.0]);
+    assert_eq!((r.0, r.1.as_str()), (0, "configmap/c1 edited\n"), "{r:?}");
+    assert_eq!(r.2.lines().count(), 1, "{r:?}");
+    assert!(
+        r.2.starts_with("warning: configmap/c1 is managed by Flux")
+            && r.2.contains("label kustomize.toolkit.fluxcd.io/name"),
+        "{r:?}"
+    );
+    let e = edit_entries(&m);
+    assert_eq!(e.len(), 1);
+    assert!(
+        !e[0]["reconciler"].is_null(),
+        "the owner is journaled: {:#}",
+        e[0]
+    );
+    assert_eq!(object(&ns.0, "cm", "c1")["data"]["a"], "2");
+}
