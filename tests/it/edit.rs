@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::fixture::{Myops, Namespace, cluster, create_secret, kubectl, root, text_of};
 
-const PLUGIN: &str = "name: myops\nverbs: [get, patch, edit]\nresources: [configmaps, secrets]\nscopes: [namespace]\n";
+const PLUGIN: &str = "name: myops\nverbs: [get, patch, edit]\nresources: [configmaps, secrets, deployments]\nscopes: [namespace]\n";
 
 /// An executable shell script `name` in `dir` with `body` (the file is `$1`).
 fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -572,4 +572,41 @@ fn editing_an_object_a_reconciler_owns_warns_once_and_goes_on() {
         e[0]
     );
     assert_eq!(object(&ns.0, "cm", "c1")["data"]["a"], "2");
+}
+
+#[test]
+fn editing_a_deployment_matches_kubectl_and_rolls_back() {
+    let (ours, theirs) = (
+        Namespace::new("edit-deploy"),
+        Namespace::new("edit-deploy-twin"),
+    );
+    crate::fixture::create_deployment(&ours.0, "web");
+    crate::fixture::create_deployment(&theirs.0, "web");
+    let dir = tempfile::tempdir().unwrap();
+    // A scalar, a list item's field and a new map entry in the pod template.
+    let ed = script(
+        dir.path(),
+        "ed.sh",
+        r#"sed -i '/^spec:/,/^status:/ s/^  replicas: .*$/  replicas: 3/; s/^      - image: \(.*\)$/      - image: \1-edited/; s/^        app: web$/        app: web\n        tier: front/' "$1""#,
+    );
+    let before = object(&ours.0, "deploy", "web");
+    let k = kubectl_edit(&ed, &["deployment", "web", "-n", &theirs.0]);
+    let mut m = Myops::new(PLUGIN);
+    let o = myops_edit(&mut m, &ed, &["deployment", "web", "-n", &ours.0]);
+    assert_eq!(o, k);
+    assert_eq!(o.1, "deployment.apps/web edited\n");
+    let (a, b) = (
+        object(&ours.0, "deploy", "web"),
+        object(&theirs.0, "deploy", "web"),
+    );
+    assert_eq!(a["spec"], b["spec"], "the same object results");
+    assert_eq!(a["spec"]["replicas"], 3);
+    let id = edit_entries(&m)[0]["id"].as_str().unwrap().to_string();
+    let r = m.run(&["rollback", &id]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let after = object(&ours.0, "deploy", "web");
+    assert_eq!(
+        after["spec"], before["spec"],
+        "the rollback restores the spec exactly"
+    );
 }
