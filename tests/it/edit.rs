@@ -26,8 +26,12 @@ fn kubectl_edit(editor: &Path, args: &[&str]) -> (i32, String, String) {
 
 /// [`kubectl_edit`] with `SEEN` (where a script editor copies the buffer it was given).
 fn kubectl_edit_seen(editor: &Path, args: &[&str], seen: &str) -> (i32, String, String) {
+    // kubectl's kept copies go under its test home, not the shared /tmp.
+    let tmp = std::env::temp_dir().join("myops-test-kubectl-home/tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let out = Command::new(root().join("target/testbin/kubectl"))
         .env("SEEN", seen)
+        .env("TMPDIR", &tmp)
         .arg("edit")
         .args(args)
         .env("KUBECONFIG", &cluster().kubeconfig)
@@ -46,6 +50,11 @@ fn kubectl_edit_seen(editor: &Path, args: &[&str], seen: &str) -> (i32, String, 
 /// `kubectl-myops edit ARGS` with `KUBE_EDITOR=editor`.
 fn myops_edit(m: &mut Myops, editor: &Path, args: &[&str]) -> (i32, String, String) {
     m.set_env("KUBE_EDITOR", &editor.display().to_string());
+    // The editor's private directory and the copies kept after a failed edit go to this
+    // test's own temporary directory.
+    let tmp = m.dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    m.set_env("TMPDIR", &tmp.display().to_string());
     let mut all = vec!["edit"];
     all.extend_from_slice(args);
     let r = m.run(&all);
@@ -271,6 +280,21 @@ fn a_write_while_the_editor_is_open_is_a_conflict_and_nothing_is_overwritten() {
     assert!(
         r.2.contains("A copy of your changes has been stored to"),
         "{r:?}"
+    );
+    // The copy is private, holds the edit, and the editor's directory is gone.
+    let kept: Vec<_> = std::fs::read_dir(m.dir.path().join("tmp"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(kept.len(), 1, "only the kept copy is left: {kept:?}");
+    assert_eq!(
+        std::fs::metadata(&kept[0]).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    assert!(
+        std::fs::read_to_string(&kept[0])
+            .unwrap()
+            .contains("  a: \"2\"")
     );
     let now = object(&ns.0, "cm", "c1");
     assert_eq!(now["data"]["a"], "1");
