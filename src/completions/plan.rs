@@ -428,6 +428,20 @@ mod tests {
         );
         assert_eq!(plan_of("patch deploy web ").need, Need::Nothing);
         assert_eq!(plan_of("patch deploy/web ").need, Need::Nothing);
+        // `edit`: one object, types and names under the `edit` verb's boundary.
+        assert_eq!(
+            plan_of("edit con").need,
+            Need::Types {
+                verb: Some(Verb::Edit)
+            }
+        );
+        assert_eq!(plan_of("edit cm ").need, names("cm", Verb::Edit, &[]));
+        let p = plan_of("edit cm/c");
+        assert_eq!(
+            (p.need, p.prefix.as_str()),
+            (names("cm", Verb::Edit, &[]), "cm/")
+        );
+        assert_eq!(plan_of("edit cm c1 ").need, Need::Nothing);
         assert_eq!(
             plan_of("auth can-i patch deploy ").need,
             names("deploy", Verb::Get, &[])
