@@ -124,7 +124,25 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     })
     | Command::Delete(crate::cli::DeleteArgs {
         canary: Some(_), ..
+    })
+    | Command::Scale(crate::cli::ScaleArgs {
+        canary: Some(_), ..
+    })
+    | Command::Label(crate::cli::LabelArgs {
+        canary: Some(_), ..
+    })
+    | Command::Apply(crate::cli::ApplyArgs {
+        canary: Some(_), ..
+    })
+    | Command::Annotate(crate::cli::LabelArgs {
+        canary: Some(_), ..
     }) = &cli.command
+    {
+        p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
+        return ExitStatus::Usage;
+    }
+    if let Command::Rollout(r) = &cli.command
+        && r.canary().is_some()
     {
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
         return ExitStatus::Usage;
@@ -155,6 +173,27 @@ async fn dispatch(
         Command::Delete(args) => {
             let outcome = verbs::delete::run(settings, args, p).await;
             observe(settings, "delete", outcome, started, p).await
+        }
+        Command::Scale(args) => {
+            let outcome = verbs::scale::run(settings, args, p).await;
+            observe(settings, "scale", outcome, started, p).await
+        }
+        Command::Label(args) => {
+            let outcome = verbs::label::run(settings, args, verbs::label::Meta::Labels, p).await;
+            observe(settings, "label", outcome, started, p).await
+        }
+        Command::Annotate(args) => {
+            let outcome =
+                verbs::label::run(settings, args, verbs::label::Meta::Annotations, p).await;
+            observe(settings, "annotate", outcome, started, p).await
+        }
+        Command::Rollout(cmd) => {
+            let outcome = verbs::rollout::run(settings, cmd, p).await;
+            observe(settings, "rollout", outcome, started, p).await
+        }
+        Command::Apply(args) => {
+            let outcome = verbs::apply::run(settings, args, p).await;
+            observe(settings, "apply", outcome, started, p).await
         }
         Command::Undelete(args) => {
             let outcome = verbs::undelete::run(settings, args, p).await;
@@ -257,7 +296,9 @@ fn report(r: &Result<(), VerbError>, p: &mut Printer<'_>) -> ExitStatus {
     match r {
         Ok(()) => ExitStatus::Success,
         Err(VerbError::Output(o)) => o.exit_status(),
-        Err(e @ VerbError::Api(crate::cluster::ApiError::Server { .. })) => {
+        Err(
+            e @ (VerbError::Api(crate::cluster::ApiError::Server { .. }) | VerbError::Invalid(_)),
+        ) => {
             p.err_line(&e.to_string());
             e.exit_status()
         }

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+mod apply;
 mod auth;
 mod change;
 mod crds;
@@ -22,6 +23,8 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod rollout;
+mod scale;
 mod values;
 
 pub use crate::cluster::params::{DryRun, PatchType};
@@ -29,6 +32,7 @@ pub use crate::output::format::{
     DriftFormat, ListFormat, LogFormat, MAX_TEMPLATE_FILE_BYTES, MetricsFormat, ObjectFormat,
     OutputFormat, TemplateFormat, WhoamiFormat,
 };
+pub use apply::ApplyArgs;
 pub use auth::{AuthCommand, CanIArgs, MatrixArgs, WhoamiArgs};
 pub use change::{ChangelogCommand, Decision, PatchArgs, ResultFilter, RollbackArgs};
 pub use crds::{CrdsCommand, CrdsListArgs, CrdsSyncArgs, CrdsWatchArgs};
@@ -38,6 +42,10 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use rollout::{
+    RolloutCommand, RolloutHistoryArgs, RolloutRestartArgs, RolloutStatusArgs, RolloutUndoArgs,
+};
+pub use scale::{LabelArgs, ScaleArgs};
 pub use values::{
     DEFAULT_FIELD_MANAGER, DRY_RUN_BARE, DryRunFlag, DryRunParser, FieldManagerParser, FormatParser,
 };
@@ -71,7 +79,8 @@ pub struct GlobalArgs {
     pub context: Option<String>,
     /// Run in each of these kubeconfig contexts and merge the results (comma-separated; an
     /// entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth
-    /// can-i, auth matrix, crds sync, delete. See docs/fleet.md.
+    /// can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart,
+    /// rollout undo. See docs/fleet.md.
     #[arg(long, global = true, value_name = "LIST", value_delimiter = ',', conflicts_with_all = ["context", "all_contexts"])]
     pub contexts: Vec<String>,
     /// Run in every context of the kubeconfig and merge the results (as --contexts).
@@ -176,6 +185,10 @@ pub enum Command {
     /// Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled.
     #[command(after_help = help::PATCH_EXAMPLES)]
     Patch(PatchArgs),
+    /// Server-side apply manifests (files, directories, stdin); each object's change is
+    /// journaled, so `rollback` can undo it.
+    #[command(after_help = apply::APPLY_HELP)]
+    Apply(ApplyArgs),
     /// Delete objects, after a SelfSubjectAccessReview; each object's whole state is
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
@@ -183,6 +196,20 @@ pub enum Command {
     /// Edit one object in your editor; the change is sent as a patch, journaled, reversible.
     #[command(after_help = edit::EDIT_HELP)]
     Edit(EditArgs),
+    /// Set a new size for objects through their scale subresource; each change is journaled
+    /// and can be rolled back.
+    #[command(after_help = scale::SCALE_HELP)]
+    Scale(ScaleArgs),
+    /// Update the labels of objects; each change is journaled and can be rolled back.
+    #[command(after_help = scale::LABEL_HELP)]
+    Label(LabelArgs),
+    /// Update the annotations of objects; each change is journaled and can be rolled back.
+    #[command(after_help = scale::ANNOTATE_HELP)]
+    Annotate(LabelArgs),
+    /// Manage the rollout of Deployments, StatefulSets and DaemonSets: restart, undo (both
+    /// journaled and reversible), history, status.
+    #[command(subcommand, after_help = rollout::ROLLOUT_HELP)]
+    Rollout(RolloutCommand),
     /// Create a deleted object again from its journaled before-state.
     #[command(after_help = delete::UNDELETE_HELP)]
     Undelete(UndeleteArgs),
@@ -227,7 +254,11 @@ impl Command {
             Command::Patch(a) => a.dry_run.warning.as_deref(),
             Command::Rollback(a) => a.dry_run.warning.as_deref(),
             Command::Delete(a) => a.dry_run.warning.as_deref(),
+            Command::Apply(a) => a.dry_run.warning.as_deref(),
             Command::Undelete(a) => a.dry_run.warning.as_deref(),
+            Command::Scale(a) => a.dry_run.warning.as_deref(),
+            Command::Label(a) | Command::Annotate(a) => a.dry_run.warning.as_deref(),
+            Command::Rollout(RolloutCommand::Undo(a)) => a.dry_run.warning.as_deref(),
             _ => None,
         }
     }

@@ -9,6 +9,8 @@
 #[path = "it/fixture.rs"]
 mod fixture;
 
+#[path = "it/apply.rs"]
+mod apply;
 #[path = "it/auth.rs"]
 mod auth;
 #[path = "it/changelog_chain.rs"]
@@ -75,6 +77,8 @@ mod in_cluster;
 mod inverse;
 #[path = "it/jsonpath.rs"]
 mod jsonpath;
+#[path = "it/label.rs"]
+mod label;
 #[path = "it/layering.rs"]
 mod layering;
 #[path = "it/leader.rs"]
@@ -101,6 +105,12 @@ mod proxy;
 mod push_tls;
 #[path = "it/reconciler.rs"]
 mod reconciler;
+#[path = "it/rollout.rs"]
+mod rollout;
+#[path = "it/rollout_guard.rs"]
+mod rollout_guard;
+#[path = "it/scale.rs"]
+mod scale;
 #[path = "it/standin.rs"]
 mod standin;
 #[path = "it/undelete.rs"]

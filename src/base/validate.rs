@@ -9,12 +9,14 @@
 //! (escaped, at most 64 characters).
 //!
 //! The parts, each re-exported here: `names` (object and namespace names), `field_manager`,
-//! `labels` (`labels.Parse`) and `fields` (`fields.ParseSelector`); this file checks that the
+//! `labels` (`labels.Parse`), `fields` (`fields.ParseSelector`) and `metadata` (label and
+//! annotation keys and values on an object); this file checks that the
 //! selectors together fit in one request URI.
 
 mod field_manager;
 mod fields;
 mod labels;
+pub mod metadata;
 mod names;
 #[cfg(test)]
 mod tests;

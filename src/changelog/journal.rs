@@ -78,7 +78,22 @@ impl Journal {
     /// the write, the fsync or updating `changelog.head` fails. For an intent record the
     /// caller must then not send the request.
     pub fn append(&self, entry: &Entry) -> Result<(), ChangelogError> {
-        append(&self.home, entry, &self.retention)
+        append(&self.home, std::slice::from_ref(entry), &self.retention)
+    }
+
+    /// [`Journal::append`] of several records in one step (group commit): one lock, one
+    /// write of their lines in order, each chained to the one before, one fsync and one
+    /// update of `changelog.head`. All are kept or none: a failure cuts the log back to where
+    /// it was. For the intents of a batch, the caller sends none of their requests when this
+    /// fails.
+    ///
+    /// # Errors
+    /// As [`Journal::append`].
+    pub fn append_all(&self, entries: &[Entry]) -> Result<(), ChangelogError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        append(&self.home, entries, &self.retention)
     }
 }
 
@@ -128,11 +143,12 @@ fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
     line
 }
 
-/// Appends `entry` with `formatVersion` [`FORMAT_VERSION`], every string passed through
-/// [`crate::base::redact::scrub_json`], as one line (starting on a fresh line) chained to the last
-/// record ([`chain::seal`]) under an exclusive lock, rotating first when `retention` says so;
-/// fsyncs it, then records its hash in `changelog.head`.
-fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), ChangelogError> {
+/// Appends `entries` with `formatVersion` [`FORMAT_VERSION`], every string passed through
+/// [`crate::base::redact::scrub_json`], one line each (the first starting on a fresh line),
+/// each chained to the record before it ([`chain::seal`]) under one exclusive lock, rotating
+/// first when `retention` says so; fsyncs them once, then records the last hash in
+/// `changelog.head`.
+fn append(home: &Path, entries: &[Entry], retention: &Retention) -> Result<(), ChangelogError> {
     let path = path(home);
     let fail = |e: std::io::Error| ChangelogError::write(&path, &e);
     // The process-wide safety net: every string of the record (a server message quoting a
@@ -140,23 +156,38 @@ fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), Chang
     // A record this build writes is in this build's format, whoever built the entry (an
     // outcome copies its intent's fields, and `changelog reconcile` may complete an intent
     // an older build wrote).
-    let versioned = Entry {
-        format_version: Some(FORMAT_VERSION),
-        ..entry.clone()
-    };
-    let mut record =
-        serde_json::to_value(&versioned).map_err(|e| fail(std::io::Error::other(e)))?;
-    crate::base::redact::scrub_json(&mut record);
+    let mut records = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let versioned = Entry {
+            format_version: Some(FORMAT_VERSION),
+            ..entry.clone()
+        };
+        let mut record =
+            serde_json::to_value(&versioned).map_err(|e| fail(std::io::Error::other(e)))?;
+        crate::base::redact::scrub_json(&mut record);
+        records.push(record);
+    }
     let _lock = fsutil::lock_exclusive(&home.join("changelog.lock")).map_err(fail)?;
     let mut f = open_log(&path)?;
     let tip = retention::chain_tip(home).map_err(fail)?;
-    let (line, hash) = chain::seal(record, &tip).map_err(|e| fail(std::io::Error::other(e)))?;
+    let seal_all = |mut tip: String| -> Result<(Vec<Vec<u8>>, String), ChangelogError> {
+        let mut lines = Vec::with_capacity(records.len());
+        for record in &records {
+            let (line, hash) =
+                chain::seal(record.clone(), &tip).map_err(|e| fail(std::io::Error::other(e)))?;
+            lines.push(line);
+            tip = hash;
+        }
+        Ok((lines, tip))
+    };
+    let (lines, hash) = seal_all(tip.clone())?;
+    let total: u64 = lines.iter().map(|l| l.len() as u64 + 1).sum();
     let mut len = f.metadata().map_err(fail)?.len();
     let first = (len > 0)
         .then(|| retention::first_timestamp(&path))
         .flatten();
     if retention
-        .due(len, line.len() as u64 + 2, first, jiff::Timestamp::now())
+        .due(len, total + 1, first, jiff::Timestamp::now())
         .is_some()
     {
         drop(f);
@@ -172,20 +203,33 @@ fn append(home: &Path, entry: &Entry, retention: &Retention) -> Result<(), Chang
         std::os::unix::fs::FileExt::read_exact_at(&f, &mut b, len - 1).map_err(fail)?;
         Some(b[0])
     };
-    if entry.result == PENDING {
-        room_for_intent(home, line.len() as u64).map_err(|why| ChangelogError::Write {
+    let intents: u64 = entries
+        .iter()
+        .zip(&lines)
+        .filter(|(e, _)| e.result == PENDING)
+        .map(|(_, l)| l.len() as u64)
+        .sum();
+    if intents > 0 {
+        room_for_intent(home, intents).map_err(|why| ChangelogError::Write {
             path: path.clone(),
             why,
         })?;
     }
-    // The record and the head are one step: when any part fails (a disk that fills up
-    // part-way through the line, or before the head is replaced), the log is cut back to
+    // The records and the head are one step: when any part fails (a disk that fills up
+    // part-way through a line, or before the head is replaced), the log is cut back to
     // where it was, so it never holds a torn line or a record the head does not name.
     let cut_back = |f: &std::fs::File, e: std::io::Error| {
         let _ = f.set_len(len).and_then(|()| f.sync_all());
         e
     };
-    f.write_all(&framed(line, last))
+    let mut bytes = Vec::with_capacity(total as usize + 1);
+    let mut prev = last;
+    for line in lines {
+        let framed = framed(line, prev);
+        prev = framed.last().copied();
+        bytes.extend_from_slice(&framed);
+    }
+    f.write_all(&bytes)
         .and_then(|()| f.sync_all())
         .map_err(|e| cut_back(&f, e))
         .map_err(fail)?;
@@ -498,5 +542,24 @@ mod tests {
         let (files, head) = read_files(d.path()).unwrap();
         let s = chain::verify(&files, head).unwrap();
         assert_eq!((s.records, s.unchained), (2, 0));
+    }
+
+    #[test]
+    fn a_group_of_records_is_appended_chained_in_order_in_one_step() {
+        let d = tempfile::tempdir().unwrap();
+        let j = Journal::open(d.path()).unwrap();
+        j.append(&entry("before")).unwrap();
+        let group: Vec<Entry> = ["a", "b", "c"].iter().map(|n| entry(n)).collect();
+        j.append_all(&group).unwrap();
+        j.append_all(&[]).unwrap();
+        j.append(&entry("after")).unwrap();
+        let text = std::fs::read_to_string(path(d.path())).unwrap();
+        let names: Vec<String> = text
+            .lines()
+            .map(|l| serde_json::from_str::<Entry>(l).unwrap().name)
+            .collect();
+        assert_eq!(names, ["before", "a", "b", "c", "after"]);
+        let (files, head) = read_files(d.path()).unwrap();
+        assert_eq!(chain::verify(&files, head).unwrap().records, 5);
     }
 }

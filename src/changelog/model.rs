@@ -39,6 +39,24 @@ pub enum Operation {
     Rollout,
 }
 
+impl Operation {
+    /// Whether the entry is a patch of the object's fields, whose journaled patch says which
+    /// fields it touched: `patch`, `rollback`, and the verbs that send a patch (`scale`,
+    /// `label`, `annotate`, `edit`, `rollout`). `changelog why` and `drift` read these.
+    pub fn patches_fields(self) -> bool {
+        matches!(
+            self,
+            Operation::Patch
+                | Operation::Rollback
+                | Operation::Scale
+                | Operation::Label
+                | Operation::Annotate
+                | Operation::Edit
+                | Operation::Rollout
+        )
+    }
+}
+
 /// One change-log line (field names and meaning: docs/design.md, "File formats").
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -236,6 +236,40 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                     Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
                 }
                 ("delete", i) => name_word(line, 0, i, Verb::Delete, true),
+                // `scale`, `label` and `annotate` select as `delete` does: several names or
+                // TYPE/NAME targets, none with a selector or --all (label's pairs follow the
+                // names and are the user's to type).
+                ("scale", 0) => type_word(&line.current, Some(Verb::Scale)),
+                ("label", 0) => type_word(&line.current, Some(Verb::Label)),
+                ("annotate", 0) => type_word(&line.current, Some(Verb::Annotate)),
+                ("scale" | "label" | "annotate", _)
+                    if ["all_namespaces", "all", "selector", "field_selector"]
+                        .iter()
+                        .any(|f| line.flag(f).is_some()) =>
+                {
+                    Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
+                }
+                ("scale", i) => name_word(line, 0, i, Verb::Scale, true),
+                ("label", i) => name_word(line, 0, i, Verb::Label, true),
+                ("annotate", i) => name_word(line, 0, i, Verb::Annotate, true),
+                // kubectl's `validArgs` of every `rollout` subcommand, then names of that type.
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0)
+                    if !line.current.contains('/') =>
+                {
+                    Plan::fixed(
+                        ["deployment", "daemonset", "statefulset"]
+                            .iter()
+                            .map(|t| Candidate::new(*t, None))
+                            .collect(),
+                        directive::NO_FILE_COMP,
+                    )
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", 0) => {
+                    type_word(&line.current, Some(Verb::Rollout))
+                }
+                ("rollout restart" | "rollout undo" | "rollout history" | "rollout status", i) => {
+                    name_word(line, 0, i, Verb::Rollout, true)
+                }
                 ("auth can-i", 0) => Plan::fixed(
                     RBAC_VERBS
                         .iter()
@@ -287,6 +321,23 @@ mod tests {
 
     fn values(p: &Plan) -> Vec<&str> {
         p.candidates.iter().map(|c| c.value.as_str()).collect()
+    }
+
+    #[test]
+    fn rollout_offers_kubectls_three_types_then_their_names() {
+        assert_eq!(
+            values(&plan_of("rollout undo ")),
+            ["deployment", "daemonset", "statefulset"]
+        );
+        assert_eq!(
+            plan_of("rollout restart deployment ").need,
+            Need::Names {
+                type_name: "deployment".into(),
+                verb: Verb::Rollout,
+                exclude: vec![],
+            }
+        );
+        assert!(values(&plan_of("rollout ")).contains(&"history"));
     }
 
     #[test]
@@ -468,6 +519,32 @@ mod tests {
     }
 
     #[test]
+    fn scale_label_and_annotate_complete_their_types_and_names() {
+        for (cmd, verb) in [
+            ("scale", Verb::Scale),
+            ("label", Verb::Label),
+            ("annotate", Verb::Annotate),
+        ] {
+            assert_eq!(
+                plan_of(&format!("{cmd} de")).need,
+                Need::Types { verb: Some(verb) }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy a ")).need,
+                Need::Names {
+                    type_name: "deploy".into(),
+                    verb,
+                    exclude: vec!["a".into()],
+                }
+            );
+            assert_eq!(
+                plan_of(&format!("{cmd} deploy -l app=x ")).need,
+                Need::Nothing
+            );
+        }
+    }
+
+    #[test]
     fn paths_are_left_to_the_shell() {
         assert_eq!(plan_of("crds watch ").directive, directive::FILTER_DIRS);
         assert_eq!(plan_of("--kubeconfig ").directive, directive::DEFAULT);
@@ -481,6 +558,8 @@ mod tests {
             (vec!["yaml", "yml"], directive::FILTER_FILE_EXT)
         );
         assert_eq!(plan_of("get -l ").directive, directive::NO_FILE_COMP);
+        assert_eq!(plan_of("apply -f ").directive, directive::DEFAULT);
+        assert_eq!(plan_of("apply --filename ").directive, directive::DEFAULT);
         assert_eq!(values(&plan_of("auth can-i ")), RBAC_VERBS);
     }
 }

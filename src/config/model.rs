@@ -40,6 +40,29 @@ pub struct PluginConfig {
     /// (`delete: deny`) (docs/policies.md); absent = none.
     #[serde(default)]
     pub policies: Vec<PolicyRule>,
+    /// What `apply` may do beyond a plain server-side apply; absent = nothing more.
+    #[serde(default, skip_serializing_if = "ApplyConfig::is_default")]
+    pub apply: ApplyConfig,
+}
+
+/// `apply:` in plugin.yaml (docs/configuration.md): whether `apply --force-conflicts` may
+/// take fields over from their other managers. Off by default: a forced apply silently
+/// overwrites what another manager (a controller, a person's `kubectl apply`, a GitOps tool)
+/// set, which is the one server-side apply decision a guard should not leave to a flag
+/// (Kubernetes docs, "Server-Side Apply", "Conflicts").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ApplyConfig {
+    /// Allow `apply --force-conflicts`; default false (the flag is refused, exit 2).
+    #[serde(default)]
+    pub force_conflicts: bool,
+}
+
+impl ApplyConfig {
+    /// Whether nothing is set (the section is then left out when plugin.yaml is printed).
+    pub fn is_default(&self) -> bool {
+        *self == ApplyConfig::default()
+    }
 }
 
 /// One field-path policy rule (docs/policies.md); the type lives with its matching rules.

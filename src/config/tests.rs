@@ -86,7 +86,17 @@ fn good_file_values() {
         (auth.username.as_str(), auth.password_file),
         ("bot", PathBuf::from("/run/pw"))
     );
+    let forced = parse(
+        &format!("{BASE}apply:\n  forceConflicts: true\n"),
+        Path::new("p.yaml"),
+    )
+    .unwrap();
+    assert!(forced.apply.force_conflicts);
     let minimal = parse(BASE, Path::new("p.yaml")).unwrap();
+    assert!(
+        !minimal.apply.force_conflicts,
+        "forced applies are off by default"
+    );
     assert_eq!(
         (minimal.metrics.len(), minimal.crd_dir, minimal.pushgateway),
         (0, None, None)
@@ -262,7 +272,7 @@ fn yaml_bombs_and_deep_nesting_stop_at_the_first_value_of_the_wrong_type() {
         (line, m.as_str()),
         (
             4,
-            "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog, policies)"
+            "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog, policies, apply)"
         )
     );
     let bomb = format!("{levels}name: *i\n").replace("*a", "[lol]");
@@ -297,6 +307,7 @@ fn schema_names_the_keys_and_denies_unknown_ones() {
         "\"policies\"",
         "\"deny\"",
         "\"namespaces\"",
+        "\"forceConflicts\"",
     ] {
         assert!(s.contains(key), "{key} missing from {s}");
     }

@@ -1,8 +1,8 @@
-//! The commands a fan-out runs (`get`, `patch`, `delete`, `auth can-i`, `auth matrix`,
+//! The commands a fan-out runs (`get`, `patch`, `delete`, `apply`, `auth can-i`, `auth matrix`,
 //! `crds sync`): which verb each context runs, how its outputs merge, and what is printed
 //! after — the merged output, each context's stderr lines marked with it, one summary line
-//! per failed context, for `patch` and `delete` (the commands that change something, in
-//! canary waves) the contexts not attempted and how to roll back; then the metrics,
+//! per failed context, for `patch`, `delete`, `scale`, `label` and `annotate` (the commands
+//! that change something, in canary waves) the contexts not attempted and how to roll back; then the metrics,
 //! one observation per context and one push. `app` calls [`run_command`] when `--contexts`
 //! or `--all-contexts` is given.
 
@@ -20,7 +20,7 @@ use crate::verbs::{self, Outcome, VerbError};
 use super::{Captured, ContextRun, Done, Fleet, Shape};
 
 /// Where the fan-out flags apply, for the usage error of any other command.
-pub const APPLIES_TO: &str = "get, patch, delete, auth can-i, auth matrix and crds sync";
+pub const APPLIES_TO: &str = "get, patch, delete, apply, scale, label, annotate, rollout restart, rollout undo, auth can-i, auth matrix and crds sync";
 
 /// Whether `g` asks for a fan-out (`--contexts` or `--all-contexts`).
 pub fn wanted(g: &GlobalArgs) -> bool {
@@ -73,11 +73,20 @@ enum Plan<'c> {
     /// `delete` in waves, as `patch`: its lines (kubectl's sentence or `-o name`) are
     /// prefixed by the context.
     Delete(&'c crate::cli::DeleteArgs),
+    /// `scale` in waves, as `delete`: its lines prefixed by the context.
+    Scale(&'c crate::cli::ScaleArgs),
+    /// `label` or `annotate` in waves, as `delete`.
+    Label(&'c crate::cli::LabelArgs, verbs::label::Meta),
+    /// `rollout restart|undo` in waves, as `delete`: kubectl's lines, prefixed by the context.
+    Rollout(&'c crate::cli::RolloutCommand),
+    /// `apply` in waves, as `delete`: its lines (kubectl's `serverside-applied` or `-o
+    /// name`) are prefixed by the context.
+    Apply(&'c crate::cli::ApplyArgs),
     Auth(&'c AuthCommand),
     CrdsSync(&'c crate::cli::CrdsSyncArgs),
 }
 
-/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`,
+/// Whether a fan-out applies to `cmd`: `get` (without `-w`), `patch`, `delete`, `apply`,
 /// `auth can-i`, `auth matrix`, `crds sync`.
 ///
 /// # Errors
@@ -163,6 +172,22 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
             })
         }
         Command::Delete(a) => Ok(Plan::Delete(a)),
+        Command::Scale(a) => Ok(Plan::Scale(a)),
+        Command::Label(a) => Ok(Plan::Label(a, verbs::label::Meta::Labels)),
+        Command::Annotate(a) => Ok(Plan::Label(a, verbs::label::Meta::Annotations)),
+        Command::Rollout(
+            r @ (crate::cli::RolloutCommand::Restart(_) | crate::cli::RolloutCommand::Undo(_)),
+        ) => Ok(Plan::Rollout(r)),
+        Command::Apply(a) => {
+            if a.filenames.iter().any(|f| {
+                f.as_os_str() == "-"
+                    || f.as_os_str() == "/dev/stdin"
+                    || f.as_os_str() == "/dev/fd/0"
+            }) {
+                return Err("apply -f - reads stdin once, and every context needs the manifests; with --contexts or --all-contexts save them to a file and give -f FILE".into());
+            }
+            Ok(Plan::Apply(a))
+        }
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
         // One editor session edits one object as read from one cluster: the same buffer
@@ -263,13 +288,17 @@ pub async fn run_command(
                 .await;
                 (runs, *shape, template.as_ref(), Some("patch"))
             }
-            Plan::Delete(args) => {
-                let waves = super::waves(fleet.contexts.len(), args.canary.map_or(1, usize::from));
+            Plan::Delete(_)
+            | Plan::Apply(_)
+            | Plan::Scale(_)
+            | Plan::Label(..)
+            | Plan::Rollout(_) => {
+                let waves = super::waves(fleet.contexts.len(), canary_of(&plan));
                 let runs = super::run(&fleet, settings, &waves, true, p, async |s, cp| {
-                    done_of(verbs::delete::run(s, args, cp).await)
+                    done_of(run_waved(&plan, s, cp).await)
                 })
                 .await;
-                (runs, Shape::Cells, None, Some("delete"))
+                (runs, Shape::Cells, None, metric_verb(&plan))
             }
             Plan::Auth(cmd) => {
                 let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
@@ -302,19 +331,70 @@ pub async fn run_command(
         ),
     );
     report_contexts(&runs, p);
-    match &plan {
-        Plan::Patch { args, .. } => {
-            report_waves("patch", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        Plan::Delete(args) => {
-            report_waves("delete", &runs, &fleet.session_id, args.dry_run.strategy, p);
-        }
-        _ => {}
+    if let Some((verb, dry_run)) = waved(&plan) {
+        report_waves(verb, &runs, &fleet.session_id, dry_run, p);
     }
     if let Some(verb) = verb {
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// The first wave's size (`--canary`, default 1) of a command that runs in waves.
+fn canary_of(plan: &Plan<'_>) -> usize {
+    let canary = match plan {
+        Plan::Patch { args, .. } => args.canary,
+        Plan::Delete(args) => args.canary,
+        Plan::Scale(args) => args.canary,
+        Plan::Label(args, _) => args.canary,
+        Plan::Rollout(cmd) => cmd.canary(),
+        Plan::Apply(args) => args.canary,
+        _ => None,
+    };
+    canary.map_or(1, usize::from)
+}
+
+/// Runs `delete`, `apply`, `scale`, `label`, `annotate` or `rollout restart|undo` (the
+/// commands that print kubectl's lines, prefixed by the context) in one context.
+async fn run_waved(plan: &Plan<'_>, s: &Settings, p: &mut Printer<'_>) -> Outcome {
+    match plan {
+        Plan::Delete(args) => verbs::delete::run(s, args, p).await,
+        Plan::Apply(args) => verbs::apply::run(s, args, p).await,
+        Plan::Scale(args) => verbs::scale::run(s, args, p).await,
+        Plan::Label(args, meta) => verbs::label::run(s, args, *meta, p).await,
+        Plan::Rollout(cmd) => verbs::rollout::run(s, cmd, p).await,
+        _ => Outcome::early(VerbError::Usage(
+            "internal: not a command that runs in waves".into(),
+        )),
+    }
+}
+
+/// The metrics `verb` label of a command that runs in waves (`rollout` for both of its
+/// changing subcommands, as a single-context run records it).
+fn metric_verb(plan: &Plan<'_>) -> Option<&'static str> {
+    match plan {
+        Plan::Rollout(_) => Some("rollout"),
+        _ => waved(plan).map(|(v, _)| v),
+    }
+}
+
+/// The command that ran in canary waves, and its dry run (`None` for the commands that only
+/// read): what [`report_waves`] reports.
+fn waved(plan: &Plan<'_>) -> Option<(&'static str, DryRun)> {
+    match plan {
+        Plan::Patch { args, .. } => Some(("patch", args.dry_run.strategy)),
+        Plan::Delete(args) => Some(("delete", args.dry_run.strategy)),
+        Plan::Apply(args) => Some(("apply", args.dry_run.strategy)),
+        Plan::Scale(args) => Some(("scale", args.dry_run.strategy)),
+        // `--list` only reads: nothing to roll back, as after a dry run.
+        Plan::Label(args, meta) if args.list => Some((meta.verb(), DryRun::Server)),
+        Plan::Label(args, meta) => Some((meta.verb(), args.dry_run.strategy)),
+        Plan::Rollout(crate::cli::RolloutCommand::Undo(a)) => {
+            Some(("rollout undo", a.dry_run.strategy))
+        }
+        Plan::Rollout(_) => Some(("rollout restart", DryRun::None)),
+        _ => None,
+    }
 }
 
 fn global_no_headers(plan: &Plan<'_>) -> bool {
@@ -418,14 +498,14 @@ fn report_waves(
             skipped.join(", ")
         ));
     }
-    // A patch changes one object: only a context that succeeded changed it. A delete of
-    // several objects that failed part-way may have deleted some of them (the journal says
-    // which), so every context it ran in counts but those refused before anything was sent
-    // (denied: exit 3, usage: exit 2).
+    // A patch changes one object: only a context that succeeded changed it. A delete (apply,
+    // scale, label, annotate, rollout) of several objects that failed part-way may have
+    // changed some of them (the journal says which), so every context it ran in counts but
+    // those refused before anything was sent (denied: exit 3, usage: exit 2).
     let changed = runs.iter().any(|r| {
         r.done.as_ref().is_some_and(|d| {
             d.status == ExitStatus::Success
-                || (verb == "delete" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
+                || (verb != "patch" && !matches!(d.status, ExitStatus::Denied | ExitStatus::Usage))
         })
     });
     if changed && dry_run == DryRun::None {

@@ -290,6 +290,7 @@ mod tests {
             pushgateway: None,
             changelog: Default::default(),
             policies: Vec::new(),
+            apply: Default::default(),
         }
     }
 

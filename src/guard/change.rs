@@ -19,7 +19,7 @@
 //! | Patch  | `patch` (with subresource)  | PATCH merge/json/strategic      | JSON patch restoring the touched fields, `test`ing the resourceVersion |
 //! | Delete | `delete`                    | DELETE with uid/rv preconditions | Create of the before-state          |
 //! | Create | `create` (+ `patch` of `status`) | POST of a snapshot (then its status) | Delete with a uid (else rv) precondition |
-//! | Apply  | `create` and `patch`        | PATCH apply (field manager)     | Delete with the created uid (it created) or a restore of `/spec`, labels, annotations |
+//! | Apply  | `create` and `patch`        | PATCH apply (field manager)     | Delete with the created uid (it created); for `apply`, a restore of the fields that changed, for a CRD apply of `/spec`, labels, annotations |
 //!
 //! A CRD apply and a CRD prune are an Apply and a Delete of a CustomResourceDefinition,
 //! journaled as `crd-apply` and `crd-prune`.
@@ -335,9 +335,10 @@ impl Change {
     }
 
     /// What the outcome record keeps from the server's `answer` (pure): the resourceVersion
-    /// after and the after-state, redacted pairwise with `before` — for an apply only when it
-    /// created the object, whose inverse then deletes exactly that object (its uid); nothing
-    /// for a delete (the object is gone or going).
+    /// after and the after-state, redacted pairwise with `before` — for a CRD apply only when
+    /// it created the CRD, whose inverse then deletes exactly that object (its uid), for a
+    /// manifest apply always (its inverse deletes what it created or restores what it
+    /// changed); nothing for a delete (the object is gone or going).
     pub fn outcome(
         &self,
         kind: &str,
@@ -354,7 +355,11 @@ impl Change {
             Change::Patch { .. } | Change::Create { .. } if is_object => {
                 Some(changelog::redact_after(kind, before, answer.clone()))
             }
-            Change::Apply { .. } if is_object && created => {
+            // A CRD apply (journaled with its origin) keeps the after-state only of a create:
+            // its inverse restores /spec, labels and annotations, and a CRD is large. A
+            // manifest apply keeps it always: its inverse restores the fields that changed
+            // between before and after.
+            Change::Apply { origin, .. } if is_object && (created || origin.is_none()) => {
                 Some(changelog::redact_after(kind, before, answer.clone()))
             }
             _ => None,

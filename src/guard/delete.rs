@@ -1,17 +1,15 @@
 //! The delete machinery every verb that deletes shares (`delete`, and what undelete, MCP and
-//! fleet need): listing the objects a selector or `--all` names, under a `list` review, and
-//! waiting until a deleted object is gone (kubectl's `--wait`,
+//! fleet need): waiting until a deleted object is gone (listing the objects a selector or
+//! `--all` names is [`crate::guard::select`], shared with the other verbs that select) (kubectl's `--wait`,
 //! `k8s.io/kubectl/pkg/cmd/delete/delete.go` `waitForDeletion`).
 
 use std::time::{Duration, Instant};
 
-use kube::api::{Api, DynamicObject, ListParams};
+use kube::api::{Api, DynamicObject};
 use serde_json::Value;
 
-use crate::cluster::{ApiError, ResolvedType};
-use crate::config::Verb;
-use crate::guard::authz::AccessRequest;
-use crate::guard::{GuardError, ObjectRef, Session};
+use crate::cluster::ApiError;
+use crate::guard::{ObjectRef, Session};
 
 /// How often [`Session::wait_gone`] reads the object again: kubectl's wait polls its watch
 /// events; a read every half second bounds the extra wait after the object is gone.
@@ -33,55 +31,6 @@ pub enum Gone {
 }
 
 impl Session<'_> {
-    /// The objects of type `t` that `label` / `field` select (all of them when both are
-    /// `None`: `--all`) in the session's namespace, or in every namespace with
-    /// `all_namespaces`, after the plugin.yaml boundary of `delete` and a `list` review.
-    ///
-    /// # Errors
-    /// The refusal ([`GuardError::Gate`], exit 3) or the list's [`ApiError`].
-    pub async fn select(
-        &self,
-        t: &ResolvedType,
-        all_namespaces: bool,
-        label: Option<&str>,
-        field: Option<&str>,
-    ) -> Result<Vec<ObjectRef>, GuardError> {
-        let namespace = self.namespace_for(t, all_namespaces);
-        let review = AccessRequest {
-            verb: "list".into(),
-            group: t.api.group.clone(),
-            resource: t.api.plural.clone(),
-            subresource: None,
-            namespace: namespace.clone(),
-            name: None,
-        };
-        self.authorize(Verb::Delete, t, all_namespaces, &[review])
-            .await?;
-        let api: Api<DynamicObject> = match &namespace {
-            Some(ns) => Api::namespaced_with(self.client().clone(), ns, &t.api),
-            None => Api::all_with(self.client().clone(), &t.api),
-        };
-        let mut lp = ListParams::default();
-        if let Some(l) = label {
-            lp = lp.labels(l);
-        }
-        if let Some(f) = field {
-            lp = lp.fields(f);
-        }
-        let list = self.call("the list of the objects", api.list(&lp)).await?;
-        Ok(list
-            .items
-            .into_iter()
-            .filter_map(|o| {
-                Some(ObjectRef {
-                    t: t.clone(),
-                    namespace: t.namespaced.then(|| o.metadata.namespace.clone()).flatten(),
-                    name: o.metadata.name?,
-                })
-            })
-            .collect())
-    }
-
     /// Waits until `obj`, deleted while its uid was `uid`, is gone: read every [`WAIT_POLL`]
     /// until the server answers 404 or with another uid, for at most `timeout`.
     ///

@@ -5,7 +5,8 @@
 //! - [`authz`]: the pure half of the gate — the plugin.yaml boundary and the shape of a
 //!   SelfSubjectAccessReview question;
 //! - [`target`]: `TYPE [NAME…]` / `TYPE/NAME…` parsed, names checked so the request sent is
-//!   the one reviewed (pure);
+//!   the one reviewed (pure); [`select`]: the objects names, `-l` or `--all` select, listed
+//!   under a `list` review (one implementation for every verb that selects);
 //! - [`Session`]: one per invocation, opened for a [`Purpose`] (the plugin.yaml verb that
 //!   binds the command, checked first). Opening it proves the change log writable for a
 //!   mutating command (before anything is sent), builds the client with the session id
@@ -44,6 +45,7 @@ pub mod identity;
 pub mod lease;
 pub mod mutation;
 pub mod outage;
+pub mod select;
 pub mod session;
 pub mod target;
 pub mod watch;
@@ -54,7 +56,8 @@ pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
 pub use mutation::lifecycle::Sent;
-pub use mutation::{ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
+pub use mutation::{Applied, ApplyRequest, ObjectRef, PatchRequest, Patched, ReconcilerPolicy};
+pub use select::{SelectArgs, Selection, selection};
 pub use session::{Grant, Mode, Moved, Purpose, Session};
 pub use target::{Target, check_names, parse_target, parse_targets};
 

@@ -19,9 +19,13 @@
 //! can skip it.
 //!
 //! The patch itself ([`Session::patch`]: field policies, dry runs) is in [`patch`]; creates
-//! and deletes ([`Session::create`], [`Session::delete`]) in [`lifecycle`].
+//! and deletes ([`Session::create`], [`Session::delete`]) in [`lifecycle`]; the server-side
+//! apply of a manifest object ([`Session::apply`]) in [`apply`].
 
+pub mod apply;
+pub mod apply_batch;
 pub mod lifecycle;
+pub use apply::{Applied, ApplyRequest};
 pub use lifecycle::delete_verdict;
 pub mod patch;
 
@@ -46,10 +50,10 @@ use crate::cluster::ApiError;
 use crate::guard::authz::GateError;
 use crate::rules::reconciler::Reconciler;
 
-/// A patch to send: what `patch` and `rollback` ask for.
+/// A patch to send: what `patch`, `rollback`, `scale`, `label` and `annotate` ask for.
 #[derive(Debug, Clone)]
 pub struct PatchRequest<'a> {
-    /// What the journal calls it (`patch` or `rollback`).
+    /// What the journal calls it (`patch`, `rollback`, `scale`, `label`, `annotate`).
     pub operation: Operation,
     /// strategic, merge or json.
     pub patch_type: PatchType,
@@ -89,10 +93,15 @@ pub struct Patched {
 }
 
 impl PatchRequest<'_> {
-    /// What messages call the change: `rollback`, or `patch`.
+    /// What messages call the change: `rollback`, `scale`, `label`, `annotate`, `rollout`,
+    /// or `patch`.
     pub fn change(&self) -> &'static str {
         match self.operation {
             Operation::Rollback => "rollback",
+            Operation::Scale => "scale",
+            Operation::Label => "label",
+            Operation::Annotate => "annotate",
+            Operation::Rollout => "rollout",
             _ => "patch",
         }
     }

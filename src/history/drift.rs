@@ -34,7 +34,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::changelog::{self, Entry, Operation, object_of};
+use crate::changelog::{self, Entry, object_of};
 use crate::history;
 use crate::rules::diff;
 
@@ -71,18 +71,12 @@ fn key(e: &Entry) -> (String, String, Option<String>, String) {
 }
 
 /// The baseline of every object the journal's `records` changed on `server` (pure), sorted
-/// by object: per object the last `patch`, `edit` or `rollback` record with result `success` that
+/// by object: per object the last `patch` or `rollback` record with result `success` that
 /// is not a dry run; a later intent of the object without an outcome is noted.
 pub fn baselines(records: Vec<Entry>, server: &str) -> Vec<Baseline> {
     let mut out: BTreeMap<(String, String, Option<String>, String), Baseline> = BTreeMap::new();
     for e in changelog::latest(records) {
-        if e.server != server
-            || e.dry_run
-            || !matches!(
-                e.operation,
-                Operation::Patch | Operation::Rollback | Operation::Edit
-            )
-        {
+        if e.server != server || e.dry_run || !e.operation.patches_fields() {
             continue;
         }
         let k = key(&e);

@@ -54,6 +54,11 @@ pub fn validate(
         config::model::byte_size::format(cfg.changelog.snapshot_limit),
     ))?;
     p.out(&policies_summary(&cfg))?;
+    // Shown only when set: the default (forced applies refused) is what every other
+    // plugin.yaml has, and its line would only repeat it.
+    if cfg.apply.force_conflicts {
+        p.out("  apply: --force-conflicts allowed (an apply may take fields over from their other managers)\n")?;
+    }
     for w in crate::rules::policy::lint(&cfg.resources, &cfg.policies) {
         p.err_line(&format!("warning: {w}"));
     }

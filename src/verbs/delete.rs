@@ -20,8 +20,6 @@ use crate::output::Printer;
 use crate::settings::Settings;
 use crate::verbs::{Outcome, VerbError};
 
-use args::Selection;
-
 /// How many objects of one type the preview names before it counts them.
 pub const PREVIEW_NAMES: usize = 20;
 
@@ -44,7 +42,10 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    let objects = match gather(&session, &selection, a).await {
+    let objects = match session
+        .gather(Verb::Delete, &selection, &args::select_args(a))
+        .await
+    {
         Ok(o) => o,
         Err(e) => return Outcome::early(e),
     };
@@ -65,40 +66,6 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
     }
     let result = delete_all(&session, &objects, a, timeout, p).await;
     Outcome { resource, result }
-}
-
-/// The objects the arguments name (named objects resolved; selected ones listed).
-async fn gather(
-    session: &Session<'_>,
-    selection: &Selection,
-    a: &DeleteArgs,
-) -> Result<Vec<ObjectRef>, GuardError> {
-    let mut out = Vec::new();
-    match selection {
-        Selection::Named(targets) => {
-            for t in targets {
-                for n in &t.names {
-                    out.push(session.object(&t.type_name, n, None).await?);
-                }
-            }
-        }
-        Selection::Selected(types) => {
-            for ty in types {
-                let t = session.resolve(ty).await?;
-                out.extend(
-                    session
-                        .select(
-                            &t,
-                            a.all_namespaces,
-                            a.selector.as_deref(),
-                            a.field_selector.as_deref(),
-                        )
-                        .await?,
-                );
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The preview on stderr: the objects by name, a count per type above [`PREVIEW_NAMES`].

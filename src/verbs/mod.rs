@@ -6,6 +6,7 @@
 //! (the resource they acted on and how they ended); others return `Ok` or a [`VerbError`]
 //! that knows its exit code. No verb file imports another.
 
+pub mod apply;
 pub mod auth;
 pub mod changelog_cmd;
 pub mod config_cmd;
@@ -16,9 +17,12 @@ pub mod delete;
 pub mod drift;
 pub mod edit;
 pub mod get;
+pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
 pub mod rollback;
+pub mod rollout;
+pub mod scale;
 pub mod undelete;
 pub mod version;
 
@@ -109,6 +113,17 @@ pub enum VerbError {
     /// The guarded path refused (impersonation not applied, journal not writable).
     #[error(transparent)]
     Guard(Box<GuardError>),
+    /// A conflict in kubectl's words, exit 5: a precondition the command line set does not
+    /// hold (`scale --current-replicas`, `--resource-version`; nothing was sent), or a
+    /// server-side apply's field conflict with other managers (the fields and their
+    /// managers, then what to do).
+    #[error("{0}")]
+    Conflict(String),
+    /// A change the API server would refuse as invalid, refused before it is sent: the
+    /// server's own sentence (`The ConfigMap "c1" is invalid: …`), printed bare as kubectl
+    /// prints the server's answer; exit 2.
+    #[error("{0}")]
+    Invalid(String),
     /// Bad arguments that clap cannot express.
     #[error("{0}")]
     Usage(String),
@@ -141,7 +156,10 @@ impl VerbError {
                 ExitStatus::Failure
             }
             VerbError::Output(e) => e.exit_status(),
-            VerbError::CrdFiles(_) | VerbError::Usage(_) => ExitStatus::Usage,
+            VerbError::CrdFiles(_) | VerbError::Usage(_) | VerbError::Invalid(_) => {
+                ExitStatus::Usage
+            }
+            VerbError::Conflict(_) => ExitStatus::Conflict,
         }
     }
 

@@ -185,7 +185,12 @@ fn kubectl_complete_lists_subcommands_types_names_and_flag_values() {
     ] {
         assert!(top.contains(&want.to_string()), "{want} missing: {top:?}");
     }
-    assert_eq!(complete(&["ro"]), ["rollback"]);
+    assert_eq!(complete(&["ro"]), ["rollout", "rollback"]);
+    // rollout: kubectl's three types, then the names of that type.
+    assert_eq!(
+        complete(&["rollout", "undo", ""]),
+        ["deployment", "daemonset", "statefulset"]
+    );
     // Types: what discovery serves, within plugin.yaml's resources.
     assert_eq!(
         sorted(complete(&["get", ""])),

@@ -432,7 +432,7 @@ fn fan_out_flags_are_exclusive_with_context_and_refused_where_they_do_not_apply(
     assert_eq!(r.code, 2, "{r:?}");
     assert_eq!(
         r.stderr,
-        "error: --contexts and --all-contexts apply to get, patch, delete, auth can-i, auth matrix and crds sync only; use --context NAME for this command\n"
+        "error: --contexts and --all-contexts apply to get, patch, delete, apply, scale, label, annotate, rollout restart, rollout undo, auth can-i, auth matrix and crds sync only; use --context NAME for this command\n"
     );
     let r = m.run(&["get", "ns", "-w", "--contexts", "admin"]);
     assert_eq!(r.code, 2, "{r:?}");

@@ -4,40 +4,20 @@
 
 use std::path::Path;
 
+use std::ops::ControlFlow;
+
 use serde_json::Value;
-use serde_saphyr::Spanned;
 
 use super::{LoadError, LoadedCrd, MAX_NAME_CHARS};
 use crate::base::echo;
-
-/// Longest message of a YAML error, in characters: the scanner's own text may quote the
-/// document, and a document is whatever the file holds.
-const MAX_YAML_MESSAGE_CHARS: usize = 200;
+use crate::crds::documents::{CRD_LIMITS, each_document, utf8};
 
 /// Parses a file's bytes (pure): UTF-8 text, then [`parse_crds`].
 ///
 /// # Errors
 /// [`LoadError`] located at the first byte that is not UTF-8, or as [`parse_crds`].
 pub fn parse_bytes(bytes: &[u8], file: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) => parse_crds(text, file),
-        Err(e) => {
-            let valid = &bytes[..e.valid_up_to()];
-            let line = valid.iter().filter(|b| **b == b'\n').count() as u64 + 1;
-            let after_nl = valid
-                .iter()
-                .rposition(|b| *b == b'\n')
-                .map_or(valid, |i| &valid[i + 1..]);
-            // `valid` is UTF-8 up to the bad byte, so the tail of its last line is too.
-            let column = std::str::from_utf8(after_nl).map_or(0, |t| t.chars().count()) as u64 + 1;
-            Err(LoadError {
-                file: file.to_path_buf(),
-                line,
-                column,
-                message: "the file is not UTF-8 text: save it as UTF-8".into(),
-            })
-        }
-    }
+    parse_crds(utf8(bytes, file)?, file)
 }
 
 /// Parses multi-document YAML text into CRDs (pure and total: never panics, whatever the
@@ -48,39 +28,35 @@ pub fn parse_bytes(bytes: &[u8], file: &Path) -> Result<Vec<LoadedCrd>, LoadErro
 /// # Errors
 /// [`LoadError`] with the location of the YAML error or of the offending document.
 pub fn parse_crds(text: &str, file: &Path) -> Result<Vec<LoadedCrd>, LoadError> {
-    let err = |line: u64, column: u64, message: String| LoadError {
-        file: file.to_path_buf(),
-        line,
-        column,
-        message,
-    };
-    let options = serde_saphyr::options! {
-        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::Error,
-        with_snippet: false,
-    };
-    let docs: Vec<Spanned<Value>> = serde_saphyr::from_multiple_with_options(text, options)
-        .map_err(|e| {
-            let (l, c) = e
-                .location()
-                .map(|l| (l.line(), l.column()))
-                .unwrap_or((1, 1));
-            err(
-                l.max(1),
-                c.max(1),
-                format!("invalid YAML: {}", yaml_message(&e)),
-            )
-        })?;
     let mut out = Vec::new();
-    for doc in docs {
-        let (line, column) = (doc.referenced.line().max(1), doc.referenced.column().max(1));
-        if doc.value.is_null() {
-            continue;
+    let mut bad = None;
+    each_document(text, file, CRD_LIMITS, |doc| {
+        match crd_of(doc.value, file, doc.line) {
+            Ok(crd) => {
+                out.push(crd);
+                ControlFlow::Continue(())
+            }
+            Err(message) => {
+                bad = Some(LoadError {
+                    file: file.to_path_buf(),
+                    line: doc.line,
+                    column: doc.column,
+                    message,
+                });
+                ControlFlow::Break(())
+            }
         }
-        let crd = crd_of(doc.value, file, line).map_err(|message| err(line, column, message))?;
-        out.push(crd);
+    })?;
+    if let Some(e) = bad {
+        return Err(e);
     }
     if out.is_empty() {
-        return Err(err(1, 1, "no CustomResourceDefinition in this file".into()));
+        return Err(LoadError {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message: "no CustomResourceDefinition in this file".into(),
+        });
     }
     Ok(out)
 }
@@ -228,29 +204,4 @@ fn strip_server_fields(v: &mut Value) {
             m.remove(k);
         }
     }
-}
-
-/// The first line of a YAML error's message, control characters escaped and cut after
-/// [`MAX_YAML_MESSAGE_CHARS`] characters. A breach of serde-saphyr's default budget (its
-/// defence against YAML bombs and stack exhaustion: at most 250,000 nodes, 64 levels of
-/// nesting, …) is said in words, with what to do.
-fn yaml_message(e: &serde_saphyr::Error) -> String {
-    use serde_saphyr::{Error, budget::BudgetBreach};
-    let mut inner = e;
-    while let Error::AliasError { error, .. } | Error::WithSnippet { error, .. } = inner {
-        inner = error;
-    }
-    if let Error::Budget { breach, .. } = inner {
-        return match breach {
-            BudgetBreach::Depth { .. } => "it nests deeper than 64 levels, more than any CRD schema needs; check where the file came from".to_string(),
-            BudgetBreach::Nodes { nodes } => format!(
-                "it expands to more than {} nodes (a YAML bomb, or many large CRDs in one file): split it into one file per CRD, or check where it came from",
-                nodes.saturating_sub(1)
-            ),
-            _ => "it uses more anchors, aliases, documents or text than any CRD file needs (a YAML bomb?); check where the file came from".to_string(),
-        };
-    }
-    let text = e.to_string();
-    let first = text.lines().next().unwrap_or("");
-    crate::base::echo::capped(first, MAX_YAML_MESSAGE_CHARS)
 }

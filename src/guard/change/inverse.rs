@@ -7,7 +7,11 @@
 //! - a create (a rollback that re-created) by a delete conditional on the created object's
 //!   uid, else its resourceVersion ([`Inverse::Delete`]);
 //! - a CRD apply that created the CRD by a delete conditional on the resourceVersion after
-//!   it; one that changed an existing CRD by restoring its `/spec`, labels and annotations.
+//!   it; one that changed an existing CRD by restoring its `/spec`, labels and annotations;
+//! - an `apply` that created the object by a delete conditional on the created uid and the
+//!   resourceVersion after it; one that changed an existing object by restoring exactly the
+//!   fields that differ between its journaled before- and after-state
+//!   ([`applied_changes`]), as a patch's inverse restores the fields the patch touched.
 //!
 //! An inverse that cannot be exact is refused here, before anything is sent, saying why: the
 //! change log never stores Secret values; a value it stored masked; no before-state; a dry
@@ -56,6 +60,7 @@ pub enum Inverse {
 enum Done {
     Patched,
     Applied,
+    ServerApplied,
     Deleted,
     Created,
 }
@@ -63,6 +68,7 @@ enum Done {
 fn done_by(e: &Entry) -> Done {
     match (e.operation, e.patch_type.as_deref()) {
         (Operation::CrdApply, _) => Done::Applied,
+        (Operation::Apply, _) => Done::ServerApplied,
         (Operation::CrdPrune | Operation::Delete, _) => Done::Deleted,
         (Operation::Undelete, _) => Done::Created,
         (Operation::Rollback, Some(DELETE)) => Done::Deleted,
@@ -97,6 +103,7 @@ pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
                 None => Err("it created the object, and its record holds no resourceVersion after the change to make the delete conditional on (its outcome is unknown); check the object and delete it by hand if it must go (nothing was sent)".into()),
             },
         },
+        Done::ServerApplied => server_applied(e),
         Done::Deleted => create_again(e),
         Done::Created => {
             let uid = created_uid(e);
@@ -168,15 +175,93 @@ fn created_uid(e: &Entry) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The inverse of an `apply`: a delete of what it created (its uid, conditional on the
+/// resourceVersion it left), or a restore of the fields it changed.
+fn server_applied(e: &Entry) -> Result<Inverse, String> {
+    let Some(before) = &e.before else {
+        let uid = created_uid(e);
+        return match (&uid, &e.resource_version_after) {
+            (Some(_), Some(_)) => Ok(Inverse::Delete {
+                uid,
+                rv_after: e.resource_version_after.clone(),
+            }),
+            _ => Err("it created the object, and its record holds no uid or resourceVersion of what it created (its outcome is unknown), so which object to delete is not known; check the object and delete it by hand if it must go (nothing was sent)".into()),
+        };
+    };
+    let Some(after) = &e.after else {
+        return Err("its record holds no after-state (its outcome is unknown), so which fields the apply changed is not known; check the object and restore it by hand (nothing was sent)".into());
+    };
+    let touched = applied_changes(before, after);
+    if let Some(keys) = changelog::secret_data_keys(&e.kind, &touched) {
+        return Err(secret_values(e, &keys));
+    }
+    Ok(Inverse::Restore {
+        before: before.clone(),
+        touched,
+        rv_after: e.resource_version_after.clone(),
+    })
+}
+
+/// The fields an apply changed (pure): the paths where `before` and `after` differ, server
+/// bookkeeping left out ([`crate::rules::diff::operations`]), a change inside a list named by
+/// the whole list ([`whole_list`]), without `status` (controllers
+/// write it, an apply of the main resource never does) and without metadata other than
+/// labels and annotations (the server's).
+pub fn applied_changes(before: &Value, after: &Value) -> Vec<String> {
+    let mut paths: Vec<String> = crate::rules::diff::operations(before, after)
+        .iter()
+        .map(|op| whole_list(before, after, crate::rules::diff::path_of(op)))
+        .filter(|p| {
+            let top = p.split('/').nth(1).unwrap_or("");
+            match top {
+                "status" => false,
+                "metadata" => {
+                    p.starts_with("/metadata/labels") || p.starts_with("/metadata/annotations")
+                }
+                _ => true,
+            }
+        })
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+/// `path` cut at the first list it passes through in `before` or `after` (pure): an item
+/// added to or removed from a list shifts the indexes of the items after it, so restoring
+/// item by item would write the wrong items; the whole list is restored instead.
+fn whole_list(before: &Value, after: &Value, path: &str) -> String {
+    let mut prefix = String::new();
+    for token in path.split('/').skip(1) {
+        let is_list = |doc: &Value| {
+            let at = if prefix.is_empty() {
+                Some(doc)
+            } else {
+                doc.pointer(&prefix)
+            };
+            at.is_some_and(Value::is_array)
+        };
+        if !prefix.is_empty() && (is_list(before) || is_list(after)) {
+            return prefix;
+        }
+        prefix.push('/');
+        prefix.push_str(token);
+    }
+    prefix
+}
+
 /// The inverse of a patch: restore the touched fields from the before-state.
 fn restore_patch(e: &Entry) -> Result<Inverse, String> {
     let Some(before) = &e.before else {
         return Err("it has no before-state (reading the object was forbidden)".into());
     };
-    let touched = touched_paths(
+    let mut touched = touched_paths(
         e.patch_type.as_deref().unwrap_or(""),
         e.patch.as_ref().unwrap_or(&Value::Null),
     );
+    if e.operation == Operation::Rollout {
+        touched = replaced_annotations(before, e.patch.as_ref(), touched);
+    }
     if touched.is_empty() {
         return Err("its record holds no patch, so which fields it changed is not known".into());
     }
@@ -188,6 +273,44 @@ fn restore_patch(e: &Entry) -> Result<Inverse, String> {
         touched,
         rv_after: e.resource_version_after.clone(),
     })
+}
+
+/// The fields a `rollout undo` of a Deployment changed in its annotations (pure): kubectl's
+/// patch replaces `/metadata/annotations` whole (`rollback.go`, `getDeploymentPatch`), keeping
+/// the Deployment's own revision annotations, which its controller rewrites right after. The
+/// inverse restores each annotation the patch changed — one whose value in the patch differs
+/// from the before-state — and leaves the others to their writers, so the controller's new
+/// revision number does not count as a change made since.
+fn replaced_annotations(
+    before: &Value,
+    patch: Option<&Value>,
+    touched: Vec<String>,
+) -> Vec<String> {
+    const WHOLE: &str = "/metadata/annotations";
+    let replaced = patch
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|op| op["op"] == "replace" && op["path"] == WHOLE)
+        .and_then(|op| op.get("value"))
+        .and_then(Value::as_object);
+    let Some(after) = replaced else {
+        return touched;
+    };
+    let empty = serde_json::Map::new();
+    let was = before
+        .pointer(WHOLE)
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let mut out: Vec<String> = touched.into_iter().filter(|p| p != WHOLE).collect();
+    for key in was.keys().chain(after.keys()) {
+        if was.get(key) != after.get(key) {
+            out.push(format!("{WHOLE}/{}", super::paths::escape(key)));
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The inverse of a delete: create the before-state again.

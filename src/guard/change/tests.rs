@@ -381,7 +381,7 @@ fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
         body: json!({}),
         field_manager: "kubectl-myops".into(),
         force: false,
-        origin: None,
+        origin: Some(json!({"appliedFrom": "crds/a.yaml:1"})),
     };
     let answer = json!({"kind": "CustomResourceDefinition", "metadata": {"uid": "u1", "resourceVersion": "7"}});
     let (_, after) = apply.outcome("CustomResourceDefinition", None, &answer);
@@ -393,7 +393,7 @@ fn a_crd_apply_that_created_the_crd_is_undone_only_for_the_uid_it_created() {
     let (_, after) = apply.outcome("CustomResourceDefinition", Some(&json!({})), &answer);
     assert_eq!(
         after, None,
-        "an apply that changed an existing object keeps no after-state"
+        "a CRD apply that changed an existing CRD keeps no after-state"
     );
 }
 
@@ -426,6 +426,42 @@ fn a_snapshot_drops_every_server_set_field_and_status_but_keeps_finalizers_and_o
             "data": {"k": "v"}
         })
     );
+}
+
+#[test]
+fn the_inverse_of_a_rollout_undo_restores_only_the_annotations_the_undo_changed() {
+    // kubectl's undo replaces the whole annotation map, keeping the Deployment's revision
+    // annotation; the controller rewrites that one right after, so it is not the undo's.
+    let mut e = entry(
+        Operation::Rollout,
+        "Deployment",
+        Some("json"),
+        Some(json!([
+            {"op": "replace", "path": "/spec/template", "value": {"metadata": {}}},
+            {"op": "replace", "path": "/metadata/annotations", "value":
+                {"deployment.kubernetes.io/revision": "2", "kubernetes.io/change-cause": "v1"}},
+        ])),
+    );
+    e.before.as_mut().unwrap()["metadata"]["annotations"] = json!(
+        {"deployment.kubernetes.io/revision": "2", "team": "a", "kubernetes.io/change-cause": "v2"}
+    );
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(
+        touched,
+        [
+            "/metadata/annotations/kubernetes.io~1change-cause",
+            "/metadata/annotations/team",
+            "/spec/template"
+        ]
+    );
+    // A patch replacing the annotations is restored whole, as before.
+    e.operation = Operation::Patch;
+    let Inverse::Restore { touched, .. } = inverse_of(&e).unwrap() else {
+        panic!("a restore");
+    };
+    assert_eq!(touched, ["/metadata/annotations", "/spec/template"]);
 }
 
 #[test]
@@ -464,3 +500,5 @@ fn a_create_with_a_status_writes_it_through_the_status_subresource_only_where_di
     assert_eq!(empty.status_write(&with_sub), None);
     assert_eq!(empty.reviews(&with_sub).len(), 1);
 }
+#[path = "tests_apply.rs"]
+mod apply;

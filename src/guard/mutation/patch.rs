@@ -108,12 +108,12 @@ impl Session<'_> {
                 None => send_patch(&api, obj, req.subresource, &pp, &patch).await,
             }
         };
-        let kind = obj.t.api.kind.as_str();
+        let subresource = req.subresource;
         match self
             .journaled_with(intent, "the patch", send, |o: &DynamicObject| {
                 (
                     o.metadata.resource_version.clone(),
-                    after_state(kind, before, o),
+                    recorded_after(obj, subresource, before, o),
                 )
             })
             .await
@@ -414,7 +414,8 @@ pub fn remember_patch_secrets(kind: &str, body: &Value) {
 /// The after-state journaled with a patch's outcome (pure): the server's answer, redacted
 /// pairwise with `before` ([`changelog::redact_after`]) — or `None` when the answer is not
 /// the object itself: a `scale` subresource answers with an `autoscaling/v1` Scale, and
-/// diffing that against the object's before-state would be nonsense (`changelog diff` then
+/// diffing that against the object's before-state would be nonsense ([`recorded_after`]
+/// builds the stored object for the built-in scalable types; for others `changelog diff`
 /// reads the object).
 pub fn after_state(kind: &str, before: Option<&Value>, answer: &DynamicObject) -> Option<Value> {
     if answer.types.as_ref().is_some_and(|t| t.kind != kind) {
@@ -423,6 +424,34 @@ pub fn after_state(kind: &str, before: Option<&Value>, answer: &DynamicObject) -
     serde_json::to_value(answer)
         .ok()
         .map(|a| changelog::redact_after(kind, before, a))
+}
+
+/// The after-state an outcome record keeps (pure): [`after_state`], except for a patch of
+/// the `scale` subresource of a built-in scalable type, whose answer is a Scale: then the
+/// object as the server stored it ([`would_store`]: the before-state with the new
+/// `spec.replicas` and the Scale's resourceVersion), so `rollback` can tell a controller's
+/// later status write (which leaves `spec.replicas` as the scale left it) from a change of
+/// the replicas.
+pub fn recorded_after(
+    obj: &ObjectRef,
+    subresource: Option<&str>,
+    before: Option<&Value>,
+    answer: &DynamicObject,
+) -> Option<Value> {
+    let kind = obj.t.api.kind.as_str();
+    match (subresource, before) {
+        (Some("scale"), Some(b)) => {
+            let mut after = would_store(obj, b, subresource, answer).ok()?;
+            if let (Some(rv), Some(meta)) = (
+                &answer.metadata.resource_version,
+                after.get_mut("metadata").and_then(Value::as_object_mut),
+            ) {
+                meta.insert("resourceVersion".into(), Value::String(rv.clone()));
+            }
+            Some(changelog::redact_after(kind, before, after))
+        }
+        _ => after_state(kind, before, answer),
+    }
 }
 
 /// `--dry-run=client`: the patch applied locally to the before-state (pure).

@@ -10,7 +10,7 @@
 
 use super::filter::matches_object;
 use super::table::op_name;
-use crate::changelog::{self, Entry, Operation, object_of};
+use crate::changelog::{self, Entry, object_of};
 use crate::history;
 use crate::output::Printer;
 use crate::output::table::OwnTable;
@@ -65,7 +65,7 @@ pub fn touching(records: Vec<Entry>, object: &str, pointer: &str) -> Vec<Entry> 
     let mut out: Vec<Entry> = changelog::latest(records)
         .into_iter()
         .filter(|e| matches_object(e, object))
-        .filter(|e| matches!(e.operation, Operation::Patch | Operation::Rollback))
+        .filter(|e| e.operation.patches_fields())
         .filter(|e| !e.dry_run && (e.result == "success" || e.outcome_unknown()))
         .filter(|e| {
             let touched: Vec<String> = history::touched_by(e)

@@ -7,46 +7,33 @@ use std::time::Duration;
 use kube::api::PropagationPolicy;
 
 use crate::cli::{Cascade, DeleteArgs, DryRun};
-use crate::guard::{Target, parse_targets};
+use crate::guard::{SelectArgs, Selection};
 
-/// What to delete, once the arguments passed kubectl's rules.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Selection {
-    /// Named objects, per TYPE as typed.
-    Named(Vec<Target>),
-    /// Every object of each TYPE matching the selectors (none: `--all`).
-    Selected(Vec<String>),
-}
-
-/// Applies kubectl's rules to the arguments (pure). Messages are kubectl's own.
+/// Applies delete's own rules (`delete.go` `Validate`), then the resource builder's
+/// ([`crate::guard::selection`]) (pure). Messages are kubectl's own.
 ///
 /// # Errors
 /// kubectl's usage message.
 pub fn select(args: &DeleteArgs) -> Result<Selection, String> {
-    let selector = args.selector.is_some() || args.field_selector.is_some();
     if args.now && args.grace_period != -1 {
         return Err("--now and --grace-period cannot be specified together".into());
     }
     if args.all && args.selector.is_some() {
         return Err("setting 'all' parameter but found a non empty selector. ".into());
     }
-    let targets = parse_targets(&args.args)?;
-    let named = targets.iter().any(|t| !t.names.is_empty());
-    if named && (selector || args.all) {
-        return Err("name cannot be provided when a selector is specified".into());
+    crate::guard::selection(&select_args(args))
+}
+
+/// The selecting arguments of `delete`, as the shared selection reads them.
+pub fn select_args(args: &DeleteArgs) -> SelectArgs<'_> {
+    SelectArgs {
+        args: &args.args,
+        selector: args.selector.as_deref(),
+        field_selector: args.field_selector.as_deref(),
+        all: args.all,
+        all_selects: true,
+        all_namespaces: args.all_namespaces,
     }
-    if named && args.all_namespaces {
-        return Err("a resource cannot be retrieved by name across all namespaces".into());
-    }
-    if named {
-        return Ok(Selection::Named(targets));
-    }
-    if !selector && !args.all {
-        return Err("resource(s) were provided, but no name was specified".into());
-    }
-    Ok(Selection::Selected(
-        targets.into_iter().map(|t| t.type_name).collect(),
-    ))
 }
 
 /// `--cascade` as the DELETE's `propagationPolicy`.
