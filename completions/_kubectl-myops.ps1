@@ -59,6 +59,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Server-side apply manifests (files, directories, stdin); each object''s change is journaled, so `rollback` can undo it')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete objects, after a SelfSubjectAccessReview; each object''s whole state is journaled first, so `undelete` can create it again')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit one object in your editor; the change is sent as a patch, journaled, reversible')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set a new size for objects through their scale subresource; each change is journaled and can be rolled back')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Update the labels of objects; each change is journaled and can be rolled back')
             [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Update the annotations of objects; each change is journaled and can be rolled back')
@@ -271,6 +272,45 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'Signal the object to terminate at once (grace period 1)')
             [CompletionResult]::new('--ignore-not-found', '--ignore-not-found', [CompletionResultType]::ParameterName, 'A named object that does not exist is not an error (exit 0)')
             [CompletionResult]::new('--unrecoverable', '--unrecoverable', [CompletionResultType]::ParameterName, 'Delete a namespace or CRD whose objects exceed plugin.yaml `changelog.snapshotLimit` without journaling them: they cannot be undeleted')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-myops;edit' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The format the editor shows (yaml by default, with kubectl''s header comment; json without one); given, the edited object is also printed in it instead of `TYPE/NAME edited`, as kubectl does')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The format the editor shows (yaml by default, with kubectl''s header comment; json without one); given, the edited object is also printed in it instead of `TYPE/NAME edited`, as kubectl does')
+            [CompletionResult]::new('--field-manager', '--field-manager', [CompletionResultType]::ParameterName, 'Field manager recorded by the server (at most 128 bytes, printable; empty = the default)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--output-patch', '--output-patch', [CompletionResultType]::ParameterName, 'Print the patch sent (`Patch: {...}`), as kubectl''s --output-patch')
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -1803,6 +1843,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('patch', 'patch', [CompletionResultType]::ParameterValue, 'Update fields of one object, after a SelfSubjectAccessReview; every attempt is journaled')
             [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Server-side apply manifests (files, directories, stdin); each object''s change is journaled, so `rollback` can undo it')
             [CompletionResult]::new('delete', 'delete', [CompletionResultType]::ParameterValue, 'Delete objects, after a SelfSubjectAccessReview; each object''s whole state is journaled first, so `undelete` can create it again')
+            [CompletionResult]::new('edit', 'edit', [CompletionResultType]::ParameterValue, 'Edit one object in your editor; the change is sent as a patch, journaled, reversible')
             [CompletionResult]::new('scale', 'scale', [CompletionResultType]::ParameterValue, 'Set a new size for objects through their scale subresource; each change is journaled and can be rolled back')
             [CompletionResult]::new('label', 'label', [CompletionResultType]::ParameterValue, 'Update the labels of objects; each change is journaled and can be rolled back')
             [CompletionResult]::new('annotate', 'annotate', [CompletionResultType]::ParameterValue, 'Update the annotations of objects; each change is journaled and can be rolled back')
@@ -1830,6 +1871,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;help;delete' {
+            break
+        }
+        'kubectl-myops;help;edit' {
             break
         }
         'kubectl-myops;help;scale' {

@@ -166,6 +166,10 @@ async fn dispatch(
             let outcome = verbs::patch::run(settings, args, p).await;
             observe(settings, "patch", outcome, started, p).await
         }
+        Command::Edit(args) => {
+            let outcome = verbs::edit::run(settings, args, p).await;
+            observe(settings, "edit", outcome, started, p).await
+        }
         Command::Delete(args) => {
             let outcome = verbs::delete::run(settings, args, p).await;
             observe(settings, "delete", outcome, started, p).await

@@ -18,6 +18,7 @@ mod auth;
 mod change;
 mod crds;
 mod delete;
+mod edit;
 mod get;
 pub mod help;
 mod local;
@@ -36,6 +37,7 @@ pub use auth::{AuthCommand, CanIArgs, MatrixArgs, WhoamiArgs};
 pub use change::{ChangelogCommand, Decision, PatchArgs, ResultFilter, RollbackArgs};
 pub use crds::{CrdsCommand, CrdsListArgs, CrdsSyncArgs, CrdsWatchArgs};
 pub use delete::{Cascade, DeleteArgs, UndeleteArgs};
+pub use edit::{EditArgs, EditFormat};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
@@ -191,6 +193,9 @@ pub enum Command {
     /// journaled first, so `undelete` can create it again.
     #[command(after_help = delete::DELETE_HELP)]
     Delete(DeleteArgs),
+    /// Edit one object in your editor; the change is sent as a patch, journaled, reversible.
+    #[command(after_help = edit::EDIT_HELP)]
+    Edit(EditArgs),
     /// Set a new size for objects through their scale subresource; each change is journaled
     /// and can be rolled back.
     #[command(after_help = scale::SCALE_HELP)]

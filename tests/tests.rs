@@ -37,6 +37,8 @@ mod discovery_cache;
 mod docs;
 #[path = "it/drift.rs"]
 mod drift;
+#[path = "it/edit.rs"]
+mod edit;
 #[path = "it/flags.rs"]
 mod flags;
 #[path = "it/fleet.rs"]

@@ -159,7 +159,7 @@ fn name_word(line: &Line, type_at: usize, index: usize, verb: Verb, more_targets
             Plan::fixed(Vec::new(), directive::NO_FILE_COMP)
         };
     }
-    if t.contains(',') || (verb == Verb::Patch && index > type_at + 1) {
+    if t.contains(',') || (matches!(verb, Verb::Patch | Verb::Edit) && index > type_at + 1) {
         return Plan::fixed(Vec::new(), directive::NO_FILE_COMP);
     }
     let exclude = line.positionals[type_at + 1..].to_vec();
@@ -222,6 +222,9 @@ pub fn plan(root: &Command, line: &Line) -> Plan {
                 ("drift", i) => name_word(line, 0, i, Verb::Get, false),
                 ("patch", 0) => type_word(&line.current, Some(Verb::Patch)),
                 ("patch", i) => name_word(line, 0, i, Verb::Patch, false),
+                // `edit`: one object, TYPE NAME or TYPE/NAME, as `patch`.
+                ("edit", 0) => type_word(&line.current, Some(Verb::Edit)),
+                ("edit", i) => name_word(line, 0, i, Verb::Edit, false),
                 // `delete` takes several names or TYPE/NAME targets, none with a selector,
                 // --all or -A (kubectl refuses names with them).
                 ("delete", 0) => type_word(&line.current, Some(Verb::Delete)),
@@ -476,6 +479,20 @@ mod tests {
         );
         assert_eq!(plan_of("patch deploy web ").need, Need::Nothing);
         assert_eq!(plan_of("patch deploy/web ").need, Need::Nothing);
+        // `edit`: one object, types and names under the `edit` verb's boundary.
+        assert_eq!(
+            plan_of("edit con").need,
+            Need::Types {
+                verb: Some(Verb::Edit)
+            }
+        );
+        assert_eq!(plan_of("edit cm ").need, names("cm", Verb::Edit, &[]));
+        let p = plan_of("edit cm/c");
+        assert_eq!(
+            (p.need, p.prefix.as_str()),
+            (names("cm", Verb::Edit, &[]), "cm/")
+        );
+        assert_eq!(plan_of("edit cm c1 ").need, Need::Nothing);
         assert_eq!(
             plan_of("auth can-i patch deploy ").need,
             names("deploy", Verb::Get, &[])

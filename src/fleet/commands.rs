@@ -190,6 +190,9 @@ fn plan(cmd: &Command) -> Result<Plan<'_>, String> {
         }
         Command::Auth(a @ (AuthCommand::CanI(_) | AuthCommand::Matrix(_))) => Ok(Plan::Auth(a)),
         Command::Crds(CrdsCommand::Sync(a)) => Ok(Plan::CrdsSync(a)),
+        // One editor session edits one object as read from one cluster: the same buffer
+        // cannot be the edit of another cluster's object (its resourceVersion, uid, fields).
+        Command::Edit(_) => Err("edit does not take --contexts or --all-contexts: one editor session edits one object in one cluster; use --context NAME, or patch --contexts for the same change everywhere".into()),
         _ => Err(format!(
             "--contexts and --all-contexts apply to {APPLIES_TO} only; use --context NAME for this command"
         )),

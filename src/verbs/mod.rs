@@ -15,6 +15,7 @@ pub mod crds_sync;
 pub mod crds_watch;
 pub mod delete;
 pub mod drift;
+pub mod edit;
 pub mod get;
 pub mod label;
 pub mod metrics_cmd;
