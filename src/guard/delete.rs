@@ -79,28 +79,5 @@ pub fn identity(before: &Value) -> (Option<String>, Option<String>) {
     (get("/metadata/uid"), get("/metadata/resourceVersion"))
 }
 
-/// The fault-injection suite's pause between the read of an object and its delete, compiled
-/// into debug builds only: with `MYOPS_TEST_PAUSE=before-delete` the process creates the
-/// file named by `MYOPS_TEST_PAUSE_MARKER` and waits (at most 60 s) until a test removes it,
-/// so the test can change the object between the read and the DELETE and see the
-/// preconditions refuse it. A release build never contains it.
-#[cfg(debug_assertions)]
-pub fn test_pause_before_delete() {
-    if std::env::var("MYOPS_TEST_PAUSE").ok().as_deref() != Some("before-delete") {
-        return;
-    }
-    let Some(marker) = std::env::var_os("MYOPS_TEST_PAUSE_MARKER") else {
-        return;
-    };
-    if std::fs::write(&marker, "before-delete").is_err() {
-        return;
-    }
-    let end = Instant::now() + Duration::from_secs(60);
-    // A blocking wait on purpose: nothing else of this process may run in between.
-    while std::path::Path::new(&marker).exists() && Instant::now() < end {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 pub mod contents;
 pub mod dependents;

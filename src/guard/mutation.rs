@@ -155,6 +155,36 @@ impl From<(Option<String>, Option<Value>)> for Recorded {
     }
 }
 
+/// The tests' hold between the read of an object and the request that depends on it,
+/// compiled into debug builds only: with `MYOPS_TEST_PAUSE=POINT` (`before-delete`: between
+/// a delete's read and its DELETE; `before-restore`: between a rollback's read and its
+/// restoring patch) the process creates the file named by `MYOPS_TEST_PAUSE_MARKER` and
+/// waits (at most 60 s) until a test removes it, so the test can write to the object in
+/// between; once per process. A release build never contains it.
+#[cfg(debug_assertions)]
+pub fn test_hold(point: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+    // Once per process: a retried request (a rollback tried again) is not held again.
+    static HELD: AtomicBool = AtomicBool::new(false);
+    if std::env::var("MYOPS_TEST_PAUSE").ok().as_deref() != Some(point)
+        || HELD.swap(true, Ordering::SeqCst)
+    {
+        return;
+    }
+    let Some(marker) = std::env::var_os("MYOPS_TEST_PAUSE_MARKER") else {
+        return;
+    };
+    if std::fs::write(&marker, point).is_err() {
+        return;
+    }
+    let end = Instant::now() + Duration::from_secs(60);
+    // A blocking wait on purpose: nothing else of this process may run in between.
+    while std::path::Path::new(&marker).exists() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// The fault-injection suite's pause points, compiled into debug builds only
 /// (`cfg(debug_assertions)`: the tests run the debug binary; a release never contains this).
 /// With `MYOPS_TEST_PAUSE=after-intent` the process stops right after the intent record is

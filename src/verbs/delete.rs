@@ -214,7 +214,7 @@ async fn delete_one(
     };
     let (uid, resource_version) = identity(&before);
     #[cfg(debug_assertions)]
-    crate::guard::delete::test_pause_before_delete();
+    crate::guard::mutation::test_hold("before-delete");
     let change = Change::Delete {
         uid: uid.clone(),
         resource_version,

@@ -560,3 +560,90 @@ fn fifty_concurrent_patches_write_exactly_fifty_valid_lines() {
         "{annotations} annotations for {ok} successful patches"
     );
 }
+
+/// Runs `rollback ID` held between its read of the object and its restoring patch
+/// (`MYOPS_TEST_PAUSE=before-restore`, debug builds), runs `meanwhile`, lets it go on.
+fn rollback_held(m: &Myops, id: &str, meanwhile: impl FnOnce()) -> crate::fixture::Run {
+    use std::time::{Duration, Instant};
+    let marker = m.dir.path().join("held-before-restore");
+    let child = m
+        .command(&["rollback", id])
+        .env("MYOPS_TEST_PAUSE", "before-restore")
+        .env("MYOPS_TEST_PAUSE_MARKER", &marker)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let end = Instant::now() + Duration::from_secs(60);
+    while !marker.exists() {
+        assert!(
+            Instant::now() < end,
+            "the rollback never reached its restore"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    meanwhile();
+    std::fs::remove_file(&marker).unwrap();
+    let out = child.wait_with_output().unwrap();
+    crate::fixture::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: crate::fixture::text_of(&out.stdout),
+        stderr: crate::fixture::text_of(&out.stderr),
+    }
+}
+
+/// The Deployment controller writes the object (status, revision annotation) right after a
+/// patch; a write like that landing between the rollback's read and its restoring patch
+/// failed the patch's resourceVersion `test` and the rollback said "changed since" (exit 5),
+/// one run in six on the test cluster. A write that leaves every touched field as the patch
+/// left it is read again and the restore tried again; a write to a touched field still
+/// refuses.
+#[test]
+fn regression_rollback_refused_when_a_controller_wrote_between_its_read_and_its_patch() {
+    let ns = Namespace::new("rollback-raced");
+    deployment(&ns, "web");
+    let m = Myops::standard(&ns.0);
+    let original = json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"])["spec"].clone();
+    let patch = |m: &Myops| {
+        let r = m.run(&[
+            "patch",
+            "deploy",
+            "web",
+            "-n",
+            &ns.0,
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"replicas":4}}"#,
+        ]);
+        assert_eq!(r.code, 0, "{r:?}");
+        journal(m).last().unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let id = patch(&m);
+    let r = rollback_held(&m, &id, || {
+        kubectl(&[
+            "annotate",
+            "deploy",
+            "web",
+            "-n",
+            &ns.0,
+            "meanwhile=written",
+        ]);
+    });
+    assert_eq!(r.code, 0, "an untouched field written meanwhile: {r:?}");
+    let now = json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"]);
+    assert_eq!(now["spec"], original, "spec restored exactly");
+    assert_eq!(now["metadata"]["annotations"]["meanwhile"], "written");
+
+    let id = patch(&m);
+    let r = rollback_held(&m, &id, || {
+        kubectl(&["scale", "deploy", "web", "-n", &ns.0, "--replicas=7"]);
+    });
+    assert_eq!(r.code, 5, "a touched field written meanwhile: {r:?}");
+    assert!(r.stderr.contains("changed since"), "{r:?}");
+    let now = json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"]);
+    assert_eq!(now["spec"]["replicas"], 7, "the other writer's value stays");
+}

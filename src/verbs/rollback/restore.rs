@@ -38,6 +38,41 @@ pub async fn restore(
     rerun: bool,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
+    let mut attempt = 1;
+    loop {
+        match restore_once(run, r, rerun, p).await? {
+            Sent::Done => return Ok(()),
+            Sent::Raced(now) if attempt == RESTORE_ATTEMPTS => {
+                return Err(run.changed(&now, r.before).into());
+            }
+            Sent::Raced(_) => attempt += 1,
+        }
+    }
+}
+
+/// How often a restore is tried when a write between its read and its patch left every
+/// touched field as the change left it (a Deployment's controller writes its status and
+/// revision annotation right after a change): the write does not refuse the rollback, so the
+/// restore reads again and tests the new resourceVersion, as client-go's `RetryOnConflict`
+/// retries an update on a conflict.
+pub const RESTORE_ATTEMPTS: u32 = 3;
+
+/// What one try of a restore came to.
+enum Sent {
+    /// Restored, refused with nothing to do, or nothing to roll back (printed).
+    Done,
+    /// A write that kept every touched field as the change left it came between the read
+    /// and the patch (the object as read after it): try again.
+    Raced(Value),
+}
+
+/// One try of [`restore`].
+async fn restore_once(
+    run: &Run<'_>,
+    r: &Restore<'_>,
+    rerun: bool,
+    p: &mut Printer<'_>,
+) -> Result<Sent, VerbError> {
     let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
     // The request is built before it is authorized, so a refusal journals exactly it.
     let placeholder = Value::Array(Vec::new());
@@ -81,7 +116,7 @@ pub async fn restore(
         .into());
     }
     let Some(rv_test) = guard_version(run, r, &current, rerun, p)? else {
-        return Ok(());
+        return Ok(Sent::Done);
     };
     let ops = rollback_ops(&current, r.before, r.touched, rv_test, args.force).map_err(|failed| {
         RollbackError::NotRestorable {
@@ -95,10 +130,12 @@ pub async fn restore(
     })?;
     if ops.iter().all(|o| o["op"] == "test") {
         p.out(&format!("{}: nothing to roll back (the fields entry {} changed already hold their earlier values)\n", obj.display(), entry.id))?;
-        return Ok(());
+        return Ok(Sent::Done);
     }
     let body = Value::Array(ops);
     req.body = &body;
+    #[cfg(debug_assertions)]
+    crate::guard::mutation::test_hold("before-restore");
     send_restore(run, r, &grant, &req, &current, rv_test, p).await
 }
 
@@ -164,7 +201,7 @@ async fn send_restore(
     current: &Value,
     rv_test: Option<&str>,
     p: &mut Printer<'_>,
-) -> Result<(), VerbError> {
+) -> Result<Sent, VerbError> {
     let (session, obj, entry, args) = (run.session, run.obj, run.entry, run.args);
     match session.patch(grant, obj, req, Some(current)).await {
         Ok(patched) => {
@@ -197,15 +234,24 @@ async fn send_restore(
                 true,
                 None,
             )?;
-            Ok(())
+            Ok(Sent::Done)
         }
         Err(e) => {
-            // A failed resourceVersion test means someone wrote between our read and the patch.
+            // A failed resourceVersion test means someone wrote between our read and the
+            // patch: a write that left every touched field as the change left it is tried
+            // again ([`RESTORE_ATTEMPTS`]), any other refuses the rollback.
             if rv_test.is_some()
                 && let Ok(Some(now)) = session.read(grant, obj).await
                 && now.pointer("/metadata/resourceVersion")
                     != current.pointer("/metadata/resourceVersion")
             {
+                let kept = entry
+                    .after
+                    .as_ref()
+                    .is_some_and(|after| holds_after(&now, after, r.touched));
+                if kept {
+                    return Ok(Sent::Raced(now));
+                }
                 return Err(run.changed(&now, r.before).into());
             }
             Err(e.into())
