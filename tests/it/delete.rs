@@ -258,32 +258,6 @@ fn an_unwritable_change_log_deletes_nothing() {
     assert!(exists(&ns.0, "configmap", "stays"));
 }
 
-/// Runs `args` paused between the read and the DELETE, runs `meanwhile`, lets it go on.
-fn paused(m: &Myops, args: &[&str], meanwhile: impl FnOnce()) -> Run {
-    let marker = m.dir.path().join("paused-before-delete");
-    let child = m
-        .command(args)
-        .env("MYOPS_TEST_PAUSE", "before-delete")
-        .env("MYOPS_TEST_PAUSE_MARKER", &marker)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let end = Instant::now() + Duration::from_secs(60);
-    while !marker.exists() {
-        assert!(Instant::now() < end, "never paused");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    meanwhile();
-    std::fs::remove_file(&marker).unwrap();
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: text_of(&out.stdout),
-        stderr: text_of(&out.stderr),
-    }
-}
-
 fn assert_conflict_kept(m: &Myops, r: &Run, ns: &str) {
     assert_eq!(r.code, 5, "{r:?}");
     assert!(r.stderr.contains("Conflict"), "{r:?}");
@@ -304,9 +278,13 @@ fn an_object_changed_between_the_read_and_the_delete_is_a_conflict() {
     let ns = Namespace::new("del-changed");
     configmaps(&ns.0, &["raced"]);
     let m = myops();
-    let r = paused(&m, &["delete", "cm", "raced", "-n", &ns.0], || {
-        kubectl(&["label", "cm", "raced", "-n", &ns.0, "changed=yes"]);
-    });
+    let r = m.held(
+        "before-delete",
+        &["delete", "cm", "raced", "-n", &ns.0],
+        || {
+            kubectl(&["label", "cm", "raced", "-n", &ns.0, "changed=yes"]);
+        },
+    );
     assert_conflict_kept(&m, &r, &ns.0);
 }
 
@@ -315,10 +293,14 @@ fn an_object_recreated_between_the_read_and_the_delete_is_a_conflict() {
     let ns = Namespace::new("del-recreated");
     configmaps(&ns.0, &["raced"]);
     let m = myops();
-    let r = paused(&m, &["delete", "cm", "raced", "-n", &ns.0], || {
-        kubectl(&["delete", "cm", "raced", "-n", &ns.0]);
-        configmaps(&ns.0, &["raced"]);
-    });
+    let r = m.held(
+        "before-delete",
+        &["delete", "cm", "raced", "-n", &ns.0],
+        || {
+            kubectl(&["delete", "cm", "raced", "-n", &ns.0]);
+            configmaps(&ns.0, &["raced"]);
+        },
+    );
     assert_conflict_kept(&m, &r, &ns.0);
 }
 

@@ -449,6 +449,35 @@ pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
 }
 
 impl Myops {
+    /// Runs `args` held at the debug build's hold `point` (`MYOPS_TEST_PAUSE=before-delete|
+    /// before-restore`, src/guard/mutation.rs `test_hold`: between a read and the request that
+    /// depends on it), runs `meanwhile`, then lets it go on and returns how it ended.
+    pub fn held(&self, point: &str, args: &[&str], meanwhile: impl FnOnce()) -> Run {
+        use std::time::{Duration, Instant};
+        let marker = self.dir.path().join(format!("held-{point}"));
+        let child = self
+            .command(args)
+            .env("MYOPS_TEST_PAUSE", point)
+            .env("MYOPS_TEST_PAUSE_MARKER", &marker)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary runs");
+        let end = Instant::now() + Duration::from_secs(60);
+        while !marker.exists() {
+            assert!(Instant::now() < end, "{args:?} never reached {point}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        meanwhile();
+        std::fs::remove_file(&marker).unwrap();
+        let out = child.wait_with_output().unwrap();
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: text_of(&out.stdout),
+            stderr: text_of(&out.stderr),
+        }
+    }
+
     /// Starts the mutating command `args` with the debug build's pause point `point`
     /// (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation.rs `test_pause`) and
     /// kills it with SIGKILL once the marker says it stands there: an intent record without

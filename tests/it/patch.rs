@@ -561,37 +561,6 @@ fn fifty_concurrent_patches_write_exactly_fifty_valid_lines() {
     );
 }
 
-/// Runs `rollback ID` held between its read of the object and its restoring patch
-/// (`MYOPS_TEST_PAUSE=before-restore`, debug builds), runs `meanwhile`, lets it go on.
-fn rollback_held(m: &Myops, id: &str, meanwhile: impl FnOnce()) -> crate::fixture::Run {
-    use std::time::{Duration, Instant};
-    let marker = m.dir.path().join("held-before-restore");
-    let child = m
-        .command(&["rollback", id])
-        .env("MYOPS_TEST_PAUSE", "before-restore")
-        .env("MYOPS_TEST_PAUSE_MARKER", &marker)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let end = Instant::now() + Duration::from_secs(60);
-    while !marker.exists() {
-        assert!(
-            Instant::now() < end,
-            "the rollback never reached its restore"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    meanwhile();
-    std::fs::remove_file(&marker).unwrap();
-    let out = child.wait_with_output().unwrap();
-    crate::fixture::Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: crate::fixture::text_of(&out.stdout),
-        stderr: crate::fixture::text_of(&out.stderr),
-    }
-}
-
 /// The Deployment controller writes the object (status, revision annotation) right after a
 /// patch; a write like that landing between the rollback's read and its restoring patch
 /// failed the patch's resourceVersion `test` and the rollback said "changed since" (exit 5),
@@ -623,7 +592,7 @@ fn regression_rollback_refused_when_a_controller_wrote_between_its_read_and_its_
             .to_string()
     };
     let id = patch(&m);
-    let r = rollback_held(&m, &id, || {
+    let r = m.held("before-restore", &["rollback", &id], || {
         kubectl(&[
             "annotate",
             "deploy",
@@ -639,7 +608,7 @@ fn regression_rollback_refused_when_a_controller_wrote_between_its_read_and_its_
     assert_eq!(now["metadata"]["annotations"]["meanwhile"], "written");
 
     let id = patch(&m);
-    let r = rollback_held(&m, &id, || {
+    let r = m.held("before-restore", &["rollback", &id], || {
         kubectl(&["scale", "deploy", "web", "-n", &ns.0, "--replicas=7"]);
     });
     assert_eq!(r.code, 5, "a touched field written meanwhile: {r:?}");
