@@ -145,6 +145,19 @@ pub struct GlobalArgs {
     /// is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it.
     #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]
     pub kuberc: Option<PathBuf>,
+    /// In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the
+    /// answer a script gives; a `block` rule is never overridden). See docs/protection.md.
+    #[arg(long, global = true)]
+    pub yes: bool,
+    /// In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME
+    /// is the context's name (with --contexts: every protected context, comma-separated).
+    #[arg(long, global = true, value_name = "NAME", value_delimiter = ',')]
+    pub confirm_context: Vec<String>,
+    /// Why this change is made: journaled with it, sent to the API server as the
+    /// `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml
+    /// `protect:` rule says `requireReason`.
+    #[arg(long, global = true, value_name = "TEXT")]
+    pub reason: Option<String>,
     /// plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml,
     /// next to the executable, built-in).
     #[arg(long, global = true, value_name = "PATH", value_parser = path_or_empty())]

@@ -41,6 +41,24 @@ pub struct Settings {
     /// Whether stderr is a terminal ([`Env::stderr_is_terminal`]): `crds sync` then draws a
     /// progress line.
     pub stderr_is_terminal: bool,
+    /// The answers to protection given on the command line (`--yes`, `--confirm-context`,
+    /// `--reason`) and any given for a whole fan-out wave (docs/protection.md).
+    pub protect: ProtectAnswers,
+}
+
+/// What the command line (or a fan-out's one question per wave) already answered for
+/// plugin.yaml `protect:` rules, so the guarded path does not ask again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ProtectAnswers {
+    /// `--yes`: `confirm` rules are answered.
+    pub yes: bool,
+    /// `--confirm-context`: `type-name` rules of these contexts are answered.
+    pub confirm_context: Vec<String>,
+    /// `--reason`.
+    pub reason: Option<String>,
+    /// The contexts a fan-out's question for this wave was answered for (every mode but
+    /// `block`).
+    pub answered: Vec<String>,
 }
 
 /// The environment variables settings read, captured once so resolution is a pure function.
@@ -234,6 +252,12 @@ impl Settings {
             session_id: None,
             shared_discovery: None,
             stderr_is_terminal: env.stderr_is_terminal,
+            protect: ProtectAnswers {
+                yes: g.yes,
+                confirm_context: g.confirm_context.clone(),
+                reason: g.reason.clone(),
+                answered: Vec::new(),
+            },
         })
     }
 
@@ -327,6 +351,10 @@ pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
         config: p(&g.config),
         pushgateway: s(&g.pushgateway),
         verbose: g.verbose,
+        yes: g.yes,
+        confirm_context: g.confirm_context.clone(),
+        // A blank reason is no reason: a rule that requires one is not answered by `--reason ''`.
+        reason: g.reason.clone().filter(|r| !r.trim().is_empty()),
     }
 }
 

@@ -129,6 +129,15 @@ pub struct Entry {
     /// Absent otherwise, and in older records (which therefore read unchanged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reconciled: Option<String>,
+    /// Why the change was made (`--reason`); absent when none was given, and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// How a plugin.yaml `protect:` rule that held for the change was answered
+    /// (docs/protection.md): `confirmed on the terminal`, `--yes`, `--confirm-context`,
+    /// `lifted until TIME (lift ID)`, `answered for the fan-out wave`; absent when no rule
+    /// held, and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protection: Option<String>,
     /// `pending` in an intent record (written before the request), then `success`, `denied`
     /// or the error (a Status message) in the outcome record.
     pub result: String,
@@ -298,6 +307,8 @@ pub(crate) fn sample_entry(name: &str) -> Entry {
         reconciler: None,
         resource_version_after: Some("42".into()),
         reconciled: None,
+        reason: None,
+        protection: None,
         parent: None,
         result: "success".into(),
         duration_seconds: 0.25,

@@ -43,7 +43,18 @@ pub struct PluginConfig {
     /// What `apply` may do beyond a plain server-side apply; absent = nothing more.
     #[serde(default, skip_serializing_if = "ApplyConfig::is_default")]
     pub apply: ApplyConfig,
+    /// Protected contexts and namespaces: where a change needs a deliberate yes
+    /// (docs/protection.md); absent = none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub protect: Vec<ProtectRule>,
+    /// Whether a `--reason` is also written as the `kubernetes.io/change-cause` annotation of
+    /// the workloads a change patches (docs/protection.md); default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub change_cause: bool,
 }
+
+/// One `protect:` rule of plugin.yaml; the type lives with its matching rules.
+pub use crate::rules::protect::ProtectRule;
 
 /// `apply:` in plugin.yaml (docs/configuration.md): whether `apply --force-conflicts` may
 /// take fields over from their other managers. Off by default: a forced apply silently

@@ -291,6 +291,8 @@ mod tests {
             changelog: Default::default(),
             policies: Vec::new(),
             apply: Default::default(),
+            protect: Vec::new(),
+            change_cause: false,
         }
     }
 

@@ -322,6 +322,8 @@ impl Session<'_> {
             reconciler: None,
             resource_version_after: None,
             reconciled: None,
+            reason: self.settings().protect.reason.clone(),
+            protection: None,
             parent: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,

@@ -69,6 +69,8 @@ fn delete_record(object: &Value, server: &str, parent: Option<&str>, result: &st
         parent: parent.map(str::to_string),
         resource_version_after: None,
         reconciled: None,
+        reason: None,
+        protection: None,
         result: result.into(),
         duration_seconds: 0.1,
     }

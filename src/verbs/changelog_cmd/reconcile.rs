@@ -246,6 +246,8 @@ mod tests {
             Entry {
                 result: e.result.clone(),
                 reconciled: None,
+                reason: None,
+                protection: None,
                 ..r
             },
             e
