@@ -499,9 +499,6 @@ impl Question<'_> {
         for l in self.preview {
             text.push_str(&format!("    {l}\n"));
         }
-        if tty.say(&text).is_err() {
-            return Answer::Closed;
-        }
         let prompt = match self.p.mode {
             ProtectMode::TypeName => format!(
                 "Type the context name {} to go on: ",
@@ -509,7 +506,8 @@ impl Question<'_> {
             ),
             _ => "Go on? [y/N]: ".to_string(),
         };
-        tty.ask(&prompt)
+        text.push_str(&prompt);
+        tty.ask(&text)
     }
 
     /// The name `type-name` asks for: the context's, or the server's URL where there is no

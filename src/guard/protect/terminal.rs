@@ -52,13 +52,12 @@ impl Terminal {
         self.tty.flush()
     }
 
-    /// Writes `prompt` and reads one answer, a key at a time: Enter ends it, Backspace and
+    /// Writes `prompt` (the whole question) and reads one answer, a key at a time: Enter ends it, Backspace and
     /// Ctrl-U edit it, Ctrl-C interrupts, Ctrl-D on an empty line or a closed terminal is
     /// [`Answer::Closed`]. The terminal's modes are restored before returning.
     pub fn ask(&mut self, prompt: &str) -> Answer {
-        if self.say(prompt).is_err() {
-            return Answer::Closed;
-        }
+        // The keys are taken over before the prompt is shown: a Ctrl-C typed as soon as it
+        // appears is an answer here, never a signal.
         let saved = termios::tcgetattr(&self.tty).ok();
         if let Some(saved) = &saved {
             let mut raw = saved.clone();
@@ -68,7 +67,10 @@ impl Terminal {
             raw.special_codes[SpecialCodeIndex::VTIME] = 0;
             let _ = termios::tcsetattr(&self.tty, OptionalActions::Now, &raw);
         }
-        let answer = self.read_answer(saved.is_some());
+        let answer = match self.say(prompt) {
+            Ok(()) => self.read_answer(saved.is_some()),
+            Err(_) => Answer::Closed,
+        };
         if let Some(saved) = &saved {
             let _ = termios::tcsetattr(&self.tty, OptionalActions::Now, saved);
         }
