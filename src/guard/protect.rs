@@ -282,7 +282,8 @@ impl Session<'_> {
             ));
             return Ok(self.remember(p, "--yes".into()));
         }
-        let Some(mut tty) = Terminal::open() else {
+        let tty = answers.terminal.then(Terminal::open).flatten();
+        let Some(mut tty) = tty else {
             let flag = match p.mode {
                 ProtectMode::TypeName => format!("--confirm-context {}", echo::quoted(context)),
                 _ => "--yes".to_string(),

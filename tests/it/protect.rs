@@ -679,3 +679,92 @@ fn ctrl_c_at_the_question_exits_130_and_a_terminal_that_closes_changes_nothing()
         "{records:?}"
     );
 }
+
+#[test]
+fn a_fan_out_asks_once_per_wave_canary_first_and_is_refused_headless() {
+    use crate::fleet::{TwoNamespaces, kubectl_in};
+    let ns = TwoNamespaces::new("protect-fleet");
+    ns.configmap_w();
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch, label]\nresources: [configmaps]\nscopes: [namespace]\nprotect:\n  - contexts: [admin, admin-2]\n  - contexts: [admin-2]\n    mode: type-name\n",
+    );
+    let label = |context: &str| {
+        kubectl_in(
+            context,
+            &[
+                "get",
+                "configmap",
+                "w",
+                "-n",
+                &ns.0,
+                "-o",
+                "jsonpath={.metadata.labels.x}",
+            ],
+        )
+    };
+    let args = [
+        "label",
+        "configmap",
+        "w",
+        "-n",
+        ns.0.as_str(),
+        "x=1",
+        "--contexts",
+        "admin,admin-2",
+    ];
+    let r = m.run(&args);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("there is no terminal to ask on: pass --yes"),
+        "{r:?}"
+    );
+    assert_eq!(
+        (label("admin"), label("admin-2")),
+        (String::new(), String::new())
+    );
+    // Declined at the canary wave: no context changes.
+    let r = pty(&m, &args, Some("Go on in these contexts? [y/N]: "), b"n\r");
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("PROTECTED  label in 1 protected context(s) of wave 1 of 2 (canary):"),
+        "{r:?}"
+    );
+    assert!(r.stdout.contains("  admin  https://"), "{r:?}");
+    assert_eq!(
+        (label("admin"), label("admin-2")),
+        (String::new(), String::new())
+    );
+    // y for the canary wave, then the second wave's context typed: one question each.
+    let r = pty(
+        &m,
+        &args,
+        Some("Go on in these contexts? [y/N]: "),
+        b"y\radmin-2\r",
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("of wave 2 of 2:"), "{r:?}");
+    assert!(
+        r.stdout.contains(
+            "Type the names of the contexts \"admin-2\" (space-separated) to go on: admin-2"
+        ),
+        "{r:?}"
+    );
+    assert_eq!(r.stdout.matches("PROTECTED").count(), 2, "{r:?}");
+    assert_eq!(
+        (label("admin"), label("admin-2")),
+        ("1".to_string(), "1".to_string())
+    );
+    let answered: Vec<Value> = m
+        .records()
+        .into_iter()
+        .filter(|e| e["result"] == "success")
+        .collect();
+    assert_eq!(answered.len(), 2, "{answered:?}");
+    assert!(
+        answered
+            .iter()
+            .all(|e| e["protection"] == "answered for the fan-out wave")
+    );
+}
