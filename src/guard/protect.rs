@@ -154,6 +154,7 @@ pub struct Answered {
     refused: std::collections::BTreeMap<usize, ProtectError>,
     lifts: Option<Vec<Lift>>,
     noted: BTreeSet<String>,
+    plan: Vec<String>,
 }
 
 /// The protect verb of a change journaled as `operation`.
@@ -303,7 +304,9 @@ impl Session<'_> {
                 echo::escaped(&e.to_string())
             )],
         };
+        let plan = self.protect_state().plan.clone();
         let question = Question {
+            plan: &plan,
             what: &what,
             rules: &rules,
             p,
@@ -338,6 +341,13 @@ impl Session<'_> {
             ProtectError::Closed { .. } => ProtectError::Closed { what },
             _ => ProtectError::Declined { what },
         })
+    }
+
+    /// Names the objects the command goes on to change (`kind/name`), so that a protection
+    /// question asked at the first of them names them all: one answer covers the command.
+    /// Called where a command learns its objects ([`Session::gather`], a batch apply).
+    pub fn plan_changes(&self, objects: impl Iterator<Item = String>) {
+        self.protect_state().plan = objects.collect();
     }
 
     /// How `p`'s rules were answered earlier in this session, if every one of them was.
@@ -439,6 +449,9 @@ fn messages(p: &Protected) -> String {
     format!(": {}", m.join("; "))
 }
 
+/// The most objects a question names; the rest is counted.
+const PLAN_SHOWN: usize = 10;
+
 /// The most lines of a preview shown; the rest is counted.
 const PREVIEW_LINES: usize = 40;
 
@@ -473,6 +486,7 @@ fn preview_lines(intent: &Entry, before: Option<&Value>, after: &Value) -> Vec<S
 
 /// The question on the terminal for one change.
 struct Question<'a> {
+    plan: &'a [String],
     what: &'a str,
     rules: &'a str,
     p: &'a Protected,
@@ -495,6 +509,23 @@ impl Question<'_> {
         );
         if let Some(r) = &self.intent.reason {
             text.push_str(&format!("  reason:    {}\n", echo::escaped(r)));
+        }
+        if self.plan.len() > 1 {
+            let shown: Vec<String> = self
+                .plan
+                .iter()
+                .take(PLAN_SHOWN)
+                .map(|o| echo::bare(o))
+                .collect();
+            let more = match self.plan.len().saturating_sub(PLAN_SHOWN) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            text.push_str(&format!(
+                "  objects:   {} in all: {}{more} (the first is previewed; one answer covers them all)\n",
+                self.plan.len(),
+                shown.join(", ")
+            ));
         }
         text.push_str("  preview (server dry run):\n");
         for l in self.preview {

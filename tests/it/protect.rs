@@ -768,3 +768,50 @@ fn a_fan_out_asks_once_per_wave_canary_first_and_is_refused_headless() {
             .all(|e| e["protection"] == "answered for the fan-out wave")
     );
 }
+
+#[test]
+fn one_answer_covers_every_object_a_selector_picks_and_the_question_names_them() {
+    let ns = Namespace::new("protect-many");
+    let m = myops(&ns.0, "");
+    for name in ["a", "b", "c"] {
+        kubectl(&[
+            "create",
+            "configmap",
+            name,
+            "-n",
+            &ns.0,
+            "--from-literal=a=1",
+        ]);
+        kubectl(&["label", "configmap", name, "-n", &ns.0, "app=shop"]);
+    }
+    let args = ["delete", "configmap", "-l", "app=shop", "-n", ns.0.as_str()];
+    let r = pty(&m, &args, Some("Go on? [y/N]: "), b"n\r");
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(r.stdout.contains("objects:   3 in all: configmap/a, configmap/b, configmap/c (the first is previewed; one answer covers them all)"), "{r:?}");
+    assert_eq!(r.stdout.matches("Go on?").count(), 1, "asked once: {r:?}");
+    let left = kubectl(&[
+        "get",
+        "configmaps",
+        "-l",
+        "app=shop",
+        "-n",
+        &ns.0,
+        "-o",
+        "name",
+    ]);
+    assert_eq!(left.lines().count(), 3, "{left}");
+    let r = pty(&m, &args, Some("Go on? [y/N]: "), b"y\r");
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(r.stdout.matches("Go on?").count(), 1, "asked once: {r:?}");
+    let left = kubectl(&[
+        "get",
+        "configmaps",
+        "-l",
+        "app=shop",
+        "-n",
+        &ns.0,
+        "-o",
+        "name",
+    ]);
+    assert_eq!(left, "", "all three deleted");
+}

@@ -169,6 +169,7 @@ impl Session<'_> {
         ready: Vec<Ready<'b>>,
         results: &mut [Option<Result<Applied, GuardError>>],
     ) -> Result<Vec<Ready<'b>>, GuardError> {
+        self.plan_changes(ready.iter().map(|r| items[r.index].0.display()));
         let mut admitted = Vec::with_capacity(ready.len());
         for mut r in ready {
             let (obj, _) = &items[r.index];
