@@ -343,6 +343,19 @@ impl Session<'_> {
         })
     }
 
+    /// Whether a plugin.yaml `protect:` rule holds for a change journaled as `operation` of
+    /// `obj` (pure): a verb shows its fullest preview then (a single delete names its
+    /// dependents, as a delete of several objects always does), ahead of the question.
+    pub fn protects(&self, operation: Operation, obj: &super::ObjectRef) -> bool {
+        let scope = Scope {
+            context: self.context(),
+            server: self.server(),
+            namespace: judged_namespace(&obj.t.api.kind, obj.namespace.as_deref(), &obj.name),
+            verb: protect_verb(operation),
+        };
+        protection(&self.settings().plugin.protect, &scope).is_some()
+    }
+
     /// Names the objects the command goes on to change (`kind/name`), so that a protection
     /// question asked at the first of them names them all: one answer covers the command.
     /// Called where a command learns its objects ([`Session::gather`], a batch apply).
@@ -415,7 +428,11 @@ impl Session<'_> {
 /// `scale deployment.apps/web in namespace "shop" of context "prod"` (escaped).
 fn describe(intent: &Entry, scope: &Scope<'_>) -> String {
     let verb = protect_verb(intent.operation).as_str();
-    let object = format!("{}/{}", intent.kind.to_lowercase(), intent.name);
+    // kubectl's `kind.group/name` (`deployment.apps/web`), core types without a group.
+    let object = match intent.api_version.split_once('/') {
+        Some((group, _)) => format!("{}.{group}/{}", intent.kind.to_lowercase(), intent.name),
+        None => format!("{}/{}", intent.kind.to_lowercase(), intent.name),
+    };
     format!("{verb} {} {}", echo::bare(&object), where_of(scope))
 }
 
