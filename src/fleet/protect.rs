@@ -7,9 +7,6 @@
 //! it does headless, naming the flag. The sessions of a fan-out never ask themselves
 //! (several questions at once on one terminal would be unreadable).
 
-use std::ops::Range;
-
-use super::run::Fleet;
 use crate::base::echo;
 use crate::guard::protect::terminal::{Answer, Terminal};
 use crate::guard::protect::{ProtectError, lifts};
@@ -46,11 +43,12 @@ pub struct Protected {
     pub rules: String,
 }
 
-/// The contexts of `wave` that need an answer for `verb` (see the module doc).
+/// The `contexts` of a wave that need an answer for `verb` (see the module doc), their
+/// servers and namespaces read from the fan-out's `kubeconfig`.
 pub fn needing_answer(
-    fleet: &Fleet,
+    contexts: &[String],
+    kubeconfig: Option<&kube::config::Kubeconfig>,
     base: &Settings,
-    wave: Range<usize>,
     verb: ProtectVerb,
 ) -> Vec<Protected> {
     let rules = &base.plugin.protect;
@@ -60,10 +58,10 @@ pub fn needing_answer(
     let (stored, _) = lifts::load(&base.home);
     let now = jiff::Timestamp::now();
     let answers = &base.protect;
-    fleet.contexts[wave]
+    contexts
         .iter()
         .filter_map(|context| {
-            let (server, namespace) = where_is(fleet, base, context);
+            let (server, namespace) = where_is(kubeconfig, base, context);
             let scope = Scope {
                 context: Some(context),
                 server: &server,
@@ -96,8 +94,11 @@ pub fn needing_answer(
 
 /// The server and namespace of `context` in the fan-out's kubeconfig (`--server` and `-n`
 /// win, as in the sessions; `default` when the context names no namespace).
-fn where_is(fleet: &Fleet, base: &Settings, context: &str) -> (String, String) {
-    let kc = fleet.kubeconfig.as_ref();
+fn where_is(
+    kc: Option<&kube::config::Kubeconfig>,
+    base: &Settings,
+    context: &str,
+) -> (String, String) {
     let named = kc
         .and_then(|kc| kc.contexts.iter().find(|c| c.name == context))
         .and_then(|c| c.context.as_ref());

@@ -97,7 +97,12 @@ where
         let answered = match fleet.protect {
             None => Vec::new(),
             Some(verb) => {
-                let protected = super::protect::needing_answer(fleet, base, wave.clone(), verb);
+                let protected = super::protect::needing_answer(
+                    &fleet.contexts[wave.clone()],
+                    fleet.kubeconfig.as_ref(),
+                    base,
+                    verb,
+                );
                 match super::protect::ask(&protected, verb, w + 1, waves.len()) {
                     Ok(a) => a,
                     Err(refusal) => {

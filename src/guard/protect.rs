@@ -22,17 +22,16 @@
 pub mod lifts;
 pub mod terminal;
 
-use std::collections::BTreeSet;
 use std::future::Future;
 
 use serde_json::Value;
 
 use super::GuardError;
-use super::session::Session;
+use super::session::{Refusal, Session};
 use crate::base::echo;
 use crate::changelog::{Entry, Operation};
 use crate::rules::protect::{
-    Lift, ProtectMode, ProtectVerb, Protected, Scope, judged_namespace, protection,
+    ProtectMode, ProtectVerb, Protected, Scope, judged_namespace, protection,
 };
 use terminal::{Answer, Terminal};
 
@@ -143,18 +142,6 @@ impl ProtectError {
             ProtectError::Interrupted { .. } => "refused by protect: interrupted",
         }
     }
-}
-
-/// What a session has answered so far: the rules answered (by index) and how, the lifts
-/// read once, and which notes were printed.
-#[derive(Debug, Default)]
-pub struct Answered {
-    rules: BTreeSet<usize>,
-    how: Option<String>,
-    refused: std::collections::BTreeMap<usize, ProtectError>,
-    lifts: Option<Vec<Lift>>,
-    noted: BTreeSet<String>,
-    plan: Vec<String>,
 }
 
 /// The protect verb of a change journaled as `operation`.
@@ -323,9 +310,14 @@ impl Session<'_> {
             Answer::Interrupted => ProtectError::Interrupted { what },
         };
         // One answer per command: the rest of it is refused the same way, not asked again.
+        let kind = match refusal {
+            ProtectError::Interrupted { .. } => Refusal::Interrupted,
+            ProtectError::Closed { .. } => Refusal::Closed,
+            _ => Refusal::Declined,
+        };
         let mut a = self.protect_state();
         for r in &p.rules {
-            a.refused.insert(*r, refusal.clone());
+            a.refused.insert(*r, kind);
         }
         Err(refusal)
     }
@@ -337,16 +329,16 @@ impl Session<'_> {
         let earlier = p.rules.iter().find_map(|r| a.refused.get(r))?;
         let what = what.to_string();
         Some(match earlier {
-            ProtectError::Interrupted { .. } => ProtectError::Interrupted { what },
-            ProtectError::Closed { .. } => ProtectError::Closed { what },
-            _ => ProtectError::Declined { what },
+            Refusal::Interrupted => ProtectError::Interrupted { what },
+            Refusal::Closed => ProtectError::Closed { what },
+            Refusal::Declined => ProtectError::Declined { what },
         })
     }
 
     /// Whether a plugin.yaml `protect:` rule holds for a change journaled as `operation` of
     /// `obj` (pure): a verb shows its fullest preview then (a single delete names its
     /// dependents, as a delete of several objects always does), ahead of the question.
-    pub fn protects(&self, operation: Operation, obj: &super::ObjectRef) -> bool {
+    pub fn protects(&self, operation: Operation, obj: &super::change::ObjectRef) -> bool {
         let scope = Scope {
             context: self.context(),
             server: self.server(),

@@ -38,8 +38,11 @@ use crate::guard::authz::{AccessRequest, GateError, check_boundary, check_verb};
 use crate::output::Printer;
 use crate::settings::Settings;
 
+mod answered;
 mod purpose;
 mod reviews;
+
+pub use answered::{Answered, Refusal};
 
 pub use purpose::{Grant, Mode, Moved, Purpose};
 pub use reviews::NO_RULE_REASON;
@@ -55,7 +58,7 @@ pub struct Session<'s> {
     index: OnceCell<std::sync::Arc<TypeIndex>>,
     observed: OnceCell<SelfSubjectReview>,
     reviews: Mutex<HashMap<AccessRequest, Result<(), String>>>,
-    answered: Mutex<super::protect::Answered>,
+    answered: Mutex<Answered>,
 }
 
 impl<'s> Session<'s> {
@@ -170,7 +173,7 @@ impl<'s> Session<'s> {
     }
 
     /// What this session answered for plugin.yaml `protect:` so far ([`super::protect`]).
-    pub(crate) fn protect_state(&self) -> std::sync::MutexGuard<'_, super::protect::Answered> {
+    pub(crate) fn protect_state(&self) -> std::sync::MutexGuard<'_, Answered> {
         self.answered
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
