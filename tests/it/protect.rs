@@ -34,6 +34,16 @@ fn configmap(ns: &str, name: &str) -> Value {
     .unwrap()
 }
 
+/// A second rule over `ns` in the context `admin`, with `lines` (YAML, indented by 4).
+fn rule_for(ns: &str, lines: &str) -> String {
+    format!("  - contexts: [admin]\n    namespaces: [{ns}]\n{lines}")
+}
+
+/// `kubectl create configmap NAME --from-literal=a=1` in `ns`.
+fn create_configmap(ns: &str, name: &str) {
+    kubectl(&["create", "configmap", name, "-n", ns, "--from-literal=a=1"]);
+}
+
 fn last_record(m: &Myops) -> Value {
     m.records().pop().expect("a record")
 }
@@ -75,22 +85,8 @@ fn every_mutating_verb_is_refused_headless_in_a_protected_namespace_and_goes_on_
     let tmp = m.dir.path().join("tmp");
     std::fs::create_dir_all(&tmp).unwrap();
     m.set_env("TMPDIR", &tmp.display().to_string());
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
-    kubectl(&[
-        "create",
-        "configmap",
-        "gone",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    create_configmap(&ns.0, "c");
+    create_configmap(&ns.0, "gone");
     create_deployment(&ns.0, "web");
     let manifest = m.dir.path().join("cm.yaml");
     std::fs::write(
@@ -260,14 +256,7 @@ fn block_is_never_overridden_by_yes_confirm_context_or_a_terminal() {
             ns.0
         ),
     );
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    create_configmap(&ns.0, "c");
     for extra in [vec!["--yes"], vec!["--confirm-context", "admin"], vec![]] {
         let mut args = vec!["delete", "configmap", "c", "-n", ns.0.as_str()];
         args.extend(extra.iter().copied());
@@ -292,21 +281,8 @@ fn block_is_never_overridden_by_yes_confirm_context_or_a_terminal() {
 #[test]
 fn confirm_context_naming_another_context_is_refused_and_the_right_one_answers_type_name() {
     let ns = Namespace::new("protect-name");
-    let m = myops(
-        &ns.0,
-        &format!(
-            "  - contexts: [admin]\n    namespaces: [{}]\n    mode: type-name\n",
-            ns.0
-        ),
-    );
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let m = myops(&ns.0, &rule_for(&ns.0, "    mode: type-name\n"));
+    create_configmap(&ns.0, "c");
     let r = m.run(&["label", "configmap", "c", "-n", &ns.0, "x=1", "--yes"]);
     assert_eq!(r.code, 3, "--yes does not answer type-name: {r:?}");
     assert!(
@@ -348,21 +324,8 @@ fn confirm_context_naming_another_context_is_refused_and_the_right_one_answers_t
 #[test]
 fn require_reason_refuses_without_one_and_journals_the_reason_given() {
     let ns = Namespace::new("protect-reason");
-    let m = myops(
-        &ns.0,
-        &format!(
-            "  - contexts: [admin]\n    namespaces: [{}]\n    requireReason: true\n",
-            ns.0
-        ),
-    );
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let m = myops(&ns.0, &rule_for(&ns.0, "    requireReason: true\n"));
+    create_configmap(&ns.0, "c");
     for reason in [vec![], vec!["--reason", "  "]] {
         let mut args = vec![
             "label",
@@ -408,14 +371,7 @@ fn a_rollback_of_an_entry_journaled_before_the_rule_existed_is_protected() {
     let open = Myops::new(
         "name: myops\nverbs: [get, patch, label]\nresources: [configmaps]\nscopes: [namespace]\n",
     );
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    create_configmap(&ns.0, "c");
     let r = open.run(&["label", "configmap", "c", "-n", &ns.0, "x=1"]);
     assert_eq!(r.code, 0, "{r:?}");
     let id = last_record(&open)["id"].as_str().unwrap().to_string();
@@ -527,14 +483,7 @@ fn wait_bounded(child: &mut std::process::Child, limit: Duration) -> i32 {
 fn the_question_on_a_terminal_shows_the_dry_run_and_takes_y_and_refuses_n() {
     let ns = Namespace::new("protect-pty");
     let m = myops(&ns.0, "");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    create_configmap(&ns.0, "c");
     let args = [
         "label",
         "configmap",
@@ -588,13 +537,7 @@ fn the_question_on_a_terminal_shows_the_dry_run_and_takes_y_and_refuses_n() {
 #[test]
 fn type_name_on_a_terminal_refuses_the_wrong_name_and_takes_the_right_one() {
     let ns = Namespace::new("protect-typename");
-    let m = myops(
-        &ns.0,
-        &format!(
-            "  - contexts: [admin]\n    namespaces: [{}]\n    mode: type-name\n",
-            ns.0
-        ),
-    );
+    let m = myops(&ns.0, &rule_for(&ns.0, "    mode: type-name\n"));
     create_deployment(&ns.0, "web");
     let args = [
         "scale",
@@ -635,14 +578,7 @@ fn type_name_on_a_terminal_refuses_the_wrong_name_and_takes_the_right_one() {
 fn ctrl_c_at_the_question_exits_130_and_a_terminal_that_closes_changes_nothing() {
     let ns = Namespace::new("protect-ctrlc");
     let m = myops(&ns.0, "");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    create_configmap(&ns.0, "c");
     let args = ["annotate", "configmap", "c", "-n", ns.0.as_str(), "x=1"];
     let r = pty(&m, &args, Some("Go on? [y/N]: "), b"\x03");
     assert_eq!(r.code, 130, "{r:?}");
@@ -774,44 +710,29 @@ fn one_answer_covers_every_object_a_selector_picks_and_the_question_names_them()
     let ns = Namespace::new("protect-many");
     let m = myops(&ns.0, "");
     for name in ["a", "b", "c"] {
-        kubectl(&[
-            "create",
-            "configmap",
-            name,
-            "-n",
-            &ns.0,
-            "--from-literal=a=1",
-        ]);
+        create_configmap(&ns.0, name);
         kubectl(&["label", "configmap", name, "-n", &ns.0, "app=shop"]);
     }
     let args = ["delete", "configmap", "-l", "app=shop", "-n", ns.0.as_str()];
+    let left = || {
+        kubectl(&[
+            "get",
+            "configmaps",
+            "-l",
+            "app=shop",
+            "-n",
+            &ns.0,
+            "-o",
+            "name",
+        ])
+    };
     let r = pty(&m, &args, Some("Go on? [y/N]: "), b"n\r");
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stdout.contains("objects:   3 in all: configmap/a, configmap/b, configmap/c (the first is previewed; one answer covers them all)"), "{r:?}");
     assert_eq!(r.stdout.matches("Go on?").count(), 1, "asked once: {r:?}");
-    let left = kubectl(&[
-        "get",
-        "configmaps",
-        "-l",
-        "app=shop",
-        "-n",
-        &ns.0,
-        "-o",
-        "name",
-    ]);
-    assert_eq!(left.lines().count(), 3, "{left}");
+    assert_eq!(left().lines().count(), 3, "nothing deleted");
     let r = pty(&m, &args, Some("Go on? [y/N]: "), b"y\r");
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout.matches("Go on?").count(), 1, "asked once: {r:?}");
-    let left = kubectl(&[
-        "get",
-        "configmaps",
-        "-l",
-        "app=shop",
-        "-n",
-        &ns.0,
-        "-o",
-        "name",
-    ]);
-    assert_eq!(left, "", "all three deleted");
+    assert_eq!(left(), "", "all three deleted");
 }
