@@ -391,7 +391,7 @@ fn a_rollback_of_an_entry_journaled_before_the_rule_existed_is_protected() {
 /// Runs `args` under a real pseudo-terminal (`script -qec`), waits for `prompt` (when given)
 /// to appear on it, then types `keys`; how it ended, the terminal's text as stdout.
 fn pty(m: &Myops, args: &[&str], prompt: Option<&str>, keys: &[u8]) -> Run {
-    pty_with(m, args, prompt, |stdin| {
+    pty_with(m, args, prompt, |stdin, _| {
         stdin.write_all(keys).unwrap();
         stdin.flush().unwrap();
     })
@@ -401,7 +401,7 @@ fn pty_with(
     m: &Myops,
     args: &[&str],
     prompt: Option<&str>,
-    then: impl FnOnce(&mut std::process::ChildStdin),
+    then: impl FnOnce(&mut std::process::ChildStdin, &mut dyn FnMut(&str)),
 ) -> Run {
     let quote = |a: &str| format!("'{}'", a.replace('\'', r"'\''"));
     let line: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_kubectl-myops"))
@@ -430,9 +430,11 @@ fn pty_with(
         }
     });
     let mut seen = Vec::new();
-    if let Some(prompt) = prompt {
+    // Waits until the terminal shows `prompt` once more than it has so far.
+    let mut wait_for = |prompt: &str| {
         let end = Instant::now() + Duration::from_secs(60);
-        while !text_of(&seen).contains(prompt) {
+        let shown = text_of(&seen).matches(prompt).count() + 1;
+        while text_of(&seen).matches(prompt).count() < shown {
             assert!(
                 Instant::now() < end,
                 "no prompt {prompt:?} in {:?}",
@@ -442,9 +444,12 @@ fn pty_with(
                 seen.extend(chunk);
             }
         }
+    };
+    if let Some(prompt) = prompt {
+        wait_for(prompt);
     }
     let mut stdin = child.stdin.take().unwrap();
-    then(&mut stdin);
+    then(&mut stdin, &mut wait_for);
     let status = wait_bounded(&mut child, Duration::from_secs(60));
     drop(stdin);
     reader.join().unwrap();
@@ -595,7 +600,7 @@ fn ctrl_c_at_the_question_exits_130_and_a_terminal_that_closes_changes_nothing()
     assert_eq!(m.records().len(), before + 1);
     // The terminal goes away mid-question: script(1) killed, the pty hung up.
     let before = m.records().len();
-    let r = pty_with(&m, &args, Some("Go on? [y/N]: "), |_| {
+    let r = pty_with(&m, &args, Some("Go on? [y/N]: "), |_, _| {
         let _ = Command::new("pkill")
             .args(["-KILL", "-f", &format!("script -qec .*{}", ns.0)])
             .status();
@@ -673,11 +678,17 @@ fn a_fan_out_asks_once_per_wave_canary_first_and_is_refused_headless() {
         (String::new(), String::new())
     );
     // y for the canary wave, then the second wave's context typed: one question each.
-    let r = pty(
+    let r = pty_with(
         &m,
         &args,
         Some("Go on in these contexts? [y/N]: "),
-        b"y\radmin-2\r",
+        |stdin, wait_for| {
+            stdin.write_all(b"y\r").unwrap();
+            stdin.flush().unwrap();
+            wait_for("(space-separated) to go on: ");
+            stdin.write_all(b"admin-2\r").unwrap();
+            stdin.flush().unwrap();
+        },
     );
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("of wave 2 of 2:"), "{r:?}");
@@ -735,4 +746,24 @@ fn one_answer_covers_every_object_a_selector_picks_and_the_question_names_them()
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(r.stdout.matches("Go on?").count(), 1, "asked once: {r:?}");
     assert_eq!(left(), "", "all three deleted");
+}
+
+#[test]
+fn keys_typed_before_the_question_is_shown_do_not_answer_it() {
+    let ns = Namespace::new("protect-ahead");
+    let m = myops(&ns.0, "");
+    create_configmap(&ns.0, "c");
+    let args = ["label", "configmap", "c", "-n", ns.0.as_str(), "x=1"];
+    let r = pty_with(&m, &args, None, |stdin, wait_for| {
+        stdin.write_all(b"y\r").unwrap();
+        stdin.flush().unwrap();
+        wait_for("Go on? [y/N]: ");
+        stdin.write_all(b"n\r").unwrap();
+        stdin.flush().unwrap();
+    });
+    assert_eq!(
+        r.code, 3,
+        "the y typed ahead was discarded, the n answered: {r:?}"
+    );
+    assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
 }

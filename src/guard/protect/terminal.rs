@@ -6,11 +6,12 @@
 //! ([`Answer::Interrupted`]: nothing was sent, the command exits 130 as kubectl does when
 //! interrupted) — rather than a signal that could land between the question and the request.
 //! A terminal that hangs up or reaches end of file is [`Answer::Closed`]: no answer, no change.
+//! Keys typed before the question is shown are discarded: the answer is to what it shows.
 
 use std::fs::File;
 use std::io::{Read, Write};
 
-use rustix::termios::{self, LocalModes, OptionalActions, SpecialCodeIndex};
+use rustix::termios::{self, LocalModes, OptionalActions, QueueSelector, SpecialCodeIndex};
 
 /// The longest answer kept: a context name is at most a few hundred bytes.
 const MAX_ANSWER: usize = 1024;
@@ -66,6 +67,9 @@ impl Terminal {
             raw.special_codes[SpecialCodeIndex::VMIN] = 1;
             raw.special_codes[SpecialCodeIndex::VTIME] = 0;
             let _ = termios::tcsetattr(&self.tty, OptionalActions::Now, &raw);
+            // Keys typed before the question was shown do not answer it: a yes must be
+            // given to what the preview shows.
+            let _ = termios::tcflush(&self.tty, QueueSelector::IFlush);
         }
         let answer = match self.say(prompt) {
             Ok(()) => self.read_answer(saved.is_some()),
