@@ -1,0 +1,145 @@
+//! What `config validate` says about `protect:` (pure): rules that can never match — every
+//! verb they name is outside plugin.yaml `verbs`, or their contexts name no context of the
+//! kubeconfig in use and they name no servers — and rules another rule shadows entirely, so
+//! they can never change what a change is asked.
+//!
+//! The shadowing test is deliberately narrow, so a warning is always true: rule A shadows rule
+//! B when they name the same contexts and servers (as sets), A covers every namespace and verb
+//! B does, and A is at least as strict in everything the combination of [`super::protection`]
+//! takes — mode (the strictest wins), `requireReason` (ORed), `maxLift` (the shortest wins) —
+//! and B adds no message of its own. Wherever B matches, A matches too, and the combination is
+//! the same with or without B.
+
+use super::{ProtectRule, ProtectVerb};
+use crate::rules::policy::glob_match;
+
+/// Every verb a rule may name, in the order docs/configuration.md lists them (what an absent
+/// `verbs` means).
+pub const ALL_VERBS: [ProtectVerb; 12] = [
+    ProtectVerb::Patch,
+    ProtectVerb::Rollback,
+    ProtectVerb::Delete,
+    ProtectVerb::Undelete,
+    ProtectVerb::Apply,
+    ProtectVerb::Scale,
+    ProtectVerb::Label,
+    ProtectVerb::Annotate,
+    ProtectVerb::Edit,
+    ProtectVerb::Rollout,
+    ProtectVerb::CrdApply,
+    ProtectVerb::CrdPrune,
+];
+
+/// The plugin.yaml `verbs:` entry a change of verb `v` needs (docs/configuration.md): a
+/// rollback and the CRD applies and prunes of `crds sync|watch` are patches, an undelete
+/// needs `delete`, and every other verb is its own entry.
+pub fn plugin_verb(v: ProtectVerb) -> &'static str {
+    match v {
+        ProtectVerb::Patch
+        | ProtectVerb::Rollback
+        | ProtectVerb::CrdApply
+        | ProtectVerb::CrdPrune => "patch",
+        ProtectVerb::Delete | ProtectVerb::Undelete => "delete",
+        other => other.as_str(),
+    }
+}
+
+/// The verbs `rule` protects: its `verbs`, or [`ALL_VERBS`] when absent.
+pub fn rule_verbs(rule: &ProtectRule) -> Vec<ProtectVerb> {
+    rule.verbs.clone().unwrap_or_else(|| ALL_VERBS.to_vec())
+}
+
+/// What `config validate` warns about `rules` (pure), one sentence each, in rule order:
+/// - a rule none of whose verbs plugin.yaml `verbs` allows (`allowed`: the entries as
+///   written, e.g. `["get", "patch"]`), mapped by [`plugin_verb`];
+/// - a rule that names no servers and whose contexts match none of `contexts` (the context
+///   names of the kubeconfig in use; `None` when it could not be read, and this check is
+///   skipped — a warning only, as every user's kubeconfig differs);
+/// - a rule another rule shadows (see the module doc), named with that rule.
+pub fn lint(rules: &[ProtectRule], allowed: &[&str], contexts: Option<&[String]>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, r) in rules.iter().enumerate() {
+        if !rule_verbs(r)
+            .iter()
+            .any(|v| allowed.contains(&plugin_verb(*v)))
+        {
+            let verbs = rule_verbs(r)
+                .iter()
+                .map(|v| plugin_verb(*v))
+                .fold(Vec::new(), |mut acc, v| {
+                    if !acc.contains(&v) {
+                        acc.push(v);
+                    }
+                    acc
+                })
+                .join(", ");
+            out.push(format!(
+                "protect[{i}] can never match: plugin.yaml verbs allow none of its verbs (they need {verbs}); add one to verbs or remove the rule"
+            ));
+        }
+        if let Some(names) = contexts
+            && r.servers.is_empty()
+            && !r
+                .contexts
+                .iter()
+                .any(|g| names.iter().any(|n| glob_match(g, n)))
+        {
+            out.push(format!(
+                "protect[{i}] matches no context of this kubeconfig ({}) and names no servers: check the context names, or add servers: so the rule holds wherever the cluster is reached",
+                r.contexts
+                    .iter()
+                    .map(|c| crate::base::echo::quoted(c))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        let shadow = rules
+            .iter()
+            .enumerate()
+            .find(|(j, s)| *j != i && shadows(s, r) && (*j < i || !shadows(r, s)));
+        if let Some((j, s)) = shadow {
+            out.push(format!(
+                "protect[{i}] never changes what is asked: protect[{j}] holds wherever it does and is at least as strict (mode {}, requireReason {}, maxLift {}); remove protect[{i}] or narrow protect[{j}]",
+                s.mode.as_str(),
+                s.require_reason,
+                super::duration_text::format(s.max_lift),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether `strong` shadows `weak`: same contexts and servers, a superset of its namespaces
+/// and verbs, at least as strict a mode, requireReason and maxLift, and `weak` adds no
+/// message of its own (the module doc says why each is needed).
+pub fn shadows(strong: &ProtectRule, weak: &ProtectRule) -> bool {
+    let same_set = |a: &[String], b: &[String]| {
+        a.iter().all(|x| b.contains(x)) && b.iter().all(|x| a.contains(x))
+    };
+    let namespaces = match (&strong.namespaces, &weak.namespaces) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(s), Some(w)) => w.iter().all(|wg| s.iter().any(|sg| glob_covers(sg, wg))),
+    };
+    let verbs = rule_verbs(weak)
+        .iter()
+        .all(|v| rule_verbs(strong).contains(v));
+    same_set(&strong.contexts, &weak.contexts)
+        && same_set(&strong.servers, &weak.servers)
+        && namespaces
+        && verbs
+        && strong.mode >= weak.mode
+        && (strong.require_reason || !weak.require_reason)
+        && strong.max_lift <= weak.max_lift
+        && weak
+            .message
+            .as_ref()
+            .is_none_or(|m| strong.message.as_ref() == Some(m))
+}
+
+/// Whether glob `wide` matches every text glob `narrow` matches: `narrow` read as text
+/// matches `wide`. Sound because `wide`'s literal characters are never `*`, so each `*` of
+/// `narrow` falls inside a `*` of `wide`, which matches whatever that `*` stands for.
+pub fn glob_covers(wide: &str, narrow: &str) -> bool {
+    glob_match(wide, narrow)
+}
