@@ -83,8 +83,11 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
             return finish_plain(verbs::config_cmd::schema(&mut p), &mut p);
         }
         Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
+            // The settings only find the kubeconfig its protect: warnings compare with; an
+            // active plugin.yaml that does not load only leaves those warnings out.
+            let settings = crate::settings::Settings::resolve(&cli.global, &env).ok();
             return finish_plain(
-                verbs::config_cmd::validate(None, Some(path), &mut p),
+                verbs::config_cmd::validate(settings.as_ref(), Some(path), &mut p),
                 &mut p,
             );
         }

@@ -55,7 +55,10 @@ pub fn rule_verbs(rule: &ProtectRule) -> Vec<ProtectVerb> {
 /// - a rule that names no servers and whose contexts match none of `contexts` (the context
 ///   names of the kubeconfig in use; `None` when it could not be read, and this check is
 ///   skipped — a warning only, as every user's kubeconfig differs);
-/// - a rule another rule shadows (see the module doc), named with that rule.
+/// - a rule another rule shadows (see the module doc), named with that rule (of two equal
+///   rules, the later one).
+///
+/// A rule that can never match for its verbs gets only that warning.
 pub fn lint(rules: &[ProtectRule], allowed: &[&str], contexts: Option<&[String]>) -> Vec<String> {
     let mut out = Vec::new();
     for (i, r) in rules.iter().enumerate() {
@@ -76,6 +79,8 @@ pub fn lint(rules: &[ProtectRule], allowed: &[&str], contexts: Option<&[String]>
             out.push(format!(
                 "protect[{i}] can never match: plugin.yaml verbs allow none of its verbs (they need {verbs}); add one to verbs or remove the rule"
             ));
+            // Whatever else could be said of it, it never applies.
+            continue;
         }
         if let Some(names) = contexts
             && r.servers.is_empty()
@@ -142,4 +147,143 @@ pub fn shadows(strong: &ProtectRule, weak: &ProtectRule) -> bool {
 /// `narrow` falls inside a `*` of `wide`, which matches whatever that `*` stands for.
 pub fn glob_covers(wide: &str, narrow: &str) -> bool {
     glob_match(wide, narrow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(yaml: &str) -> Vec<ProtectRule> {
+        serde_saphyr::from_str(yaml).expect("rules parse")
+    }
+
+    const ALL: &[&str] = &["get", "patch", "delete", "apply", "scale"];
+
+    #[test]
+    fn a_rule_whose_verbs_plugin_yaml_never_allows_can_never_match() {
+        let r = rules(
+            "- {contexts: [prod], verbs: [delete, undelete]}\n- {contexts: [prod], verbs: [rollback, crd-apply, label]}\n- {contexts: [prod], verbs: [label, edit]}\n- {contexts: [staging]}\n",
+        );
+        assert_eq!(
+            lint(&r, &["get", "patch"], None),
+            [
+                "protect[0] can never match: plugin.yaml verbs allow none of its verbs (they need delete); add one to verbs or remove the rule",
+                "protect[2] can never match: plugin.yaml verbs allow none of its verbs (they need label, edit); add one to verbs or remove the rule",
+            ]
+        );
+        // With only `get`, even a rule over every verb never applies.
+        assert_eq!(
+            lint(&r[3..], &["get"], None),
+            [
+                "protect[0] can never match: plugin.yaml verbs allow none of its verbs (they need patch, delete, apply, scale, label, annotate, edit, rollout); add one to verbs or remove the rule"
+            ]
+        );
+        assert_eq!(
+            plugin_verb(ProtectVerb::CrdPrune),
+            "patch",
+            "a CRD prune is a patch"
+        );
+        assert_eq!(plugin_verb(ProtectVerb::Undelete), "delete");
+        assert_eq!(plugin_verb(ProtectVerb::Rollout), "rollout");
+    }
+
+    #[test]
+    fn contexts_matching_no_kubeconfig_context_warn_only_without_servers() {
+        let r = rules(
+            "- {contexts: [\"prod-*\", staging]}\n- {contexts: [prd], servers: [\"https://prod:6443\"]}\n- {contexts: [prod]}\n- {servers: [\"*\"]}\n",
+        );
+        let names = ["admin".to_string(), "prod-eu".to_string()];
+        assert_eq!(
+            lint(&r, ALL, Some(&names)),
+            [
+                "protect[2] matches no context of this kubeconfig (\"prod\") and names no servers: check the context names, or add servers: so the rule holds wherever the cluster is reached"
+            ]
+        );
+        // A glob character in a context name is literal: `[prod]` matches only `[prod]`.
+        let odd = rules("- {contexts: [\"[prod]?\"]}\n");
+        assert_eq!(
+            lint(
+                &odd,
+                ALL,
+                Some(&["prod".to_string(), "[prod]?".to_string()])
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(lint(&odd, ALL, Some(&["prodx".to_string()])).len(), 1);
+        // No kubeconfig read: not checked.
+        assert_eq!(lint(&r, ALL, None), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_rule_covered_by_an_as_strict_rule_is_named_once() {
+        let r = rules(
+            "- {contexts: [prod], mode: type-name, requireReason: true, maxLift: 15m}\n- {contexts: [prod], namespaces: [\"team-*\"], verbs: [delete]}\n- {contexts: [prod], namespaces: [payments], mode: block}\n",
+        );
+        assert_eq!(
+            lint(&r, ALL, None),
+            [
+                "protect[1] never changes what is asked: protect[0] holds wherever it does and is at least as strict (mode type-name, requireReason true, maxLift 15m); remove protect[1] or narrow protect[0]"
+            ]
+        );
+        // Two equal rules: only the later one is named, with the earlier.
+        let twice = rules("- {contexts: [prod]}\n- {contexts: [prod]}\n");
+        assert_eq!(
+            lint(&twice, ALL, None),
+            [
+                "protect[1] never changes what is asked: protect[0] holds wherever it does and is at least as strict (mode confirm, requireReason false, maxLift 1h); remove protect[1] or narrow protect[0]"
+            ]
+        );
+        // The narrower rule sets something the wider one does not: each is not shadowed.
+        for weak in [
+            "{contexts: [prod], verbs: [delete], mode: block}",
+            "{contexts: [prod], verbs: [delete], requireReason: true}",
+            "{contexts: [prod], verbs: [delete], maxLift: 5m}",
+            "{contexts: [prod], verbs: [delete], message: why}",
+            "{contexts: [prod, staging], verbs: [delete]}",
+            "{contexts: [prod], servers: [\"https://p:6443\"], verbs: [delete]}",
+        ] {
+            let r = rules(&format!("- {{contexts: [prod]}}\n- {weak}\n"));
+            assert_eq!(lint(&r, ALL, None), Vec::<String>::new(), "{weak}");
+        }
+        // Namespaces: a glob covers the names and narrower globs it matches, not wider ones;
+        // a rule with namespaces never covers one without (cluster-scoped objects).
+        let ns = |strong: &str, weak: &str| {
+            shadows(
+                &rules(&format!("- {{contexts: [p], {strong}}}\n"))[0],
+                &rules(&format!("- {{contexts: [p], {weak}}}\n"))[0],
+            )
+        };
+        assert!(ns(
+            "namespaces: [\"team-*\"]",
+            "namespaces: [team-a, \"team-b*\"]"
+        ));
+        assert!(ns("namespaces: [\"*\"]", "namespaces: [\"*-prod\"]"));
+        assert!(!ns("namespaces: [\"team-*\"]", "namespaces: [\"team*\"]"));
+        assert!(!ns("namespaces: [\"team-*\"]", "namespaces: [team-a, web]"));
+        assert!(!ns("namespaces: [\"*\"]", "mode: confirm"));
+        assert!(ns("mode: confirm", "namespaces: [a]"));
+        assert!(ns("verbs: [delete, patch]", "verbs: [patch]"));
+        assert!(!ns("verbs: [delete]", "mode: confirm"));
+    }
+
+    #[test]
+    fn glob_covers_agrees_with_matching_on_samples() {
+        // Soundness: whenever `wide` covers `narrow`, every sample `narrow` matches, `wide`
+        // matches too.
+        let globs = [
+            "*", "a*", "*b", "a*b", "ab", "a*c*b", "*a*", "a", "b*", "a**",
+        ];
+        let texts = ["", "a", "b", "ab", "acb", "aab", "ba", "axcyb", "abc", "a*"];
+        for wide in globs {
+            for narrow in globs {
+                if glob_covers(wide, narrow) {
+                    for t in texts.iter().filter(|t| glob_match(narrow, t)) {
+                        assert!(glob_match(wide, t), "{wide} covers {narrow} but not {t}");
+                    }
+                }
+            }
+        }
+        assert!(glob_covers("a*", "a*c*b"));
+        assert!(!glob_covers("a*b", "a*"));
+    }
 }
