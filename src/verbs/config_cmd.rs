@@ -21,14 +21,17 @@ pub fn schema(p: &mut Printer<'_>) -> Result<(), VerbError> {
 }
 
 /// Validates `path` (or the file the lookup order finds, already loaded in `settings`) and
-/// prints a summary of what it allows, then warnings about rules that never apply (the
-/// `protect:` contexts are compared with the kubeconfig `settings` find, when given).
+/// prints a summary of what it allows, then warnings about rules that never apply;
+/// `protect:` contexts are compared with `contexts`, the context names of the kubeconfig in
+/// use (`None`: none could be read, and that warning is left out — a broken kubeconfig is
+/// another command's error).
 ///
 /// # Errors
 /// [`VerbError::Config`] (exit 2) with file:line:column when the file is invalid.
 pub fn validate(
     settings: Option<&Settings>,
     path: Option<&Path>,
+    contexts: Option<&[String]>,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let (cfg, origin): (PluginConfig, String) = match (path, settings) {
@@ -65,19 +68,10 @@ pub fn validate(
         p.err_line(&format!("warning: {w}"));
     }
     let allowed: Vec<&str> = cfg.verbs.iter().map(|v| v.as_str()).collect();
-    let contexts = settings.and_then(kubeconfig_contexts);
-    for w in crate::rules::protect::lint(&cfg.protect, &allowed, contexts.as_deref()) {
+    for w in crate::rules::protect::lint(&cfg.protect, &allowed, contexts) {
         p.err_line(&format!("warning: {w}"));
     }
     Ok(())
-}
-
-/// The context names of the kubeconfig `settings` point at (`--kubeconfig`, `$KUBECONFIG`,
-/// `~/.kube/config`, merged as kubectl does); `None` when there is none or it cannot be read:
-/// `config validate` judges plugin.yaml, and a broken kubeconfig is another command's error.
-fn kubeconfig_contexts(settings: &Settings) -> Option<Vec<String>> {
-    let kc = crate::cluster::client::load_kubeconfig(&settings.kube).ok()??;
-    Some(kc.contexts.into_iter().map(|c| c.name).collect())
 }
 
 /// The `protect:` lines of `config validate` (pure): nothing without rules, else one line

@@ -321,9 +321,9 @@ fn matrix_shows_what_protect_rules_ask_for_each_row_here() {
         "{r:?}"
     );
     // Without a change the plugin may make, nothing is protected.
-    let get_only = Myops::new(&format!(
-        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nprotect:\n- {{contexts: [admin]}}\n"
-    ));
+    let get_only = Myops::new(
+        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nprotect:\n- {contexts: [admin]}\n",
+    );
     let r = get_only.run(&["auth", "matrix", "-n", &ns.0]);
     assert_eq!(
         matrix_rows(&r, 6),
