@@ -330,7 +330,7 @@ mod lint;
 #[cfg(test)]
 mod tests;
 
-pub use lint::{ALL_VERBS, glob_covers, lint, plugin_verb, rule_verbs, shadows};
+pub use lint::{ALL_VERBS, SHADOW_BUDGET, glob_covers, lint, plugin_verb, rule_verbs, shadows};
 
 /// A lift of protection (`protect lift DURATION`): for one context on one server (and one
 /// namespace, or all), from `granted` until `until`. Stored in `MYOPS_HOME/protect/lifts.json`

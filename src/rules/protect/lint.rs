@@ -30,6 +30,11 @@ pub const ALL_VERBS: [ProtectVerb; 12] = [
     ProtectVerb::CrdPrune,
 ];
 
+/// How many pairs of rules [`lint`] compares to find shadowed rules before it stops and says
+/// so: a few tenths of a second. A real `protect:` list has a handful of rules, but a 1 MiB
+/// plugin.yaml can hold tens of thousands, and comparing every pair would take minutes.
+pub const SHADOW_BUDGET: usize = 1_000_000;
+
 /// The plugin.yaml `verbs:` entry a change of verb `v` needs (docs/configuration.md): a
 /// rollback and the CRD applies and prunes of `crds sync|watch` are patches, an undelete
 /// needs `delete`, and every other verb is its own entry.
@@ -56,11 +61,12 @@ pub fn rule_verbs(rule: &ProtectRule) -> Vec<ProtectVerb> {
 ///   names of the kubeconfig in use; `None` when it could not be read, and this check is
 ///   skipped — a warning only, as every user's kubeconfig differs);
 /// - a rule another rule shadows (see the module doc), named with that rule (of two equal
-///   rules, the later one).
+///   rules, the later one), within [`SHADOW_BUDGET`] comparisons of two rules.
 ///
 /// A rule that can never match for its verbs gets only that warning.
 pub fn lint(rules: &[ProtectRule], allowed: &[&str], contexts: Option<&[String]>) -> Vec<String> {
     let mut out = Vec::new();
+    let (mut budget, mut out_of_budget) = (SHADOW_BUDGET, false);
     for (i, r) in rules.iter().enumerate() {
         if !rule_verbs(r)
             .iter()
@@ -98,6 +104,17 @@ pub fn lint(rules: &[ProtectRule], allowed: &[&str], contexts: Option<&[String]>
                     .join(", ")
             ));
         }
+        if budget < rules.len() {
+            if !out_of_budget {
+                out_of_budget = true;
+                out.push(format!(
+                    "protect: shadowed rules were checked only before protect[{i}] ({SHADOW_BUDGET} comparisons; the file has {} rules): merge rules",
+                    rules.len()
+                ));
+            }
+            continue;
+        }
+        budget -= rules.len();
         let shadow = rules
             .iter()
             .enumerate()
@@ -126,9 +143,11 @@ pub fn shadows(strong: &ProtectRule, weak: &ProtectRule) -> bool {
         (Some(_), None) => false,
         (Some(s), Some(w)) => w.iter().all(|wg| s.iter().any(|sg| glob_covers(sg, wg))),
     };
-    let verbs = rule_verbs(weak)
-        .iter()
-        .all(|v| rule_verbs(strong).contains(v));
+    let verbs = match (&strong.verbs, &weak.verbs) {
+        (None, _) => true,
+        (Some(s), None) => ALL_VERBS.iter().all(|v| s.contains(v)),
+        (Some(s), Some(w)) => w.iter().all(|v| s.contains(v)),
+    };
     same_set(&strong.contexts, &weak.contexts)
         && same_set(&strong.servers, &weak.servers)
         && namespaces
@@ -264,6 +283,29 @@ mod tests {
         assert!(ns("mode: confirm", "namespaces: [a]"));
         assert!(ns("verbs: [delete, patch]", "verbs: [patch]"));
         assert!(!ns("verbs: [delete]", "mode: confirm"));
+    }
+
+    #[test]
+    fn thousands_of_rules_are_checked_for_shadowing_only_within_the_budget() {
+        let one = rules("- {contexts: [c]}\n").remove(0);
+        let many: Vec<ProtectRule> = (0..1500)
+            .map(|i| ProtectRule {
+                contexts: vec![format!("c{i}")],
+                ..one.clone()
+            })
+            .chain([one.clone(), one.clone()])
+            .collect();
+        let start = std::time::Instant::now();
+        let out = lint(&many, ALL, None);
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        // 1502 rules: 665 of them fit in the budget; the two equal ones at the end do not.
+        assert_eq!(
+            out,
+            [
+                "protect: shadowed rules were checked only before protect[665] (1000000 comparisons; the file has 1502 rules): merge rules"
+            ]
+        );
+        assert_eq!(lint(&many[1490..], ALL, None).len(), 1, "the equal pair");
     }
 
     #[test]
