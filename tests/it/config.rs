@@ -293,3 +293,28 @@ fn bad_protect_rules_are_exit_2_at_the_value() {
         );
     }
 }
+
+#[test]
+fn protect_values_with_escape_sequences_are_shown_escaped() {
+    let config = format!(
+        "{GOOD}protect:\n- contexts: [\"\\e[2Jprod\\u202e\"]\n  namespaces: [\"*\"]\n  message: \"\\e[31mred\"\n"
+    );
+    let (code, stdout, stderr) = validate_protect(&config, Some(TWO_CONTEXTS));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.ends_with(
+            "    [0] contexts \\u{1b}[2Jprod\\u{202e} — namespaces *; verbs (all mutating); mode confirm; requireReason false; maxLift 1h — \"\\u{1b}[31mred\"\n"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(
+        stderr,
+        "warning: protect[0] can never match: plugin.yaml verbs allow none of its verbs (they need patch, delete, apply, scale, label, annotate, edit, rollout); add one to verbs or remove the rule\n"
+    );
+    let (_, _, stderr) =
+        validate_protect(&config.replace("[get]", "[get, patch]"), Some(TWO_CONTEXTS));
+    assert_eq!(
+        stderr,
+        "warning: protect[0] matches no context of this kubeconfig (\"\\u{1b}[2Jprod\\u{202e}\") and names no servers: check the context names, or add servers: so the rule holds wherever the cluster is reached\n"
+    );
+}
