@@ -319,6 +319,14 @@ fn schema_names_the_keys_and_denies_unknown_ones() {
     }
     let v: serde_json::Value = serde_json::from_str(&s).unwrap();
     assert_eq!(v["additionalProperties"], serde_json::Value::Bool(false));
+    // What the strict parse refuses in a protect rule, an editor's schema check refuses too.
+    let rule = &v["$defs"]["ProtectRule"];
+    assert_eq!(rule["additionalProperties"], false);
+    assert_eq!(rule["properties"]["maxLift"]["pattern"], "^([0-9]+[hms])+$");
+    assert_eq!(rule["properties"]["verbs"]["minItems"], 1);
+    assert_eq!(rule["properties"]["namespaces"]["minItems"], 1);
+    assert_eq!(rule["properties"]["contexts"]["items"]["minLength"], 1);
+    assert_eq!(rule["properties"]["message"]["minLength"], 1);
     assert!(s.lines().count() > 10, "pretty-printed");
 }
 
