@@ -59,6 +59,9 @@ pub struct ProtectAnswers {
     /// The contexts a fan-out's question for this wave was answered for (every mode but
     /// `block`).
     pub answered: Vec<String>,
+    /// Whether the session may ask on the terminal: true, except in the sessions of a
+    /// fan-out, whose one question per wave is asked before them ([`crate::fleet`]).
+    pub terminal: bool,
 }
 
 /// The environment variables settings read, captured once so resolution is a pure function.
@@ -257,6 +260,7 @@ impl Settings {
                 confirm_context: g.confirm_context.clone(),
                 reason: g.reason.clone(),
                 answered: Vec::new(),
+                terminal: true,
             },
         })
     }

@@ -99,6 +99,8 @@ mod policy;
 mod progress_help;
 #[path = "it/prometheus.rs"]
 mod prometheus;
+#[path = "it/protect.rs"]
+mod protect;
 #[path = "it/proxy.rs"]
 mod proxy;
 #[path = "it/push_tls.rs"]

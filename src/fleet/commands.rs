@@ -261,6 +261,9 @@ pub async fn run_command(
         session_id: crate::changelog::new_session_id(),
         progress: env.stderr_is_terminal,
         kubeconfig,
+        protect: waved(&plan)
+            .filter(|(_, dry_run)| *dry_run == DryRun::None)
+            .and_then(|(verb, _)| super::protect::verb_of(verb)),
     };
     let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
     let (runs, shape, template, verb) =

@@ -24,6 +24,7 @@
 //!   context name in practice, unlike `/` and `:` in EKS ARNs).
 
 pub mod commands;
+pub mod protect;
 pub mod rollback;
 pub mod run;
 

@@ -55,6 +55,9 @@ pub struct Fleet {
     /// The kubeconfig, read and merged once; each context gets only its own part of it
     /// ([`crate::cluster::client::for_context`]). `None`: each context reads the files.
     pub kubeconfig: Option<kube::config::Kubeconfig>,
+    /// The verb of a fan-out that changes something (no dry run): plugin.yaml `protect:` is
+    /// asked about once per wave ([`super::protect`]). `None` for reads and dry runs.
+    pub protect: Option<crate::rules::protect::ProtectVerb>,
 }
 
 /// Runs `one` in every context of `fleet`, wave by wave (`waves`: ranges of indexes into
@@ -87,10 +90,30 @@ where
     let stopped_ref = &stopped;
     let shared = std::sync::Arc::new(crate::cluster::discovery_cache::SharedIndex::default());
     let shared = &shared;
-    for wave in waves {
+    for (w, wave) in waves.iter().enumerate() {
         if stopped.get() {
             break;
         }
+        let answered = match fleet.protect {
+            None => Vec::new(),
+            Some(verb) => {
+                let protected = super::protect::needing_answer(
+                    &fleet.contexts[wave.clone()],
+                    fleet.kubeconfig.as_ref(),
+                    base,
+                    verb,
+                );
+                match super::protect::ask(&protected, verb, w + 1, waves.len()) {
+                    Ok(a) => a,
+                    Err(refusal) => {
+                        refused(&mut results, fleet, wave.clone(), refusal);
+                        stopped.set(true);
+                        break;
+                    }
+                }
+            }
+        };
+        let answered = &answered;
         let start = |i: usize| async move {
             let context = fleet.contexts[i].clone();
             if stopped_ref.get() {
@@ -105,6 +128,8 @@ where
             s.kube.context = Some(context.clone());
             s.session_id = Some(fleet.session_id.clone());
             s.shared_discovery = Some(shared.clone());
+            s.protect.answered.clone_from(answered);
+            s.protect.terminal = false;
             let (mut chunks, mut stderr) = (Vec::new(), Vec::new());
             let began = Instant::now();
             let done = {
@@ -160,4 +185,28 @@ where
             })
         })
         .collect()
+}
+
+/// The runs of `wave`'s contexts refused at the wave's protection question: each ends with
+/// the refusal (exit 3, or 130 when interrupted), having sent nothing.
+fn refused(
+    results: &mut [Option<ContextRun>],
+    fleet: &Fleet,
+    wave: Range<usize>,
+    refusal: crate::guard::protect::ProtectError,
+) {
+    let status = crate::guard::GuardError::Protected(refusal.clone()).exit_status();
+    for i in wave {
+        results[i] = Some(ContextRun {
+            context: fleet.contexts[i].clone(),
+            done: Some(Done {
+                status,
+                message: Some(refusal.to_string()),
+                resource: None,
+            }),
+            chunks: Vec::new(),
+            stderr: Vec::new(),
+            seconds: 0.0,
+        });
+    }
 }

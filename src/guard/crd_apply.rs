@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition;
 use kube::Api;
-use kube::api::PatchParams;
+use kube::api::{DeleteParams, PatchParams};
 
 use futures::StreamExt;
 
@@ -302,6 +302,15 @@ impl<'a> Applier<'a> {
         };
         let request = self.api.patch(&crd.name, &pp, &patch);
         let before = before.as_ref().and_then(|b| serde_json::to_value(b).ok());
+        let dry_params = PatchParams {
+            dry_run: true,
+            ..pp.clone()
+        };
+        let dry_run = async {
+            let answer = self.api.patch(&crd.name, &dry_params, &patch).await?;
+            Ok(serde_json::to_value(answer).unwrap_or_default())
+        };
+        let intent = self.session.admit(intent, before.as_ref(), dry_run).await?;
         match self
             .session
             .journaled_with(intent, "the server-side apply", request, |o| {
@@ -374,6 +383,16 @@ impl<'a> Applier<'a> {
         else {
             return Err(GuardError::Usage("internal: a delete builds a DELETE".into()).into());
         };
+        let dry_params = DeleteParams {
+            dry_run: true,
+            ..dp.clone()
+        };
+        let dry_run = async {
+            self.api.delete(name, &dry_params).await?;
+            Ok(Value::Null)
+        };
+        let before = serde_json::to_value(&crd).ok();
+        let intent = self.session.admit(intent, before.as_ref(), dry_run).await?;
         let request = self.api.delete(name, &dp);
         match self
             .session

@@ -18,6 +18,8 @@
 //! - [`change`]: the mutation model (pure) — every kind of change (patch, delete, create,
 //!   apply), with its reviews, its plugin.yaml verb, its journal records, its request and its
 //!   inverse;
+//! - [`protect`]: plugin.yaml protected contexts and namespaces — every mutating request is
+//!   admitted there first (preview, question, refusal, lift), so no verb can forget it;
 //! - [`deadline`]: every request bounded (discovery and reviews by kubectl's 32 s default,
 //!   each call by `--request-timeout`);
 //! - [`identity`]: requested vs observed identity (pure);
@@ -45,6 +47,7 @@ pub mod identity;
 pub mod lease;
 pub mod mutation;
 pub mod outage;
+pub mod protect;
 pub mod select;
 pub mod session;
 pub mod target;
@@ -159,6 +162,10 @@ pub enum GuardError {
         "the change was sent but its outcome could not be journaled: {0}; the change log shows the attempt as outcome unknown — once the log can be written, `kubectl myops changelog reconcile` reads the object and records what happened"
     )]
     Unjournaled(#[source] ChangelogError),
+    /// A plugin.yaml `protect:` rule holds and was not answered yes (docs/protection.md);
+    /// nothing was sent.
+    #[error(transparent)]
+    Protected(#[from] protect::ProtectError),
 }
 
 impl GuardError {
@@ -176,6 +183,10 @@ impl GuardError {
             | GuardError::PolicyUnchecked { .. }
             | GuardError::PolicyDelete { .. } => ExitStatus::Denied,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
+            GuardError::Protected(protect::ProtectError::Interrupted { .. }) => {
+                ExitStatus::Interrupted
+            }
+            GuardError::Protected(_) => ExitStatus::Denied,
         }
     }
 }

@@ -43,6 +43,7 @@ use serde_json::Value;
 use super::GuardError;
 use super::change::Change;
 pub use super::change::object::{Intent, ObjectRef, type_name};
+use super::protect::Admitted;
 use super::session::{Grant, Session};
 use crate::changelog::{self, Entry, Operation};
 use crate::cli::{DryRun, PatchType};
@@ -330,7 +331,8 @@ impl Session<'_> {
         }
     }
 
-    /// Write-ahead: appends `intent` (fsynced), then sends `request` under the call deadline,
+    /// Write-ahead: appends `intent` — admitted by plugin.yaml `protect:` ([`Session::admit`]),
+    /// so no request is sent that did not pass it — (fsynced), then sends `request` under the call deadline,
     /// then appends the complete outcome record (`rv_after` reads the resourceVersion from the
     /// answer). `request` is not polled — nothing is sent — when the intent cannot be written.
     ///
@@ -347,7 +349,7 @@ impl Session<'_> {
     /// outcome could not be written after the request.
     pub async fn journaled<T, F>(
         &self,
-        intent: Entry,
+        intent: Admitted,
         what: &str,
         request: F,
         rv_after: impl Fn(&T) -> Option<String>,
@@ -366,7 +368,7 @@ impl Session<'_> {
     /// As [`Session::journaled`].
     pub async fn journaled_with<T, F, R>(
         &self,
-        intent: Entry,
+        intent: Admitted,
         what: &str,
         request: F,
         outcome: impl Fn(&T) -> R,
@@ -376,6 +378,7 @@ impl Session<'_> {
         R: Into<Recorded>,
     {
         let journal = self.journal()?;
+        let intent = intent.into_entry();
         let started = Instant::now();
         journal.append(&intent).map_err(GuardError::Journal)?;
         #[cfg(debug_assertions)]

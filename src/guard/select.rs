@@ -115,6 +115,8 @@ impl Session<'_> {
                 }
             }
         }
+        // A protection question names every object the command goes on to change.
+        self.plan_changes(out.iter().map(ObjectRef::display));
         Ok(out)
     }
 

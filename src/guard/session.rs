@@ -38,8 +38,11 @@ use crate::guard::authz::{AccessRequest, GateError, check_boundary, check_verb};
 use crate::output::Printer;
 use crate::settings::Settings;
 
+mod answered;
 mod purpose;
 mod reviews;
+
+pub use answered::{Answered, Refusal};
 
 pub use purpose::{Grant, Mode, Moved, Purpose};
 pub use reviews::NO_RULE_REASON;
@@ -55,6 +58,7 @@ pub struct Session<'s> {
     index: OnceCell<std::sync::Arc<TypeIndex>>,
     observed: OnceCell<SelfSubjectReview>,
     reviews: Mutex<HashMap<AccessRequest, Result<(), String>>>,
+    answered: Mutex<Answered>,
 }
 
 impl<'s> Session<'s> {
@@ -153,6 +157,7 @@ impl<'s> Session<'s> {
             index: OnceCell::new(),
             observed: OnceCell::new(),
             reviews: Mutex::new(HashMap::new()),
+            answered: Mutex::new(Default::default()),
         };
         if let Some(requested) = session.cluster.impersonation.clone() {
             let observed = session.review_identity().await?.ok_or_else(|| {
@@ -165,6 +170,13 @@ impl<'s> Session<'s> {
             verify(&requested, &observed)?;
         }
         Ok(session)
+    }
+
+    /// What this session answered for plugin.yaml `protect:` so far ([`super::protect`]).
+    pub(crate) fn protect_state(&self) -> std::sync::MutexGuard<'_, Answered> {
+        self.answered
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The settings this session was opened with.

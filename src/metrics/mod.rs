@@ -80,15 +80,7 @@ impl Status {
     /// The label for a command that ended with `e` (docs/design.md, "Metrics": one status per exit
     /// class).
     pub fn for_exit(e: ExitStatus) -> Status {
-        match e {
-            // Drift found is an answer the command gave, not a failure.
-            ExitStatus::Success | ExitStatus::Drift => Status::Success,
-            ExitStatus::Denied => Status::Denied,
-            ExitStatus::NotFound => Status::NotFound,
-            ExitStatus::Conflict => Status::Conflict,
-            ExitStatus::Usage => Status::Invalid,
-            ExitStatus::Failure => Status::Error,
-        }
+        Status::from(e)
     }
 
     /// The label value: `success`, `denied`, `notfound`, `conflict`, `invalid` or `error`.
@@ -111,14 +103,17 @@ impl fmt::Display for Status {
 }
 
 /// The `status` label of a command that ends with this exit status (usage → `invalid`,
-/// runtime failure → `error`, the others by name).
+/// runtime failure → `error`, interrupted at the protection question → `denied`, the others
+/// by name).
 impl From<ExitStatus> for Status {
     fn from(exit: ExitStatus) -> Self {
         match exit {
+            // Drift found is an answer the command gave, not a failure.
             ExitStatus::Success | ExitStatus::Drift => Status::Success,
             ExitStatus::Failure => Status::Error,
             ExitStatus::Usage => Status::Invalid,
-            ExitStatus::Denied => Status::Denied,
+            // A person who stopped at the protection question refused the change.
+            ExitStatus::Denied | ExitStatus::Interrupted => Status::Denied,
             ExitStatus::NotFound => Status::NotFound,
             ExitStatus::Conflict => Status::Conflict,
         }

@@ -57,7 +57,12 @@ pub async fn run(s: &Settings, a: &DeleteArgs, p: &mut Printer<'_>) -> Outcome {
             result: r,
         };
     }
-    if objects.len() > 1 {
+    // In a protected scope the whole preview comes before the question, even for one object.
+    let protected = a.dry_run.strategy == DryRun::None
+        && objects
+            .iter()
+            .any(|o| session.protects(Operation::Delete, o));
+    if objects.len() > 1 || protected {
         preview(&objects, p);
         let roots: Vec<dependents::Root> = objects.iter().map(dependents::Root::of_ref).collect();
         for line in dependents::preview(&session, &roots, a.cascade).await {

@@ -320,12 +320,8 @@ impl Myops {
     }
 
     pub fn run(&self, args: &[&str]) -> Run {
-        let out = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"))
-            .args(args)
-            .env_clear()
-            .env("PATH", std::env::var("PATH").unwrap_or_default())
-            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .stdin(Stdio::null())
+        let out = self
+            .command(args)
             .output()
             .expect("the kubectl-myops binary runs");
         Run {
@@ -430,7 +426,9 @@ pub fn audit_since(mark: u64) -> Vec<serde_json::Value> {
 
 impl Myops {
     /// The binary under test with this environment, for tests that spawn it themselves
-    /// (many at once, or with a deadline).
+    /// (many at once, or with a deadline). It runs in a session of its own, without a
+    /// controlling terminal, as in CI: a protection question (src/guard/protect.rs) is then
+    /// refused headless instead of waiting on the terminal of whoever runs the tests.
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_kubectl-myops"));
         c.args(args)
@@ -438,6 +436,7 @@ impl Myops {
             .env("PATH", std::env::var("PATH").unwrap_or_default())
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdin(Stdio::null());
+        detach_from_terminal(&mut c);
         c
     }
 }
@@ -599,4 +598,16 @@ pub fn create_secret(ns: &str, name: &str, literals: &[&str]) {
 /// manager `kubectl-patch`): another writer than kubectl-myops.
 pub fn kubectl_merge_patch(ns: &str, kind: &str, name: &str, body: &str) -> String {
     kubectl(&["patch", kind, name, "-n", ns, "--type", "merge", "-p", body])
+}
+
+/// Makes `c` start a session of its own (setsid(2)), so it has no controlling terminal.
+pub fn detach_from_terminal(c: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setsid is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        c.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
 }

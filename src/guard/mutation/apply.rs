@@ -221,6 +221,15 @@ impl Session<'_> {
         };
         let kind = obj.t.api.kind.clone();
         let b = before.clone();
+        let dry_params = PatchParams {
+            dry_run: true,
+            ..pp.clone()
+        };
+        let dry_run = async {
+            let answer = api.patch(&obj.name, &dry_params, &patch).await?;
+            Ok(serde_json::to_value(answer).unwrap_or_default())
+        };
+        let intent = self.admit(intent, before.as_ref(), dry_run).await?;
         let answer = self
             .journaled_with(
                 intent,

@@ -107,6 +107,7 @@ impl Session<'_> {
                 req,
             });
         }
+        let ready = self.admit_batch(grant, items, ready, &mut results).await?;
         let journal = self.journal()?;
         let intents: Vec<changelog::Entry> = ready.iter().map(|r| r.intent.clone()).collect();
         journal.append_all(&intents).map_err(GuardError::Journal)?;
@@ -153,6 +154,52 @@ impl Session<'_> {
                 })
             })
             .collect())
+    }
+
+    /// The items of `ready` that plugin.yaml `protect:` admits ([`Session::admit`]: the first
+    /// that needs an answer asks, the rest of the batch shares it), their intents carrying how;
+    /// a refused item's result is its refusal (journaled), and it is not sent.
+    ///
+    /// # Errors
+    /// [`GuardError::Journal`] when a refusal cannot be journaled.
+    async fn admit_batch<'b>(
+        &self,
+        grant: &Grant,
+        items: &[Item<'_>],
+        ready: Vec<Ready<'b>>,
+        results: &mut [Option<Result<Applied, GuardError>>],
+    ) -> Result<Vec<Ready<'b>>, GuardError> {
+        self.plan_changes(ready.iter().map(|r| items[r.index].0.display()));
+        let mut admitted = Vec::with_capacity(ready.len());
+        for mut r in ready {
+            let (obj, _) = &items[r.index];
+            let change = r.req.as_change();
+            let dry_run = async {
+                let api = self
+                    .api_for(grant, obj, &change)
+                    .map_err(|e| kube::Error::Service(e.to_string().into()))?;
+                let (Request::Patch { patch, .. }, Params::Patch(pp)) = change
+                    .request(r.req.field_manager, true)
+                    .map_err(|e| kube::Error::Service(e.into()))?
+                else {
+                    return Ok(Value::Null);
+                };
+                let answer: DynamicObject = api.patch(&obj.name, &pp, &patch).await?;
+                Ok(serde_json::to_value(answer).unwrap_or_default())
+            };
+            match self
+                .admit(r.intent.clone(), r.before.as_ref(), dry_run)
+                .await
+            {
+                Ok(a) => {
+                    r.intent = a.into_entry();
+                    admitted.push(r);
+                }
+                Err(e @ GuardError::Journal(_)) => return Err(e),
+                Err(e) => results[r.index] = Some(Err(e)),
+            }
+        }
+        Ok(admitted)
     }
 
     /// The applies of `ready`, [`IN_FLIGHT`] at a time, each built from `grant`; the

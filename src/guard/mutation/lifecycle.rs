@@ -168,7 +168,14 @@ impl Session<'_> {
         let failed = &status_failed;
         let server = self.server().to_string();
         let manager = sent.field_manager.to_string();
-        let send = async move {
+        let dry_run = async {
+            let (request, params) = sent
+                .change
+                .request(sent.field_manager, true)
+                .map_err(|e| kube::Error::Service(e.into()))?;
+            send_plain(&api, &obj.name, request, params).await
+        };
+        let send = async {
             let answer = match (request, params) {
                 (Request::Create(_), Params::Post(pp)) => match &created {
                     Some(o) => {
@@ -188,28 +195,11 @@ impl Session<'_> {
                     }
                     None => Ok(Value::Null),
                 },
-                (Request::Delete(dp), _) => api
-                    .delete(&name, &dp)
-                    .await?
-                    .either(serde_json::to_value, serde_json::to_value),
-                (
-                    Request::Patch {
-                        patch,
-                        subresource: Some(sr),
-                    },
-                    Params::Patch(pp),
-                ) => serde_json::to_value(api.patch_subresource(sr, &name, &pp, &patch).await?),
-                (
-                    Request::Patch {
-                        patch,
-                        subresource: None,
-                    },
-                    Params::Patch(pp),
-                ) => serde_json::to_value(api.patch(&name, &pp, &patch).await?),
-                _ => Ok(Value::Null),
+                (request, params) => return send_plain(&api, &name, request, params).await,
             };
             answer.map_err(kube::Error::SerdeError)
         };
+        let intent = self.admit(intent, sent.before, dry_run).await?;
         let before = sent.before;
         let change = sent.change;
         let answer = self
@@ -227,6 +217,44 @@ impl Session<'_> {
             .unwrap_or_else(PoisonError::into_inner);
         Ok((answer, note))
     }
+}
+
+/// Sends one request of a change as [`Change::request`] built it — a create without its
+/// status write, a delete, a patch of the object or a subresource — and answers the server's
+/// answer as JSON (a delete's Status or the object it is deleting).
+async fn send_plain(
+    api: &kube::Api<DynamicObject>,
+    name: &str,
+    request: Request<'_>,
+    params: Params,
+) -> Result<Value, kube::Error> {
+    let answer = match (request, params) {
+        (Request::Create(object), Params::Post(pp)) => {
+            let o: DynamicObject =
+                serde_json::from_value(object.clone()).map_err(kube::Error::SerdeError)?;
+            serde_json::to_value(api.create(&pp, &o).await?)
+        }
+        (Request::Delete(dp), _) => api
+            .delete(name, &dp)
+            .await?
+            .either(serde_json::to_value, serde_json::to_value),
+        (
+            Request::Patch {
+                patch,
+                subresource: Some(sr),
+            },
+            Params::Patch(pp),
+        ) => serde_json::to_value(api.patch_subresource(sr, name, &pp, &patch).await?),
+        (
+            Request::Patch {
+                patch,
+                subresource: None,
+            },
+            Params::Patch(pp),
+        ) => serde_json::to_value(api.patch(name, &pp, &patch).await?),
+        _ => Ok(Value::Null),
+    };
+    answer.map_err(kube::Error::SerdeError)
 }
 
 /// Writes `status` to the object `made` just created, through its `status` subresource: a

@@ -109,6 +109,19 @@ impl Session<'_> {
             }
         };
         let subresource = req.subresource;
+        let dry_params = PatchParams {
+            dry_run: true,
+            ..pp.clone()
+        };
+        let dry_run = async {
+            let answer = send_patch(&api, obj, subresource, &dry_params, &patch).await?;
+            Ok(match before {
+                Some(b) => would_store(obj, b, subresource, &answer)
+                    .unwrap_or_else(|_| serde_json::to_value(&answer).unwrap_or_default()),
+                None => serde_json::to_value(&answer).unwrap_or_default(),
+            })
+        };
+        let intent = self.admit(intent, before, dry_run).await?;
         match self
             .journaled_with(intent, "the patch", send, |o: &DynamicObject| {
                 (

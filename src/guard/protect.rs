@@ -1,0 +1,567 @@
+//! Protected contexts and namespaces on the guarded path (docs/protection.md).
+//!
+//! Every mutating request is journaled through [`Session::journaled_with`] or a batch's
+//! group commit, and both take an [`Admitted`] intent, which only [`Session::admit`] makes:
+//! a change cannot be sent without passing here, whatever verb asks for it. `admit` judges
+//! the change with plugin.yaml `protect:` ([`crate::rules::protect::protection`]); where a
+//! rule holds it answers, in this order:
+//! 1. `block`: refused (exit 3), whatever the flags, lifts or terminal;
+//! 2. `requireReason` without `--reason`: refused (exit 3);
+//! 3. the same rules already answered in this session (one question per command);
+//! 4. a lift in force for the context (and namespace) — never for `block`;
+//! 5. a fan-out wave's one question ([`crate::settings::ProtectAnswers::answered`]);
+//! 6. `--yes` (`confirm`) or `--confirm-context NAME` equal to the context (`type-name`, or
+//!    `confirm`); a `--confirm-context` naming another context is refused;
+//! 7. the terminal: the change is sent as a server-side dry run, what would change is shown,
+//!    and the question asked ([`terminal`]); without a terminal, refused (fail-closed).
+//!
+//! A refusal is one complete record in the change log and nothing is sent; how a rule was
+//! answered is journaled with the change ([`crate::changelog::Entry::protection`]). A dry
+//! run (`--dry-run=server|client`) changes nothing and is never asked about.
+
+pub mod lifts;
+pub mod terminal;
+
+use std::future::Future;
+
+use serde_json::Value;
+
+use super::GuardError;
+use super::session::{Refusal, Session};
+use crate::base::echo;
+use crate::changelog::{Entry, Operation};
+use crate::rules::protect::{
+    ProtectMode, ProtectVerb, Protected, Scope, judged_namespace, protection,
+};
+use terminal::{Answer, Terminal};
+
+/// An intent record that passed [`Session::admit`]: the only thing the guarded path journals
+/// and sends.
+#[derive(Debug, Clone)]
+pub struct Admitted(Entry);
+
+impl Admitted {
+    /// The intent record.
+    pub fn entry(&self) -> &Entry {
+        &self.0
+    }
+
+    /// The intent record, to journal.
+    pub(crate) fn into_entry(self) -> Entry {
+        self.0
+    }
+}
+
+/// Why protection refused a change; nothing was sent (exit 3, or 130 when interrupted).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProtectError {
+    /// A `block` rule holds.
+    #[error(
+        "{what} is blocked by plugin.yaml {rules}{message}; a block is not lifted by --yes, --confirm-context or `protect lift`: change plugin.yaml to allow it (nothing was sent)"
+    )]
+    Blocked {
+        /// `scale deployment.apps/web in namespace shop of context "prod"`.
+        what: String,
+        /// `protect[0]`.
+        rules: String,
+        /// `: why` or empty.
+        message: String,
+    },
+    /// A rule requires `--reason` and none was given.
+    #[error(
+        "{what} is protected by plugin.yaml {rules}, which requires a reason: pass --reason TEXT saying why (nothing was sent)"
+    )]
+    NoReason {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+        /// `protect[0]`.
+        rules: String,
+    },
+    /// `--confirm-context` names another context.
+    #[error(
+        "{what} is protected by plugin.yaml {rules}, and --confirm-context names {given}, not the context {context}; nothing was sent"
+    )]
+    WrongContext {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+        /// `protect[0]`.
+        rules: String,
+        /// The names given, quoted.
+        given: String,
+        /// The context, quoted.
+        context: String,
+    },
+    /// No terminal to ask on and no flag that answers.
+    #[error(
+        "{what} is protected by plugin.yaml {rules} ({mode}){message}, and there is no terminal to ask on: pass {flag} to go on (nothing was sent)"
+    )]
+    Headless {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+        /// `protect[0]`.
+        rules: String,
+        /// `confirm` or `type-name`.
+        mode: &'static str,
+        /// `: why` or empty.
+        message: String,
+        /// `--yes` or `--confirm-context NAME`.
+        flag: String,
+    },
+    /// The person at the terminal did not say yes.
+    #[error("{what} was not confirmed at the terminal; nothing was sent")]
+    Declined {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+    },
+    /// The terminal closed before an answer.
+    #[error("the terminal closed before the question about {what} was answered; nothing was sent")]
+    Closed {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+    },
+    /// Ctrl-C at the question.
+    #[error("interrupted at the question about {what}; nothing was sent")]
+    Interrupted {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+    },
+}
+
+impl ProtectError {
+    /// The `result` of the refusal's record in the change log.
+    pub fn result(&self) -> &'static str {
+        match self {
+            ProtectError::Blocked { .. } => "refused by protect: block",
+            ProtectError::NoReason { .. } => "refused by protect: no reason given",
+            ProtectError::WrongContext { .. } => {
+                "refused by protect: --confirm-context names another context"
+            }
+            ProtectError::Headless { .. } => "refused by protect: no terminal to ask on",
+            ProtectError::Declined { .. } => "refused by protect: not confirmed",
+            ProtectError::Closed { .. } => "refused by protect: the terminal closed",
+            ProtectError::Interrupted { .. } => "refused by protect: interrupted",
+        }
+    }
+}
+
+/// The protect verb of a change journaled as `operation`.
+pub fn protect_verb(operation: Operation) -> ProtectVerb {
+    match operation {
+        Operation::Patch => ProtectVerb::Patch,
+        Operation::CrdApply => ProtectVerb::CrdApply,
+        Operation::CrdPrune => ProtectVerb::CrdPrune,
+        Operation::Rollback => ProtectVerb::Rollback,
+        Operation::Delete => ProtectVerb::Delete,
+        Operation::Undelete => ProtectVerb::Undelete,
+        Operation::Apply => ProtectVerb::Apply,
+        Operation::Scale => ProtectVerb::Scale,
+        Operation::Label => ProtectVerb::Label,
+        Operation::Annotate => ProtectVerb::Annotate,
+        Operation::Edit => ProtectVerb::Edit,
+        Operation::Rollout => ProtectVerb::Rollout,
+    }
+}
+
+impl Session<'_> {
+    /// Passes the change journaled as `intent` through plugin.yaml `protect:` (see the module
+    /// doc): the admitted intent, carrying how a rule that held was answered. `dry_run` is the
+    /// same request as a server-side dry run, answering the object as the server would store
+    /// it (`Null` for a delete); it is sent only when a question is asked, to show what would
+    /// change against `before`. Never asks about a dry run.
+    ///
+    /// # Errors
+    /// [`GuardError::Protected`] after the refusal's complete record ([`ProtectError`]: exit
+    /// 3, or 130 when interrupted), [`GuardError::Journal`] when that record cannot be written.
+    pub async fn admit<F>(
+        &self,
+        mut intent: Entry,
+        before: Option<&Value>,
+        dry_run: F,
+    ) -> Result<Admitted, GuardError>
+    where
+        F: Future<Output = Result<Value, kube::Error>>,
+    {
+        if intent.dry_run {
+            return Ok(Admitted(intent));
+        }
+        let scope = Scope {
+            context: self.context(),
+            server: self.server(),
+            namespace: judged_namespace(&intent.kind, intent.namespace.as_deref(), &intent.name),
+            verb: protect_verb(intent.operation),
+        };
+        let Some(p) = protection(&self.settings().plugin.protect, &scope) else {
+            return Ok(Admitted(intent));
+        };
+        match self.answer(&p, &scope, &intent, before, dry_run).await {
+            Ok(how) => {
+                intent.protection = Some(how);
+                Ok(Admitted(intent))
+            }
+            Err(refusal) => {
+                let result = refusal.result().to_string();
+                self.journal_complete(intent, result)?;
+                Err(GuardError::Protected(refusal))
+            }
+        }
+    }
+
+    /// How the rules `p` are answered for `intent`, or why they are not.
+    async fn answer<F>(
+        &self,
+        p: &Protected,
+        scope: &Scope<'_>,
+        intent: &Entry,
+        before: Option<&Value>,
+        dry_run: F,
+    ) -> Result<String, ProtectError>
+    where
+        F: Future<Output = Result<Value, kube::Error>>,
+    {
+        let what = describe(intent, scope);
+        let rules = rule_names(&p.rules);
+        let message = messages(p);
+        if p.mode == ProtectMode::Block {
+            return Err(ProtectError::Blocked {
+                what,
+                rules,
+                message,
+            });
+        }
+        let answers = &self.settings().protect;
+        if p.require_reason && answers.reason.is_none() {
+            return Err(ProtectError::NoReason { what, rules });
+        }
+        if let Some(how) = self.answered_before(p) {
+            return Ok(how);
+        }
+        if let Some(refusal) = self.refused_before(p, &what) {
+            return Err(refusal);
+        }
+        if let Some(how) = self.lifted(p, scope) {
+            return Ok(self.remember(p, how));
+        }
+        let context = scope.context.unwrap_or_default();
+        if answers.answered.iter().any(|c| c == context) {
+            return Ok(self.remember(p, "answered for the fan-out wave".into()));
+        }
+        if !answers.confirm_context.is_empty() {
+            if answers.confirm_context.iter().any(|c| c == context) {
+                self.note(&format!(
+                    "note: {what} is protected ({rules}); going on: --confirm-context"
+                ));
+                return Ok(self.remember(p, "--confirm-context".into()));
+            }
+            return Err(ProtectError::WrongContext {
+                what,
+                rules,
+                given: answers
+                    .confirm_context
+                    .iter()
+                    .map(|c| echo::quoted(c))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                context: echo::quoted(context),
+            });
+        }
+        if answers.yes && p.mode == ProtectMode::Confirm {
+            self.note(&format!(
+                "note: {what} is protected ({rules}); going on: --yes"
+            ));
+            return Ok(self.remember(p, "--yes".into()));
+        }
+        let tty = answers.terminal.then(Terminal::open).flatten();
+        let Some(mut tty) = tty else {
+            let flag = match p.mode {
+                ProtectMode::TypeName => format!("--confirm-context {}", echo::quoted(context)),
+                _ => "--yes".to_string(),
+            };
+            return Err(ProtectError::Headless {
+                what,
+                rules,
+                mode: p.mode.as_str(),
+                message,
+                flag,
+            });
+        };
+        let preview = match dry_run.await {
+            Ok(after) => preview_lines(intent, before, &after),
+            Err(e) => vec![format!(
+                "the server-side dry run failed: {}",
+                echo::escaped(&e.to_string())
+            )],
+        };
+        let plan = self.protect_state().plan.clone();
+        let question = Question {
+            plan: &plan,
+            what: &what,
+            rules: &rules,
+            p,
+            intent,
+            scope,
+            preview: &preview,
+        };
+        let refusal = match question.ask(&mut tty) {
+            Answer::Line(a) if question.accepts(&a) => {
+                return Ok(self.remember(p, "confirmed on the terminal".into()));
+            }
+            Answer::Line(_) => ProtectError::Declined { what },
+            Answer::Closed => ProtectError::Closed { what },
+            Answer::Interrupted => ProtectError::Interrupted { what },
+        };
+        // One answer per command: the rest of it is refused the same way, not asked again.
+        let kind = match refusal {
+            ProtectError::Interrupted { .. } => Refusal::Interrupted,
+            ProtectError::Closed { .. } => Refusal::Closed,
+            _ => Refusal::Declined,
+        };
+        let mut a = self.protect_state();
+        for r in &p.rules {
+            a.refused.insert(*r, kind);
+        }
+        Err(refusal)
+    }
+
+    /// The refusal given at the terminal earlier in this session for one of `p`'s rules,
+    /// worded for `what`.
+    fn refused_before(&self, p: &Protected, what: &str) -> Option<ProtectError> {
+        let a = self.protect_state();
+        let earlier = p.rules.iter().find_map(|r| a.refused.get(r))?;
+        let what = what.to_string();
+        Some(match earlier {
+            Refusal::Interrupted => ProtectError::Interrupted { what },
+            Refusal::Closed => ProtectError::Closed { what },
+            Refusal::Declined => ProtectError::Declined { what },
+        })
+    }
+
+    /// Whether a plugin.yaml `protect:` rule holds for a change journaled as `operation` of
+    /// `obj` (pure): a verb shows its fullest preview then (a single delete names its
+    /// dependents, as a delete of several objects always does), ahead of the question.
+    pub fn protects(&self, operation: Operation, obj: &super::change::ObjectRef) -> bool {
+        let scope = Scope {
+            context: self.context(),
+            server: self.server(),
+            namespace: judged_namespace(&obj.t.api.kind, obj.namespace.as_deref(), &obj.name),
+            verb: protect_verb(operation),
+        };
+        protection(&self.settings().plugin.protect, &scope).is_some()
+    }
+
+    /// Names the objects the command goes on to change (`kind/name`), so that a protection
+    /// question asked at the first of them names them all: one answer covers the command.
+    /// Called where a command learns its objects ([`Session::gather`], a batch apply).
+    pub fn plan_changes(&self, objects: impl Iterator<Item = String>) {
+        self.protect_state().plan = objects.collect();
+    }
+
+    /// How `p`'s rules were answered earlier in this session, if every one of them was.
+    fn answered_before(&self, p: &Protected) -> Option<String> {
+        let a = self.protect_state();
+        p.rules
+            .iter()
+            .all(|r| a.rules.contains(r))
+            .then(|| a.how.clone())
+            .flatten()
+    }
+
+    /// Records that `p`'s rules are answered for the rest of the session, as `how`.
+    fn remember(&self, p: &Protected, how: String) -> String {
+        let mut a = self.protect_state();
+        a.rules.extend(p.rules.iter().copied());
+        a.how = Some(how.clone());
+        how
+    }
+
+    /// The lift in force for `scope` under `p`, as the journal's `protection` text; warns
+    /// (once) about lifts that are stored but not honoured.
+    fn lifted(&self, p: &Protected, scope: &Scope<'_>) -> Option<String> {
+        let (lifts, warnings) = {
+            let mut a = self.protect_state();
+            match &a.lifts {
+                Some(l) => (l.clone(), Vec::new()),
+                None => {
+                    let (l, w) = lifts::load(&self.settings().home);
+                    a.lifts = Some(l.clone());
+                    (l, w)
+                }
+            }
+        };
+        for w in warnings {
+            self.note(&w);
+        }
+        let now = jiff::Timestamp::now();
+        for lift in lifts.iter().filter(|l| l.covers(scope)) {
+            match lift.in_force(now, p.max_lift) {
+                Ok(true) => {
+                    let how = format!("lifted until {} (lift {})", lift.until, lift.id);
+                    self.note(&format!(
+                        "note: {} is protected ({}); {how}",
+                        where_of(scope),
+                        rule_names(&p.rules)
+                    ));
+                    return Some(how);
+                }
+                Ok(false) => {}
+                Err(problem) => self.note(&format!("warning: {problem}")),
+            }
+        }
+        None
+    }
+
+    /// Prints `line` to stderr once per session.
+    fn note(&self, line: &str) {
+        if self.protect_state().noted.insert(line.to_string()) {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// `scale deployment.apps/web in namespace "shop" of context "prod"` (escaped).
+fn describe(intent: &Entry, scope: &Scope<'_>) -> String {
+    let verb = protect_verb(intent.operation).as_str();
+    // kubectl's `kind.group/name` (`deployment.apps/web`), core types without a group.
+    let object = match intent.api_version.split_once('/') {
+        Some((group, _)) => format!("{}.{group}/{}", intent.kind.to_lowercase(), intent.name),
+        None => format!("{}/{}", intent.kind.to_lowercase(), intent.name),
+    };
+    format!("{verb} {} {}", echo::bare(&object), where_of(scope))
+}
+
+/// `in namespace "shop" of context "prod"`, or `of context "prod"`.
+fn where_of(scope: &Scope<'_>) -> String {
+    let context = match scope.context {
+        Some(c) => format!("context {}", echo::quoted(c)),
+        None => format!("server {}", echo::quoted(scope.server)),
+    };
+    match scope.namespace {
+        Some(ns) => format!("in namespace {} of {context}", echo::quoted(ns)),
+        None => format!("of {context}"),
+    }
+}
+
+/// `protect[0]` or `protect[0], protect[2]`.
+fn rule_names(rules: &[usize]) -> String {
+    rules
+        .iter()
+        .map(|i| format!("protect[{i}]"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `: message; message` (escaped), or empty.
+fn messages(p: &Protected) -> String {
+    if p.messages.is_empty() {
+        return String::new();
+    }
+    let m: Vec<String> = p.messages.iter().map(|m| echo::escaped(m)).collect();
+    format!(": {}", m.join("; "))
+}
+
+/// The most objects a question names; the rest is counted.
+const PLAN_SHOWN: usize = 10;
+
+/// The most lines of a preview shown; the rest is counted.
+const PREVIEW_LINES: usize = 40;
+
+/// What the dry run shows would change (pure): the structured diff of `before` and the
+/// dry run's `after` (Secrets masked), `deleted` for a delete, `created` for a create.
+fn preview_lines(intent: &Entry, before: Option<&Value>, after: &Value) -> Vec<String> {
+    let mut lines = match intent.operation {
+        Operation::Delete | Operation::CrdPrune => vec!["the object is deleted".to_string()],
+        _ => match before {
+            None => {
+                let mut l = vec!["the object is created".to_string()];
+                l.extend(crate::rules::diff::render_for(
+                    &intent.kind,
+                    &serde_json::json!({}),
+                    after,
+                ));
+                l
+            }
+            Some(b) => crate::rules::diff::render_for(&intent.kind, b, after),
+        },
+    };
+    if lines.is_empty() {
+        lines.push("nothing changes".to_string());
+    }
+    let more = lines.len().saturating_sub(PREVIEW_LINES);
+    lines.truncate(PREVIEW_LINES);
+    if more > 0 {
+        lines.push(format!("… and {more} more lines"));
+    }
+    lines.into_iter().map(|l| echo::escaped(&l)).collect()
+}
+
+/// The question on the terminal for one change.
+struct Question<'a> {
+    plan: &'a [String],
+    what: &'a str,
+    rules: &'a str,
+    p: &'a Protected,
+    intent: &'a Entry,
+    scope: &'a Scope<'a>,
+    preview: &'a [String],
+}
+
+impl Question<'_> {
+    /// Shows the change and asks; the answer.
+    fn ask(&self, tty: &mut Terminal) -> Answer {
+        let mut text = format!(
+            "PROTECTED  {}\n  rule:      {} ({}){}\n  server:    {}\n  user:      {}\n",
+            self.what,
+            self.rules,
+            self.p.mode.as_str(),
+            messages(self.p),
+            echo::escaped(self.scope.server),
+            echo::escaped(&self.intent.user),
+        );
+        if let Some(r) = &self.intent.reason {
+            text.push_str(&format!("  reason:    {}\n", echo::escaped(r)));
+        }
+        if self.plan.len() > 1 {
+            let shown: Vec<String> = self
+                .plan
+                .iter()
+                .take(PLAN_SHOWN)
+                .map(|o| echo::bare(o))
+                .collect();
+            let more = match self.plan.len().saturating_sub(PLAN_SHOWN) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            text.push_str(&format!(
+                "  objects:   {} in all: {}{more} (the first is previewed; one answer covers them all)\n",
+                self.plan.len(),
+                shown.join(", ")
+            ));
+        }
+        text.push_str("  preview (server dry run):\n");
+        for l in self.preview {
+            text.push_str(&format!("    {l}\n"));
+        }
+        let prompt = match self.p.mode {
+            ProtectMode::TypeName => format!(
+                "Type the context name {} to go on: ",
+                echo::quoted(self.name_to_type())
+            ),
+            _ => "Go on? [y/N]: ".to_string(),
+        };
+        text.push_str(&prompt);
+        tty.ask(&text)
+    }
+
+    /// The name `type-name` asks for: the context's, or the server's URL where there is no
+    /// context (an in-cluster configuration).
+    fn name_to_type(&self) -> &str {
+        self.scope.context.unwrap_or(self.scope.server)
+    }
+
+    /// Whether `answer` says yes: the context's name for `type-name`, `y`/`yes` otherwise.
+    fn accepts(&self, answer: &str) -> bool {
+        match self.p.mode {
+            ProtectMode::TypeName => answer.trim() == self.name_to_type(),
+            _ => matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
+        }
+    }
+}
