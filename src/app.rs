@@ -83,8 +83,13 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
             return finish_plain(verbs::config_cmd::schema(&mut p), &mut p);
         }
         Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
+            // The settings only find the kubeconfig its protect: warnings compare with; an
+            // active plugin.yaml that does not load only leaves those warnings out.
+            let contexts = crate::settings::Settings::resolve(&cli.global, &env)
+                .ok()
+                .and_then(|s| kubeconfig_contexts(&s));
             return finish_plain(
-                verbs::config_cmd::validate(None, Some(path), &mut p),
+                verbs::config_cmd::validate(None, Some(path), contexts.as_deref(), &mut p),
                 &mut p,
             );
         }
@@ -243,13 +248,24 @@ async fn dispatch(
             Err(e) => report(&Err(e), p),
         },
         Command::Config(ConfigCommand::Validate { path: None }) => {
-            finish_plain(verbs::config_cmd::validate(Some(settings), None, p), p)
+            let contexts = kubeconfig_contexts(settings);
+            let r = verbs::config_cmd::validate(Some(settings), None, contexts.as_deref(), p);
+            finish_plain(r, p)
         }
         Command::Config(ConfigCommand::Schema)
         | Command::Config(ConfigCommand::Validate { .. })
         | Command::Version
         | Command::Completion { .. } => ExitStatus::Success,
     }
+}
+
+/// The context names of the kubeconfig `s` points at (`--kubeconfig`, `$KUBECONFIG`,
+/// `~/.kube/config`, merged as kubectl does), for the `protect:` warnings of `config
+/// validate`; `None` when there is none or it cannot be read. Read here, at the edge, because
+/// verbs reach kubeconfig and cluster only through the guarded path.
+fn kubeconfig_contexts(s: &crate::settings::Settings) -> Option<Vec<String>> {
+    let kc = crate::cluster::client::load_kubeconfig(&s.kube).ok()??;
+    Some(kc.contexts.into_iter().map(|c| c.name).collect())
 }
 
 /// Reports a verb's outcome, then records it as one `ops_*` observation and pushes the totals;

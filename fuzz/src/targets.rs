@@ -19,13 +19,31 @@ fn check_message(target: &str, msg: &str) {
     );
 }
 
-/// plugin.yaml: `config::parse` (strict, with file:line:column diagnostics).
+/// plugin.yaml: `config::parse` (strict, with file:line:column diagnostics); a file that
+/// parses goes on through what `config validate` says of its `protect:` rules — every line
+/// of the summary and every warning one line of printable text.
 pub fn plugin_yaml(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Err(e) = myops::config::parse(text, Path::new("plugin.yaml")) {
-        check_message("plugin_yaml", &e.to_string());
+    match myops::config::parse(text, Path::new("plugin.yaml")) {
+        Err(e) => check_message("plugin_yaml", &e.to_string()),
+        Ok(c) => {
+            let contexts = ["admin".to_string(), "prod-eu".to_string()];
+            let warnings =
+                myops::rules::protect::lint(&c.protect, &["get", "patch"], Some(&contexts));
+            for line in warnings
+                .iter()
+                .map(String::as_str)
+                .chain(myops::verbs::config_cmd::protect_summary(&c).lines())
+            {
+                check_message("plugin_yaml", line);
+                assert!(
+                    !line.chars().any(char::is_control),
+                    "plugin_yaml: a control character in {line:?}"
+                );
+            }
+        }
     }
 }
 

@@ -380,7 +380,9 @@ pub const MATRIX_HELP: &str =
     "Rows: plugin.yaml `resources` (and CRDs registered by `crds sync`); `?` when the
 server does not serve the type. Columns: get, list, watch for the plugin verb get; patch for
 patch; POLICIES (only when plugin.yaml has `policies:`) names the field-path policy rules on
-the type, e.g. policies[0,2], or `-`; BOUNDARY is `ok` or why plugin.yaml refuses the row.
+the type, e.g. policies[0,2], or `-`; PROTECTED (only when plugin.yaml has `protect:`) is the
+strictest mode a change of the type would be asked here (confirm, type-name, block) or `-`;
+BOUNDARY is `ok` or why plugin.yaml refuses the row.
 
 Examples:
   # What may I do in namespace web?

@@ -99,7 +99,7 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
         } => {
             let what = if expected.contains(&MetricFamily::OpsTotal.name()) {
                 "metric"
-            } else if expected.contains(&Verb::Get.as_str()) {
+            } else if expected.contains(&Verb::Get.as_str()) || expected.contains(&"rollback") {
                 "verb"
             } else if expected.contains(&"namespace") {
                 "scope"
@@ -172,7 +172,9 @@ fn diagnose(err: &YamlError, text: &str) -> (u64, u64, String) {
         },
         other => {
             let msg = serde_saphyr::DefaultMessageFormatter.format_message(other);
-            if !msg.contains("tab") {
+            if msg.contains("invalid boolean") {
+                format!("invalid value{for_key}: expected true or false")
+            } else if !msg.contains("tab") {
                 format!("invalid YAML: {msg}")
             } else {
                 if let Some(found) = first_indent_tab(text, line) {
@@ -275,6 +277,41 @@ struct Spans {
     pushgateway: Option<PushgatewaySpans>,
     #[serde(default)]
     policies: Vec<Spanned<PolicySpans>>,
+    #[serde(default)]
+    protect: Vec<Spanned<ProtectSpans>>,
+}
+
+/// A list of values and where each one is.
+type SpannedList = Option<Spanned<Vec<Spanned<IgnoredAny>>>>;
+
+/// Where the validated values of one `protect` rule are.
+#[derive(Deserialize)]
+struct ProtectSpans {
+    #[serde(default)]
+    contexts: SpannedList,
+    #[serde(default)]
+    servers: SpannedList,
+    #[serde(default)]
+    namespaces: SpannedList,
+    #[serde(default)]
+    verbs: Option<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    message: Option<Spanned<IgnoredAny>>,
+}
+
+/// The part of a `protect` rule a rule of plugin.yaml is about.
+#[derive(Clone, Copy)]
+pub(super) enum ProtectPart {
+    /// Where the rule holds: its `contexts` list, else the rule itself.
+    Where,
+    /// The entry of `contexts` at this index.
+    Context(usize),
+    /// The entry of `servers` at this index.
+    Server(usize),
+    /// The entry of `namespaces` at this index, or the list.
+    Namespaces(Option<usize>),
+    Verbs,
+    Message,
 }
 
 /// Where the validated values of one `policies` rule are.
@@ -283,11 +320,11 @@ struct PolicySpans {
     #[serde(default)]
     resource: Option<Spanned<IgnoredAny>>,
     #[serde(default)]
-    namespaces: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    namespaces: SpannedList,
     #[serde(default)]
-    deny: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    deny: SpannedList,
     #[serde(default)]
-    allow: Option<Spanned<Vec<Spanned<IgnoredAny>>>>,
+    allow: SpannedList,
     #[serde(default)]
     message: Option<Spanned<IgnoredAny>>,
 }
@@ -325,6 +362,8 @@ pub(super) enum Field {
     Timeout,
     /// A part of the `policies` rule at this index.
     Policy(usize, PolicyPart),
+    /// A part of the `protect` rule at this index.
+    Protect(usize, ProtectPart),
 }
 
 /// Where the value that `field` names starts in `text`, found with a second, lenient parse that
@@ -348,12 +387,6 @@ fn locate(field: Field, text: &str) -> (u64, u64) {
             .and_then(|s| s.policies.get(i))
             .and_then(|rule| {
                 let r = &rule.value;
-                let item = |l: &Option<Spanned<Vec<Spanned<IgnoredAny>>>>, j: Option<usize>| {
-                    l.as_ref().map(|l| match j.and_then(|j| l.value.get(j)) {
-                        Some(v) => v.referenced,
-                        None => l.referenced,
-                    })
-                };
                 match part {
                     PolicyPart::Resource => r.resource.as_ref().map(|v| v.referenced),
                     PolicyPart::Namespace(j) => item(&r.namespaces, Some(j)),
@@ -363,8 +396,34 @@ fn locate(field: Field, text: &str) -> (u64, u64) {
                 }
                 .or(Some(rule.referenced))
             }),
+        Field::Protect(i, part) => spans
+            .as_ref()
+            .and_then(|s| s.protect.get(i))
+            .and_then(|rule| {
+                let r = &rule.value;
+                match part {
+                    ProtectPart::Where => {
+                        item(&r.contexts, None).or_else(|| item(&r.servers, None))
+                    }
+                    ProtectPart::Context(j) => item(&r.contexts, Some(j)),
+                    ProtectPart::Server(j) => item(&r.servers, Some(j)),
+                    ProtectPart::Namespaces(j) => item(&r.namespaces, j),
+                    ProtectPart::Verbs => r.verbs.as_ref().map(|v| v.referenced),
+                    ProtectPart::Message => r.message.as_ref().map(|v| v.referenced),
+                }
+                .or(Some(rule.referenced))
+            }),
     };
     line_column(loc)
+}
+
+/// Where entry `j` of a spanned list is, or the list itself when `j` is `None` or past its
+/// end; `None` when the list is absent.
+fn item(list: &SpannedList, j: Option<usize>) -> Option<Location> {
+    list.as_ref().map(|l| match j.and_then(|j| l.value.get(j)) {
+        Some(v) => v.referenced,
+        None => l.referenced,
+    })
 }
 
 #[cfg(test)]

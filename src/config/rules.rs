@@ -1,5 +1,6 @@
 //! The rules of plugin.yaml the types cannot express, checked after parsing: non-empty lists,
-//! a label-safe name, resource names, the `policies:` entries and the `pushgateway:` block.
+//! a label-safe name, resource names, the `policies:` and `protect:` entries and the
+//! `pushgateway:` block.
 //! Each rule returns the [`Field`] it is about, so [`super::diagnose::rule_error`] can place
 //! the failure.
 
@@ -78,6 +79,9 @@ pub(super) fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
         ));
     }
     if let Some(problem) = policy_problem(c) {
+        return Some(problem);
+    }
+    if let Some(problem) = protect_problem(c) {
         return Some(problem);
     }
     pushgateway::pushgateway_problem(c.pushgateway.as_ref()?)
@@ -178,6 +182,78 @@ fn policy_problem(c: &PluginConfig) -> Option<(Field, String)> {
                 "policies[{i}].message is empty: say why the fields may not change and where to change them instead"
             );
             return Some((at(PolicyPart::Message), msg));
+        }
+    }
+    None
+}
+
+/// Whether `g` is a namespace glob: a namespace name (lowercase letters, digits, '-', at most
+/// [`MAX_NAME_CHARS`]) with `*`s; any other glob matches no namespace.
+fn namespace_glob(g: &str) -> bool {
+    !g.is_empty()
+        && g.len() <= MAX_NAME_CHARS
+        && g.chars()
+            .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '-' || ch == '*')
+}
+
+/// The first rule of `protect` (docs/configuration.md) that `c` breaks: a rule naming no
+/// contexts and no servers (it would hold nowhere); an empty context glob; a server glob that
+/// cannot match an API server URL (it must start with `https://`, `http://` or `*`, as the
+/// URL it is matched against does); an empty `namespaces` or `verbs` list (absent means
+/// every one, empty would mean none: a protection that silently protects nothing); a
+/// namespace glob that is not a namespace name with `*`s; an empty message. A rule that
+/// could never match fails open, which is why each is an error rather than a warning.
+fn protect_problem(c: &PluginConfig) -> Option<(Field, String)> {
+    use diagnose::ProtectPart;
+    for (i, r) in c.protect.iter().enumerate() {
+        let at = |part| Field::Protect(i, part);
+        if r.contexts.is_empty() && r.servers.is_empty() {
+            let msg = format!(
+                "protect[{i}] names no contexts and no servers, so it protects nothing: list kubeconfig context globs (contexts: [prod-*]) or API server URL globs (servers: [\"https://prod.example.com:6443\"])"
+            );
+            return Some((at(ProtectPart::Where), msg));
+        }
+        if let Some(j) = r.contexts.iter().position(|g| g.is_empty()) {
+            let msg = format!(
+                "protect[{i}].contexts[{j}] is empty: write a context name, or a glob with * (any run of characters), e.g. prod-*"
+            );
+            return Some((at(ProtectPart::Context(j)), msg));
+        }
+        if let Some(j) = r.servers.iter().position(|g| {
+            !(g.starts_with("https://") || g.starts_with("http://") || g.starts_with('*'))
+        }) {
+            let msg = format!(
+                "protect[{i}].servers[{j}] {} can never match: it is matched against the whole API server URL, so start it with https://, http:// or *, e.g. https://prod.example.com:6443 or *.prod.example.com*",
+                echo::quoted(&r.servers[j])
+            );
+            return Some((at(ProtectPart::Server(j)), msg));
+        }
+        if let Some(ns) = &r.namespaces {
+            if ns.is_empty() {
+                let msg = format!(
+                    "protect[{i}].namespaces is empty: list namespace globs, e.g. [prod, team-*], or leave it out to protect every namespace and cluster-scoped objects"
+                );
+                return Some((at(ProtectPart::Namespaces(None)), msg));
+            }
+            if let Some(j) = ns.iter().position(|g| !namespace_glob(g)) {
+                let msg = format!(
+                    "protect[{i}].namespaces: {} is not a namespace glob: use lowercase letters, digits, '-' and * (any run of characters), e.g. team-*",
+                    echo::quoted(&ns[j])
+                );
+                return Some((at(ProtectPart::Namespaces(Some(j))), msg));
+            }
+        }
+        if r.verbs.as_ref().is_some_and(Vec::is_empty) {
+            let msg = format!(
+                "protect[{i}].verbs is empty: list the verbs it protects, e.g. [delete, patch], or leave it out to protect every mutating verb"
+            );
+            return Some((at(ProtectPart::Verbs), msg));
+        }
+        if r.message.as_ref().is_some_and(|m| m.trim().is_empty()) {
+            let msg = format!(
+                "protect[{i}].message is empty: say why the scope is protected (it is shown with every question and refusal), or leave it out"
+            );
+            return Some((at(ProtectPart::Message), msg));
         }
     }
     None

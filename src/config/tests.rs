@@ -308,10 +308,97 @@ fn schema_names_the_keys_and_denies_unknown_ones() {
         "\"deny\"",
         "\"namespaces\"",
         "\"forceConflicts\"",
+        "\"protect\"",
+        "\"requireReason\"",
+        "\"maxLift\"",
+        "\"type-name\"",
+        "\"crd-prune\"",
+        "\"changeCause\"",
     ] {
         assert!(s.contains(key), "{key} missing from {s}");
     }
     let v: serde_json::Value = serde_json::from_str(&s).unwrap();
     assert_eq!(v["additionalProperties"], serde_json::Value::Bool(false));
+    // What the strict parse refuses in a protect rule, an editor's schema check refuses too.
+    let rule = &v["$defs"]["ProtectRule"];
+    assert_eq!(rule["additionalProperties"], false);
+    assert_eq!(rule["properties"]["maxLift"]["pattern"], "^([0-9]+[hms])+$");
+    assert_eq!(rule["properties"]["verbs"]["minItems"], 1);
+    assert_eq!(rule["properties"]["namespaces"]["minItems"], 1);
+    assert_eq!(rule["properties"]["contexts"]["items"]["minLength"], 1);
+    assert_eq!(rule["properties"]["message"]["minLength"], 1);
     assert!(s.lines().count() > 10, "pretty-printed");
+}
+
+#[test]
+fn protect_errors_point_at_the_rule_value() {
+    let rule = |r: &str| format!("{BASE}protect:\n{r}");
+    #[rustfmt::skip]
+    let cases: &[(String, u64, u64, &str)] = &[
+        (rule("- mode: block\n"), 6, 3, "protect[0] names no contexts and no servers, so it protects nothing"),
+        (rule("- contexts: []\n  mode: block\n"), 6, 13, "protect[0] names no contexts and no servers"),
+        (rule("- contexts: [prod]\n- servers: []\n"), 7, 12, "protect[1] names no contexts and no servers"),
+        (rule("- contexts: [prod, \"\"]\n"), 6, 20, "protect[0].contexts[1] is empty: write a context name"),
+        (rule("- servers:\n  - https://a:6443\n  - prod.example.com\n"), 8, 5, "protect[0].servers[1] \"prod.example.com\" can never match: it is matched against the whole API server URL"),
+        (rule("- contexts: [prod]\n  namespaces: []\n"), 7, 15, "protect[0].namespaces is empty: list namespace globs"),
+        (rule("- contexts: [prod]\n  namespaces: [team-*, Prod]\n"), 7, 24, "protect[0].namespaces: \"Prod\" is not a namespace glob"),
+        (rule("- contexts: [prod]\n  namespaces: [\"\"]\n"), 7, 16, "protect[0].namespaces: \"\" is not a namespace glob"),
+        (rule("- contexts: [prod]\n  verbs: []\n"), 7, 10, "protect[0].verbs is empty: list the verbs it protects"),
+        (rule("- contexts: [prod]\n  message: \"  \"\n"), 7, 12, "protect[0].message is empty"),
+    ];
+    check(cases, "invalid");
+    #[rustfmt::skip]
+    let parse_cases: &[(String, u64, u64, &str)] = &[
+        (rule("- contexts: [prod]\n  mod: block\n"), 7, 3, "unknown key `mod`: remove it or fix its spelling (allowed here: contexts, servers, namespaces, verbs, mode, requireReason, message, maxLift)"),
+        (rule("- {contexts: [prod], max_lift: 1h}\n"), 6, 22, "unknown key `max_lift`"),
+        (format!("{BASE}protekt: []\n"), 5, 1, "unknown key `protekt`"),
+        (rule("- contexts: [prod]\n  mode: strict\n"), 7, 9, "unknown value `strict`: use one of confirm, type-name, block"),
+        (rule("- contexts: [prod]\n  verbs: [delete, destroy]\n"), 7, 19, "unknown verb `destroy`: use one of patch, rollback, delete"),
+        (rule("- contexts: [prod]\n  maxLift: -5m\n"), 7, 12, "`maxLift`: invalid duration \"-5m\": use a duration more than 0 and at most 30 days"),
+        (rule("- contexts: [prod]\n  maxLift: 0s\n"), 7, 12, "`maxLift`: invalid duration \"0s\""),
+        (rule("- contexts: [prod]\n  maxLift: forever\n"), 7, 12, "`maxLift`: invalid duration \"forever\""),
+        (rule("- contexts: [prod]\n  maxLift: 31d\n"), 7, 12, "`maxLift`: invalid duration \"31d\""),
+        (rule("- contexts: prod\n"), 6, 13, "wrong type for `contexts`: expected a list"),
+        (rule("- contexts: [prod]\n  requireReason: maybe\n"), 7, 18, "invalid value for `requireReason`: expected true or false"),
+        (format!("{BASE}changeCause: yes please\n"), 5, 14, "invalid value for `changeCause`: expected true or false"),
+    ];
+    check(parse_cases, "parse");
+    let good = parse(
+        &rule("- contexts: [\"prod-*\"]\n  servers: [\"https://*.prod.example.com*\"]\n  namespaces: [payments, \"team-*\"]\n  verbs: [delete, crd-prune]\n  mode: type-name\n  requireReason: true\n  message: production\n  maxLift: 1h30m\n- {servers: [\"*\"]}\n"),
+        Path::new("p.yaml"),
+    )
+    .unwrap();
+    let r = &good.protect[0];
+    assert_eq!(r.contexts, ["prod-*"]);
+    assert_eq!(
+        r.verbs,
+        Some(vec![
+            crate::rules::protect::ProtectVerb::Delete,
+            crate::rules::protect::ProtectVerb::CrdPrune
+        ])
+    );
+    assert_eq!(
+        (r.mode, r.require_reason, r.max_lift),
+        (
+            crate::rules::protect::ProtectMode::TypeName,
+            true,
+            Duration::from_secs(5400)
+        )
+    );
+    let d = &good.protect[1];
+    assert_eq!(
+        (d.namespaces.as_ref(), d.verbs.as_ref(), d.mode, d.max_lift),
+        (
+            None,
+            None,
+            crate::rules::protect::ProtectMode::Confirm,
+            crate::rules::protect::DEFAULT_MAX_LIFT
+        )
+    );
+    assert!(!good.change_cause);
+    assert!(
+        parse(&format!("{BASE}changeCause: true\n"), Path::new("p.yaml"))
+            .unwrap()
+            .change_cause
+    );
 }

@@ -124,15 +124,18 @@ fn default_max_lift() -> Duration {
 pub struct ProtectRule {
     /// Globs over kubeconfig context names.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(inner(length(min = 1)))]
     pub contexts: Vec<String>,
     /// Globs over API server URLs (`https://prod.example.com:6443`, `https://*.prod.example.com*`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub servers: Vec<String>,
     /// Globs over namespaces; absent = every namespace and cluster-scoped objects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1), inner(length(min = 1)))]
     pub namespaces: Option<Vec<String>>,
     /// The verbs it protects; absent = every mutating verb.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub verbs: Option<Vec<ProtectVerb>>,
     /// What it asks; default `confirm`.
     #[serde(default)]
@@ -142,6 +145,7 @@ pub struct ProtectRule {
     pub require_reason: bool,
     /// Shown with every question and refusal (why the scope is protected).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
     pub message: Option<String>,
     /// The longest `protect lift` allowed in its scope: `1h` (default), `15m`, `2h`; more
     /// than 0.
@@ -149,7 +153,7 @@ pub struct ProtectRule {
         default = "default_max_lift",
         with = "crate::rules::protect::duration_text"
     )]
-    #[schemars(with = "String")]
+    #[schemars(with = "String", regex(pattern = r"^([0-9]+[hms])+$"))]
     pub max_lift: Duration,
 }
 
@@ -326,8 +330,11 @@ pub mod duration_text {
     }
 }
 
+mod lint;
 #[cfg(test)]
 mod tests;
+
+pub use lint::{ALL_VERBS, SHADOW_BUDGET, glob_covers, lint, plugin_verb, rule_verbs, shadows};
 
 /// A lift of protection (`protect lift DURATION`): for one context on one server (and one
 /// namespace, or all), from `granted` until `until`. Stored in `MYOPS_HOME/protect/lifts.json`

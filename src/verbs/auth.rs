@@ -34,7 +34,8 @@
 //!
 //! `matrix` asks every plugin.yaml resource (plus CRDs registered by `crds sync`) × every RBAC
 //! verb of the plugin's verbs, concurrently (at most 8 reviews in flight), and adds a BOUNDARY
-//! column: `ok` or why plugin.yaml refuses the row.
+//! column: `ok` or why plugin.yaml refuses the row, and a PROTECTED column when plugin.yaml
+//! has `protect:` rules: what a change of the row's type would be asked here.
 //!
 //! One file per subcommand (`can_i`, `list` for `can-i --list`, `matrix`, `whoami`); `boundary`
 //! maps plugin verbs to RBAC verbs and words plugin.yaml's refusals, `go_text` writes text as
@@ -57,7 +58,7 @@ pub use list::{
     BoundaryType, Rule, breakdown, combine_resource_group, compact_and_sort, filter_rules,
     hidden_note, rules_cells, rules_of, rules_table,
 };
-pub use matrix::{MatrixRow, matrix_table, policies_cell};
+pub use matrix::{MatrixPlace, MatrixRow, matrix_table, policies_cell, protected_cell};
 pub use whoami::{sorted_keys, whoami_table, whoami_value};
 
 use crate::cli::AuthCommand;

@@ -21,13 +21,17 @@ pub fn schema(p: &mut Printer<'_>) -> Result<(), VerbError> {
 }
 
 /// Validates `path` (or the file the lookup order finds, already loaded in `settings`) and
-/// prints a summary of what it allows.
+/// prints a summary of what it allows, then warnings about rules that never apply;
+/// `protect:` contexts are compared with `contexts`, the context names of the kubeconfig in
+/// use (`None`: none could be read, and that warning is left out — a broken kubeconfig is
+/// another command's error).
 ///
 /// # Errors
 /// [`VerbError::Config`] (exit 2) with file:line:column when the file is invalid.
 pub fn validate(
     settings: Option<&Settings>,
     path: Option<&Path>,
+    contexts: Option<&[String]>,
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let (cfg, origin): (PluginConfig, String) = match (path, settings) {
@@ -59,10 +63,77 @@ pub fn validate(
     if cfg.apply.force_conflicts {
         p.out("  apply: --force-conflicts allowed (an apply may take fields over from their other managers)\n")?;
     }
+    p.out(&protect_summary(&cfg))?;
     for w in crate::rules::policy::lint(&cfg.resources, &cfg.policies) {
         p.err_line(&format!("warning: {w}"));
     }
+    let allowed: Vec<&str> = cfg.verbs.iter().map(|v| v.as_str()).collect();
+    for w in crate::rules::protect::lint(&cfg.protect, &allowed, contexts) {
+        p.err_line(&format!("warning: {w}"));
+    }
     Ok(())
+}
+
+/// The `protect:` lines of `config validate` (pure): nothing without rules, else one line
+/// per rule —
+/// `[0] contexts prod-*; servers https://prod:6443 — namespaces (all); verbs delete,
+/// undelete; mode block; requireReason false; maxLift 1h — "why"` — then `changeCause` when
+/// set. Every value the user wrote is escaped ([`crate::base::echo`]).
+pub fn protect_summary(cfg: &PluginConfig) -> String {
+    use crate::base::echo;
+    // Shown only when set, as `apply:`: a plugin.yaml without rules keeps the summary it had.
+    let mut out = if cfg.protect.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "  protect: {} rule{} (a change where one matches is asked for or refused; the strictest wins: block > type-name > confirm)\n",
+            cfg.protect.len(),
+            if cfg.protect.len() == 1 { "" } else { "s" },
+        )
+    };
+    let list = |globs: &[String]| {
+        globs
+            .iter()
+            .map(|g| echo::bare(g))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for (i, r) in cfg.protect.iter().enumerate() {
+        let mut place = Vec::new();
+        if !r.contexts.is_empty() {
+            place.push(format!("contexts {}", list(&r.contexts)));
+        }
+        if !r.servers.is_empty() {
+            place.push(format!("servers {}", list(&r.servers)));
+        }
+        let namespaces = r
+            .namespaces
+            .as_deref()
+            .map_or_else(|| "(all, and cluster-scoped)".to_string(), list);
+        let verbs = r.verbs.as_ref().map_or_else(
+            || "(all mutating)".to_string(),
+            |v| v.iter().map(|v| v.as_str()).collect::<Vec<_>>().join(", "),
+        );
+        let message = r
+            .message
+            .as_ref()
+            .map_or_else(String::new, |m| format!(" — {}", echo::quoted(m)));
+        out.push_str(&echo::capped(
+            &format!(
+                "    [{i}] {} — namespaces {namespaces}; verbs {verbs}; mode {}; requireReason {}; maxLift {}{message}",
+                place.join("; "),
+                r.mode.as_str(),
+                r.require_reason,
+                crate::rules::protect::duration_text::format(r.max_lift),
+            ),
+            1000,
+        ));
+        out.push('\n');
+    }
+    if cfg.change_cause {
+        out.push_str("  changeCause: a --reason is also written as the kubernetes.io/change-cause annotation of the workloads a change patches\n");
+    }
+    out
 }
 
 /// The `policies:` lines of `config validate` (pure): `(none)`, or one line per rule —

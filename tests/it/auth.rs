@@ -230,6 +230,111 @@ fn matrix_columns_follow_plugin_verbs_and_mark_boundary_and_unserved_types() {
     );
 }
 
+#[test]
+fn matrix_shows_what_protect_rules_ask_for_each_row_here() {
+    let ns = Namespace::new("auth-matrix-protect");
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [pods, configmaps, namespaces]\nscopes: [namespace, cluster]\nprotect:\n\
+         - {{contexts: [admin], namespaces: [{ns}], verbs: [delete], mode: block}}\n\
+         - {{contexts: [alice], mode: type-name}}\n\
+         - {{servers: [\"https://127.0.0.1:*\"], verbs: [patch], mode: confirm}}\n",
+        ns = ns.0
+    ));
+    let r = m.run(&["auth", "matrix", "-n", &ns.0]);
+    assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{r:?}");
+    let rows = matrix_rows(&r, 8);
+    assert_eq!(
+        rows,
+        [
+            [
+                "RESOURCE",
+                "GET",
+                "LIST",
+                "WATCH",
+                "PATCH",
+                "DELETE",
+                "PROTECTED",
+                "BOUNDARY"
+            ],
+            ["pods", "yes", "yes", "yes", "yes", "yes", "block", "ok"],
+            [
+                "configmaps",
+                "yes",
+                "yes",
+                "yes",
+                "yes",
+                "yes",
+                "block",
+                "ok"
+            ],
+            // The Namespace object of the namespace is judged in itself.
+            [
+                "namespaces",
+                "yes",
+                "yes",
+                "yes",
+                "yes",
+                "yes",
+                "block",
+                "ok"
+            ],
+        ],
+        "{r:?}"
+    );
+    // Elsewhere only the server rule's patch question holds.
+    let r = m.run(&["auth", "matrix", "-n", "default", "--no-headers"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let rows = matrix_rows(&r, 8);
+    assert_eq!(row(&rows, "pods")[6], "confirm", "{r:?}");
+    assert_eq!(row(&rows, "namespaces")[6], "confirm", "{r:?}");
+    // -A: some namespace is the protected one.
+    let r = m.run(&["auth", "matrix", "-A", "--no-headers"]);
+    assert_eq!(row(&matrix_rows(&r, 8), "pods")[6], "block", "{r:?}");
+    // As alice every change is typed, and on the second server only patches are asked.
+    let r = m.run(&[
+        "auth",
+        "matrix",
+        "-n",
+        &ns.0,
+        "--context",
+        "alice",
+        "--no-headers",
+    ]);
+    let rows = matrix_rows(&r, 8);
+    assert_eq!(
+        row(&rows, "pods"),
+        ["pods", "no", "no", "no", "no", "no", "type-name", "ok"],
+        "{r:?}"
+    );
+    let r = m.run(&[
+        "auth",
+        "matrix",
+        "-n",
+        &ns.0,
+        "--context",
+        "admin-2",
+        "--no-headers",
+    ]);
+    assert_eq!(
+        row(&matrix_rows(&r, 8), "configmaps")[6],
+        "confirm",
+        "{r:?}"
+    );
+    // Without a change the plugin may make, nothing is protected.
+    let get_only = Myops::new(
+        "name: myops\nverbs: [get]\nresources: [pods]\nscopes: [namespace]\nprotect:\n- {contexts: [admin]}\n",
+    );
+    let r = get_only.run(&["auth", "matrix", "-n", &ns.0]);
+    assert_eq!(
+        matrix_rows(&r, 6),
+        [
+            ["RESOURCE", "GET", "LIST", "WATCH", "PROTECTED", "BOUNDARY"],
+            ["pods", "yes", "yes", "yes", "-", "ok"],
+        ],
+        "{r:?}"
+    );
+}
+
 /// The real kubectl's (exit code, stdout) for `args`, as the test cluster's admin kubeconfig.
 fn real(args: &[&str]) -> (i32, String) {
     let out = kubectl_at(&cluster().kubeconfig, args);

@@ -1,5 +1,6 @@
 //! `auth matrix`: every plugin.yaml resource (and registered CRD) × every RBAC verb of the
-//! plugin's verbs, asked concurrently, with the plugin.yaml boundary of each row.
+//! plugin's verbs, asked concurrently, with the plugin.yaml boundary of each row (and its
+//! field policies and protection, when plugin.yaml has them).
 
 use futures::stream::{self, StreamExt};
 
@@ -29,17 +30,24 @@ pub struct MatrixRow {
     /// (the column is then left out, so a plugin.yaml without policies keeps the table it
     /// always had).
     pub policies: Option<String>,
+    /// The protection cell ([`protected_cell`]); `None` when plugin.yaml has no `protect`
+    /// (the column is then left out).
+    pub protected: Option<String>,
 }
 
 /// The matrix as a table: RESOURCE, one column per RBAC verb (upper-cased), POLICIES (only
-/// when plugin.yaml has `policies`), BOUNDARY; a cell is `yes`, `no`, or `?` when the
-/// review was not asked.
+/// when plugin.yaml has `policies`), PROTECTED (only when it has `protect`), BOUNDARY; a
+/// cell is `yes`, `no`, or `?` when the review was not asked.
 pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> OwnTable {
     let with_policies = rows.iter().any(|r| r.policies.is_some());
+    let with_protected = rows.iter().any(|r| r.protected.is_some());
     let mut headers = vec!["Resource"];
     headers.extend(verbs);
     if with_policies {
         headers.push("Policies");
+    }
+    if with_protected {
+        headers.push("Protected");
     }
     headers.push("Boundary");
     let mut t = OwnTable::new(headers);
@@ -50,10 +58,12 @@ pub fn matrix_table(verbs: &[&str], rows: &[MatrixRow]) -> OwnTable {
             None => "?",
         });
         let policies = with_policies.then(|| r.policies.as_deref().unwrap_or("-"));
+        let protected = with_protected.then(|| r.protected.as_deref().unwrap_or("-"));
         t.row(
             std::iter::once(r.resource.as_str())
                 .chain(answers)
                 .chain(policies)
+                .chain(protected)
                 .chain([r.boundary.as_str()]),
         );
     }
@@ -87,6 +97,81 @@ pub fn policies_cell(
     })
 }
 
+/// Where the rows of `auth matrix` are asked: what [`protected_cell`] judges.
+#[derive(Debug, Clone, Copy)]
+pub struct MatrixPlace<'a> {
+    /// The kubeconfig context, if any.
+    pub context: Option<&'a str>,
+    /// The API server URL.
+    pub server: &'a str,
+    /// The namespace the matrix asks in (`-n`, else the context's).
+    pub namespace: &'a str,
+    /// `-A`: every namespace.
+    pub all_namespaces: bool,
+}
+
+/// The PROTECTED cell of `auth matrix` for the type with `plural` in `group` (pure): `None`
+/// when plugin.yaml has no `protect`; else the strictest mode
+/// ([`crate::rules::protect::protection`]) that any change of the type this plugin.yaml
+/// allows would be asked in `place` — `confirm`, `type-name`, `block` — or `-` when none is.
+///
+/// The changes judged are every verb of `protect:` whose plugin.yaml verb
+/// ([`crate::rules::protect::plugin_verb`]) is in `allowed` (the CRD applies and prunes of
+/// `crds sync|watch` only on the CRD row). A namespaced type is judged in `place`'s
+/// namespace, a cluster-scoped type in none, and the `namespaces` row as the Namespace object
+/// of `place`'s namespace (a Namespace is judged in itself,
+/// [`crate::rules::protect::judged_namespace`]). With `-A` a namespaced type (and the
+/// `namespaces` row) may be changed in any namespace, so a rule's `namespaces` do not narrow
+/// it: the cell is what the most protected namespace asks.
+pub fn protected_cell(
+    rules: &[crate::config::ProtectRule],
+    allowed: &[crate::config::Verb],
+    place: &MatrixPlace<'_>,
+    (plural, group, namespaced): (&str, &str, bool),
+) -> Option<String> {
+    use crate::rules::protect::{ALL_VERBS, ProtectVerb, Scope, judged_namespace, plugin_verb};
+    if rules.is_empty() {
+        return None;
+    }
+    let is_namespace = plural == "namespaces" && group.is_empty();
+    let is_crd = plural == "customresourcedefinitions" && group == "apiextensions.k8s.io";
+    let in_namespace = namespaced || is_namespace;
+    let any_namespace: Vec<crate::config::ProtectRule>;
+    let rules = if place.all_namespaces && in_namespace {
+        any_namespace = rules
+            .iter()
+            .cloned()
+            .map(|mut r| {
+                r.namespaces = None;
+                r
+            })
+            .collect();
+        &any_namespace
+    } else {
+        rules
+    };
+    let namespace = match (place.all_namespaces, namespaced, is_namespace) {
+        (false, true, _) => Some(place.namespace),
+        (false, false, true) => judged_namespace("Namespace", None, place.namespace),
+        _ => None,
+    };
+    let mode = ALL_VERBS
+        .iter()
+        .filter(|v| is_crd || !matches!(v, ProtectVerb::CrdApply | ProtectVerb::CrdPrune))
+        .filter(|v| allowed.iter().any(|a| a.as_str() == plugin_verb(**v)))
+        .filter_map(|v| {
+            let scope = Scope {
+                context: place.context,
+                server: place.server,
+                namespace,
+                verb: *v,
+            };
+            crate::rules::protect::protection(rules, &scope).map(|p| p.mode)
+        })
+        .max();
+    Some(mode.map_or("-", |m| m.as_str()).to_string())
+}
+
 pub(super) async fn matrix(
     s: &Settings,
     a: &MatrixArgs,
@@ -96,6 +181,12 @@ pub(super) async fn matrix(
     let session = Session::open(s, p, Purpose::Read).await?;
     let index = session.index().await?;
     let extra = session.registered().to_vec();
+    let place = MatrixPlace {
+        context: session.context(),
+        server: session.server(),
+        namespace: session.namespace(),
+        all_namespaces: a.all_namespaces,
+    };
 
     // Resolve each entry once; two entries naming the same type make one row.
     let mut rows: Vec<MatrixRow> = Vec::new();
@@ -118,17 +209,25 @@ pub(super) async fn matrix(
                     cells: vec![None; verbs.len()],
                     boundary,
                     policies: policies_cell(&s.plugin.policies, &t.api.plural, &t.api.group),
+                    protected: protected_cell(
+                        &s.plugin.protect,
+                        &s.plugin.verbs,
+                        &place,
+                        (&t.api.plural, &t.api.group, t.namespaced),
+                    ),
                 });
                 types.push(Some(t.clone()));
             }
             Err(e) => {
                 p.err_line(&format!("warning: plugin.yaml resource {entry:?}: {e}"));
                 let policies = (!s.plugin.policies.is_empty()).then(|| "?".to_string());
+                let protected = (!s.plugin.protect.is_empty()).then(|| "?".to_string());
                 rows.push(MatrixRow {
                     resource: entry,
                     cells: vec![None; verbs.len()],
                     boundary: "?".into(),
                     policies,
+                    protected,
                 });
                 types.push(None);
             }

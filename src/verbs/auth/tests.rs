@@ -119,12 +119,14 @@ fn matrix_renders_yes_no_and_unknown_cells() {
             cells: vec![Some(true), Some(true), Some(false), Some(false)],
             boundary: "ok".into(),
             policies: None,
+            protected: None,
         },
         MatrixRow {
             resource: "widgets.example.com".into(),
             cells: vec![None; 4],
             boundary: "?".into(),
             policies: None,
+            protected: None,
         },
     ];
     let out = matrix_table(&["get", "list", "watch", "patch"], &rows).render(false);
@@ -162,12 +164,14 @@ fn matrix_shows_a_policies_column_only_when_plugin_yaml_has_rules() {
             cells: vec![Some(true)],
             boundary: "ok".into(),
             policies: policies_cell(&policies[..2], "secrets", ""),
+            protected: None,
         },
         MatrixRow {
             resource: "pods".into(),
             cells: vec![Some(false)],
             boundary: "ok".into(),
             policies: policies_cell(&policies[..2], "pods", ""),
+            protected: None,
         },
     ];
     assert_eq!(
@@ -175,6 +179,82 @@ fn matrix_shows_a_policies_column_only_when_plugin_yaml_has_rules() {
         "RESOURCE   PATCH   POLICIES      BOUNDARY\n\
              secrets    yes     policies[0]   ok\n\
              pods       no      -             ok\n"
+    );
+}
+
+#[test]
+fn protected_cell_is_the_strictest_mode_a_change_of_the_row_would_get_here() {
+    let rules: Vec<crate::config::ProtectRule> = serde_saphyr::from_str(
+        "- {contexts: [\"prod-*\"], mode: confirm}\n\
+         - {contexts: [\"prod-*\"], namespaces: [payments], verbs: [delete], mode: block}\n\
+         - {servers: [\"https://10.0.0.1:6443\"], verbs: [crd-prune], mode: type-name}\n\
+         - {contexts: [\"prod-*\"], namespaces: [web], verbs: [scale], mode: type-name}\n",
+    )
+    .unwrap();
+    let all = [Verb::Get, Verb::Patch, Verb::Delete, Verb::Scale];
+    let at = |context, namespace, all_namespaces| MatrixPlace {
+        context: Some(context),
+        server: "https://10.0.0.1:6443",
+        namespace,
+        all_namespaces,
+    };
+    let pods = ("pods", "", true);
+    let cell = |verbs: &[Verb], place: &MatrixPlace<'_>, row| {
+        protected_cell(&rules, verbs, place, row).unwrap()
+    };
+    assert_eq!(
+        protected_cell(&[], &all, &at("prod-eu", "payments", false), pods),
+        None
+    );
+    assert_eq!(cell(&all, &at("prod-eu", "payments", false), pods), "block");
+    assert_eq!(cell(&all, &at("prod-eu", "shop", false), pods), "confirm");
+    assert_eq!(cell(&all, &at("prod-eu", "web", false), pods), "type-name");
+    // Only what plugin.yaml lets the plugin do counts: without delete, no block.
+    assert_eq!(
+        cell(
+            &[Verb::Get, Verb::Patch],
+            &at("prod-eu", "payments", false),
+            pods
+        ),
+        "confirm"
+    );
+    assert_eq!(
+        cell(&[Verb::Get], &at("prod-eu", "payments", false), pods),
+        "-"
+    );
+    assert_eq!(cell(&all, &at("staging", "payments", false), pods), "-");
+    // -A: some namespace may be payments.
+    assert_eq!(cell(&all, &at("prod-eu", "shop", true), pods), "block");
+    // A cluster-scoped type is in no namespace: only the rule without namespaces holds.
+    let nodes = ("nodes", "", false);
+    assert_eq!(
+        cell(&all, &at("prod-eu", "payments", false), nodes),
+        "confirm"
+    );
+    // The Namespace object of payments is judged in payments.
+    let namespaces = ("namespaces", "", false);
+    assert_eq!(
+        cell(&all, &at("prod-eu", "payments", false), namespaces),
+        "block"
+    );
+    assert_eq!(
+        cell(&all, &at("prod-eu", "shop", false), namespaces),
+        "confirm"
+    );
+    // The server rule protects CRD prunes (a patch) on the CRD row only.
+    let crds = ("customresourcedefinitions", "apiextensions.k8s.io", false);
+    assert_eq!(cell(&all, &at("staging", "x", false), crds), "type-name");
+    assert_eq!(cell(&all, &at("staging", "x", false), nodes), "-");
+    let rows = vec![MatrixRow {
+        resource: "pods".into(),
+        cells: vec![Some(true)],
+        boundary: "ok".into(),
+        policies: None,
+        protected: Some("block".into()),
+    }];
+    assert_eq!(
+        matrix_table(&["patch"], &rows).render(false),
+        "RESOURCE   PATCH   PROTECTED   BOUNDARY\npods       yes     block       ok\n"
     );
 }
 
