@@ -45,6 +45,7 @@ pub mod identity;
 pub mod lease;
 pub mod mutation;
 pub mod outage;
+pub mod protect;
 pub mod select;
 pub mod session;
 pub mod target;
