@@ -122,7 +122,9 @@ pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(
     for w in &warnings {
         p.err_line(w);
     }
-    let granted = jiff::Timestamp::now();
+    // Whole seconds: the lift is shown and compared as people read times.
+    let now = jiff::Timestamp::now();
+    let granted = jiff::Timestamp::from_second(now.as_second()).unwrap_or(now);
     let until = granted
         .checked_add(jiff::SignedDuration::try_from(asked).unwrap_or(jiff::SignedDuration::ZERO))
         .unwrap_or(granted);

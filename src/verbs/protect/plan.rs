@@ -46,7 +46,9 @@ fn admits(rule: &ProtectRule, namespace: Option<&str>) -> bool {
 /// as too long; a scope where a `block` rule holds is refused whatever the lift.
 ///
 /// # Errors
-/// [`NoLift::NoRule`] when no rule can hold there, [`NoLift::OnlyBlock`] when all are `block`.
+/// [`NoLift::NoRule`] when no rule can hold there; [`NoLift::OnlyBlock`] when every rule
+/// that can is `block`, or when a `block` rule of every verb holds in the whole scope (the
+/// strictest rule wins, so nothing there could be lifted).
 pub fn lift_limit(
     rules: &[ProtectRule],
     context: Option<&str>,
@@ -59,6 +61,20 @@ pub fn lift_limit(
         .collect();
     if there.is_empty() {
         return Err(NoLift::NoRule);
+    }
+    // A block rule of every verb that holds in the whole scope refuses every change there:
+    // the lift would lift nothing, whatever the other rules ask.
+    let blocking: Vec<usize> = there
+        .iter()
+        .filter(|(_, r)| {
+            r.mode == ProtectMode::Block
+                && r.verbs.is_none()
+                && (r.namespaces.is_none() || namespace.is_some())
+        })
+        .map(|(i, _)| *i)
+        .collect();
+    if !blocking.is_empty() {
+        return Err(NoLift::OnlyBlock(blocking));
     }
     there
         .iter()

@@ -52,10 +52,19 @@ fn block_is_never_lifted_and_its_max_lift_does_not_shorten_a_lift() {
         rule(&["prod"], Some(&["kube-system"]), ProtectMode::Block, 60),
         rule(&["prod"], None, ProtectMode::Confirm, 1800),
     ];
+    // The whole context: kube-system stays blocked, the rest can be lifted.
+    assert_eq!(lift_limit(&rules, Some("prod"), S, None), Ok(Duration::from_secs(1800)));
+    assert_eq!(lift_limit(&rules, Some("prod"), S, Some("shop")), Ok(Duration::from_secs(1800)));
+    // kube-system alone: block wins over confirm there, so nothing could be lifted.
     assert_eq!(
         lift_limit(&rules, Some("prod"), S, Some("kube-system")),
-        Ok(Duration::from_secs(1800))
+        Err(NoLift::OnlyBlock(vec![0]))
     );
+    // A block of some verbs leaves the others to lift.
+    let mut deletes = rule(&["prod"], None, ProtectMode::Block, 60);
+    deletes.verbs = Some(vec![crate::rules::protect::ProtectVerb::Delete]);
+    let partial = vec![deletes, rule(&["prod"], None, ProtectMode::Confirm, 1800)];
+    assert_eq!(lift_limit(&partial, Some("prod"), S, None), Ok(Duration::from_secs(1800)));
     let only_block = vec![rule(&["prod"], None, ProtectMode::Block, 60)];
     assert_eq!(
         lift_limit(&only_block, Some("prod"), S, None),
