@@ -24,6 +24,7 @@
 //! A CRD apply and a CRD prune are an Apply and a Delete of a CustomResourceDefinition,
 //! journaled as `crd-apply` and `crd-prune`.
 
+pub mod cause;
 pub mod inverse;
 pub mod object;
 pub mod paths;
