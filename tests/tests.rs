@@ -97,6 +97,8 @@ mod patch;
 mod policy;
 #[path = "it/progress_help.rs"]
 mod progress_help;
+#[path = "it/protect.rs"]
+mod protect;
 #[path = "it/prometheus.rs"]
 mod prometheus;
 #[path = "it/proxy.rs"]
