@@ -68,16 +68,16 @@ pub enum ProtectError {
         /// The server.
         server: String,
     },
-    /// Only `block` rules hold.
+    /// Only `block` rules hold, or a `block` rule of every verb holds in the whole scope.
     #[error(
-        "the protect: rules that hold for context {context}{ns} are block rules (rule {rules}), and a lift cannot lift block: changes there are refused whatever the flags; change plugin.yaml to allow them"
+        "protection of context {context}{ns} is block (rule {rules}), and a lift cannot lift block: changes there are refused whatever the flags; change plugin.yaml to allow them"
     )]
     OnlyBlock {
         /// The context.
         context: String,
         /// ` namespace X`, or empty.
         ns: String,
-        /// The 1-based rule numbers, comma-separated.
+        /// The 1-based numbers of the block rules, comma-separated.
         rules: String,
     },
     /// A lift is of a kubeconfig context, and there is none (in-cluster or `--server` alone).
