@@ -61,6 +61,9 @@ _kubectl__myops() {
             kubectl__myops,patch)
                 cmd="kubectl__myops__subcmd__patch"
                 ;;
+            kubectl__myops,protect)
+                cmd="kubectl__myops__subcmd__protect"
+                ;;
             kubectl__myops,rollback)
                 cmd="kubectl__myops__subcmd__rollback"
                 ;;
@@ -229,6 +232,9 @@ _kubectl__myops() {
             kubectl__myops__subcmd__help,patch)
                 cmd="kubectl__myops__subcmd__help__subcmd__patch"
                 ;;
+            kubectl__myops__subcmd__help,protect)
+                cmd="kubectl__myops__subcmd__help__subcmd__protect"
+                ;;
             kubectl__myops__subcmd__help,rollback)
                 cmd="kubectl__myops__subcmd__help__subcmd__rollback"
                 ;;
@@ -298,6 +304,15 @@ _kubectl__myops() {
             kubectl__myops__subcmd__help__subcmd__metrics,show)
                 cmd="kubectl__myops__subcmd__help__subcmd__metrics__subcmd__show"
                 ;;
+            kubectl__myops__subcmd__help__subcmd__protect,end)
+                cmd="kubectl__myops__subcmd__help__subcmd__protect__subcmd__end"
+                ;;
+            kubectl__myops__subcmd__help__subcmd__protect,lift)
+                cmd="kubectl__myops__subcmd__help__subcmd__protect__subcmd__lift"
+                ;;
+            kubectl__myops__subcmd__help__subcmd__protect,status)
+                cmd="kubectl__myops__subcmd__help__subcmd__protect__subcmd__status"
+                ;;
             kubectl__myops__subcmd__help__subcmd__rollout,history)
                 cmd="kubectl__myops__subcmd__help__subcmd__rollout__subcmd__history"
                 ;;
@@ -340,6 +355,30 @@ _kubectl__myops() {
             kubectl__myops__subcmd__metrics__subcmd__help,show)
                 cmd="kubectl__myops__subcmd__metrics__subcmd__help__subcmd__show"
                 ;;
+            kubectl__myops__subcmd__protect,end)
+                cmd="kubectl__myops__subcmd__protect__subcmd__end"
+                ;;
+            kubectl__myops__subcmd__protect,help)
+                cmd="kubectl__myops__subcmd__protect__subcmd__help"
+                ;;
+            kubectl__myops__subcmd__protect,lift)
+                cmd="kubectl__myops__subcmd__protect__subcmd__lift"
+                ;;
+            kubectl__myops__subcmd__protect,status)
+                cmd="kubectl__myops__subcmd__protect__subcmd__status"
+                ;;
+            kubectl__myops__subcmd__protect__subcmd__help,end)
+                cmd="kubectl__myops__subcmd__protect__subcmd__help__subcmd__end"
+                ;;
+            kubectl__myops__subcmd__protect__subcmd__help,help)
+                cmd="kubectl__myops__subcmd__protect__subcmd__help__subcmd__help"
+                ;;
+            kubectl__myops__subcmd__protect__subcmd__help,lift)
+                cmd="kubectl__myops__subcmd__protect__subcmd__help__subcmd__lift"
+                ;;
+            kubectl__myops__subcmd__protect__subcmd__help,status)
+                cmd="kubectl__myops__subcmd__protect__subcmd__help__subcmd__status"
+                ;;
             kubectl__myops__subcmd__rollout,help)
                 cmd="kubectl__myops__subcmd__rollout__subcmd__help"
                 ;;
@@ -377,7 +416,7 @@ _kubectl__myops() {
 
     case "${cmd}" in
         kubectl__myops)
-            opts="-n -s -v -h -V --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help --version get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth version completion help"
+            opts="-n -s -v -h -V --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help --version get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect version completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -475,6 +514,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -503,7 +550,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__annotate)
-            opts="-l -A -o -n -s -v -h --overwrite --list --resource-version --selector --field-selector --all --all-namespaces --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-l -A -o -n -s -v -h --overwrite --list --resource-version --selector --field-selector --all --all-namespaces --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,6 +684,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -665,7 +720,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__apply)
-            opts="-f -R -o -n -s -v -h --filename --recursive --server-side --force-conflicts --field-manager --dry-run --output --prune --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-f -R -o -n -s -v -h --filename --recursive --server-side --force-conflicts --field-manager --dry-run --output --prune --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -795,6 +850,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -823,7 +886,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help can-i matrix whoami help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help can-i matrix whoami help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -921,6 +984,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -949,7 +1020,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__can__subcmd__i)
-            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --list --no-headers --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-A -q -n -s -v -h --all-namespaces --quiet --subresource --list --no-headers --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1051,6 +1122,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1149,7 +1228,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__matrix)
-            opts="-A -n -s -v -h --all-namespaces --no-headers --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-A -n -s -v -h --all-namespaces --no-headers --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1247,6 +1326,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1275,7 +1362,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__auth__subcmd__whoami)
-            opts="-o -n -s -v -h --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1381,6 +1468,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1409,7 +1504,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help list diff why show verify reconcile help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help list diff why show verify reconcile help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1507,6 +1602,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1535,7 +1638,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__diff)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1630,6 +1733,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1773,7 +1884,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__list)
-            opts="-o -n -s -v -h --since --object --session --operation --result --output --invalid --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --since --object --session --operation --result --output --invalid --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1899,6 +2010,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1927,7 +2046,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__reconcile)
-            opts="-n -s -v -h --outcome --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --outcome --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2029,6 +2148,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2057,7 +2184,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__show)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2152,6 +2279,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2183,7 +2318,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__verify)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2278,6 +2413,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2309,7 +2452,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__why)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2407,6 +2550,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2435,7 +2586,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__completion)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help bash zsh fish powershell"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help bash zsh fish powershell"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2530,6 +2681,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2561,7 +2720,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help schema validate help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help schema validate help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2656,6 +2815,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2743,7 +2910,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config__subcmd__schema)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2838,6 +3005,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2869,7 +3044,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__config__subcmd__validate)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2967,6 +3142,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2995,7 +3178,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help sync watch list help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help sync watch list help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3090,6 +3273,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -3191,7 +3382,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__list)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3289,6 +3480,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3317,7 +3516,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__sync)
-            opts="-n -s -v -h --timeout --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --timeout --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3419,6 +3618,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3447,7 +3654,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__crds__subcmd__watch)
-            opts="-n -s -v -h --prune --force-conflicts --timeout --log-format --leader-elect --lease-namespace --lease-name --lease-duration --renew-deadline --retry-period --metrics-addr --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --prune --force-conflicts --timeout --log-format --leader-elect --lease-namespace --lease-name --lease-duration --renew-deadline --retry-period --metrics-addr --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3577,6 +3784,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3605,7 +3820,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__delete)
-            opts="-l -A -o -n -s -v -h --selector --field-selector --all --all-namespaces --cascade --grace-period --now --wait --timeout --dry-run --ignore-not-found --output --unrecoverable --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-l -A -o -n -s -v -h --selector --field-selector --all --all-namespaces --cascade --grace-period --now --wait --timeout --dry-run --ignore-not-found --output --unrecoverable --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3747,6 +3962,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3775,7 +3998,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__drift)
-            opts="-A -o -n -s -v -h --all-namespaces --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-A -o -n -s -v -h --all-namespaces --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -3881,6 +4104,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -3909,7 +4140,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__edit)
-            opts="-o -n -s -v -h --output --output-patch --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --output --output-patch --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4019,6 +4250,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4047,7 +4286,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__get)
-            opts="-o -l -A -L -w -n -s -v -h --output --allow-missing-template-keys --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --label-columns --show-kind --show-managed-fields --sort-by --watch --watch-only --output-watch-events --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -l -A -L -w -n -s -v -h --output --allow-missing-template-keys --selector --field-selector --all-namespaces --chunk-size --no-headers --show-labels --ignore-not-found --label-columns --show-kind --show-managed-fields --sort-by --watch --watch-only --output-watch-events --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4185,6 +4424,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4213,7 +4460,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__help)
-            opts="get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth version completion help"
+            opts="get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect version completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4688,6 +4935,62 @@ _kubectl__myops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__myops__subcmd__help__subcmd__protect)
+            opts="status lift end"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__help__subcmd__protect__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__help__subcmd__protect__subcmd__lift)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__help__subcmd__protect__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__myops__subcmd__help__subcmd__rollback)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -4815,7 +5118,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__label)
-            opts="-l -A -o -n -s -v -h --overwrite --list --resource-version --selector --field-selector --all --all-namespaces --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-l -A -o -n -s -v -h --overwrite --list --resource-version --selector --field-selector --all --all-namespaces --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -4949,6 +5252,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -4977,7 +5288,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help show push reset delete help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help show push reset delete help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5075,6 +5386,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5103,7 +5422,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__delete)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5198,6 +5517,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5313,7 +5640,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__push)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5408,6 +5735,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -5439,7 +5774,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__reset)
-            opts="-n -s -v -h --yes --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --yes --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5537,6 +5872,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5565,7 +5908,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__metrics__subcmd__show)
-            opts="-o -n -s -v -h --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5671,6 +6014,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5699,7 +6050,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__patch)
-            opts="-p -o -n -s -v -h --type --patch --patch-file --dry-run --subresource --field-manager --diff --output --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-p -o -n -s -v -h --type --patch --patch-file --dry-run --subresource --field-manager --diff --output --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5837,6 +6188,628 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect)
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help status lift end help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contexts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-user-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__end)
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contexts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-user-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__help)
+            opts="status lift end help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__help__subcmd__end)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__help__subcmd__lift)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__help__subcmd__status)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__lift)
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contexts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-user-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__protect__subcmd__status)
+            opts="-o -n -s -v -h --output --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "table json" -- "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contexts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-user-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -5865,7 +6838,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollback)
-            opts="-n -s -v -h --session --force --dry-run --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --session --force --dry-run --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5975,6 +6948,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6003,7 +6984,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollout)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help restart undo history status help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help restart undo history status help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6098,6 +7079,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -6213,7 +7202,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollout__subcmd__history)
-            opts="-n -s -v -h --revision --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --revision --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6315,6 +7304,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6343,7 +7340,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollout__subcmd__restart)
-            opts="-o -n -s -v -h --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6457,6 +7454,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6485,7 +7490,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollout__subcmd__status)
-            opts="-w -n -s -v -h --watch --revision --timeout --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-w -n -s -v -h --watch --revision --timeout --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6599,6 +7604,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6627,7 +7640,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__rollout__subcmd__undo)
-            opts="-o -n -s -v -h --to-revision --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --to-revision --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6749,6 +7762,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6777,7 +7798,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__scale)
-            opts="-l -o -n -s -v -h --replicas --current-replicas --resource-version --selector --all --timeout --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-l -o -n -s -v -h --replicas --current-replicas --resource-version --selector --all --timeout --dry-run --output --field-manager --canary --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -6919,6 +7940,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -6947,7 +7976,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__undelete)
-            opts="-n -s -v -h --entry --force --dry-run --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --entry --force --dry-run --field-manager --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -7057,6 +8086,14 @@ _kubectl__myops() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -7085,7 +8122,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__version)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -7180,6 +8217,14 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

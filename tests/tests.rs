@@ -97,10 +97,10 @@ mod patch;
 mod policy;
 #[path = "it/progress_help.rs"]
 mod progress_help;
-#[path = "it/protect.rs"]
-mod protect;
 #[path = "it/prometheus.rs"]
 mod prometheus;
+#[path = "it/protect.rs"]
+mod protect;
 #[path = "it/proxy.rs"]
 mod proxy;
 #[path = "it/push_tls.rs"]

@@ -46,7 +46,8 @@ pub struct ProtectLiftArgs {
 }
 
 /// `protect status` help.
-const STATUS_HELP: &str = "Nothing is sent to the API server: the context and server come from the kubeconfig.
+const STATUS_HELP: &str =
+    "Nothing is sent to the API server: the context and server come from the kubeconfig.
 
 Examples:
   # What holds in the current context, and in another
@@ -54,7 +55,8 @@ Examples:
   kubectl myops protect status --context prod -o json";
 
 /// `protect lift` help.
-const LIFT_HELP: &str = "The lift is stored in MYOPS_HOME/protect/lifts.json (mode 0600) and journaled in the
+const LIFT_HELP: &str =
+    "The lift is stored in MYOPS_HOME/protect/lifts.json (mode 0600) and journaled in the
 change log (operation protect-lift); it replaces an earlier lift of the same context and
 namespace. A duration longer than the rules' maxLift is refused (exit 2); a `block` rule
 cannot be lifted (exit 3).
@@ -66,7 +68,8 @@ Examples:
   kubectl myops protect lift 30m --context prod -n shop";
 
 /// `protect end` help.
-const END_HELP: &str = "Journaled in the change log (operation protect-end). Without -n every lift of the context
+const END_HELP: &str =
+    "Journaled in the change log (operation protect-end). Without -n every lift of the context
 ends; with -n only the lift of that namespace. Exit 4 when there is none.
 
 Examples:

@@ -443,8 +443,7 @@ fn add_session_headers(config: &mut Config, session: &str) -> Result<(), Cluster
 /// controls (RFC 9110 section 5.5 allows none in a field value), `%` itself, so the value
 /// decodes back exactly, and the space, which a server strips from either end of a value;
 /// bytes of non-ASCII characters are always encoded (UTF-8, RFC 3986 section 2.1).
-const REASON_ENCODED: &percent_encoding::AsciiSet =
-    &percent_encoding::CONTROLS.add(b'%').add(b' ');
+const REASON_ENCODED: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS.add(b'%').add(b' ');
 
 /// The `Myops-Reason` header carrying `reason`, percent-encoded ([`REASON_ENCODED`]), so any
 /// text — another script, a newline, a quote — is one valid header value.

@@ -86,7 +86,9 @@ pub enum ProtectError {
     )]
     NoContext,
     /// `end` found no lift to end.
-    #[error("no lift is in force for context {context}{ns}; `kubectl myops protect status` shows the lifts")]
+    #[error(
+        "no lift is in force for context {context}{ns}; `kubectl myops protect status` shows the lifts"
+    )]
     NoLift {
         /// The context.
         context: String,

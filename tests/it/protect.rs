@@ -69,7 +69,15 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
     assert_eq!(bob["rules"][0]["rule"], 3);
     assert_eq!(bob["rules"][0]["requireReason"], true);
 
-    let r = m.run(&["protect", "lift", "10m", "--context", "admin", "--reason", "incident 4711"]);
+    let r = m.run(&[
+        "protect",
+        "lift",
+        "10m",
+        "--context",
+        "admin",
+        "--reason",
+        "incident 4711",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
     let st = status(&m, "admin");
     let l = &st["lifts"][0];
@@ -81,7 +89,9 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.starts_with("Context: admin\n"), "{}", r.stdout);
     assert!(
-        r.stdout.contains("confirm") && r.stdout.contains("production cluster") && r.stdout.contains("30m"),
+        r.stdout.contains("confirm")
+            && r.stdout.contains("production cluster")
+            && r.stdout.contains("30m"),
         "{}",
         r.stdout
     );
@@ -100,14 +110,29 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
 #[test]
 fn a_lift_is_stored_0600_journaled_under_its_id_replaced_and_ended() {
     let m = Myops::new(PLUGIN);
-    let r = m.run(&["protect", "lift", "15m", "--context", "admin", "--reason", "deploy"]);
+    let r = m.run(&[
+        "protect",
+        "lift",
+        "15m",
+        "--context",
+        "admin",
+        "--reason",
+        "deploy",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
-    let mode = std::fs::metadata(lifts_file(&m)).unwrap().permissions().mode() & 0o777;
+    let mode = std::fs::metadata(lifts_file(&m))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
     assert_eq!(mode, 0o600);
     let stored = lifts(&m);
     assert_eq!(stored.len(), 1);
     let id = stored[0]["id"].as_str().unwrap().to_string();
-    assert!(r.stdout.contains(&id) && r.stdout.contains("(15m)"), "{r:?}");
+    assert!(
+        r.stdout.contains(&id) && r.stdout.contains("(15m)"),
+        "{r:?}"
+    );
     let records = m.records();
     // Write-ahead: the intent, then the outcome, of one id.
     assert_eq!(records.len(), 2, "{records:#?}");
@@ -130,7 +155,10 @@ fn a_lift_is_stored_0600_journaled_under_its_id_replaced_and_ended() {
     assert_eq!(until.duration_since(granted).as_secs(), 900);
 
     // Lifting the context again replaces its lift; a namespace's lift is its own.
-    assert_eq!(m.run(&["protect", "lift", "5m", "--context", "admin"]).code, 0);
+    assert_eq!(
+        m.run(&["protect", "lift", "5m", "--context", "admin"]).code,
+        0
+    );
     let r = m.run(&["protect", "lift", "5m", "--context", "admin", "-n", "shop"]);
     assert_eq!(r.code, 0, "{r:?}");
     let stored = lifts(&m);
@@ -154,19 +182,29 @@ fn a_lift_is_stored_0600_journaled_under_its_id_replaced_and_ended() {
     let before = m.records().len();
     let r = m.run(&["protect", "end", "--context", "admin"]);
     assert_eq!(r.code, 4, "{r:?}");
-    assert!(r.stderr.contains("no lift is in force for context admin"), "{r:?}");
+    assert!(
+        r.stderr.contains("no lift is in force for context admin"),
+        "{r:?}"
+    );
     assert_eq!(m.records().len(), before, "nothing journaled");
 }
 
 #[test]
 fn a_lifts_file_others_may_write_or_edited_to_a_far_future_end_is_warned_about_and_ignored() {
     let m = Myops::new(PLUGIN);
-    assert_eq!(m.run(&["protect", "lift", "10m", "--context", "admin"]).code, 0);
+    assert_eq!(
+        m.run(&["protect", "lift", "10m", "--context", "admin"])
+            .code,
+        0
+    );
     let file = lifts_file(&m);
     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
     let r = m.run(&["protect", "status", "--context", "admin", "-o", "json"]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stderr.contains("can be written by others (mode 666)"), "{r:?}");
+    assert!(
+        r.stderr.contains("can be written by others (mode 666)"),
+        "{r:?}"
+    );
     let st: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(st["lifts"], serde_json::json!([]));
     assert_eq!(st["warnings"].as_array().unwrap().len(), 1);
@@ -183,10 +221,17 @@ fn a_lifts_file_others_may_write_or_edited_to_a_far_future_end_is_warned_about_a
     let st: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(st["lifts"], serde_json::json!([]));
     assert!(
-        st["ignored"][0]["warning"].as_str().unwrap().contains("later than its rules' maxLift of 30m"),
+        st["ignored"][0]["warning"]
+            .as_str()
+            .unwrap()
+            .contains("later than its rules' maxLift of 30m"),
         "{st:#}"
     );
-    assert!(r.stderr.contains("warning: the lift of context admin ends at"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("warning: the lift of context admin ends at"),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -207,11 +252,17 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     let r = m.run(&["protect", "lift", "31m", "--context", "admin"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
-        r.stderr.contains("a lift of 31m is longer than the 30m the protect: rules of context admin allow"),
+        r.stderr.contains(
+            "a lift of 31m is longer than the 30m the protect: rules of context admin allow"
+        ),
         "{r:?}"
     );
     // 30m is exactly the limit.
-    assert_eq!(m.run(&["protect", "lift", "30m", "--context", "admin"]).code, 0);
+    assert_eq!(
+        m.run(&["protect", "lift", "30m", "--context", "admin"])
+            .code,
+        0
+    );
     // bob's rule sets no maxLift: the default hour.
     let r = m.run(&["protect", "lift", "61m", "--context", "bob"]);
     assert_eq!(r.code, 2, "{r:?}");
@@ -219,9 +270,21 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     // No rule holds for alice: nothing to lift.
     let r = m.run(&["protect", "lift", "5m", "--context", "alice"]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("no plugin.yaml protect: rule holds for context alice"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("no plugin.yaml protect: rule holds for context alice"),
+        "{r:?}"
+    );
     // kube-system is blocked in admin: block wins there, and a lift cannot lift block.
-    let r = m.run(&["protect", "lift", "5m", "--context", "admin", "-n", "kube-system"]);
+    let r = m.run(&[
+        "protect",
+        "lift",
+        "5m",
+        "--context",
+        "admin",
+        "-n",
+        "kube-system",
+    ]);
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("a lift cannot lift block"), "{r:?}");
     assert!(r.stderr.contains("(rule 2)"), "{r:?}");
@@ -233,14 +296,21 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     assert!(r.stderr.contains("a lift cannot lift block"), "{r:?}");
     assert!(only_block.records().is_empty());
     // One lift granted and journaled in all of this.
-    let ops: Vec<Value> = m.latest_records().iter().map(|e| e["operation"].clone()).collect();
+    let ops: Vec<Value> = m
+        .latest_records()
+        .iter()
+        .map(|e| e["operation"].clone())
+        .collect();
     assert_eq!(ops, [Value::from("protect-lift")]);
 }
 
 #[test]
 fn rollback_of_a_lift_or_its_end_is_refused_naming_protect_end() {
     let m = Myops::new(PLUGIN);
-    assert_eq!(m.run(&["protect", "lift", "5m", "--context", "admin"]).code, 0);
+    assert_eq!(
+        m.run(&["protect", "lift", "5m", "--context", "admin"]).code,
+        0
+    );
     assert_eq!(m.run(&["protect", "end", "--context", "admin"]).code, 0);
     let ids: Vec<String> = m
         .latest_records()
@@ -258,12 +328,24 @@ fn rollback_of_a_lift_or_its_end_is_refused_naming_protect_end() {
     );
     let r = m.run(&["rollback", &ids[1], "--context", "admin"]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("the end of a lift is not a change to the cluster"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("the end of a lift is not a change to the cluster"),
+        "{r:?}"
+    );
     // The lift entries list as what they are.
     let r = m.run(&["changelog", "list"]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("protect-lift   protectionlift/admin"), "{}", r.stdout);
-    assert!(r.stdout.contains("protect-end    protectionlift/admin"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("protect-lift   protectionlift/admin"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("protect-end    protectionlift/admin"),
+        "{}",
+        r.stdout
+    );
 }
 
 /// A ConfigMap `cfg` in `ns` and the arguments of a merge patch of its `data.k`.
@@ -290,7 +372,14 @@ const PLAIN: &str =
 #[test]
 fn a_reason_is_journaled_and_shown_by_changelog_list_show_and_why() {
     let ns = Namespace::new("reason-list");
-    kubectl(&["create", "configmap", "cfg", "-n", &ns.0, "--from-literal=k=v0"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "cfg",
+        "-n",
+        &ns.0,
+        "--from-literal=k=v0",
+    ]);
     let m = Myops::new(PLAIN);
     let args = patch_args(&ns, "v1");
     let mut with: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -305,27 +394,58 @@ fn a_reason_is_journaled_and_shown_by_changelog_list_show_and_why() {
     let r = other.run(&args2.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(r.code, 0, "{r:?}");
     let r = other.run(&["changelog", "list"]);
-    assert!(r.stdout.lines().next().unwrap().ends_with("RESULT"), "{}", r.stdout);
+    assert!(
+        r.stdout.lines().next().unwrap().ends_with("RESULT"),
+        "{}",
+        r.stdout
+    );
     // …and with one it adds REASON.
     let r = m.run(&["changelog", "list"]);
     assert_eq!(r.code, 0, "{r:?}");
     let mut lines = r.stdout.lines();
     assert!(lines.next().unwrap().ends_with("REASON"), "{}", r.stdout);
-    assert!(lines.next().unwrap().ends_with("success   incident 4711: rotate"), "{}", r.stdout);
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .ends_with("success   incident 4711: rotate"),
+        "{}",
+        r.stdout
+    );
     let r = m.run(&["changelog", "show", &id]);
     assert_eq!(r.code, 0, "{r:?}");
     let shown: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(shown["reason"], "incident 4711: rotate");
-    let r = m.run(&["changelog", "why", &format!("configmap/{}/cfg", ns.0), "data.k"]);
+    let r = m.run(&[
+        "changelog",
+        "why",
+        &format!("configmap/{}/cfg", ns.0),
+        "data.k",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.lines().next().unwrap().ends_with("REASON"), "{}", r.stdout);
-    assert!(r.stdout.contains(&id) && r.stdout.contains("incident 4711: rotate"), "{}", r.stdout);
+    assert!(
+        r.stdout.lines().next().unwrap().ends_with("REASON"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains(&id) && r.stdout.contains("incident 4711: rotate"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]
 fn the_reason_reaches_the_api_server_as_the_percent_encoded_myops_reason_header() {
     let ns = Namespace::new("reason-header");
-    kubectl(&["create", "configmap", "cfg", "-n", &ns.0, "--from-literal=k=v0"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "cfg",
+        "-n",
+        &ns.0,
+        "--from-literal=k=v0",
+    ]);
     let proxy = Proxy::start();
     let mut m = Myops::new(PLAIN);
     let kc = proxy.kubeconfig(m.dir.path());
@@ -337,7 +457,15 @@ fn the_reason_reaches_the_api_server_as_the_percent_encoded_myops_reason_header(
     let r = m.run(&with);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(
-        kubectl(&["get", "configmap", "cfg", "-n", &ns.0, "-o", "jsonpath={.data.k}"]),
+        kubectl(&[
+            "get",
+            "configmap",
+            "cfg",
+            "-n",
+            &ns.0,
+            "-o",
+            "jsonpath={.data.k}"
+        ]),
         "v1"
     );
     let seen = proxy.requests();
@@ -358,5 +486,10 @@ fn the_reason_reaches_the_api_server_as_the_percent_encoded_myops_reason_header(
     assert_eq!(r.code, 0, "{r:?}");
     let after = proxy.requests();
     assert!(after.len() > before);
-    assert!(after[before..].iter().all(|s| s.header("myops-reason").is_none()), "{after:?}");
+    assert!(
+        after[before..]
+            .iter()
+            .all(|s| s.header("myops-reason").is_none()),
+        "{after:?}"
+    );
 }

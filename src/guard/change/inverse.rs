@@ -85,7 +85,10 @@ fn done_by(e: &Entry) -> Done {
 pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
     match e.operation {
         Operation::ProtectLift => {
-            return Err("a lift is not a change to the cluster; end it with `kubectl myops protect end`".into());
+            return Err(
+                "a lift is not a change to the cluster; end it with `kubectl myops protect end`"
+                    .into(),
+            );
         }
         Operation::ProtectEnd => {
             return Err("the end of a lift is not a change to the cluster; lift again with `kubectl myops protect lift DURATION`".into());

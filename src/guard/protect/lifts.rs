@@ -33,7 +33,12 @@ pub fn load(home: &Path) -> (Vec<Lift>, Vec<String>) {
         Err(e) if matches!(e.problem, fsutil::Unreadable::Missing) => {
             return (Vec::new(), Vec::new());
         }
-        Err(e) => return (Vec::new(), vec![format!("warning: {e}; no lift is in force")]),
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![format!("warning: {e}; no lift is in force")],
+            );
+        }
     };
     if mode & 0o022 != 0 {
         return (

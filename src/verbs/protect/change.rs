@@ -24,7 +24,10 @@ fn namespace(s: &Settings) -> Option<&str> {
 
 /// The session of a lift or an end: the change log proven writable first, then the
 /// kubeconfig context and server (nothing sent), and the context it is of.
-async fn open<'s>(s: &'s Settings, p: &mut Printer<'_>) -> Result<(Session<'s>, String), VerbError> {
+async fn open<'s>(
+    s: &'s Settings,
+    p: &mut Printer<'_>,
+) -> Result<(Session<'s>, String), VerbError> {
     let session = Session::open(s, p, Purpose::Record).await?;
     let context = session
         .context()

@@ -107,12 +107,9 @@ pub fn without_lifts(
     namespace: Option<&str>,
     now: jiff::Timestamp,
 ) -> (Vec<Lift>, Vec<Lift>) {
-    stored
-        .into_iter()
-        .filter(|l| l.until > now)
-        .partition(|l| {
-            !(l.context == context && namespace.is_none_or(|ns| l.namespace.as_deref() == Some(ns)))
-        })
+    stored.into_iter().filter(|l| l.until > now).partition(|l| {
+        !(l.context == context && namespace.is_none_or(|ns| l.namespace.as_deref() == Some(ns)))
+    })
 }
 
 /// How `protect status` judges a stored lift of the current context.

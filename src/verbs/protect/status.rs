@@ -58,14 +58,21 @@ pub struct Ignored<'a> {
 ///
 /// # Errors
 /// The session's configuration errors; output errors.
-pub async fn run(s: &Settings, format: ProtectFormat, p: &mut Printer<'_>) -> Result<(), VerbError> {
+pub async fn run(
+    s: &Settings,
+    format: ProtectFormat,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
     let session = Session::open(s, p, Purpose::Read).await?;
     let (context, server) = (session.context(), session.server());
     let (stored, warnings) = lifts::load(&s.home);
     let now = jiff::Timestamp::now();
     let mut in_force = Vec::new();
     let mut ignored = Vec::new();
-    for l in stored.iter().filter(|l| Some(l.context.as_str()) == context) {
+    for l in stored
+        .iter()
+        .filter(|l| Some(l.context.as_str()) == context)
+    {
         match judge(l, &s.plugin.protect, &l.context, server, now) {
             Judged::InForce => in_force.push(l),
             Judged::Ended => {}
@@ -104,7 +111,9 @@ fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
         capped(st.server, 200)
     ))?;
     if st.rules.is_empty() {
-        p.out("Protection: none (no plugin.yaml protect: rule holds for this context or server)\n")?;
+        p.out(
+            "Protection: none (no plugin.yaml protect: rule holds for this context or server)\n",
+        )?;
     } else {
         let mut t = OwnTable::new([
             "Rule",
@@ -128,7 +137,12 @@ fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
                             .as_ref()
                             .map(|v| v.iter().map(|v| v.as_str().to_string()).collect()),
                     ),
-                    if r.require_reason { "required" } else { "optional" }.to_string(),
+                    if r.require_reason {
+                        "required"
+                    } else {
+                        "optional"
+                    }
+                    .to_string(),
                     duration_text::format(r.max_lift),
                     r.message.clone().unwrap_or_default(),
                 ]

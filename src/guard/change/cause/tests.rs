@@ -30,7 +30,9 @@ fn a_merge_or_strategic_patch_of_a_workload_carries_the_reason_beside_its_own_fi
             body_of(&out),
             &json!({"spec": {"replicas": 3}, "metadata": {"annotations": {"team": "web", "kubernetes.io/change-cause": "incident 4711"}, "labels": {"a": "b"}}})
         );
-        assert!(matches!(out, Change::Patch { patch_type, subresource: None, .. } if patch_type == t));
+        assert!(
+            matches!(out, Change::Patch { patch_type, subresource: None, .. } if patch_type == t)
+        );
     }
 }
 
@@ -55,11 +57,23 @@ fn an_apply_of_a_workload_carries_it_in_the_applied_configuration() {
         origin: None,
     };
     let out = with_change_cause(&c, "StatefulSet", "resize").unwrap();
-    let Change::Apply { body, field_manager, force, origin } = out else {
+    let Change::Apply {
+        body,
+        field_manager,
+        force,
+        origin,
+    } = out
+    else {
         panic!("not an apply");
     };
-    assert_eq!(body["metadata"], json!({"name": "db", "annotations": {"kubernetes.io/change-cause": "resize"}}));
-    assert_eq!((field_manager.as_str(), force, origin), ("kubectl-myops", true, None));
+    assert_eq!(
+        body["metadata"],
+        json!({"name": "db", "annotations": {"kubernetes.io/change-cause": "resize"}})
+    );
+    assert_eq!(
+        (field_manager.as_str(), force, origin),
+        ("kubectl-myops", true, None)
+    );
 }
 
 #[test]
@@ -74,9 +88,15 @@ fn other_kinds_json_patches_subresources_creates_and_deletes_are_sent_as_written
         None,
     );
     assert_eq!(with_change_cause(&json_patch, "Deployment", "x"), None);
-    let scale = patch(PatchType::Merge, json!({"spec": {"replicas": 2}}), Some("scale"));
+    let scale = patch(
+        PatchType::Merge,
+        json!({"spec": {"replicas": 2}}),
+        Some("scale"),
+    );
     assert_eq!(with_change_cause(&scale, "Deployment", "x"), None);
-    let create = Change::Create { object: json!({"metadata": {"name": "a"}}) };
+    let create = Change::Create {
+        object: json!({"metadata": {"name": "a"}}),
+    };
     assert_eq!(with_change_cause(&create, "Deployment", "x"), None);
     let delete = Change::Delete {
         uid: None,

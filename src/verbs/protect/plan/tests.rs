@@ -3,7 +3,12 @@ use std::time::Duration;
 use super::*;
 use crate::rules::protect::{DEFAULT_MAX_LIFT, ProtectMode, ProtectRule};
 
-fn rule(contexts: &[&str], namespaces: Option<&[&str]>, mode: ProtectMode, max: u64) -> ProtectRule {
+fn rule(
+    contexts: &[&str],
+    namespaces: Option<&[&str]>,
+    mode: ProtectMode,
+    max: u64,
+) -> ProtectRule {
     ProtectRule {
         contexts: contexts.iter().map(|s| s.to_string()).collect(),
         servers: Vec::new(),
@@ -38,11 +43,23 @@ fn the_limit_is_the_shortest_max_lift_of_the_rules_that_can_hold_there() {
         rule(&["staging"], None, ProtectMode::Confirm, 60),
     ];
     // The whole context: every rule of the context, namespaced or not.
-    assert_eq!(lift_limit(&rules, Some("prod"), S, None), Ok(Duration::from_secs(900)));
+    assert_eq!(
+        lift_limit(&rules, Some("prod"), S, None),
+        Ok(Duration::from_secs(900))
+    );
     // A namespace the second rule does not name: only the first.
-    assert_eq!(lift_limit(&rules, Some("prod"), S, Some("web")), Ok(Duration::from_secs(3600)));
-    assert_eq!(lift_limit(&rules, Some("prod"), S, Some("shop")), Ok(Duration::from_secs(900)));
-    assert_eq!(lift_limit(&rules, Some("dev"), S, None), Err(NoLift::NoRule));
+    assert_eq!(
+        lift_limit(&rules, Some("prod"), S, Some("web")),
+        Ok(Duration::from_secs(3600))
+    );
+    assert_eq!(
+        lift_limit(&rules, Some("prod"), S, Some("shop")),
+        Ok(Duration::from_secs(900))
+    );
+    assert_eq!(
+        lift_limit(&rules, Some("dev"), S, None),
+        Err(NoLift::NoRule)
+    );
     assert_eq!(lift_limit(&rules, None, S, None), Err(NoLift::NoRule));
 }
 
@@ -53,8 +70,14 @@ fn block_is_never_lifted_and_its_max_lift_does_not_shorten_a_lift() {
         rule(&["prod"], None, ProtectMode::Confirm, 1800),
     ];
     // The whole context: kube-system stays blocked, the rest can be lifted.
-    assert_eq!(lift_limit(&rules, Some("prod"), S, None), Ok(Duration::from_secs(1800)));
-    assert_eq!(lift_limit(&rules, Some("prod"), S, Some("shop")), Ok(Duration::from_secs(1800)));
+    assert_eq!(
+        lift_limit(&rules, Some("prod"), S, None),
+        Ok(Duration::from_secs(1800))
+    );
+    assert_eq!(
+        lift_limit(&rules, Some("prod"), S, Some("shop")),
+        Ok(Duration::from_secs(1800))
+    );
     // kube-system alone: block wins over confirm there, so nothing could be lifted.
     assert_eq!(
         lift_limit(&rules, Some("prod"), S, Some("kube-system")),
@@ -64,7 +87,10 @@ fn block_is_never_lifted_and_its_max_lift_does_not_shorten_a_lift() {
     let mut deletes = rule(&["prod"], None, ProtectMode::Block, 60);
     deletes.verbs = Some(vec![crate::rules::protect::ProtectVerb::Delete]);
     let partial = vec![deletes, rule(&["prod"], None, ProtectMode::Confirm, 1800)];
-    assert_eq!(lift_limit(&partial, Some("prod"), S, None), Ok(Duration::from_secs(1800)));
+    assert_eq!(
+        lift_limit(&partial, Some("prod"), S, None),
+        Ok(Duration::from_secs(1800))
+    );
     let only_block = vec![rule(&["prod"], None, ProtectMode::Block, 60)];
     assert_eq!(
         lift_limit(&only_block, Some("prod"), S, None),
@@ -76,7 +102,10 @@ fn block_is_never_lifted_and_its_max_lift_does_not_shorten_a_lift() {
 fn a_rule_by_server_holds_for_a_renamed_context() {
     let mut r = rule(&[], None, ProtectMode::Confirm, DEFAULT_MAX_LIFT.as_secs());
     r.servers = vec!["https://s*".into()];
-    assert_eq!(holding(std::slice::from_ref(&r), Some("renamed"), S).len(), 1);
+    assert_eq!(
+        holding(std::slice::from_ref(&r), Some("renamed"), S).len(),
+        1
+    );
     assert!(holding(&[r], Some("renamed"), "https://other").is_empty());
 }
 
@@ -104,23 +133,47 @@ fn end_without_a_namespace_ends_every_lift_of_the_context() {
         lift("d", "dev", None, 3000),
     ];
     let (kept, ended) = without_lifts(stored.clone(), "prod", None, now);
-    assert_eq!(kept.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["d"]);
-    assert_eq!(ended.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(
+        kept.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+        ["d"]
+    );
+    assert_eq!(
+        ended.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+        ["a", "b"]
+    );
     let (kept, ended) = without_lifts(stored, "prod", Some("shop"), now);
-    assert_eq!(kept.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["a", "d"]);
-    assert_eq!(ended.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(), ["b"]);
+    assert_eq!(
+        kept.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+        ["a", "d"]
+    );
+    assert_eq!(
+        ended.iter().map(|l| l.id.as_str()).collect::<Vec<_>>(),
+        ["b"]
+    );
 }
 
 #[test]
 fn status_ignores_a_lift_of_another_server_one_too_long_and_one_lifting_nothing() {
     let now = jiff::Timestamp::from_second(2000).unwrap();
     let rules = vec![rule(&["prod"], None, ProtectMode::Confirm, 1800)];
-    assert_eq!(judge(&lift("a", "prod", None, 2500), &rules, "prod", S, now), Judged::InForce);
-    assert_eq!(judge(&lift("a", "prod", None, 1900), &rules, "prod", S, now), Judged::Ended);
+    assert_eq!(
+        judge(&lift("a", "prod", None, 2500), &rules, "prod", S, now),
+        Judged::InForce
+    );
+    assert_eq!(
+        judge(&lift("a", "prod", None, 1900), &rules, "prod", S, now),
+        Judged::Ended
+    );
     let mut moved = lift("a", "prod", None, 2500);
     moved.server = "https://old".into();
-    assert!(matches!(judge(&moved, &rules, "prod", S, now), Judged::Ignored(w) if w.contains("https://old")));
+    assert!(
+        matches!(judge(&moved, &rules, "prod", S, now), Judged::Ignored(w) if w.contains("https://old"))
+    );
     // Granted at 1000, until 1000 + 1801 s: longer than maxLift.
-    assert!(matches!(judge(&lift("a", "prod", None, 2801), &rules, "prod", S, now), Judged::Ignored(w) if w.contains("maxLift")));
-    assert!(matches!(judge(&lift("a", "prod", None, 2500), &[], "prod", S, now), Judged::Ignored(w) if w.contains("lifts nothing")));
+    assert!(
+        matches!(judge(&lift("a", "prod", None, 2801), &rules, "prod", S, now), Judged::Ignored(w) if w.contains("maxLift"))
+    );
+    assert!(
+        matches!(judge(&lift("a", "prod", None, 2500), &[], "prod", S, now), Judged::Ignored(w) if w.contains("lifts nothing"))
+    );
 }
