@@ -251,7 +251,7 @@ pub enum Command {
     Auth(AuthCommand),
     /// Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them
     /// that expires (`status`, `lift DURATION`, `end`).
-    #[command(subcommand)]
+    #[command(subcommand, after_help = protect::PROTECT_HELP)]
     Protect(ProtectCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     #[command(after_help = help::VERSION_HELP)]

@@ -45,6 +45,16 @@ pub struct ProtectLiftArgs {
     pub duration: String,
 }
 
+/// `protect` help.
+pub const PROTECT_HELP: &str = "plugin.yaml `protect:` rules mark contexts and namespaces where a change needs a
+deliberate yes; a lift of them expires by itself and never lifts a `block` rule.
+
+Examples:
+  # What holds here, then a lift for a task, then its end
+  kubectl myops protect status
+  kubectl myops protect lift 15m --reason 'incident 4711'
+  kubectl myops protect end";
+
 /// `protect status` help.
 const STATUS_HELP: &str =
     "Nothing is sent to the API server: the context and server come from the kubeconfig.
