@@ -46,7 +46,8 @@ pub struct ProtectLiftArgs {
 }
 
 /// `protect` help.
-pub const PROTECT_HELP: &str = "plugin.yaml `protect:` rules mark contexts and namespaces where a change needs a
+pub const PROTECT_HELP: &str =
+    "plugin.yaml `protect:` rules mark contexts and namespaces where a change needs a
 deliberate yes; a lift of them expires by itself and never lifts a `block` rule.
 
 Examples:

@@ -22,15 +22,19 @@
 //! sends nothing, except the SelfSubjectReview that names the user of a journaled lift.
 //!
 //! Exit codes: an unparsable, negative, zero or huge DURATION, a DURATION longer than the
-//! rules' `maxLift`, a context no rule holds for (nothing to lift) are usage errors (2): the
-//! command line asks for what plugin.yaml does not offer; a context where only `block` rules
+//! rules' `maxLift`, a context no rule holds for (nothing to lift), a lift without `--reason`
+//! where a rule it lifts has `requireReason` (the lift stands in for the questions that rule
+//! asks, so it gives the reason they would need) are usage errors (2): the command line asks
+//! for what plugin.yaml does not offer; a context where only `block` rules
 //! hold is denied (3), as every change there is; `end` with no lift to end is not found (4).
 
 mod change;
 mod plan;
 mod status;
 
-pub use plan::{Judged, NoLift, holding, judge, lift_limit, with_lift, without_lifts};
+pub use plan::{
+    Judged, NoLift, holding, judge, lift_limit, reasons_required, with_lift, without_lifts,
+};
 
 use crate::cli::ProtectCommand;
 use crate::exit::ExitStatus;
@@ -80,6 +84,18 @@ pub enum ProtectError {
         /// The 1-based numbers of the block rules, comma-separated.
         rules: String,
     },
+    /// A rule that the lift would lift requires a reason, and `--reason` was not given.
+    #[error(
+        "protect: rule {rules} of context {context}{ns} requires a reason, so a lift there needs one too; give --reason TEXT"
+    )]
+    ReasonRequired {
+        /// The context.
+        context: String,
+        /// ` namespace X`, or empty.
+        ns: String,
+        /// The 1-based numbers of those rules, comma-separated.
+        rules: String,
+    },
     /// A lift is of a kubeconfig context, and there is none (in-cluster or `--server` alone).
     #[error(
         "protect lift and end need a kubeconfig context (a lift is of a context), and none is in use; name one with --context"
@@ -113,6 +129,7 @@ impl ProtectError {
             ProtectError::Duration(_)
             | ProtectError::TooLong { .. }
             | ProtectError::NothingToLift { .. }
+            | ProtectError::ReasonRequired { .. }
             | ProtectError::NoContext => ExitStatus::Usage,
             ProtectError::OnlyBlock { .. } => ExitStatus::Denied,
             ProtectError::NoLift { .. } => ExitStatus::NotFound,

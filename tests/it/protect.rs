@@ -267,6 +267,25 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     let r = m.run(&["protect", "lift", "61m", "--context", "bob"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("longer than the 1h"), "{r:?}");
+    // bob's rule requires a reason: so does a lift of it.
+    let r = m.run(&["protect", "lift", "5m", "--context", "bob"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains(
+            "protect: rule 3 of context bob requires a reason, so a lift there needs one too"
+        ),
+        "{r:?}"
+    );
+    let r = m.run(&[
+        "protect",
+        "lift",
+        "5m",
+        "--context",
+        "bob",
+        "--reason",
+        "migration",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
     // No rule holds for alice: nothing to lift.
     let r = m.run(&["protect", "lift", "5m", "--context", "alice"]);
     assert_eq!(r.code, 2, "{r:?}");
@@ -295,13 +314,19 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("a lift cannot lift block"), "{r:?}");
     assert!(only_block.records().is_empty());
-    // One lift granted and journaled in all of this.
-    let ops: Vec<Value> = m
+    // Two lifts granted and journaled in all of this: admin's 30m and bob's with its reason.
+    let lifted: Vec<(Value, Value)> = m
         .latest_records()
         .iter()
-        .map(|e| e["operation"].clone())
+        .map(|e| (e["operation"].clone(), e["name"].clone()))
         .collect();
-    assert_eq!(ops, [Value::from("protect-lift")]);
+    assert_eq!(
+        lifted,
+        [
+            (Value::from("protect-lift"), Value::from("admin")),
+            (Value::from("protect-lift"), Value::from("bob"))
+        ]
+    );
 }
 
 #[test]

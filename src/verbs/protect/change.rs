@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::plan::{NoLift, lift_limit, with_lift, without_lifts};
+use super::plan::{NoLift, lift_limit, reasons_required, with_lift, without_lifts};
 use super::{ProtectError, in_namespace};
 use crate::base::echo::capped;
 use crate::base::fsutil;
@@ -85,8 +85,8 @@ fn journaled(
 /// Runs `protect lift DURATION`.
 ///
 /// # Errors
-/// [`ProtectError`]: a bad DURATION, one longer than the rules allow, nothing to lift (2),
-/// only `block` rules (3), no context (2), the file not written (1); the session's errors.
+/// [`ProtectError`]: a bad DURATION, one longer than the rules allow, nothing to lift, no
+/// `--reason` where a rule requires one (2), only `block` rules (3), no context (2), the file not written (1); the session's errors.
 pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let asked = duration_text::parse(duration).map_err(ProtectError::Duration)?;
     let ns = namespace(s);
@@ -113,6 +113,19 @@ pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(
             asked: duration_text::format(asked),
             max: duration_text::format(max),
             context: capped(&context, 200),
+        }
+        .into());
+    }
+    let needs_reason = reasons_required(&s.plugin.protect, Some(&context), &server, ns);
+    if !needs_reason.is_empty() && s.protect.reason.is_none() {
+        return Err(ProtectError::ReasonRequired {
+            context: capped(&context, 200),
+            ns: in_namespace(ns),
+            rules: needs_reason
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
         }
         .into());
     }

@@ -84,6 +84,22 @@ pub fn lift_limit(
         .ok_or_else(|| NoLift::OnlyBlock(there.iter().map(|(i, _)| *i).collect()))
 }
 
+/// The rules that can hold for `context` on `server` in `namespace` (`None`: the whole
+/// context) and require a reason, as 1-based numbers: a lift of their scope needs a
+/// `--reason` too, since it stands in for the questions those rules ask.
+pub fn reasons_required(
+    rules: &[ProtectRule],
+    context: Option<&str>,
+    server: &str,
+    namespace: Option<&str>,
+) -> Vec<usize> {
+    holding(rules, context, server)
+        .into_iter()
+        .filter(|(_, r)| r.require_reason && r.mode != ProtectMode::Block && admits(r, namespace))
+        .map(|(i, _)| i + 1)
+        .collect()
+}
+
 /// The stored lifts after `new` is granted at `now` (pure): a lift of the same context and
 /// namespace is replaced, lifts that have ended (their `until` passed) are dropped, every
 /// other lift is kept as it is.

@@ -177,3 +177,21 @@ fn status_ignores_a_lift_of_another_server_one_too_long_and_one_lifting_nothing(
         matches!(judge(&lift("a", "prod", None, 2500), &[], "prod", S, now), Judged::Ignored(w) if w.contains("lifts nothing"))
     );
 }
+
+#[test]
+fn a_lift_needs_a_reason_where_a_liftable_rule_requires_one() {
+    let mut asks = rule(&["prod"], Some(&["shop"]), ProtectMode::Confirm, 600);
+    asks.require_reason = true;
+    let mut blocks = rule(&["prod"], None, ProtectMode::Block, 600);
+    blocks.require_reason = true;
+    blocks.namespaces = Some(vec!["kube-system".into()]);
+    let rules = vec![
+        rule(&["prod"], None, ProtectMode::Confirm, 600),
+        asks,
+        blocks,
+    ];
+    assert_eq!(reasons_required(&rules, Some("prod"), S, None), [2]);
+    assert_eq!(reasons_required(&rules, Some("prod"), S, Some("shop")), [2]);
+    assert!(reasons_required(&rules, Some("prod"), S, Some("web")).is_empty());
+    assert!(reasons_required(&rules, Some("dev"), S, None).is_empty());
+}
