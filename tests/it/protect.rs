@@ -358,6 +358,13 @@ fn rollback_of_a_lift_or_its_end_is_refused_naming_protect_end() {
             .contains("the end of a lift is not a change to the cluster"),
         "{r:?}"
     );
+    // `changelog diff` says what a lift changed: no object.
+    let r = m.run(&["changelog", "diff", &ids[0]]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.stdout.contains("it changed no object of the cluster (a lift of protection or its end): {\"duration\":\"5m\""),
+        "{r:?}"
+    );
     // The lift entries list as what they are.
     let r = m.run(&["changelog", "list"]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -517,4 +524,28 @@ fn the_reason_reaches_the_api_server_as_the_percent_encoded_myops_reason_header(
             .all(|s| s.header("myops-reason").is_none()),
         "{after:?}"
     );
+}
+
+#[test]
+fn a_lifts_file_that_cannot_be_written_is_exit_1_with_the_failure_journaled_and_nothing_lifted() {
+    let m = Myops::new(PLUGIN);
+    // A directory where the file belongs: it is not read (a warning) and cannot be replaced.
+    std::fs::create_dir_all(lifts_file(&m)).unwrap();
+    let r = m.run(&["protect", "lift", "5m", "--context", "admin"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(r.stderr.contains("no lift is in force"), "{r:?}");
+    assert!(r.stderr.contains("nothing was lifted or ended"), "{r:?}");
+    let records = m.records();
+    assert_eq!(records.len(), 2, "{records:#?}");
+    assert_eq!(records[0]["result"], "pending");
+    assert_eq!(records[1]["id"], records[0]["id"]);
+    assert!(
+        records[1]["result"]
+            .as_str()
+            .unwrap()
+            .starts_with("error: "),
+        "{records:#?}"
+    );
+    assert!(lifts_file(&m).is_dir());
+    assert_eq!(status(&m, "admin")["lifts"], serde_json::json!([]));
 }
