@@ -101,6 +101,8 @@ mod progress_help;
 mod prometheus;
 #[path = "it/protect.rs"]
 mod protect;
+#[path = "it/protect_reason.rs"]
+mod protect_reason;
 #[path = "it/proxy.rs"]
 mod proxy;
 #[path = "it/push_tls.rs"]
