@@ -60,6 +60,23 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
     assert_eq!(rules[1]["mode"], "block");
     assert_eq!(rules[1]["namespaces"], serde_json::json!(["kube-system"]));
     assert_eq!(st["lifts"], serde_json::json!([]));
+    // The namespace in effect: the block rule of kube-system holds there, not in default.
+    assert_eq!(st["namespace"], "default");
+    assert_eq!(rules[0]["inNamespace"], true);
+    assert_eq!(rules[1]["inNamespace"], false);
+    let r = m.run(&[
+        "protect",
+        "status",
+        "--context",
+        "admin",
+        "-n",
+        "kube-system",
+        "-o",
+        "json",
+    ]);
+    let there: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(there["namespace"], "kube-system");
+    assert_eq!(there["rules"][1]["inNamespace"], true);
 
     let bob = status(&m, "bob");
     assert_eq!(bob["rules"].as_array().unwrap().len(), 1);
@@ -84,7 +101,7 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
     // The table names the rules and the lift.
     let r = m.run(&["protect", "status", "--context", "admin"]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.starts_with("Context: admin\n"), "{}", r.stdout);
+    assert!(r.stdout.starts_with("Context:   admin\n"), "{}", r.stdout);
     assert!(
         r.stdout.contains("confirm")
             && r.stdout.contains("production cluster")

@@ -32,7 +32,7 @@ pub fn holding<'r>(
 
 /// Whether `rule` can hold in `namespace`: every rule when the lift is of the whole context
 /// (`None`), else a rule without `namespaces` or with a glob matching it.
-fn admits(rule: &ProtectRule, namespace: Option<&str>) -> bool {
+pub fn admits(rule: &ProtectRule, namespace: Option<&str>) -> bool {
     match (namespace, &rule.namespaces) {
         (None, _) | (_, None) => true,
         (Some(ns), Some(globs)) => globs.iter().any(|g| glob_match(g, ns)),

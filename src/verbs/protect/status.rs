@@ -1,9 +1,10 @@
-//! `protect status`: the rules that hold for the current context and server, the lifts of
-//! that context in force, and the lifts not honoured, with why.
+//! `protect status`: the rules that hold for the current context and server (HERE: whether
+//! their `namespaces` admit the namespace in effect), the lifts of that context in force, and
+//! the lifts not honoured, with why.
 
 use serde::Serialize;
 
-use super::plan::{Judged, holding, judge};
+use super::plan::{Judged, admits, holding, judge};
 use crate::base::echo::capped;
 use crate::cli::ProtectFormat;
 use crate::guard::protect::lifts;
@@ -25,6 +26,8 @@ pub struct Status<'a> {
     pub context: Option<&'a str>,
     /// The API server URL (without userinfo).
     pub server: &'a str,
+    /// The namespace in effect: `-n`, else the context's, else `default`.
+    pub namespace: &'a str,
     /// The rules that hold for the context or server, whatever their namespaces and verbs.
     pub rules: Vec<Held<'a>>,
     /// The lifts of this context in force.
@@ -37,9 +40,12 @@ pub struct Status<'a> {
 
 /// One rule that holds, with its place in `protect:`.
 #[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Held<'a> {
     /// Its number in `protect:`, from 1 (as `config validate` counts).
     pub rule: usize,
+    /// Whether its `namespaces` (when given) admit the namespace in effect.
+    pub in_namespace: bool,
     /// The rule as plugin.yaml writes it.
     #[serde(flatten)]
     pub spec: &'a ProtectRule,
@@ -79,12 +85,18 @@ pub async fn run(
             Judged::Ignored(warning) => ignored.push(Ignored { lift: l, warning }),
         }
     }
+    let namespace = session.namespace();
     let status = Status {
         context,
         server,
+        namespace,
         rules: holding(&s.plugin.protect, context, server)
             .into_iter()
-            .map(|(i, spec)| Held { rule: i + 1, spec })
+            .map(|(i, spec)| Held {
+                rule: i + 1,
+                in_namespace: admits(spec, Some(namespace)),
+                spec,
+            })
             .collect(),
         lifts: in_force,
         ignored,
@@ -107,8 +119,9 @@ pub async fn run(
 fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let ctx = st.context.map_or("<none>".to_string(), |c| capped(c, 200));
     p.out(&format!(
-        "Context: {ctx}\nServer:  {}\n",
-        capped(st.server, 200)
+        "Context:   {ctx}\nServer:    {}\nNamespace: {}\n",
+        capped(st.server, 200),
+        capped(st.namespace, 200)
     ))?;
     if st.rules.is_empty() {
         p.out(
@@ -118,6 +131,7 @@ fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
         let mut t = OwnTable::new([
             "Rule",
             "Mode",
+            "Here",
             "Namespaces",
             "Verbs",
             "Reason",
@@ -131,6 +145,7 @@ fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
                 [
                     h.rule.to_string(),
                     r.mode.as_str().to_string(),
+                    if h.in_namespace { "yes" } else { "no" }.to_string(),
                     list(r.namespaces.clone()),
                     list(
                         r.verbs
