@@ -97,12 +97,12 @@ mod patch;
 mod policy;
 #[path = "it/progress_help.rs"]
 mod progress_help;
+#[path = "it/prometheus.rs"]
+mod prometheus;
 #[path = "it/protect_lift.rs"]
 mod protect_lift;
 #[path = "it/protect_reason.rs"]
 mod protect_reason;
-#[path = "it/prometheus.rs"]
-mod prometheus;
 #[path = "it/proxy.rs"]
 mod proxy;
 #[path = "it/push_tls.rs"]

@@ -74,26 +74,26 @@ pub enum ProtectError {
     },
     /// Only `block` rules hold, or a `block` rule of every verb holds in the whole scope.
     #[error(
-        "protection of context {context}{ns} is block (rule {rules}), and a lift cannot lift block: changes there are refused whatever the flags; change plugin.yaml to allow them"
+        "protection of context {context}{ns} is block ({rules}), and a lift cannot lift block: changes there are refused whatever the flags; change plugin.yaml to allow them"
     )]
     OnlyBlock {
         /// The context.
         context: String,
         /// ` namespace X`, or empty.
         ns: String,
-        /// The 1-based numbers of the block rules, comma-separated.
+        /// The block rules as `protect[N]` (0-based, as every protection message names them), comma-separated.
         rules: String,
     },
     /// A rule that the lift would lift requires a reason, and `--reason` was not given.
     #[error(
-        "protect: rule {rules} of context {context}{ns} requires a reason, so a lift there needs one too; give --reason TEXT"
+        "{rules} of context {context}{ns} requires a reason, so a lift there needs one too; give --reason TEXT"
     )]
     ReasonRequired {
         /// The context.
         context: String,
         /// ` namespace X`, or empty.
         ns: String,
-        /// The 1-based numbers of those rules, comma-separated.
+        /// Those rules as `protect[N]`, comma-separated.
         rules: String,
     },
     /// A lift is of a kubeconfig context, and there is none (in-cluster or `--server` alone).

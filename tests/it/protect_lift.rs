@@ -53,7 +53,7 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
     assert_eq!(st["server"], upstream().server.as_str());
     let rules = st["rules"].as_array().unwrap();
     assert_eq!(rules.len(), 2, "{st:#}");
-    assert_eq!(rules[0]["rule"], 1);
+    assert_eq!(rules[0]["index"], 0);
     assert_eq!(rules[0]["mode"], "confirm");
     assert_eq!(rules[0]["maxLift"], "30m");
     assert_eq!(rules[0]["message"], "production cluster");
@@ -80,7 +80,7 @@ fn protect_status_lists_the_rules_that_hold_for_the_context_and_its_lift() {
 
     let bob = status(&m, "bob");
     assert_eq!(bob["rules"].as_array().unwrap().len(), 1);
-    assert_eq!(bob["rules"][0]["rule"], 3);
+    assert_eq!(bob["rules"][0]["index"], 2);
     assert_eq!(bob["rules"][0]["requireReason"], true);
 
     let r = m.run(&[
@@ -285,9 +285,8 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     let r = m.run(&["protect", "lift", "5m", "--context", "bob"]);
     assert_eq!(r.code, 2, "{r:?}");
     assert!(
-        r.stderr.contains(
-            "protect: rule 3 of context bob requires a reason, so a lift there needs one too"
-        ),
+        r.stderr
+            .contains("protect[2] of context bob requires a reason, so a lift there needs one too"),
         "{r:?}"
     );
     let r = m.run(&[
@@ -320,7 +319,7 @@ fn a_lift_longer_than_max_lift_nothing_to_lift_and_block_are_refused() {
     ]);
     assert_eq!(r.code, 3, "{r:?}");
     assert!(r.stderr.contains("a lift cannot lift block"), "{r:?}");
-    assert!(r.stderr.contains("(rule 2)"), "{r:?}");
+    assert!(r.stderr.contains("(protect[1])"), "{r:?}");
     let only_block = Myops::new(
         "name: myops\nverbs: [get]\nresources: [configmaps]\nscopes: [namespace]\nprotect:\n  - contexts: [admin]\n    mode: block\n",
     );

@@ -103,7 +103,7 @@ pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(
             ns: in_namespace(ns),
             rules: rules
                 .iter()
-                .map(|i| (i + 1).to_string())
+                .map(|i| format!("protect[{i}]"))
                 .collect::<Vec<_>>()
                 .join(", "),
         },
@@ -123,7 +123,7 @@ pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(
             ns: in_namespace(ns),
             rules: needs_reason
                 .iter()
-                .map(usize::to_string)
+                .map(|i| format!("protect[{i}]"))
                 .collect::<Vec<_>>()
                 .join(", "),
         }

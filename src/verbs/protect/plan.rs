@@ -85,7 +85,7 @@ pub fn lift_limit(
 }
 
 /// The rules that can hold for `context` on `server` in `namespace` (`None`: the whole
-/// context) and require a reason, as 1-based numbers: a lift of their scope needs a
+/// context) and require a reason, by their indices in `protect:` (0-based): a lift of their scope needs a
 /// `--reason` too, since it stands in for the questions those rules ask.
 pub fn reasons_required(
     rules: &[ProtectRule],
@@ -96,7 +96,7 @@ pub fn reasons_required(
     holding(rules, context, server)
         .into_iter()
         .filter(|(_, r)| r.require_reason && r.mode != ProtectMode::Block && admits(r, namespace))
-        .map(|(i, _)| i + 1)
+        .map(|(i, _)| i)
         .collect()
 }
 

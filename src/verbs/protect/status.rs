@@ -42,8 +42,8 @@ pub struct Status<'a> {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Held<'a> {
-    /// Its number in `protect:`, from 1 (as `config validate` counts).
-    pub rule: usize,
+    /// Its index in `protect:` (0-based: `protect[0]`, as every protection message names it).
+    pub index: usize,
     /// Whether its `namespaces` (when given) admit the namespace in effect.
     pub in_namespace: bool,
     /// The rule as plugin.yaml writes it.
@@ -93,7 +93,7 @@ pub async fn run(
         rules: holding(&s.plugin.protect, context, server)
             .into_iter()
             .map(|(i, spec)| Held {
-                rule: i + 1,
+                index: i,
                 in_namespace: admits(spec, Some(namespace)),
                 spec,
             })
@@ -143,7 +143,7 @@ fn print_tables(st: &Status<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
             let list = |v: Option<Vec<String>>| v.map_or("*".to_string(), |v| v.join(","));
             t.row(
                 [
-                    h.rule.to_string(),
+                    format!("protect[{}]", h.index),
                     r.mode.as_str().to_string(),
                     if h.in_namespace { "yes" } else { "no" }.to_string(),
                     list(r.namespaces.clone()),

@@ -190,8 +190,8 @@ fn a_lift_needs_a_reason_where_a_liftable_rule_requires_one() {
         asks,
         blocks,
     ];
-    assert_eq!(reasons_required(&rules, Some("prod"), S, None), [2]);
-    assert_eq!(reasons_required(&rules, Some("prod"), S, Some("shop")), [2]);
+    assert_eq!(reasons_required(&rules, Some("prod"), S, None), [1]);
+    assert_eq!(reasons_required(&rules, Some("prod"), S, Some("shop")), [1]);
     assert!(reasons_required(&rules, Some("prod"), S, Some("web")).is_empty());
     assert!(reasons_required(&rules, Some("dev"), S, None).is_empty());
 }
