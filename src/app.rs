@@ -235,6 +235,10 @@ async fn dispatch(
             let r = verbs::metrics_cmd::run(settings, cmd, p).await;
             report(&r, p)
         }
+        Command::Protect(cmd) => {
+            let r = verbs::protect::run(settings, cmd, p).await;
+            report(&r, p)
+        }
         Command::Crds(CrdsCommand::List(args)) => {
             let r = verbs::crds_list::run(settings, args, p).await;
             report(&r, p)

@@ -56,8 +56,8 @@ pub use journal::Journal;
 #[cfg(test)]
 pub(crate) use model::sample_entry;
 pub use model::{
-    DELETING, Entry, FORMAT_VERSION, LOST, Operation, PENDING, SNAPSHOT, SUCCESS, ambiguous,
-    latest, new_id, new_session_id, now_rfc3339, object_of,
+    DELETING, Entry, FORMAT_VERSION, LOST, MYOPS_API_VERSION, Operation, PENDING, PROTECTION_LIFT,
+    SNAPSHOT, SUCCESS, ambiguous, latest, new_id, new_session_id, now_rfc3339, object_of,
 };
 pub use parse::{InvalidLine, parse};
 pub(crate) use parse::{judge, lines};

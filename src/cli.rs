@@ -23,6 +23,7 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod protect;
 mod rollout;
 mod scale;
 mod values;
@@ -42,6 +43,7 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use protect::{ProtectCommand, ProtectFormat, ProtectLiftArgs, ProtectStatusArgs};
 pub use rollout::{
     RolloutCommand, RolloutHistoryArgs, RolloutRestartArgs, RolloutStatusArgs, RolloutUndoArgs,
 };
@@ -247,6 +249,10 @@ pub enum Command {
     /// What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`.
     #[command(subcommand, after_help = help::AUTH_HELP)]
     Auth(AuthCommand),
+    /// Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them
+    /// that expires (`status`, `lift DURATION`, `end`).
+    #[command(subcommand, after_help = protect::PROTECT_HELP)]
+    Protect(ProtectCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     #[command(after_help = help::VERSION_HELP)]
     Version,

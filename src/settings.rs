@@ -237,6 +237,7 @@ impl Settings {
             path_env: env.path.clone().unwrap_or_default(),
             in_cluster: env.in_cluster.clone(),
             preloaded: None,
+            reason: g.reason.clone(),
         };
         let push_target = push_target(
             &plugin,

@@ -101,6 +101,10 @@ mod progress_help;
 mod prometheus;
 #[path = "it/protect.rs"]
 mod protect;
+#[path = "it/protect_lift.rs"]
+mod protect_lift;
+#[path = "it/protect_reason.rs"]
+mod protect_reason;
 #[path = "it/proxy.rs"]
 mod proxy;
 #[path = "it/push_tls.rs"]

@@ -37,7 +37,21 @@ pub enum Operation {
     Edit,
     /// `rollout restart` or `rollout undo`: a patch of the pod template.
     Rollout,
+    /// `protect lift`: a lift of plugin.yaml protection stored in MYOPS_HOME, not a change
+    /// to the cluster (kind [`PROTECTION_LIFT`], apiVersion [`MYOPS_API_VERSION`], name the
+    /// context, namespace the lifted one); `rollback` refuses it.
+    ProtectLift,
+    /// `protect end`: the lifts of a context ended (as [`Operation::ProtectLift`]).
+    ProtectEnd,
 }
+
+/// The `kind` of the entries `protect lift` and `protect end` journal: what they change is
+/// the local lift of protection, not an object of the cluster.
+pub const PROTECTION_LIFT: &str = "ProtectionLift";
+
+/// The `apiVersion` of the entries `protect lift` and `protect end` journal (no API server
+/// serves it: it names this tool's own local state).
+pub const MYOPS_API_VERSION: &str = "myops/v1";
 
 impl Operation {
     /// Whether the entry is a patch of the object's fields, whose journaled patch says which
@@ -54,6 +68,13 @@ impl Operation {
                 | Operation::Edit
                 | Operation::Rollout
         )
+    }
+
+    /// Whether the entry records a lift of protection or its end (`protect lift|end`):
+    /// local state, journaled, never sent to the cluster, so it has no inverse and no
+    /// object to read.
+    pub fn is_protection(self) -> bool {
+        matches!(self, Operation::ProtectLift | Operation::ProtectEnd)
     }
 }
 

@@ -79,7 +79,8 @@ pub struct RollbackArgs {
 /// `changelog` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum ChangelogCommand {
-    /// One line per entry: id, time, user, operation, object, result.
+    /// One line per entry: id, time, user, operation, object, result (and the reason, when a
+    /// listed entry has one).
     #[command(after_help = help::CHANGELOG_LIST_HELP)]
     List {
         /// Only entries newer than this: a duration (`1h`, `30m`) or an RFC 3339 time.

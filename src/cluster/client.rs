@@ -187,6 +187,9 @@ pub async fn connect(
     let mut config = base.config;
     apply_flags(&mut config, opts, base.rotating_token)?;
     add_session_headers(&mut config, session)?;
+    if let Some(reason) = &opts.reason {
+        config.headers.push(reason_header(reason));
+    }
     let impersonation = impersonation(&config);
     let proxy = choose_proxy(&mut config, kubeconfig_proxy.as_deref())?;
     let namespace = config.default_namespace.clone();
@@ -434,6 +437,24 @@ fn add_session_headers(config: &mut Config, session: &str) -> Result<(), Cluster
         .headers
         .push((http::HeaderName::from_static("kubectl-session"), session));
     Ok(())
+}
+
+/// The characters of a `--reason` that are percent-encoded in the `Myops-Reason` header: the
+/// controls (RFC 9110 section 5.5 allows none in a field value), `%` itself, so the value
+/// decodes back exactly, and the space, which a server strips from either end of a value;
+/// bytes of non-ASCII characters are always encoded (UTF-8, RFC 3986 section 2.1).
+const REASON_ENCODED: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS.add(b'%').add(b' ');
+
+/// The `Myops-Reason` header carrying `reason`, percent-encoded ([`REASON_ENCODED`]), so any
+/// text — another script, a newline, a quote — is one valid header value.
+pub fn reason_header(reason: &str) -> (http::HeaderName, http::HeaderValue) {
+    let encoded = percent_encoding::utf8_percent_encode(reason, REASON_ENCODED).to_string();
+    (
+        http::HeaderName::from_static("myops-reason"),
+        // Every byte left is visible ASCII or a space after the encoding above.
+        http::HeaderValue::from_str(&encoded)
+            .unwrap_or_else(|_| http::HeaderValue::from_static("")),
+    )
 }
 
 /// The identity `config` asks the server to impersonate, `None` without `impersonate`.

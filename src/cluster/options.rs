@@ -62,4 +62,7 @@ pub struct KubeOptions {
     /// contexts cost one parse, not N (parsing a 1,000-context kubeconfig once per context
     /// takes minutes).
     pub preloaded: Option<std::sync::Arc<kube::config::Kubeconfig>>,
+    /// `--reason`: sent with every request as the `Myops-Reason` header (percent-encoded),
+    /// so the server side (an audit webhook, a proxy's log) can see why a change was made.
+    pub reason: Option<String>,
 }

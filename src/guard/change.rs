@@ -24,6 +24,7 @@
 //! A CRD apply and a CRD prune are an Apply and a Delete of a CustomResourceDefinition,
 //! journaled as `crd-apply` and `crd-prune`.
 
+pub mod cause;
 pub mod inverse;
 pub mod object;
 pub mod paths;
@@ -130,6 +131,10 @@ pub fn plugin_verb(operation: Operation) -> Verb {
         Operation::Annotate => Verb::Annotate,
         Operation::Edit => Verb::Edit,
         Operation::Rollout => Verb::Rollout,
+        // A lift and its end send no request and are never undone (`inverse_of` refuses
+        // them), so no boundary is asked; `patch` is the answer for a change with no verb
+        // of its own.
+        Operation::ProtectLift | Operation::ProtectEnd => Verb::Patch,
     }
 }
 

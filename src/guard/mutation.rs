@@ -262,6 +262,20 @@ impl Session<'_> {
         })
     }
 
+    /// `change` with `--reason` as the `kubernetes.io/change-cause` annotation of a workload,
+    /// when plugin.yaml says `changeCause: true` ([`super::change::cause::with_change_cause`]
+    /// says which changes carry it); `None` when it is sent as it is. Applied before the
+    /// intent is built, so the journal records what is sent and a rollback removes it again.
+    pub fn with_change_cause(&self, change: &Change, kind: &str) -> Option<Change> {
+        let s = self.settings();
+        let reason = s
+            .protect
+            .reason
+            .as_deref()
+            .filter(|_| s.plugin.change_cause)?;
+        super::change::cause::with_change_cause(change, kind, reason)
+    }
+
     fn api(&self, obj: &ObjectRef) -> Api<DynamicObject> {
         match &obj.namespace {
             Some(ns) => Api::namespaced_with(self.client().clone(), ns, &obj.t.api),

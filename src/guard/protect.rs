@@ -159,6 +159,8 @@ pub fn protect_verb(operation: Operation) -> ProtectVerb {
         Operation::Annotate => ProtectVerb::Annotate,
         Operation::Edit => ProtectVerb::Edit,
         Operation::Rollout => ProtectVerb::Rollout,
+        // Never admitted: a lift and its end send no request (they are local state).
+        Operation::ProtectLift | Operation::ProtectEnd => ProtectVerb::Patch,
     }
 }
 

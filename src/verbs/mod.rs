@@ -20,6 +20,7 @@ pub mod get;
 pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
+pub mod protect;
 pub mod rollback;
 pub mod rollout;
 pub mod scale;
@@ -135,6 +136,9 @@ pub enum VerbError {
     /// `changelog verify` found the hash chain broken (the sentence names the first break).
     #[error("{0}")]
     ChainBroken(String),
+    /// `protect status|lift|end` refused or failed.
+    #[error(transparent)]
+    Protect(Box<protect::ProtectError>),
 }
 
 impl VerbError {
@@ -173,6 +177,7 @@ impl VerbError {
                 ExitStatus::Usage
             }
             VerbError::Conflict(_) => ExitStatus::Conflict,
+            VerbError::Protect(e) => e.exit_status(),
         }
     }
 

@@ -767,3 +767,88 @@ fn keys_typed_before_the_question_is_shown_do_not_answer_it() {
     );
     assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
 }
+
+#[test]
+fn change_cause_carries_the_reason_of_a_workload_patch_and_its_rollback_removes_it() {
+    let ns = Namespace::new("protect-cause");
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch, rollout]\nresources: [deployments, configmaps]\nscopes: [namespace]\nchangeCause: true\n",
+    );
+    create_deployment(&ns.0, "web");
+    create_configmap(&ns.0, "c");
+    let cause = || {
+        kubectl(&[
+            "get",
+            "deployment",
+            "web",
+            "-n",
+            &ns.0,
+            "-o",
+            r"jsonpath={.metadata.annotations.kubernetes\.io/change-cause}",
+        ])
+    };
+    let r = m.run(&[
+        "patch",
+        "deployment",
+        "web",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"minReadySeconds":5}}"#,
+        "--reason",
+        "INC-7 slow starts",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(cause(), "INC-7 slow starts");
+    let entry = last_record(&m);
+    assert_eq!(entry["reason"], "INC-7 slow starts");
+    assert_eq!(
+        entry["patch"]["metadata"]["annotations"]["kubernetes.io/change-cause"],
+        "INC-7 slow starts",
+        "the journal holds what was sent: {entry}"
+    );
+    let r = m.run(&[
+        "rollout",
+        "restart",
+        "deployment/web",
+        "-n",
+        &ns.0,
+        "--reason",
+        "INC-8 stuck pods",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(cause(), "INC-8 stuck pods");
+    // A ConfigMap is no workload: sent as written.
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"a":"2"}}"#,
+        "--reason",
+        "why",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        configmap(&ns.0, "c")["metadata"]
+            .get("annotations")
+            .is_none()
+    );
+    // The rollback of the restart puts the earlier cause back.
+    let id = last_record(&m);
+    let restart = m
+        .records()
+        .into_iter()
+        .rev()
+        .find(|e| e["operation"] == "rollout" && e["result"] == "success")
+        .unwrap();
+    let r = m.run(&["rollback", restart["id"].as_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?} ({id})");
+    assert_eq!(cause(), "INC-7 slow starts");
+}

@@ -283,3 +283,31 @@ fn a_fan_out_context_gets_only_its_context_cluster_and_user_and_connects_as_from
         "{e}"
     );
 }
+
+#[test]
+fn the_reason_header_is_percent_encoded_and_decodes_back_exactly() {
+    for reason in [
+        "incident 4711",
+        "é ü — 日本",
+        "line\nbreak\r\tand\u{7f}del",
+        "100% sure %41",
+        " padded ",
+        "\"quoted\" 'text' ; , = /",
+    ] {
+        let (name, value) = reason_header(reason);
+        assert_eq!(name.as_str(), "myops-reason");
+        let text = value.to_str().expect("visible ASCII");
+        assert!(
+            text.bytes().all(|b| b.is_ascii_graphic()),
+            "{reason:?} → {text:?}"
+        );
+        let back = percent_encoding::percent_decode_str(text)
+            .decode_utf8()
+            .unwrap();
+        assert_eq!(back, reason);
+    }
+    assert_eq!(
+        reason_header("incident é 1").1.to_str().unwrap(),
+        "incident%20%C3%A9%201"
+    );
+}

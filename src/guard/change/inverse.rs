@@ -83,6 +83,18 @@ fn done_by(e: &Entry) -> Done {
 /// # Errors
 /// The reason, in the words `rollback` prints.
 pub fn inverse_of(e: &Entry) -> Result<Inverse, String> {
+    match e.operation {
+        Operation::ProtectLift => {
+            return Err(
+                "a lift is not a change to the cluster; end it with `kubectl myops protect end`"
+                    .into(),
+            );
+        }
+        Operation::ProtectEnd => {
+            return Err("the end of a lift is not a change to the cluster; lift again with `kubectl myops protect lift DURATION`".into());
+        }
+        _ => {}
+    }
     if e.dry_run || !(e.succeeded() || e.result == changelog::SNAPSHOT || e.outcome_unknown()) {
         return Err("it changed nothing (a dry run or a failed attempt)".into());
     }

@@ -127,6 +127,15 @@ impl Session<'_> {
         obj: &ObjectRef,
         req: &ApplyRequest<'_>,
     ) -> Result<Applied, GuardError> {
+        let caused = self.with_change_cause(&req.as_change(), &obj.t.api.kind);
+        let caused_req;
+        let req = match &caused {
+            Some(Change::Apply { body, .. }) => {
+                caused_req = ApplyRequest { body, ..*req };
+                &caused_req
+            }
+            _ => req,
+        };
         let change = req.as_change();
         let dry = req.dry_run != DryRun::None;
         let before = match self.read(grant, obj).await {

@@ -65,8 +65,20 @@ impl Session<'_> {
             .await;
         let mut results: Vec<Option<Result<Applied, GuardError>>> =
             items.iter().map(|_| None).collect();
+        // `--reason` as each workload's change cause, before any intent is built.
+        let caused: Vec<Option<Value>> = items
+            .iter()
+            .map(|(obj, body)| {
+                let change = ApplyRequest { body, ..*template }.as_change();
+                match self.with_change_cause(&change, &obj.t.api.kind) {
+                    Some(crate::guard::Change::Apply { body, .. }) => Some(body),
+                    _ => None,
+                }
+            })
+            .collect();
         let mut ready: Vec<Ready<'_>> = Vec::new();
         for (index, ((obj, body), read)) in items.iter().zip(reads).enumerate() {
+            let body = caused[index].as_ref().unwrap_or(body);
             let req = ApplyRequest { body, ..*template };
             let change = req.as_change();
             let before = match read {

@@ -35,6 +35,18 @@ impl Session<'_> {
         req: &PatchRequest<'_>,
         before: Option<&Value>,
     ) -> Result<Patched, GuardError> {
+        let caused = self.with_change_cause(&req.as_change(), &obj.t.api.kind);
+        let caused_req;
+        let req = match &caused {
+            Some(Change::Patch { body, .. }) => {
+                caused_req = PatchRequest {
+                    body,
+                    ..req.clone()
+                };
+                &caused_req
+            }
+            _ => req,
+        };
         let reconciler = before.and_then(crate::rules::reconciler::detect);
         if let Some(owner) = &reconciler
             && req.reconciler == ReconcilerPolicy::Refuse

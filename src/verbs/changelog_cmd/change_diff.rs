@@ -119,6 +119,14 @@ pub async fn run(
         p.out("it changed nothing (a refused or failed attempt)\n")?;
         return Ok(());
     }
+    // A lift of protection changed MYOPS_HOME, not an object: its patch says what it did.
+    if e.operation.is_protection() {
+        p.out(&format!(
+            "it changed no object of the cluster (a lift of protection or its end): {}\n",
+            e.patch.as_ref().map(|v| v.to_string()).unwrap_or_default()
+        ))?;
+        return Ok(());
+    }
     let Some(before) = &e.before else {
         return Err(HistoryError::NoBefore { id: e.id.clone() }.into());
     };

@@ -104,6 +104,12 @@ async fn reconcile_one(
     e: &Entry,
     p: &mut Printer<'_>,
 ) -> Result<Option<String>, VerbError> {
+    // A lift and its end are MYOPS_HOME state: there is no object to read.
+    if e.operation.is_protection() {
+        return Ok(Some(
+            "it is a lift of protection, not a change to the cluster; `kubectl myops protect status` shows whether a lift is in force".into(),
+        ));
+    }
     let (session, moved) =
         Session::open_for_entry(s, p, Purpose::Record, e.context.as_deref(), &e.server).await?;
     let (verdict, live) = if e.dry_run {

@@ -35,10 +35,13 @@ pub fn ambiguous_warning(e: &Entry, records: usize) -> String {
 const MAX_CELL: usize = 600;
 
 /// The `changelog list` table of `entries` (pure; [`select`] chooses them). RESULT is the
-/// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. Cells are escaped
+/// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. A last REASON
+/// column (the `--reason` of each change, empty where none was given) is added when any
+/// listed entry has one, so a log without reasons lists as it always has. Cells are escaped
 /// and capped ([`crate::base::echo::capped`]).
 pub fn list_table(entries: &[Entry]) -> OwnTable {
-    let mut t = OwnTable::new([
+    let reasons = any_reason(entries);
+    let mut headers = vec![
         "Id",
         "Time",
         "User",
@@ -46,7 +49,11 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
         "Operation",
         "Object",
         "Result",
-    ]);
+    ];
+    if reasons {
+        headers.push("Reason");
+    }
+    let mut t = OwnTable::new(headers);
     for e in entries {
         let op = if e.dry_run {
             format!("{} (dry run)", op_name(e))
@@ -67,11 +74,18 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
                 op,
                 object_of(e),
                 result,
+                e.reason.clone().unwrap_or_default(),
             ]
             .map(|cell| display_capped(&cell, MAX_CELL)),
         );
     }
     t
+}
+
+/// Whether any of `entries` was given a `--reason` (then `changelog list` and `changelog why`
+/// add a REASON column).
+pub fn any_reason(entries: &[Entry]) -> bool {
+    entries.iter().any(|e| e.reason.is_some())
 }
 
 /// The stderr line `changelog show` adds for an id whose outcome is unknown (pure): its last

@@ -265,3 +265,19 @@ fn since_takes_a_duration_or_a_timestamp() {
     let far = since("99999999999999h", now).unwrap_err().to_string();
     assert!(far.contains("reaches back further than any time"), "{far}");
 }
+
+#[test]
+fn list_adds_a_reason_column_only_when_a_listed_entry_has_a_reason() {
+    let plain = entry("Pod", None, "a");
+    let t = list_table(std::slice::from_ref(&plain));
+    assert_eq!(t.headers().last().map(String::as_str), Some("RESULT"));
+    let given = Entry {
+        id: "2".into(),
+        reason: Some("incident\n4711".into()),
+        ..entry("Pod", None, "b")
+    };
+    let t = list_table(&[plain, given]);
+    assert_eq!(t.headers().last().map(String::as_str), Some("REASON"));
+    assert_eq!(t.rows()[0][7], "");
+    assert_eq!(t.rows()[1][7], "incident\\n4711");
+}

@@ -6,10 +6,11 @@
 //! may have been made count: patches and rollbacks that succeeded or whose outcome is
 //! unknown, not dry runs or failed attempts. The CHANGE column shows the field's change
 //! from the entry's before- and after-state (Secret values masked with kubectl diff's
-//! tokens), or says that the after-state was not journaled.
+//! tokens), or says that the after-state was not journaled; REASON (added when any listed
+//! change has one) the `--reason` it was made for.
 
 use super::filter::matches_object;
-use super::table::op_name;
+use super::table::{any_reason, op_name};
 use crate::changelog::{self, Entry, object_of};
 use crate::history;
 use crate::output::Printer;
@@ -40,7 +41,11 @@ pub fn run(
         ));
         return Ok(());
     }
-    let mut t = OwnTable::new(["Id", "Time", "User", "Operation", "Object", "Change"]);
+    let mut headers = vec!["Id", "Time", "User", "Operation", "Object", "Change"];
+    if any_reason(&found) {
+        headers.push("Reason");
+    }
+    let mut t = OwnTable::new(headers);
     for e in &found {
         t.row(
             [
@@ -50,6 +55,7 @@ pub fn run(
                 op_name(e),
                 object_of(e),
                 change_of(e, &pointer),
+                e.reason.clone().unwrap_or_default(),
             ]
             .map(|c| crate::base::echo::capped(&c, MAX_CELL)),
         );
