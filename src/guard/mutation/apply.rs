@@ -127,15 +127,25 @@ impl Session<'_> {
         obj: &ObjectRef,
         req: &ApplyRequest<'_>,
     ) -> Result<Applied, GuardError> {
-        let caused = self.with_change_cause(&req.as_change(), &obj.t.api.kind);
-        let caused_req;
-        let req = match &caused {
+        match self.with_change_cause(&req.as_change(), &obj.t.api.kind) {
             Some(Change::Apply { body, .. }) => {
-                caused_req = ApplyRequest { body, ..*req };
-                &caused_req
+                let caused = ApplyRequest {
+                    body: &body,
+                    ..*req
+                };
+                self.apply_as_sent(grant, obj, &caused).await
             }
-            _ => req,
-        };
+            _ => self.apply_as_sent(grant, obj, req).await,
+        }
+    }
+
+    /// [`Session::apply`] of `req` as it is sent (its change cause already written).
+    async fn apply_as_sent(
+        &self,
+        grant: &Grant,
+        obj: &ObjectRef,
+        req: &ApplyRequest<'_>,
+    ) -> Result<Applied, GuardError> {
         let change = req.as_change();
         let dry = req.dry_run != DryRun::None;
         let before = match self.read(grant, obj).await {
