@@ -852,3 +852,72 @@ fn change_cause_carries_the_reason_of_a_workload_patch_and_its_rollback_removes_
     assert_eq!(r.code, 0, "{r:?} ({id})");
     assert_eq!(cause(), "INC-7 slow starts");
 }
+
+#[test]
+fn a_lift_lets_changes_through_headless_until_it_expires_and_never_lifts_block() {
+    let ns = Namespace::new("protect-lift-expiry");
+    let m = myops(
+        &ns.0,
+        &rule_for(&ns.0, "    verbs: [delete]\n    mode: block\n"),
+    );
+    create_configmap(&ns.0, "c");
+    let r = m.run(&["protect", "lift", "3s", "-n", &ns.0, "--reason", "INC-9"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let lift_id = last_record(&m)["id"].as_str().unwrap().to_string();
+    let r = m.run(&["label", "configmap", "c", "-n", &ns.0, "x=1"]);
+    assert_eq!(r.code, 0, "a lift in force answers confirm: {r:?}");
+    assert!(
+        r.stderr.contains(&format!("(lift {lift_id})")),
+        "the change names the lift: {r:?}"
+    );
+    let protection = last_record(&m)["protection"].as_str().unwrap().to_string();
+    assert!(
+        protection.starts_with("lifted until ")
+            && protection.ends_with(&format!("(lift {lift_id})")),
+        "{protection}"
+    );
+    let r = m.run(&["delete", "configmap", "c", "-n", &ns.0]);
+    assert_eq!(r.code, 3, "a lift never lifts block: {r:?}");
+    std::thread::sleep(Duration::from_secs(4));
+    let r = m.run(&["label", "configmap", "c", "-n", &ns.0, "y=1"]);
+    assert_eq!(r.code, 3, "the lift expired: {r:?}");
+    assert!(r.stderr.contains("there is no terminal to ask on"), "{r:?}");
+    assert!(
+        configmap(&ns.0, "c")["metadata"]["labels"]
+            .get("y")
+            .is_none()
+    );
+}
+
+#[test]
+fn a_lift_in_a_file_others_may_write_does_not_let_a_change_through() {
+    use std::os::unix::fs::PermissionsExt;
+    let ns = Namespace::new("protect-lift-tamper");
+    let m = myops(&ns.0, "");
+    create_configmap(&ns.0, "c");
+    let r = m.run(&["protect", "lift", "10m", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let file = m.dir.path().join("myops/protect/lifts.json");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let r = m.run(&["label", "configmap", "c", "-n", &ns.0, "x=1"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("can be written by others (mode 666), so its lifts are ignored"),
+        "{r:?}"
+    );
+    // Edited to end far in the future: more than maxLift from now, ignored with a warning.
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lifts: Value = serde_json::from_str(&text).unwrap();
+    lifts[0]["until"] = "2099-01-01T00:00:00Z".into();
+    std::fs::write(&file, lifts.to_string()).unwrap();
+    let r = m.run(&["label", "configmap", "c", "-n", &ns.0, "x=1"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("later than its rules' maxLift of 1h allows, so it is ignored"),
+        "{r:?}"
+    );
+    assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
+}
