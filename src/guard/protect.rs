@@ -240,7 +240,7 @@ impl Session<'_> {
         if let Some(refusal) = self.refused_before(p, &what) {
             return Err(refusal);
         }
-        if let Some(how) = self.lifted(p, scope) {
+        if let Some(how) = self.lifted(p, scope, &what) {
             return Ok(self.remember(p, how));
         }
         let context = scope.context.unwrap_or_default();
@@ -375,9 +375,9 @@ impl Session<'_> {
         how
     }
 
-    /// The lift in force for `scope` under `p`, as the journal's `protection` text; warns
-    /// (once) about lifts that are stored but not honoured.
-    fn lifted(&self, p: &Protected, scope: &Scope<'_>) -> Option<String> {
+    /// The lift in force for `scope` under `p`, as the journal's `protection` text, noted on
+    /// stderr for `what`; warns (once) about lifts that are stored but not honoured.
+    fn lifted(&self, p: &Protected, scope: &Scope<'_>, what: &str) -> Option<String> {
         let (lifts, warnings) = {
             let mut a = self.protect_state();
             match &a.lifts {
@@ -398,8 +398,7 @@ impl Session<'_> {
                 Ok(true) => {
                     let how = format!("lifted until {} (lift {})", lift.until, lift.id);
                     self.note(&format!(
-                        "note: {} is protected ({}); {how}",
-                        where_of(scope),
+                        "note: {what} is protected ({}); {how}",
                         rule_names(&p.rules)
                     ));
                     return Some(how);
