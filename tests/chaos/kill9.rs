@@ -1,7 +1,7 @@
 //! Scenario 1: `kill -9` between a patch's intent record and its outcome record.
 //!
 //! The window is reached deterministically with the debug build's pause points
-//! (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation.rs `test_pause`): the
+//! (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation/test_hooks.rs `test_pause`): the
 //! process writes the marker file and stands still at that point of the write-ahead
 //! protocol, and the test kills it with SIGKILL. Then: `changelog list`/`show` say
 //! `outcome unknown`; `rollback` refuses to act on a guess; `changelog reconcile` reads the

@@ -3,7 +3,7 @@
 //! decides it from the live object, and `undelete` goes by the live object too — created again
 //! when the delete went, refused when the object is still there. The loss is made at will with
 //! the debug build's fault `MYOPS_TEST_FAULT=lose-answer|drop-request`
-//! (src/guard/mutation.rs `test_pause::faulted`); the chaos suite loses real answers by
+//! (src/guard/mutation/test_hooks.rs `test_pause::faulted`); the chaos suite loses real answers by
 //! stopping the server (tests/chaos/delete_midbatch.rs). A connection refused before anything
 //! was sent stays a plain failure (unit tests in src/cluster/errors.rs).
 

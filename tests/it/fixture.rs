@@ -449,7 +449,7 @@ pub fn kubectl_at(kubeconfig: &Path, args: &[&str]) -> Output {
 
 impl Myops {
     /// Runs `args` held at the debug build's hold `point` (`MYOPS_TEST_PAUSE=before-delete|
-    /// before-restore`, src/guard/mutation.rs `test_hold`: between a read and the request that
+    /// before-restore`, src/guard/mutation/test_hooks.rs `test_hold`: between a read and the request that
     /// depends on it), runs `meanwhile`, then lets it go on and returns how it ended.
     pub fn held(&self, point: &str, args: &[&str], meanwhile: impl FnOnce()) -> Run {
         use std::time::{Duration, Instant};
@@ -478,7 +478,7 @@ impl Myops {
     }
 
     /// Starts the mutating command `args` with the debug build's pause point `point`
-    /// (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation.rs `test_pause`) and
+    /// (`MYOPS_TEST_PAUSE=after-intent|after-send`, src/guard/mutation/test_hooks.rs `test_pause`) and
     /// kills it with SIGKILL once the marker says it stands there: an intent record without
     /// an outcome (`outcome unknown`). Returns the entry id of that intent record.
     pub fn killed_at(&self, point: &str, args: &[&str]) -> String {
