@@ -137,6 +137,11 @@ pub enum SettingsError {
     /// message, worded as the `-o` parser's.
     #[error("{0}")]
     TemplateFile(String),
+    /// `--reason` is longer than [`MAX_REASON_CHARS`].
+    #[error(
+        "--reason is {0} characters long: use at most 1024 (a sentence and a ticket id; it goes on every request as a header)"
+    )]
+    Reason(usize),
     /// Neither `$MYOPS_HOME` nor `$HOME` is set: there is no fixed place for the change log
     /// and the metrics state.
     #[error(
@@ -186,6 +191,11 @@ impl Settings {
         let g = &without_empty_overrides(g);
         if let Some(ns) = &g.namespace {
             crate::base::validate::check_namespace(ns).map_err(SettingsError::Namespace)?;
+        }
+        if let Some(r) = &g.reason
+            && r.chars().count() > MAX_REASON_CHARS
+        {
+            return Err(SettingsError::Reason(r.chars().count()));
         }
         let user_home = env.home.clone();
         let source = config::locate(
@@ -275,6 +285,11 @@ impl Settings {
         config::expand_tilde(&raw, self.user_home.as_deref())
     }
 }
+
+/// The longest `--reason`, in characters: it is sent on every request as the `Myops-Reason`
+/// header (percent-encoded, up to 12 bytes a character), which must stay far below the API
+/// server's header limits, and journaled with every entry.
+pub const MAX_REASON_CHARS: usize = 1024;
 
 /// The longest `--request-timeout`: Go's `time.Duration` maximum (2⁶³−1 ns, about 292
 /// years), the longest timeout kubectl can be given; a longer one would overflow the

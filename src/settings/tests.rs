@@ -215,3 +215,22 @@ fn template_files_are_read_after_parsing_with_the_o_parser_s_message() {
         "{e}"
     );
 }
+
+#[test]
+fn a_reason_longer_than_1024_characters_is_a_usage_error_that_does_not_echo_it() {
+    let env = Env {
+        myops_home: Some(std::env::temp_dir()),
+        ..Env::default()
+    };
+    let g = |reason: String| GlobalArgs {
+        reason: Some(reason),
+        ..GlobalArgs::default()
+    };
+    let e = Settings::resolve(&g("é".repeat(1025)), &env).unwrap_err();
+    assert!(matches!(e, SettingsError::Reason(1025)), "{e}");
+    assert!(!e.to_string().contains('é'), "{e}");
+    let s = Settings::resolve(&g("ü".repeat(1024)), &env).unwrap();
+    assert_eq!(s.protect.reason.map(|r| r.chars().count()), Some(1024));
+    let blank = Settings::resolve(&g("  ".into()), &env).unwrap();
+    assert_eq!(blank.protect.reason, None, "a blank reason is none");
+}
