@@ -56,12 +56,23 @@ pub struct ProtectAnswers {
     pub confirm_context: Vec<String>,
     /// `--reason`.
     pub reason: Option<String>,
-    /// The contexts a fan-out's question for this wave was answered for (every mode but
-    /// `block`).
-    pub answered: Vec<String>,
+    /// What a fan-out's question for this wave answered: in a context and namespace, the
+    /// rules it named (a change under other rules, or elsewhere, is not answered by it).
+    pub answered: Vec<WaveAnswer>,
     /// Whether the session may ask on the terminal: true, except in the sessions of a
     /// fan-out, whose one question per wave is asked before them ([`crate::fleet`]).
     pub terminal: bool,
+}
+
+/// One context of a fan-out wave answered at its question ([`ProtectAnswers::answered`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WaveAnswer {
+    /// The context.
+    pub context: String,
+    /// The namespace the question named.
+    pub namespace: String,
+    /// The `protect:` rules (indices) it named.
+    pub rules: Vec<usize>,
 }
 
 /// The environment variables settings read, captured once so resolution is a pure function.

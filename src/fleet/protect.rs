@@ -11,7 +11,7 @@ use crate::base::echo;
 use crate::guard::protect::terminal::{Answer, Terminal};
 use crate::guard::protect::{ProtectError, lifts};
 use crate::rules::protect::{ProtectMode, ProtectVerb, Scope, protection};
-use crate::settings::Settings;
+use crate::settings::{Settings, WaveAnswer};
 
 /// The protect verb of a fan-out's command (`patch`, `delete`, `apply`, `scale`, `label`,
 /// `annotate`, `rollout restart|undo`), as its waves are reported.
@@ -41,6 +41,10 @@ pub struct Protected {
     pub mode: ProtectMode,
     /// `protect[0], protect[2]`.
     pub rules: String,
+    /// The same rules, as indices into `protect:`.
+    pub indices: Vec<usize>,
+    /// Their messages (escaped), `; `-joined, or empty.
+    pub message: String,
 }
 
 /// The `contexts` of a wave that need an answer for `verb` (see the module doc), their
@@ -67,6 +71,8 @@ pub fn needing_answer(
                 server: &server,
                 namespace: Some(&namespace),
                 verb,
+                effect: None,
+                every_namespace: false,
             };
             let p = protection(rules, &scope)?;
             let answered = p.mode == ProtectMode::Block
@@ -87,6 +93,13 @@ pub fn needing_answer(
                     .map(|i| format!("protect[{i}]"))
                     .collect::<Vec<_>>()
                     .join(", "),
+                indices: p.rules.clone(),
+                message: p
+                    .messages
+                    .iter()
+                    .map(|m| echo::escaped(m))
+                    .collect::<Vec<_>>()
+                    .join("; "),
             })
         })
         .collect()
@@ -119,8 +132,9 @@ fn where_is(
     (server.unwrap_or_default(), namespace)
 }
 
-/// Asks about the contexts `protected` of wave `wave` of `waves` (1-based) on the terminal:
-/// the contexts answered, all of them on a yes, none when there is no terminal (the
+/// Asks about the contexts `protected` of wave `wave` of `waves` (1-based) on the terminal,
+/// showing how the `earlier` waves' contexts ended and the `--reason`: what it answered (each
+/// context for its namespace and rules) on a yes, nothing when there is no terminal (the
 /// sessions then refuse headless).
 ///
 /// # Errors
@@ -129,16 +143,20 @@ fn where_is(
 pub fn ask(
     protected: &[Protected],
     verb: ProtectVerb,
-    wave: usize,
-    waves: usize,
-) -> Result<Vec<String>, ProtectError> {
+    (wave, waves): (usize, usize),
+    earlier: &[String],
+    reason: Option<&str>,
+) -> Result<Vec<WaveAnswer>, ProtectError> {
     if protected.is_empty() {
         return Ok(Vec::new());
     }
     let Some(mut tty) = Terminal::open() else {
         return Ok(Vec::new());
     };
-    let names: Vec<String> = protected.iter().map(|p| echo::bare(&p.context)).collect();
+    let names: Vec<String> = protected
+        .iter()
+        .map(|p| echo::escaped(&p.context))
+        .collect();
     let what = format!("{} in the contexts {}", verb.as_str(), names.join(", "));
     let canary = if wave == 1 && waves > 1 {
         " (canary)"
@@ -153,13 +171,25 @@ pub fn ask(
     for p in protected {
         text.push_str(&format!(
             "  {}  {}  namespace {}  {} ({})\n",
-            echo::bare(&p.context),
+            echo::escaped(&p.context),
             echo::escaped(&p.server),
             echo::quoted(&p.namespace),
             p.rules,
             p.mode.as_str()
         ));
+        if !p.message.is_empty() {
+            text.push_str(&format!("    {}\n", p.message));
+        }
     }
+    if let Some(r) = reason {
+        text.push_str(&format!("  reason: {}\n", echo::escaped(r)));
+    }
+    if !earlier.is_empty() {
+        text.push_str(&format!("  earlier waves: {}\n", earlier.join(", ")));
+    }
+    text.push_str(
+        "  (each context's own objects are not previewed here: `--dry-run=server` shows them)\n",
+    );
     let typed: Vec<&str> = protected
         .iter()
         .filter(|p| p.mode == ProtectMode::TypeName)
@@ -178,9 +208,14 @@ pub fn ask(
         )
     });
     match tty.ask(&text) {
-        Answer::Line(a) if accepts(&a, &typed) => {
-            Ok(protected.iter().map(|p| p.context.clone()).collect())
-        }
+        Answer::Line(a) if accepts(&a, &typed) => Ok(protected
+            .iter()
+            .map(|p| WaveAnswer {
+                context: p.context.clone(),
+                namespace: p.namespace.clone(),
+                rules: p.indices.clone(),
+            })
+            .collect()),
         Answer::Line(_) => Err(ProtectError::Declined { what }),
         Answer::Closed => Err(ProtectError::Closed { what }),
         Answer::Interrupted => Err(ProtectError::Interrupted { what }),

@@ -94,23 +94,12 @@ where
         if stopped.get() {
             break;
         }
-        let answered = match fleet.protect {
-            None => Vec::new(),
-            Some(verb) => {
-                let protected = super::protect::needing_answer(
-                    &fleet.contexts[wave.clone()],
-                    fleet.kubeconfig.as_ref(),
-                    base,
-                    verb,
-                );
-                match super::protect::ask(&protected, verb, w + 1, waves.len()) {
-                    Ok(a) => a,
-                    Err(refusal) => {
-                        refused(&mut results, fleet, wave.clone(), refusal);
-                        stopped.set(true);
-                        break;
-                    }
-                }
+        let answered = match wave_answers(fleet, base, &results, wave.clone(), (w, waves.len())) {
+            Ok(a) => a,
+            Err(refusal) => {
+                refused(&mut results, fleet, wave.clone(), refusal);
+                stopped.set(true);
+                break;
             }
         };
         let answered = &answered;
@@ -185,6 +174,49 @@ where
             })
         })
         .collect()
+}
+
+/// What the protection question of wave `w` (0-based) of `n` answered for its contexts
+/// ([`super::protect`]), showing how the contexts of the earlier waves ended; nothing to ask
+/// for a fan-out that changes nothing.
+///
+/// # Errors
+/// The refusal at the question: the wave and every wave after it are not attempted.
+fn wave_answers(
+    fleet: &Fleet,
+    base: &Settings,
+    results: &[Option<ContextRun>],
+    wave: Range<usize>,
+    (w, n): (usize, usize),
+) -> Result<Vec<crate::settings::WaveAnswer>, crate::guard::protect::ProtectError> {
+    let Some(verb) = fleet.protect else {
+        return Ok(Vec::new());
+    };
+    let protected = super::protect::needing_answer(
+        &fleet.contexts[wave],
+        fleet.kubeconfig.as_ref(),
+        base,
+        verb,
+    );
+    let earlier: Vec<String> = results
+        .iter()
+        .flatten()
+        .filter_map(|r| {
+            let d = r.done.as_ref()?;
+            let how = match d.status {
+                ExitStatus::Success => "ok".to_string(),
+                other => format!("exit {}", other.code()),
+            };
+            Some(format!("{} {how}", crate::base::echo::escaped(&r.context)))
+        })
+        .collect();
+    super::protect::ask(
+        &protected,
+        verb,
+        (w + 1, n),
+        &earlier,
+        base.protect.reason.as_deref(),
+    )
 }
 
 /// The runs of `wave`'s contexts refused at the wave's protection question: each ends with

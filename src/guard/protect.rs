@@ -30,9 +30,7 @@ use super::GuardError;
 use super::session::{Refusal, Session};
 use crate::base::echo;
 use crate::changelog::{Entry, Operation};
-use crate::rules::protect::{
-    ProtectMode, ProtectVerb, Protected, Scope, judged_namespace, protection,
-};
+use crate::rules::protect::{ProtectMode, ProtectVerb, Protected, Scope, protection};
 use terminal::{Answer, Terminal};
 
 /// An intent record that passed [`Session::admit`]: the only thing the guarded path journals
@@ -144,6 +142,20 @@ impl ProtectError {
     }
 }
 
+/// What the request of `intent` does when its operation names something else (pure): a
+/// rollback or any other change sent as a DELETE deletes, one sent as a create undeletes.
+pub fn effect_of(intent: &Entry) -> Option<ProtectVerb> {
+    match intent.patch_type.as_deref() {
+        Some(super::change::DELETE) if intent.operation != Operation::Delete => {
+            Some(ProtectVerb::Delete)
+        }
+        Some(super::change::CREATE) if intent.operation != Operation::Undelete => {
+            Some(ProtectVerb::Undelete)
+        }
+        _ => None,
+    }
+}
+
 /// The protect verb of a change journaled as `operation`.
 pub fn protect_verb(operation: Operation) -> ProtectVerb {
     match operation {
@@ -186,12 +198,13 @@ impl Session<'_> {
         if intent.dry_run {
             return Ok(Admitted(intent));
         }
-        let scope = Scope {
-            context: self.context(),
-            server: self.server(),
-            namespace: judged_namespace(&intent.kind, intent.namespace.as_deref(), &intent.name),
-            verb: protect_verb(intent.operation),
-        };
+        let scope = Scope::of_object(
+            self.context(),
+            self.server(),
+            (&intent.kind, intent.namespace.as_deref(), &intent.name),
+            protect_verb(intent.operation),
+            effect_of(&intent),
+        );
         let Some(p) = protection(&self.settings().plugin.protect, &scope) else {
             return Ok(Admitted(intent));
         };
@@ -224,35 +237,47 @@ impl Session<'_> {
         let rules = rule_names(&p.rules);
         let message = messages(p);
         if p.mode == ProtectMode::Block {
-            return Err(ProtectError::Blocked {
-                what,
-                rules,
-                message,
-            });
+            return Err(self.blocked(p, what));
         }
         let answers = &self.settings().protect;
         if p.require_reason && answers.reason.is_none() {
             return Err(ProtectError::NoReason { what, rules });
         }
-        if let Some(how) = self.answered_before(p) {
+        if let Some(how) = self.answered_before(p, scope, &object_of(intent)) {
             return Ok(how);
         }
         if let Some(refusal) = self.refused_before(p, &what) {
             return Err(refusal);
         }
+        // A lift is judged for every change: it covers its own namespace, not the command.
         if let Some(how) = self.lifted(p, scope, &what) {
-            return Ok(self.remember(p, how));
+            return Ok(how);
         }
         let context = scope.context.unwrap_or_default();
-        if answers.answered.iter().any(|c| c == context) {
-            return Ok(self.remember(p, "answered for the fan-out wave".into()));
+        let by_wave = answers.answered.iter().any(|w| {
+            w.context == context
+                && scope.namespace == Some(w.namespace.as_str())
+                && p.rules.iter().all(|r| w.rules.contains(r))
+        });
+        if by_wave {
+            return Ok(self.remember(p, scope, "answered for the fan-out wave".into()));
+        }
+        if answers.yes && p.mode == ProtectMode::Confirm {
+            self.note(&format!(
+                "note: {what} is protected ({rules}); going on: --yes"
+            ));
+            return Ok(self.remember(p, scope, "--yes".into()));
         }
         if !answers.confirm_context.is_empty() {
-            if answers.confirm_context.iter().any(|c| c == context) {
+            if answers
+                .confirm_context
+                .iter()
+                .any(|c| c.trim() == context.trim())
+            {
                 self.note(&format!(
                     "note: {what} is protected ({rules}); going on: --confirm-context"
                 ));
-                return Ok(self.remember(p, "--confirm-context".into()));
+                return Ok(self.remember(p, scope, "--confirm-context".into()));
             }
             return Err(ProtectError::WrongContext {
                 what,
@@ -265,12 +290,6 @@ impl Session<'_> {
                     .join(", "),
                 context: echo::quoted(context),
             });
-        }
-        if answers.yes && p.mode == ProtectMode::Confirm {
-            self.note(&format!(
-                "note: {what} is protected ({rules}); going on: --yes"
-            ));
-            return Ok(self.remember(p, "--yes".into()));
         }
         let tty = answers.terminal.then(Terminal::open).flatten();
         let Some(mut tty) = tty else {
@@ -305,7 +324,11 @@ impl Session<'_> {
         };
         let refusal = match question.ask(&mut tty) {
             Answer::Line(a) if question.accepts(&a) => {
-                return Ok(self.remember(p, "confirmed on the terminal".into()));
+                let mut named: std::collections::BTreeSet<String> = plan.into_iter().collect();
+                named.insert(object_of(intent));
+                let how = self.remember(p, scope, "confirmed on the terminal".into());
+                self.protect_state().covered = Some(named);
+                return Ok(how);
             }
             Answer::Line(_) => ProtectError::Declined { what },
             Answer::Closed => ProtectError::Closed { what },
@@ -341,12 +364,13 @@ impl Session<'_> {
     /// `obj` (pure): a verb shows its fullest preview then (a single delete names its
     /// dependents, as a delete of several objects always does), ahead of the question.
     pub fn protects(&self, operation: Operation, obj: &super::change::ObjectRef) -> bool {
-        let scope = Scope {
-            context: self.context(),
-            server: self.server(),
-            namespace: judged_namespace(&obj.t.api.kind, obj.namespace.as_deref(), &obj.name),
-            verb: protect_verb(operation),
-        };
+        let scope = Scope::of_object(
+            self.context(),
+            self.server(),
+            (&obj.t.api.kind, obj.namespace.as_deref(), &obj.name),
+            protect_verb(operation),
+            None,
+        );
         protection(&self.settings().plugin.protect, &scope).is_some()
     }
 
@@ -357,20 +381,50 @@ impl Session<'_> {
         self.protect_state().plan = objects.collect();
     }
 
-    /// How `p`'s rules were answered earlier in this session, if every one of them was.
-    fn answered_before(&self, p: &Protected) -> Option<String> {
-        let a = self.protect_state();
-        p.rules
+    /// The refusal of a change `what` that a `block` rule of `p` holds for, naming only the
+    /// block rules and their messages.
+    fn blocked(&self, p: &Protected, what: String) -> ProtectError {
+        let all = &self.settings().plugin.protect;
+        let blocking: Vec<usize> = p
+            .rules
             .iter()
-            .all(|r| a.rules.contains(r))
+            .copied()
+            .filter(|i| all.get(*i).is_some_and(|r| r.mode == ProtectMode::Block))
+            .collect();
+        let message: Vec<String> = blocking
+            .iter()
+            .filter_map(|i| all[*i].message.as_deref())
+            .map(echo::escaped)
+            .collect();
+        ProtectError::Blocked {
+            what,
+            rules: rule_names(&blocking),
+            message: match message.is_empty() {
+                true => String::new(),
+                false => format!(": {}", message.join("; ")),
+            },
+        }
+    }
+
+    /// How `p`'s rules were answered earlier in this session for the namespace of `scope`,
+    /// if every one of them was: an answer covers the command's changes in the namespace the
+    /// question named, not elsewhere, and an answer at the terminal only the objects its
+    /// question named (`object`, `kind.group/name`).
+    fn answered_before(&self, p: &Protected, scope: &Scope<'_>, object: &str) -> Option<String> {
+        let a = self.protect_state();
+        let ns = scope.namespace.map(str::to_string);
+        let named = a.covered.as_ref().is_none_or(|c| c.contains(object));
+        (named && p.rules.iter().all(|r| a.rules.contains(&(*r, ns.clone()))))
             .then(|| a.how.clone())
             .flatten()
     }
 
-    /// Records that `p`'s rules are answered for the rest of the session, as `how`.
-    fn remember(&self, p: &Protected, how: String) -> String {
+    /// Records that `p`'s rules are answered, as `how`, for the rest of the session's changes
+    /// in the namespace of `scope`.
+    fn remember(&self, p: &Protected, scope: &Scope<'_>, how: String) -> String {
         let mut a = self.protect_state();
-        a.rules.extend(p.rules.iter().copied());
+        let ns = scope.namespace.map(str::to_string);
+        a.rules.extend(p.rules.iter().map(|r| (*r, ns.clone())));
         a.how = Some(how.clone());
         how
     }
@@ -396,7 +450,11 @@ impl Session<'_> {
         for lift in lifts.iter().filter(|l| l.covers(scope)) {
             match lift.in_force(now, p.max_lift) {
                 Ok(true) => {
-                    let how = format!("lifted until {} (lift {})", lift.until, lift.id);
+                    let how = format!(
+                        "lifted until {} (lift {})",
+                        lift.until,
+                        echo::escaped(&lift.id)
+                    );
                     self.note(&format!(
                         "note: {what} is protected ({}); {how}",
                         rule_names(&p.rules)
@@ -418,15 +476,23 @@ impl Session<'_> {
     }
 }
 
+/// kubectl's `kind.group/name` of the object of `intent` (`deployment.apps/web`), core
+/// types without a group: as [`crate::guard::ObjectRef::display`] names it in a plan.
+fn object_of(intent: &Entry) -> String {
+    match intent.api_version.split_once('/') {
+        Some((group, _)) => format!("{}.{group}/{}", intent.kind.to_lowercase(), intent.name),
+        None => format!("{}/{}", intent.kind.to_lowercase(), intent.name),
+    }
+}
+
 /// `scale deployment.apps/web in namespace "shop" of context "prod"` (escaped).
 fn describe(intent: &Entry, scope: &Scope<'_>) -> String {
     let verb = protect_verb(intent.operation).as_str();
-    // kubectl's `kind.group/name` (`deployment.apps/web`), core types without a group.
-    let object = match intent.api_version.split_once('/') {
-        Some((group, _)) => format!("{}.{group}/{}", intent.kind.to_lowercase(), intent.name),
-        None => format!("{}/{}", intent.kind.to_lowercase(), intent.name),
-    };
-    format!("{verb} {} {}", echo::bare(&object), where_of(scope))
+    format!(
+        "{verb} {} {}",
+        echo::escaped(&object_of(intent)),
+        where_of(scope)
+    )
 }
 
 /// `in namespace "shop" of context "prod"`, or `of context "prod"`.
@@ -561,7 +627,7 @@ impl Question<'_> {
     /// Whether `answer` says yes: the context's name for `type-name`, `y`/`yes` otherwise.
     fn accepts(&self, answer: &str) -> bool {
         match self.p.mode {
-            ProtectMode::TypeName => answer.trim() == self.name_to_type(),
+            ProtectMode::TypeName => answer.trim() == self.name_to_type().trim(),
             _ => matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
         }
     }

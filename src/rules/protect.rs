@@ -14,7 +14,10 @@
 //! `maxLift` of the matching rules ([`protection`]).
 //!
 //! A Namespace object is judged as being in itself: a rule over `namespaces: [prod]` protects
-//! `delete namespace prod`, which would otherwise, as a cluster-scoped object, escape it.
+//! `delete namespace prod`, which would otherwise, as a cluster-scoped object, escape it. A
+//! CustomResourceDefinition is judged in every namespace: deleting it deletes its custom
+//! resources wherever they are. A change is judged by its verb and by what its request does
+//! ([`Scope::effect`]): a rollback that deletes is a delete to a rule over `delete`.
 
 use std::time::Duration;
 
@@ -169,6 +172,35 @@ pub struct Scope<'a> {
     pub namespace: Option<&'a str>,
     /// The change.
     pub verb: ProtectVerb,
+    /// What the request itself does when `verb` names something else: `delete` for a
+    /// rollback that deletes (the undo of a create or an apply that created), `undelete` for
+    /// one that creates — a rule over `delete` stops a delete however it is asked for.
+    pub effect: Option<ProtectVerb>,
+    /// The change reaches into every namespace (a CustomResourceDefinition: its apply changes
+    /// and its delete deletes the custom resources of every namespace), so a rule's
+    /// `namespaces` do not narrow it.
+    pub every_namespace: bool,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of a change to the object `kind` `namespace`/`name` (see the module doc: a
+    /// Namespace is judged in itself, a CustomResourceDefinition in every namespace).
+    pub fn of_object(
+        context: Option<&'a str>,
+        server: &'a str,
+        (kind, namespace, name): (&str, Option<&'a str>, &'a str),
+        verb: ProtectVerb,
+        effect: Option<ProtectVerb>,
+    ) -> Scope<'a> {
+        Scope {
+            context,
+            server,
+            namespace: judged_namespace(kind, namespace, name),
+            verb,
+            effect,
+            every_namespace: kind == "CustomResourceDefinition",
+        }
+    }
 }
 
 /// What the matching rules of a change ask, combined (strictest wins).
@@ -191,22 +223,60 @@ impl ProtectRule {
     /// `namespaces` and `verbs` (when given) admit the change.
     pub fn matches(&self, scope: &Scope<'_>) -> bool {
         self.holds_for(scope.context, scope.server)
-            && self.namespaces.as_ref().is_none_or(|globs| {
-                scope
-                    .namespace
-                    .is_some_and(|ns| globs.iter().any(|g| glob_match(g, ns)))
+            && (scope.every_namespace
+                || self.namespaces.as_ref().is_none_or(|globs| {
+                    scope
+                        .namespace
+                        .is_some_and(|ns| globs.iter().any(|g| glob_match(g, ns)))
+                }))
+            && self.verbs.as_ref().is_none_or(|verbs| {
+                verbs.contains(&scope.verb) || scope.effect.is_some_and(|e| verbs.contains(&e))
             })
-            && self
-                .verbs
-                .as_ref()
-                .is_none_or(|verbs| verbs.contains(&scope.verb))
     }
 
     /// Whether the rule is about this context or server (whatever the namespace and verb).
+    /// Servers are compared in their [`canonical_server`] form, so another spelling of the
+    /// same URL (`:443` left out, a leading zero in the port, upper case, a trailing `/` or
+    /// query) is the same server; a glob with `*` is matched against that form.
     pub fn holds_for(&self, context: Option<&str>, server: &str) -> bool {
+        let server = canonical_server(server);
         context.is_some_and(|c| self.contexts.iter().any(|g| glob_match(g, c)))
-            || self.servers.iter().any(|g| glob_match(g, server))
+            || self.servers.iter().any(|g| {
+                if g.contains('*') {
+                    glob_match(&g.to_ascii_lowercase(), &server)
+                } else {
+                    canonical_server(g) == server
+                }
+            })
     }
+}
+
+/// An API server URL as `scheme://host:port` (pure): scheme and host in lower case, the port
+/// always written (443 for https, 80 for http) and without leading zeros, an IPv4-mapped IPv6
+/// address as the IPv4 address, userinfo, path, query and fragment left out — what decides
+/// which server a request reaches. Text that is not such a URL comes back in lower case.
+/// Two names for one address (`localhost`, `127.0.0.1`) stay two: name each in `servers:`.
+pub fn canonical_server(url: &str) -> String {
+    let lower = url.trim().to_ascii_lowercase();
+    let Ok(uri) = lower.parse::<http::Uri>() else {
+        return lower;
+    };
+    let (Some(scheme), Some(host)) = (uri.scheme_str(), uri.host()) else {
+        return lower;
+    };
+    let port = uri.port_u16().unwrap_or(match scheme {
+        "http" => 80,
+        _ => 443,
+    });
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let host = match bare.parse::<std::net::Ipv6Addr>() {
+        Ok(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => format!("[{v6}]"),
+        },
+        Err(_) => host.to_string(),
+    };
+    format!("{scheme}://{host}:{port}")
 }
 
 /// The namespace a change to an object is judged in: its own, or — for a Namespace
@@ -396,7 +466,7 @@ impl Lift {
     /// it names one).
     pub fn covers(&self, scope: &Scope<'_>) -> bool {
         scope.context == Some(self.context.as_str())
-            && scope.server == self.server
+            && canonical_server(scope.server) == canonical_server(&self.server)
             && self
                 .namespace
                 .as_deref()

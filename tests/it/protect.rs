@@ -263,7 +263,8 @@ fn block_is_never_overridden_by_yes_confirm_context_or_a_terminal() {
         let r = m.run(&args);
         assert_eq!(r.code, 3, "{args:?}: {r:?}");
         assert!(
-            r.stderr.contains("is blocked by plugin.yaml protect[0], protect[1]: the shop's production namespace; never by hand")
+            r.stderr
+                .contains("is blocked by plugin.yaml protect[1]: never by hand")
                 && r.stderr.contains("a block is not lifted by --yes"),
             "{r:?}"
         );
@@ -920,4 +921,145 @@ fn a_lift_in_a_file_others_may_write_does_not_let_a_change_through() {
         "{r:?}"
     );
     assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
+}
+
+#[test]
+fn a_rollback_that_deletes_was_not_stopped_by_a_block_on_delete() {
+    let ns = Namespace::new("protect-rb-delete");
+    let m = myops(
+        &ns.0,
+        &rule_for(&ns.0, "    verbs: [delete]\n    mode: block\n"),
+    );
+    let manifest = m.dir.path().join("cm.yaml");
+    std::fs::write(
+        &manifest,
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: made, namespace: {}}}\ndata: {{a: b}}\n", ns.0),
+    )
+    .unwrap();
+    let r = m.run(&["apply", "-f", manifest.to_str().unwrap(), "--yes"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let id = last_record(&m)["id"].as_str().unwrap().to_string();
+    // The undo of a create deletes: a rule over delete stops it, whatever the flags.
+    let r = m.run(&["rollback", &id, "--yes"]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr.contains("is blocked by plugin.yaml protect[1]"),
+        "{r:?}"
+    );
+    assert_eq!(last_record(&m)["result"], "refused by protect: block");
+    configmap(&ns.0, "made");
+}
+
+#[test]
+fn a_lift_for_one_namespace_let_a_delete_across_namespaces_through() {
+    let a = Namespace::new("protect-lift-a");
+    let b = Namespace::new("protect-lift-b");
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, delete]\nresources: [configmaps]\nscopes: [namespace, cluster]\nprotect:\n  - contexts: [admin]\n    namespaces: [{}, {}]\n",
+        a.0, b.0
+    ));
+    for ns in [&a.0, &b.0] {
+        create_configmap(ns, "victim");
+        kubectl(&["label", "configmap", "victim", "-n", ns, "victim=lift"]);
+    }
+    let r = m.run(&["protect", "lift", "10m", "-n", &a.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = m.run(&["delete", "configmap", "-A", "-l", "victim=lift"]);
+    assert_eq!(r.code, 3, "the lift covers its own namespace only: {r:?}");
+    let left = kubectl(&[
+        "get",
+        "configmaps",
+        "-A",
+        "-l",
+        "victim=lift",
+        "-o",
+        "jsonpath={.items[*].metadata.namespace}",
+    ]);
+    assert_eq!(left.trim(), b.0, "deleted where lifted, kept where not");
+    let refused = m
+        .records()
+        .into_iter()
+        .rev()
+        .find(|e| e["namespace"] == b.0.as_str())
+        .unwrap();
+    assert_eq!(
+        refused["result"],
+        "refused by protect: no terminal to ask on"
+    );
+}
+
+#[test]
+fn another_spelling_of_the_server_url_dodged_a_servers_block() {
+    let ns = Namespace::new("protect-server-spelling");
+    create_configmap(&ns.0, "c");
+    let server = kubectl(&[
+        "config",
+        "view",
+        "--minify",
+        "--context",
+        "admin",
+        "-o",
+        "jsonpath={.clusters[0].cluster.server}",
+    ]);
+    let (host, port) = server.trim().rsplit_once(':').unwrap();
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, patch, label]\nresources: [configmaps]\nscopes: [namespace]\nprotect:\n  - servers: ['{}/']\n    mode: block\n",
+        server.trim()
+    ));
+    for spelling in [
+        server.trim().to_string(),
+        format!("{host}:0{port}"),
+        format!("{}/?", server.trim()),
+        server.trim().to_uppercase().replace("HTTPS", "https"),
+    ] {
+        let r = m.run(&[
+            "label",
+            "configmap",
+            "c",
+            "-n",
+            &ns.0,
+            "x=1",
+            "--server",
+            &spelling,
+        ]);
+        assert_eq!(r.code, 3, "{spelling}: {r:?}");
+    }
+    assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
+}
+
+#[test]
+fn one_answer_at_the_terminal_covered_objects_its_question_never_named() {
+    let ns = Namespace::new("protect-unnamed");
+    let m = myops(&ns.0, "");
+    let manifest = m.dir.path().join("mixed.yaml");
+    std::fs::write(
+        &manifest,
+        format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm1, namespace: {n}}}\ndata: {{a: b}}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: unseen, namespace: {n}}}\nspec:\n  selector: {{matchLabels: {{app: unseen}}}}\n  template:\n    metadata: {{labels: {{app: unseen}}}}\n    spec: {{containers: [{{name: c, image: registry.invalid/unseen:1}}]}}\n", n = ns.0),
+    )
+    .unwrap();
+    let r = pty_with(
+        &m,
+        &["apply", "-f", manifest.to_str().unwrap()],
+        Some("Go on? [y/N]: "),
+        |stdin, wait_for| {
+            stdin.write_all(b"y\r").unwrap();
+            stdin.flush().unwrap();
+            wait_for("Go on? [y/N]: ");
+            stdin.write_all(b"n\r").unwrap();
+            stdin.flush().unwrap();
+        },
+    );
+    assert_eq!(r.code, 3, "{r:?}");
+    assert_eq!(
+        r.stdout.matches("Go on? [y/N]: ").count(),
+        2,
+        "a second question for the object the first did not name: {r:?}"
+    );
+    assert!(
+        r.stdout.contains("PROTECTED  apply deployment.apps/unseen"),
+        "{r:?}"
+    );
+    configmap(&ns.0, "cm1");
+    let deployments = kubectl(&["get", "deployments", "-n", &ns.0, "-o", "name"]);
+    assert_eq!(deployments, "", "the deployment was refused");
 }

@@ -1,8 +1,8 @@
 //! The stored lifts of protection (`protect lift`): `MYOPS_HOME/protect/lifts.json`, mode
 //! 0600, written atomically under `MYOPS_HOME/protect/lifts.lock` (docs/protection.md).
 //!
-//! The file is trusted only as far as it can be: one that others may write (group or world
-//! writable) or that does not parse is ignored with a warning — protection then holds, it
+//! The file is trusted only as far as it can be: one that belongs to another user, that others
+//! may write (group or world writable) or that does not parse is ignored with a warning — protection then holds, it
 //! is never lifted by a file someone else could have written — and each lift is judged
 //! against today's rules and clock ([`crate::rules::protect::Lift::in_force`]).
 
@@ -40,6 +40,19 @@ pub fn load(home: &Path) -> (Vec<Lift>, Vec<String>) {
             );
         }
     };
+    // Another user's file (or a link to one) is not this user's lift.
+    let owner = std::fs::metadata(&file)
+        .map(|m| std::os::unix::fs::MetadataExt::uid(&m))
+        .unwrap_or(u32::MAX);
+    if owner != rustix::process::geteuid().as_raw() {
+        return (
+            Vec::new(),
+            vec![format!(
+                "warning: {} belongs to another user (uid {owner}), so its lifts are ignored; remove it and lift again",
+                file.display()
+            )],
+        );
+    }
     if mode & 0o022 != 0 {
         return (
             Vec::new(),

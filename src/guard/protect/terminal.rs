@@ -34,14 +34,19 @@ pub struct Terminal {
 
 impl Terminal {
     /// Opens the controlling terminal; `None` when the process has none (run headless: a CI
-    /// job, a pipe, `setsid`), in which case protection is fail-closed.
+    /// job, a pipe, `setsid`) or is not in its foreground process group (`cmd &`,
+    /// `timeout cmd`), in which case protection is fail-closed.
     pub fn open() -> Option<Terminal> {
-        std::fs::OpenOptions::new()
+        let tty = std::fs::OpenOptions::new()
             .read(true)
             .write(true)
             .open("/dev/tty")
-            .ok()
-            .map(|tty| Terminal { tty })
+            .ok()?;
+        // A process in the background of its terminal (`cmd &`, `timeout cmd`) would be
+        // stopped by SIGTTIN at the first key read: no one can answer it, so it is headless.
+        let foreground =
+            termios::tcgetpgrp(&tty).is_ok_and(|pgrp| pgrp == rustix::process::getpgrp());
+        foreground.then_some(Terminal { tty })
     }
 
     /// Writes `text` to the terminal as it is (the caller escapes what came from elsewhere).

@@ -21,10 +21,14 @@ pub enum Refusal {
 /// once, the notes printed, and the objects the command goes on to change.
 #[derive(Debug, Default)]
 pub struct Answered {
-    /// Rules answered yes in this session.
-    pub rules: BTreeSet<usize>,
+    /// Rules answered yes in this session, each for the namespace the question named (the
+    /// judged namespace; `None` for a cluster-scoped object).
+    pub rules: BTreeSet<(usize, Option<String>)>,
     /// How (the journal's `protection` text).
     pub how: Option<String>,
+    /// The objects (`kind.group/name`) an answer at the terminal covers: those its question
+    /// named; `None` when a flag answered for the whole command.
+    pub covered: Option<BTreeSet<String>>,
     /// Rules refused at the terminal, and how.
     pub refused: BTreeMap<usize, Refusal>,
     /// The stored lifts, read at the first protected change.

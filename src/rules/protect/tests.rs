@@ -12,6 +12,8 @@ fn scope<'a>(context: &'a str, namespace: Option<&'a str>, verb: ProtectVerb) ->
         server: "https://10.0.0.1:6443",
         namespace,
         verb,
+        effect: None,
+        every_namespace: false,
     }
 }
 
@@ -120,4 +122,26 @@ fn a_lift_edited_to_a_far_future_end_or_granted_in_the_future_is_not_in_force() 
         server: "https://other",
         ..scope("prod", None, ProtectVerb::Patch)
     }));
+}
+
+#[test]
+fn another_spelling_of_the_same_server_url_is_the_same_server() {
+    let r = rule("servers: ['https://127.0.0.1:41763']\nmode: block\n");
+    for same in [
+        "https://127.0.0.1:41763",
+        "https://127.0.0.1:041763",
+        "https://127.0.0.1:41763/?",
+        "HTTPS://127.0.0.1:41763/",
+        "https://user:pw@127.0.0.1:41763/path",
+        "https://[::ffff:127.0.0.1]:41763",
+    ] {
+        assert!(r.holds_for(None, same), "{same}");
+    }
+    assert!(!r.holds_for(None, "https://127.0.0.1:41764"));
+    let default_port = rule("servers: ['https://prod.example.com']\n");
+    assert!(default_port.holds_for(None, "https://PROD.example.com:443/"));
+    let glob = rule("servers: ['https://*.example.com:*']\n");
+    assert!(glob.holds_for(None, "https://Prod.Example.com"));
+    assert_eq!(canonical_server("https://[::1]:6443"), "https://[::1]:6443");
+    assert_eq!(canonical_server("not a url"), "not a url");
 }

@@ -165,6 +165,8 @@ pub fn protected_cell(
                 server: place.server,
                 namespace,
                 verb: *v,
+                effect: None,
+                every_namespace: false,
             };
             crate::rules::protect::protection(rules, &scope).map(|p| p.mode)
         })
