@@ -24,9 +24,6 @@ pub enum ExitStatus {
     /// runtime and usage errors. Any error wins over it ([`ExitStatus::severity`]): a script
     /// must never read "drift" when some object could not be checked.
     Drift,
-    /// 130: interrupted (Ctrl-C) at the protection question, before anything was sent: the
-    /// code a shell gives a process that SIGINT ended (128 + 2), as kubectl's is.
-    Interrupted,
 }
 
 impl ExitStatus {
@@ -35,8 +32,7 @@ impl ExitStatus {
     /// every error), 4 (a named object missing), 2 (bad
     /// input or a configuration that needs fixing), 5 (a conflict: someone else changed the
     /// object), 3 (refused by plugin.yaml or RBAC), and 1 highest: a runtime failure leaves
-    /// the outcome unknown, which a user must look at before anything else; above it only
-    /// 130, a person who stopped the command.
+    /// the outcome unknown, which a user must look at before anything else.
     pub fn severity(self) -> u8 {
         match self {
             ExitStatus::Success => 0,
@@ -46,7 +42,6 @@ impl ExitStatus {
             ExitStatus::Conflict => 4,
             ExitStatus::Denied => 5,
             ExitStatus::Failure => 6,
-            ExitStatus::Interrupted => 7,
         }
     }
 
@@ -68,7 +63,6 @@ impl ExitStatus {
             ExitStatus::NotFound => 4,
             ExitStatus::Conflict => 5,
             ExitStatus::Drift => 6,
-            ExitStatus::Interrupted => 130,
         }
     }
 }

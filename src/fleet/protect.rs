@@ -138,7 +138,7 @@ fn where_is(
 /// sessions then refuse headless).
 ///
 /// # Errors
-/// [`ProtectError::Declined`], [`ProtectError::Closed`] or [`ProtectError::Interrupted`]:
+/// [`ProtectError::Declined`] or [`ProtectError::Closed`]:
 /// the wave, and every wave after it, is not attempted.
 pub fn ask(
     protected: &[Protected],
@@ -218,7 +218,6 @@ pub fn ask(
             .collect()),
         Answer::Line(_) => Err(ProtectError::Declined { what }),
         Answer::Closed => Err(ProtectError::Closed { what }),
-        Answer::Interrupted => Err(ProtectError::Interrupted { what }),
     }
 }
 

@@ -183,9 +183,6 @@ impl GuardError {
             | GuardError::PolicyUnchecked { .. }
             | GuardError::PolicyDelete { .. } => ExitStatus::Denied,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
-            GuardError::Protected(protect::ProtectError::Interrupted { .. }) => {
-                ExitStatus::Interrupted
-            }
             GuardError::Protected(_) => ExitStatus::Denied,
         }
     }

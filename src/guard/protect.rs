@@ -14,6 +14,7 @@
 //!    `confirm`); a `--confirm-context` naming another context is refused;
 //! 7. the terminal: the change is sent as a server-side dry run, what would change is shown,
 //!    and the question asked ([`terminal`]); without a terminal, refused (fail-closed).
+//!    Ctrl-C at the question ends the command as it ends kubectl (exit 130): nothing was sent.
 //!
 //! A refusal is one complete record in the change log and nothing is sent; how a rule was
 //! answered is journaled with the change ([`crate::changelog::Entry::protection`]). A dry
@@ -50,7 +51,7 @@ impl Admitted {
     }
 }
 
-/// Why protection refused a change; nothing was sent (exit 3, or 130 when interrupted).
+/// Why protection refused a change; nothing was sent (exit 3).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProtectError {
     /// A `block` rule holds.
@@ -117,12 +118,6 @@ pub enum ProtectError {
         /// As in [`ProtectError::Blocked`].
         what: String,
     },
-    /// Ctrl-C at the question.
-    #[error("interrupted at the question about {what}; nothing was sent")]
-    Interrupted {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-    },
 }
 
 impl ProtectError {
@@ -137,7 +132,6 @@ impl ProtectError {
             ProtectError::Headless { .. } => "refused by protect: no terminal to ask on",
             ProtectError::Declined { .. } => "refused by protect: not confirmed",
             ProtectError::Closed { .. } => "refused by protect: the terminal closed",
-            ProtectError::Interrupted { .. } => "refused by protect: interrupted",
         }
     }
 }
@@ -185,7 +179,7 @@ impl Session<'_> {
     ///
     /// # Errors
     /// [`GuardError::Protected`] after the refusal's complete record ([`ProtectError`]: exit
-    /// 3, or 130 when interrupted), [`GuardError::Journal`] when that record cannot be written.
+    /// 3), [`GuardError::Journal`] when that record cannot be written.
     pub async fn admit<F>(
         &self,
         mut intent: Entry,
@@ -332,11 +326,9 @@ impl Session<'_> {
             }
             Answer::Line(_) => ProtectError::Declined { what },
             Answer::Closed => ProtectError::Closed { what },
-            Answer::Interrupted => ProtectError::Interrupted { what },
         };
         // One answer per command: the rest of it is refused the same way, not asked again.
         let kind = match refusal {
-            ProtectError::Interrupted { .. } => Refusal::Interrupted,
             ProtectError::Closed { .. } => Refusal::Closed,
             _ => Refusal::Declined,
         };
@@ -354,7 +346,6 @@ impl Session<'_> {
         let earlier = p.rules.iter().find_map(|r| a.refused.get(r))?;
         let what = what.to_string();
         Some(match earlier {
-            Refusal::Interrupted => ProtectError::Interrupted { what },
             Refusal::Closed => ProtectError::Closed { what },
             Refusal::Declined => ProtectError::Declined { what },
         })

@@ -103,8 +103,7 @@ impl fmt::Display for Status {
 }
 
 /// The `status` label of a command that ends with this exit status (usage → `invalid`,
-/// runtime failure → `error`, interrupted at the protection question → `denied`, the others
-/// by name).
+/// runtime failure → `error`, the others by name).
 impl From<ExitStatus> for Status {
     fn from(exit: ExitStatus) -> Self {
         match exit {
@@ -112,8 +111,7 @@ impl From<ExitStatus> for Status {
             ExitStatus::Success | ExitStatus::Drift => Status::Success,
             ExitStatus::Failure => Status::Error,
             ExitStatus::Usage => Status::Invalid,
-            // A person who stopped at the protection question refused the change.
-            ExitStatus::Denied | ExitStatus::Interrupted => Status::Denied,
+            ExitStatus::Denied => Status::Denied,
             ExitStatus::NotFound => Status::NotFound,
             ExitStatus::Conflict => Status::Conflict,
         }

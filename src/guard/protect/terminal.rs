@@ -1,17 +1,17 @@
 //! The protection question, asked on the controlling terminal (`/dev/tty`), never on stdin:
 //! `apply -f -` keeps its stdin, and a pipe cannot answer for a person.
 //!
-//! The answer is read a key at a time with the terminal's echo and signal keys off (restored
-//! before returning), so Ctrl-C at the question is seen here — an answer of its own
-//! ([`Answer::Interrupted`]: nothing was sent, the command exits 130 as kubectl does when
-//! interrupted) — rather than a signal that could land between the question and the request.
-//! A terminal that hangs up or reaches end of file is [`Answer::Closed`]: no answer, no change.
-//! Keys typed before the question is shown are discarded: the answer is to what it shows.
+//! The terminal stays as the user has it (canonical mode, echo, signal keys): the answer is a
+//! line the terminal's own editing produced, Ctrl-C ends the command as it ends kubectl
+//! (SIGINT, exit 130) before anything was sent, and a kill or hang-up at the question leaves no
+//! terminal mode to restore. A terminal that reaches end of file (Ctrl-D on an empty line) or
+//! fails is [`Answer::Closed`]: no answer, no change. Keys typed before the question is shown
+//! are discarded: the answer is to what it shows.
 
 use std::fs::File;
 use std::io::{Read, Write};
 
-use rustix::termios::{self, LocalModes, OptionalActions, QueueSelector, SpecialCodeIndex};
+use rustix::termios::{self, QueueSelector};
 
 /// The longest answer kept: a context name is at most a few hundred bytes.
 const MAX_ANSWER: usize = 1024;
@@ -21,9 +21,7 @@ const MAX_ANSWER: usize = 1024;
 pub enum Answer {
     /// A line (without its end).
     Line(String),
-    /// Ctrl-C.
-    Interrupted,
-    /// The terminal closed (hang-up, end of file, Ctrl-D on an empty line) before an answer.
+    /// The terminal reached end of file or failed before an answer.
     Closed,
 }
 
@@ -58,68 +56,27 @@ impl Terminal {
         self.tty.flush()
     }
 
-    /// Writes `prompt` (the whole question) and reads one answer, a key at a time: Enter ends it, Backspace and
-    /// Ctrl-U edit it, Ctrl-C interrupts, Ctrl-D on an empty line or a closed terminal is
-    /// [`Answer::Closed`]. The terminal's modes are restored before returning.
+    /// Discards the keys typed so far, writes `prompt` (the whole question) and reads one line
+    /// (at most [`MAX_ANSWER`] bytes of it are kept).
     pub fn ask(&mut self, prompt: &str) -> Answer {
-        // The keys are taken over before the prompt is shown: a Ctrl-C typed as soon as it
-        // appears is an answer here, never a signal.
-        let saved = termios::tcgetattr(&self.tty).ok();
-        if let Some(saved) = &saved {
-            let mut raw = saved.clone();
-            raw.local_modes
-                .remove(LocalModes::ICANON | LocalModes::ECHO | LocalModes::ISIG);
-            raw.special_codes[SpecialCodeIndex::VMIN] = 1;
-            raw.special_codes[SpecialCodeIndex::VTIME] = 0;
-            let _ = termios::tcsetattr(&self.tty, OptionalActions::Now, &raw);
-            // Keys typed before the question was shown do not answer it: a yes must be
-            // given to what the preview shows.
-            let _ = termios::tcflush(&self.tty, QueueSelector::IFlush);
+        let _ = termios::tcflush(&self.tty, QueueSelector::IFlush);
+        if self.say(prompt).is_err() {
+            return Answer::Closed;
         }
-        let answer = match self.say(prompt) {
-            Ok(()) => self.read_answer(saved.is_some()),
-            Err(_) => Answer::Closed,
-        };
-        if let Some(saved) = &saved {
-            let _ = termios::tcsetattr(&self.tty, OptionalActions::Now, saved);
-        }
-        let _ = self.say("\n");
-        answer
-    }
-
-    /// Reads keys until an answer; `echo` when the terminal's own echo is off.
-    fn read_answer(&mut self, echo: bool) -> Answer {
         let mut line: Vec<u8> = Vec::new();
-        let mut byte = [0u8; 1];
+        let mut buf = [0u8; 256];
         loop {
-            match self.tty.read(&mut byte) {
+            let n = match self.tty.read(&mut buf) {
                 Ok(0) | Err(_) => return Answer::Closed,
-                Ok(_) => {}
-            }
-            match byte[0] {
-                0x03 => return Answer::Interrupted,
-                0x04 if line.is_empty() => return Answer::Closed,
-                b'\r' | b'\n' => return Answer::Line(String::from_utf8_lossy(&line).into_owned()),
-                0x7f | 0x08 => {
-                    let erased = line.pop().is_some();
-                    if erased && echo {
-                        let _ = self.say("\u{8} \u{8}");
-                    }
-                }
-                0x15 => {
-                    if echo {
-                        let _ = self.say(&"\u{8} \u{8}".repeat(line.len()));
-                    }
-                    line.clear();
-                }
-                b if b >= 0x20 && line.len() < MAX_ANSWER => {
-                    line.push(b);
-                    if echo {
-                        let _ = self.tty.write_all(&[b]);
-                        let _ = self.tty.flush();
-                    }
-                }
-                _ => {}
+                Ok(n) => n,
+            };
+            let chunk = &buf[..n];
+            let end = chunk.iter().position(|b| *b == b'\n');
+            let take = &chunk[..end.unwrap_or(n)];
+            line.extend(take.iter().take(MAX_ANSWER.saturating_sub(line.len())));
+            if end.is_some() {
+                let text = String::from_utf8_lossy(&line);
+                return Answer::Line(text.trim_end_matches('\r').to_string());
             }
         }
     }

@@ -13,8 +13,6 @@ pub enum Refusal {
     Declined,
     /// The terminal closed.
     Closed,
-    /// Ctrl-C.
-    Interrupted,
 }
 
 /// The rules answered (by index in `protect:`) and how, the rules refused, the lifts read
