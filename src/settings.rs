@@ -384,8 +384,12 @@ pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
         verbose: g.verbose,
         yes: g.yes,
         confirm_context: g.confirm_context.clone(),
-        // A blank reason is no reason: a rule that requires one is not answered by `--reason ''`.
-        reason: g.reason.clone().filter(|r| !r.trim().is_empty()),
+        // A reason without a letter or digit (blank, or zero-width characters only) is no
+        // reason: a rule that requires one is not answered by `--reason ''`.
+        reason: g
+            .reason
+            .clone()
+            .filter(|r| r.chars().any(char::is_alphanumeric)),
     }
 }
 

@@ -93,7 +93,7 @@ pub enum ChangelogCommand {
         #[arg(long, value_name = "SESSION")]
         session: Option<String>,
         /// Only entries of this operation.
-        #[arg(long, value_name = "OPERATION", value_parser = ["patch", "rollback", "crd-apply", "crd-prune", "delete", "undelete", "apply", "scale", "label", "annotate", "rollout"])]
+        #[arg(long, value_name = "OPERATION", value_parser = ["patch", "rollback", "crd-apply", "crd-prune", "delete", "undelete", "apply", "scale", "label", "annotate", "edit", "rollout", "protect-lift", "protect-end"])]
         operation: Option<String>,
         /// Only entries with this result: success, failure (denied or an error) or unknown
         /// (an intent without an outcome; `pending` means the same).

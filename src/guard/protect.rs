@@ -90,6 +90,17 @@ pub enum ProtectError {
         /// The context, quoted.
         context: String,
     },
+    /// `--confirm-context` names another context than the one a change goes to, where no
+    /// rule holds: the command was meant for somewhere else.
+    #[error(
+        "--confirm-context names {given}, but {what}: the command was meant for another context; nothing was sent"
+    )]
+    NotThisContext {
+        /// As in [`ProtectError::Blocked`].
+        what: String,
+        /// The names given, quoted.
+        given: String,
+    },
     /// No terminal to ask on and no flag that answers.
     #[error(
         "{what} is protected by plugin.yaml {rules} ({mode}){message}, and there is no terminal to ask on: pass {flag} to go on (nothing was sent)"
@@ -126,7 +137,7 @@ impl ProtectError {
         match self {
             ProtectError::Blocked { .. } => "refused by protect: block",
             ProtectError::NoReason { .. } => "refused by protect: no reason given",
-            ProtectError::WrongContext { .. } => {
+            ProtectError::WrongContext { .. } | ProtectError::NotThisContext { .. } => {
                 "refused by protect: --confirm-context names another context"
             }
             ProtectError::Headless { .. } => "refused by protect: no terminal to ask on",
@@ -200,6 +211,10 @@ impl Session<'_> {
             effect_of(&intent),
         );
         let Some(p) = protection(&self.settings().plugin.protect, &scope) else {
+            if let Some(refusal) = self.meant_elsewhere(&intent, &scope) {
+                self.journal_complete(intent, refusal.result().to_string())?;
+                return Err(GuardError::Protected(refusal));
+            }
             return Ok(Admitted(intent));
         };
         match self.answer(&p, &scope, &intent, before, dry_run).await {
@@ -213,6 +228,26 @@ impl Session<'_> {
                 Err(GuardError::Protected(refusal))
             }
         }
+    }
+
+    /// The refusal of a change where no rule holds but `--confirm-context` names other
+    /// contexts than this one (a single-context command: a fan-out's list names only its
+    /// protected contexts).
+    fn meant_elsewhere(&self, intent: &Entry, scope: &Scope<'_>) -> Option<ProtectError> {
+        let answers = &self.settings().protect;
+        let here = scope.context.unwrap_or(scope.server).trim();
+        (answers.terminal
+            && !answers.confirm_context.is_empty()
+            && !answers.confirm_context.iter().any(|c| c.trim() == here))
+        .then(|| ProtectError::NotThisContext {
+            what: describe(intent, scope),
+            given: answers
+                .confirm_context
+                .iter()
+                .map(|c| echo::quoted(c))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
     }
 
     /// How the rules `p` are answered for `intent`, or why they are not.

@@ -231,6 +231,8 @@ fn a_reason_longer_than_1024_characters_is_a_usage_error_that_does_not_echo_it()
     assert!(!e.to_string().contains('é'), "{e}");
     let s = Settings::resolve(&g("ü".repeat(1024)), &env).unwrap();
     assert_eq!(s.protect.reason.map(|r| r.chars().count()), Some(1024));
-    let blank = Settings::resolve(&g("  ".into()), &env).unwrap();
-    assert_eq!(blank.protect.reason, None, "a blank reason is none");
+    for blank in ["  ", "\u{200b}", "-- ."] {
+        let s = Settings::resolve(&g(blank.into()), &env).unwrap();
+        assert_eq!(s.protect.reason, None, "{blank:?} is no reason");
+    }
 }

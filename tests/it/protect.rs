@@ -1070,3 +1070,55 @@ fn one_answer_at_the_terminal_covered_objects_its_question_never_named() {
     let deployments = kubectl(&["get", "deployments", "-n", &ns.0, "-o", "name"]);
     assert_eq!(deployments, "", "the deployment was refused");
 }
+
+#[test]
+fn confirm_context_naming_another_context_was_ignored_where_no_rule_holds() {
+    let ns = Namespace::new("protect-elsewhere");
+    let m = myops("no-such-namespace", "");
+    create_configmap(&ns.0, "c");
+    let r = m.run(&[
+        "label",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "x=1",
+        "--confirm-context",
+        "prod",
+    ]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("--confirm-context names \"prod\", but label configmap/c"),
+        "{r:?}"
+    );
+    assert!(
+        r.stderr
+            .contains("the command was meant for another context"),
+        "{r:?}"
+    );
+    assert!(configmap(&ns.0, "c")["metadata"].get("labels").is_none());
+    let r = m.run(&[
+        "label",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "x=1",
+        "--confirm-context",
+        "admin",
+    ]);
+    assert_eq!(r.code, 0, "naming this context is fine: {r:?}");
+    let r = m.run(&[
+        "label",
+        "configmap",
+        "c",
+        "-n",
+        &ns.0,
+        "y=1",
+        "--dry-run=server",
+        "--confirm-context",
+        "prod",
+    ]);
+    assert_eq!(r.code, 0, "a dry run sends nothing: {r:?}");
+}
