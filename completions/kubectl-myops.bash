@@ -1903,7 +1903,7 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --operation)
-                    COMPREPLY=($(compgen -W "patch rollback crd-apply crd-prune delete undelete apply scale label annotate rollout" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "patch rollback crd-apply crd-prune delete undelete apply scale label annotate edit rollout protect-lift protect-end" -- "${cur}"))
                     return 0
                     ;;
                 --result)

@@ -756,7 +756,10 @@ apply\t''
 scale\t''
 label\t''
 annotate\t''
-rollout\t''"
+edit\t''
+rollout\t''
+protect-lift\t''
+protect-end\t''"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l result -d 'Only entries with this result: success, failure (denied or an error) or unknown (an intent without an outcome; `pending` means the same)' -r -f -a "success\t'The change was made'
 failure\t'Refused (denied) or failed: changed nothing'
 unknown\t'An intent without an outcome record: may or may not have been made'"
