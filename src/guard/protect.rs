@@ -217,7 +217,10 @@ impl Session<'_> {
             }
             return Ok(Admitted(intent));
         };
-        match self.answer(&p, &scope, &intent, before, dry_run).await {
+        match self
+            .answer(&p, &scope, &intent, before, Some(dry_run))
+            .await
+        {
             Ok(how) => {
                 intent.protection = Some(how);
                 Ok(Admitted(intent))
@@ -226,6 +229,43 @@ impl Session<'_> {
                 let result = refusal.result().to_string();
                 self.journal_complete(intent, result)?;
                 Err(GuardError::Protected(refusal))
+            }
+        }
+    }
+
+    /// Refuses now — journaled as [`Session::admit`] would — a change described by `intent`
+    /// that protection refuses without asking (`block`, a missing reason, no terminal and no
+    /// flag, another context named), for a command that would otherwise do work first that
+    /// the refusal makes pointless: `edit` before its editor opens, a namespace or CRD delete
+    /// before its snapshots are journaled. A change that would be asked about, or is
+    /// answered, goes on (its admission comes with its request).
+    ///
+    /// # Errors
+    /// As [`Session::admit`].
+    pub async fn refuse_early(&self, intent: super::change::Intent<'_>) -> Result<(), GuardError> {
+        let intent = self.intent(intent).await;
+        if intent.dry_run {
+            return Ok(());
+        }
+        let scope = Scope::of_object(
+            self.context(),
+            self.server(),
+            (&intent.kind, intent.namespace.as_deref(), &intent.name),
+            protect_verb(intent.operation),
+            effect_of(&intent),
+        );
+        let refusal = match protection(&self.settings().plugin.protect, &scope) {
+            None => self.meant_elsewhere(&intent, &scope),
+            Some(p) => {
+                let never = None::<std::future::Ready<Result<Value, kube::Error>>>;
+                self.answer(&p, &scope, &intent, None, never).await.err()
+            }
+        };
+        match refusal {
+            None => Ok(()),
+            Some(r) => {
+                self.journal_complete(intent, r.result().to_string())?;
+                Err(GuardError::Protected(r))
             }
         }
     }
@@ -250,14 +290,16 @@ impl Session<'_> {
         })
     }
 
-    /// How the rules `p` are answered for `intent`, or why they are not.
+    /// How the rules `p` are answered for `intent`, or why they are not. Without `dry_run`
+    /// nothing is asked: where the question would come, the answer is an empty `how` (see
+    /// [`Session::refuse_early`]).
     async fn answer<F>(
         &self,
         p: &Protected,
         scope: &Scope<'_>,
         intent: &Entry,
         before: Option<&Value>,
-        dry_run: F,
+        dry_run: Option<F>,
     ) -> Result<String, ProtectError>
     where
         F: Future<Output = Result<Value, kube::Error>>,
@@ -333,6 +375,9 @@ impl Session<'_> {
                 message,
                 flag,
             });
+        };
+        let Some(dry_run) = dry_run else {
+            return Ok(String::new());
         };
         let preview = match dry_run.await {
             Ok(after) => preview_lines(intent, before, &after),

@@ -102,6 +102,10 @@ async fn edit_object(
                 obj.display()
             ))
         })?;
+    // A change protection refuses anyway is refused before the editor opens.
+    session
+        .refuse_early(probe.intent(obj, Some(&before)))
+        .await?;
     let editor = Editor::from_env(
         std::env::var("KUBE_EDITOR").ok().as_deref(),
         std::env::var("EDITOR").ok().as_deref(),

@@ -1122,3 +1122,41 @@ fn confirm_context_naming_another_context_was_ignored_where_no_rule_holds() {
     ]);
     assert_eq!(r.code, 0, "a dry run sends nothing: {r:?}");
 }
+
+#[test]
+fn a_refused_namespace_delete_journaled_its_objects_as_snapshots_first() {
+    let ns = Namespace::new("protect-ns-delete");
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get, delete]\nresources: [configmaps, namespaces]\nscopes: [namespace, cluster]\nprotect:\n  - contexts: [admin]\n    namespaces: [{}]\n",
+        ns.0
+    ));
+    create_configmap(&ns.0, "a");
+    create_configmap(&ns.0, "b");
+    let r = m.run(&["delete", "namespace", &ns.0]);
+    assert_eq!(r.code, 3, "{r:?}");
+    let records = m.records();
+    assert_eq!(records.len(), 1, "one record, no snapshots: {records:?}");
+    assert_eq!(records[0]["kind"], "Namespace");
+    assert_eq!(
+        records[0]["result"],
+        "refused by protect: no terminal to ask on"
+    );
+    configmap(&ns.0, "a");
+}
+
+#[test]
+fn a_headless_edit_opened_the_editor_before_protection_refused_it() {
+    let ns = Namespace::new("protect-edit-early");
+    let mut m = myops(&ns.0, "");
+    let marker = m.dir.path().join("editor-ran");
+    let editor = m.dir.path().join("editor.sh");
+    std::fs::write(&editor, format!("#!/bin/sh\ntouch {}\n", marker.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    m.set_env("KUBE_EDITOR", &editor.display().to_string());
+    create_configmap(&ns.0, "c");
+    let r = m.run(&["edit", "configmap", "c", "-n", &ns.0]);
+    assert_eq!(r.code, 3, "{r:?}");
+    assert!(!marker.exists(), "the editor never opened");
+    assert_eq!(m.records().len(), 1);
+}

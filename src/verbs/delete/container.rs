@@ -87,6 +87,10 @@ pub async fn delete(
     let unrecoverable = a.unrecoverable && size > limit;
     let id = changelog::new_id();
     let dry = a.dry_run.strategy != DryRun::None;
+    // A delete protection refuses anyway journals no snapshots: one record, nothing sent.
+    session
+        .refuse_early(sent.change.intent(sent.operation, obj, dry, sent.before))
+        .await?;
     if !unrecoverable {
         session.journal_snapshots(&id, &contents, dry).await?;
     }
