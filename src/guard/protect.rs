@@ -21,7 +21,14 @@
 //! run (`--dry-run=server|client`) changes nothing and is never asked about.
 
 pub mod lifts;
+mod question;
+mod refusal;
 pub mod terminal;
+mod verb;
+
+use question::{Question, describe, messages, object_of, preview_lines, rule_names};
+pub use refusal::ProtectError;
+pub use verb::{effect_of, protect_verb};
 
 use std::future::Future;
 
@@ -31,7 +38,7 @@ use super::GuardError;
 use super::session::{Refusal, Session};
 use crate::base::echo;
 use crate::changelog::{Entry, Operation};
-use crate::rules::protect::{ProtectMode, ProtectVerb, Protected, Scope, protection};
+use crate::rules::protect::{ProtectMode, Protected, Scope, protection};
 use terminal::{Answer, Terminal};
 
 /// An intent record that passed [`Session::admit`]: the only thing the guarded path journals
@@ -48,136 +55,6 @@ impl Admitted {
     /// The intent record, to journal.
     pub(crate) fn into_entry(self) -> Entry {
         self.0
-    }
-}
-
-/// Why protection refused a change; nothing was sent (exit 3).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ProtectError {
-    /// A `block` rule holds.
-    #[error(
-        "{what} is blocked by plugin.yaml {rules}{message}; a block is not lifted by --yes, --confirm-context or `protect lift`: change plugin.yaml to allow it (nothing was sent)"
-    )]
-    Blocked {
-        /// `scale deployment.apps/web in namespace shop of context "prod"`.
-        what: String,
-        /// `protect[0]`.
-        rules: String,
-        /// `: why` or empty.
-        message: String,
-    },
-    /// A rule requires `--reason` and none was given.
-    #[error(
-        "{what} is protected by plugin.yaml {rules}, which requires a reason: pass --reason TEXT saying why (nothing was sent)"
-    )]
-    NoReason {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-        /// `protect[0]`.
-        rules: String,
-    },
-    /// `--confirm-context` names another context.
-    #[error(
-        "{what} is protected by plugin.yaml {rules}, and --confirm-context names {given}, not the context {context}; nothing was sent"
-    )]
-    WrongContext {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-        /// `protect[0]`.
-        rules: String,
-        /// The names given, quoted.
-        given: String,
-        /// The context, quoted.
-        context: String,
-    },
-    /// `--confirm-context` names another context than the one a change goes to, where no
-    /// rule holds: the command was meant for somewhere else.
-    #[error(
-        "--confirm-context names {given}, but {what}: the command was meant for another context; nothing was sent"
-    )]
-    NotThisContext {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-        /// The names given, quoted.
-        given: String,
-    },
-    /// No terminal to ask on and no flag that answers.
-    #[error(
-        "{what} is protected by plugin.yaml {rules} ({mode}){message}, and there is no terminal to ask on: pass {flag} to go on (nothing was sent)"
-    )]
-    Headless {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-        /// `protect[0]`.
-        rules: String,
-        /// `confirm` or `type-name`.
-        mode: &'static str,
-        /// `: why` or empty.
-        message: String,
-        /// `--yes` or `--confirm-context NAME`.
-        flag: String,
-    },
-    /// The person at the terminal did not say yes.
-    #[error("{what} was not confirmed at the terminal; nothing was sent")]
-    Declined {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-    },
-    /// The terminal closed before an answer.
-    #[error("the terminal closed before the question about {what} was answered; nothing was sent")]
-    Closed {
-        /// As in [`ProtectError::Blocked`].
-        what: String,
-    },
-}
-
-impl ProtectError {
-    /// The `result` of the refusal's record in the change log.
-    pub fn result(&self) -> &'static str {
-        match self {
-            ProtectError::Blocked { .. } => "refused by protect: block",
-            ProtectError::NoReason { .. } => "refused by protect: no reason given",
-            ProtectError::WrongContext { .. } | ProtectError::NotThisContext { .. } => {
-                "refused by protect: --confirm-context names another context"
-            }
-            ProtectError::Headless { .. } => "refused by protect: no terminal to ask on",
-            ProtectError::Declined { .. } => "refused by protect: not confirmed",
-            ProtectError::Closed { .. } => "refused by protect: the terminal closed",
-        }
-    }
-}
-
-/// What the request of `intent` does when its operation names something else (pure): a
-/// rollback or any other change sent as a DELETE deletes, one sent as a create undeletes.
-pub fn effect_of(intent: &Entry) -> Option<ProtectVerb> {
-    match intent.patch_type.as_deref() {
-        Some(super::change::DELETE) if intent.operation != Operation::Delete => {
-            Some(ProtectVerb::Delete)
-        }
-        Some(super::change::CREATE) if intent.operation != Operation::Undelete => {
-            Some(ProtectVerb::Undelete)
-        }
-        _ => None,
-    }
-}
-
-/// The protect verb of a change journaled as `operation`.
-pub fn protect_verb(operation: Operation) -> ProtectVerb {
-    match operation {
-        Operation::Patch => ProtectVerb::Patch,
-        Operation::CrdApply => ProtectVerb::CrdApply,
-        Operation::CrdPrune => ProtectVerb::CrdPrune,
-        Operation::Rollback => ProtectVerb::Rollback,
-        Operation::Delete => ProtectVerb::Delete,
-        Operation::Undelete => ProtectVerb::Undelete,
-        Operation::Apply => ProtectVerb::Apply,
-        Operation::Scale => ProtectVerb::Scale,
-        Operation::Label => ProtectVerb::Label,
-        Operation::Annotate => ProtectVerb::Annotate,
-        Operation::Edit => ProtectVerb::Edit,
-        Operation::Rollout => ProtectVerb::Rollout,
-        // Never admitted: a lift and its end send no request (they are local state).
-        Operation::ProtectLift | Operation::ProtectEnd => ProtectVerb::Patch,
     }
 }
 
@@ -543,163 +420,6 @@ impl Session<'_> {
     fn note(&self, line: &str) {
         if self.protect_state().noted.insert(line.to_string()) {
             eprintln!("{line}");
-        }
-    }
-}
-
-/// kubectl's `kind.group/name` of the object of `intent` (`deployment.apps/web`), core
-/// types without a group: as [`crate::guard::ObjectRef::display`] names it in a plan.
-fn object_of(intent: &Entry) -> String {
-    match intent.api_version.split_once('/') {
-        Some((group, _)) => format!("{}.{group}/{}", intent.kind.to_lowercase(), intent.name),
-        None => format!("{}/{}", intent.kind.to_lowercase(), intent.name),
-    }
-}
-
-/// `scale deployment.apps/web in namespace "shop" of context "prod"` (escaped).
-fn describe(intent: &Entry, scope: &Scope<'_>) -> String {
-    let verb = protect_verb(intent.operation).as_str();
-    format!(
-        "{verb} {} {}",
-        echo::escaped(&object_of(intent)),
-        where_of(scope)
-    )
-}
-
-/// `in namespace "shop" of context "prod"`, or `of context "prod"`.
-fn where_of(scope: &Scope<'_>) -> String {
-    let context = match scope.context {
-        Some(c) => format!("context {}", echo::quoted(c)),
-        None => format!("server {}", echo::quoted(scope.server)),
-    };
-    match scope.namespace {
-        Some(ns) => format!("in namespace {} of {context}", echo::quoted(ns)),
-        None => format!("of {context}"),
-    }
-}
-
-/// `protect[0]` or `protect[0], protect[2]`.
-fn rule_names(rules: &[usize]) -> String {
-    rules
-        .iter()
-        .map(|i| format!("protect[{i}]"))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// `: message; message` (escaped), or empty.
-fn messages(p: &Protected) -> String {
-    if p.messages.is_empty() {
-        return String::new();
-    }
-    let m: Vec<String> = p.messages.iter().map(|m| echo::escaped(m)).collect();
-    format!(": {}", m.join("; "))
-}
-
-/// The most objects a question names; the rest is counted.
-const PLAN_SHOWN: usize = 10;
-
-/// The most lines of a preview shown; the rest is counted.
-const PREVIEW_LINES: usize = 40;
-
-/// What the dry run shows would change (pure): the structured diff of `before` and the
-/// dry run's `after` (Secrets masked), `deleted` for a delete, `created` for a create.
-fn preview_lines(intent: &Entry, before: Option<&Value>, after: &Value) -> Vec<String> {
-    let mut lines = match intent.operation {
-        Operation::Delete | Operation::CrdPrune => vec!["the object is deleted".to_string()],
-        _ => match before {
-            None => {
-                let mut l = vec!["the object is created".to_string()];
-                l.extend(crate::rules::diff::render_for(
-                    &intent.kind,
-                    &serde_json::json!({}),
-                    after,
-                ));
-                l
-            }
-            Some(b) => crate::rules::diff::render_for(&intent.kind, b, after),
-        },
-    };
-    if lines.is_empty() {
-        lines.push("nothing changes".to_string());
-    }
-    let more = lines.len().saturating_sub(PREVIEW_LINES);
-    lines.truncate(PREVIEW_LINES);
-    if more > 0 {
-        lines.push(format!("… and {more} more lines"));
-    }
-    lines.into_iter().map(|l| echo::escaped(&l)).collect()
-}
-
-/// The question on the terminal for one change.
-struct Question<'a> {
-    plan: &'a [String],
-    what: &'a str,
-    rules: &'a str,
-    p: &'a Protected,
-    intent: &'a Entry,
-    scope: &'a Scope<'a>,
-    preview: &'a [String],
-}
-
-impl Question<'_> {
-    /// Shows the change and asks; the answer.
-    fn ask(&self, tty: &mut Terminal) -> Answer {
-        let mut text = format!(
-            "PROTECTED  {}\n  rule:      {} ({}){}\n  server:    {}\n  user:      {}\n",
-            self.what,
-            self.rules,
-            self.p.mode.as_str(),
-            messages(self.p),
-            echo::escaped(self.scope.server),
-            echo::escaped(&self.intent.user),
-        );
-        if let Some(r) = &self.intent.reason {
-            text.push_str(&format!("  reason:    {}\n", echo::escaped(r)));
-        }
-        if self.plan.len() > 1 {
-            let shown: Vec<String> = self
-                .plan
-                .iter()
-                .take(PLAN_SHOWN)
-                .map(|o| echo::bare(o))
-                .collect();
-            let more = match self.plan.len().saturating_sub(PLAN_SHOWN) {
-                0 => String::new(),
-                n => format!(" and {n} more"),
-            };
-            text.push_str(&format!(
-                "  objects:   {} in all: {}{more} (the first is previewed; one answer covers them all)\n",
-                self.plan.len(),
-                shown.join(", ")
-            ));
-        }
-        text.push_str("  preview (server dry run):\n");
-        for l in self.preview {
-            text.push_str(&format!("    {l}\n"));
-        }
-        let prompt = match self.p.mode {
-            ProtectMode::TypeName => format!(
-                "Type the context name {} to go on: ",
-                echo::quoted(self.name_to_type())
-            ),
-            _ => "Go on? [y/N]: ".to_string(),
-        };
-        text.push_str(&prompt);
-        tty.ask(&text)
-    }
-
-    /// The name `type-name` asks for: the context's, or the server's URL where there is no
-    /// context (an in-cluster configuration).
-    fn name_to_type(&self) -> &str {
-        self.scope.context.unwrap_or(self.scope.server)
-    }
-
-    /// Whether `answer` says yes: the context's name for `type-name`, `y`/`yes` otherwise.
-    fn accepts(&self, answer: &str) -> bool {
-        match self.p.mode {
-            ProtectMode::TypeName => answer.trim() == self.name_to_type().trim(),
-            _ => matches!(answer.trim().to_ascii_lowercase().as_str(), "y" | "yes"),
         }
     }
 }
