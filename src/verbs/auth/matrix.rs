@@ -166,7 +166,8 @@ pub fn protected_cell(
                 namespace,
                 verb: *v,
                 effect: None,
-                every_namespace: false,
+                // A CRD's changes reach its custom resources in every namespace.
+                every_namespace: is_crd,
             };
             crate::rules::protect::protection(rules, &scope).map(|p| p.mode)
         })

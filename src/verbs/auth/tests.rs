@@ -244,6 +244,8 @@ fn protected_cell_is_the_strictest_mode_a_change_of_the_row_would_get_here() {
     // The server rule protects CRD prunes (a patch) on the CRD row only.
     let crds = ("customresourcedefinitions", "apiextensions.k8s.io", false);
     assert_eq!(cell(&all, &at("staging", "x", false), crds), "type-name");
+    // A CRD delete takes the custom resources of payments along: the block holds for it.
+    assert_eq!(cell(&all, &at("prod-eu", "shop", false), crds), "block");
     assert_eq!(cell(&all, &at("staging", "x", false), nodes), "-");
     let rows = vec![MatrixRow {
         resource: "pods".into(),
