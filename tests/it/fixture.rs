@@ -611,3 +611,31 @@ pub fn detach_from_terminal(c: &mut Command) {
         });
     }
 }
+
+/// Waits (at most 20 s) until the object's resourceVersion has not changed for 1.5 s: a
+/// Deployment just created is written by its controller a few times (status, ReplicaSet
+/// counts), and a test whose patch carries a resourceVersion precondition (a field policy)
+/// must not race those writes.
+pub fn settled(ns: &str, kind: &str, name: &str) {
+    use std::time::{Duration, Instant};
+    let rv = || {
+        kubectl(&[
+            "get",
+            kind,
+            name,
+            "-n",
+            ns,
+            "-o",
+            "jsonpath={.metadata.resourceVersion}",
+        ])
+    };
+    let end = Instant::now() + Duration::from_secs(20);
+    let (mut last, mut since) = (rv(), Instant::now());
+    while Instant::now() < end && since.elapsed() < Duration::from_millis(1500) {
+        std::thread::sleep(Duration::from_millis(250));
+        let now = rv();
+        if now != last {
+            (last, since) = (now, Instant::now());
+        }
+    }
+}

@@ -210,6 +210,9 @@ fn a_secret_data_rule_refuses_a_changed_key_also_through_string_data_and_allows_
 fn an_image_rule_refuses_a_strategic_patch_through_the_list_merge_key() {
     let ns = Namespace::new("policy-image");
     create_deployment(&ns.0, "web");
+    // The patches below carry the read resourceVersion (a field policy): let the Deployment
+    // controller's first writes land before (a 409 otherwise, one run in a few).
+    crate::fixture::settled(&ns.0, "deployment", "web");
     let m = myops(
         "- resource: deployments.apps\n  deny: [\"/spec/template/spec/containers/*/image\"]\n  message: images are rolled out by the release pipeline\n",
     );
