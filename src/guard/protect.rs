@@ -158,12 +158,7 @@ impl Session<'_> {
             && !answers.confirm_context.iter().any(|c| c.trim() == here))
         .then(|| ProtectError::NotThisContext {
             what: describe(intent, scope),
-            given: answers
-                .confirm_context
-                .iter()
-                .map(|c| echo::quoted(c))
-                .collect::<Vec<_>>()
-                .join(", "),
+            given: quoted_list(&answers.confirm_context),
         })
     }
 
@@ -230,12 +225,7 @@ impl Session<'_> {
             return Err(ProtectError::WrongContext {
                 what,
                 rules,
-                given: answers
-                    .confirm_context
-                    .iter()
-                    .map(|c| echo::quoted(c))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                given: quoted_list(&answers.confirm_context),
                 context: echo::quoted(context),
             });
         }
@@ -326,7 +316,11 @@ impl Session<'_> {
     /// question asked at the first of them names them all: one answer covers the command.
     /// Called where a command learns its objects ([`Session::gather`], a batch apply).
     pub fn plan_changes(&self, objects: impl Iterator<Item = String>) {
-        self.protect_state().plan = objects.collect();
+        // Without rules no question is ever asked: nothing to name (a delete of 1,000 objects
+        // builds no list).
+        if !self.settings().plugin.protect.is_empty() {
+            self.protect_state().plan = objects.collect();
+        }
     }
 
     /// The refusal of a change `what` that a `block` rule of `p` holds for, naming only the
@@ -422,4 +416,13 @@ impl Session<'_> {
             eprintln!("{line}");
         }
     }
+}
+
+/// `"a", "b"`: the `--confirm-context` names as a refusal quotes them (escaped).
+fn quoted_list(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|c| echo::quoted(c))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
