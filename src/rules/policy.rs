@@ -31,15 +31,19 @@
 //! The changed paths come from [`crate::rules::diff::operations`] of the before-state and the
 //! object as the server would store it (a server-side dry run), which leaves the
 //! server's bookkeeping (`resourceVersion`, `managedFields`, `generation`) out.
-//!//! The parts, each re-exported here: `rule` is the rule as plugin.yaml writes it, `pattern`
+//!
+//! The parts, each re-exported here: `rule` is the rule as plugin.yaml writes it, `pattern`
 //! parses and matches its paths, `scope` says which rules apply to an object, `judge` finds
 //! the denied changes, and `lint` is what `config validate` reports about the rules.
 
+pub mod cel;
 mod judge;
 mod lint;
 mod pattern;
 mod rule;
 mod scope;
+#[cfg(test)]
+mod cel_tests;
 #[cfg(test)]
 mod tests;
 

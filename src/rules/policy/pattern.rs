@@ -3,7 +3,7 @@
 
 /// One segment of a path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Seg {
+pub(super) enum Seg {
     /// `*`: any one segment.
     Any,
     /// A literal segment (unescaped).
@@ -93,6 +93,16 @@ pub fn join_pointer(segs: &[String]) -> String {
 }
 
 impl PathPattern {
+    /// The segments a path must match, a trailing `/**` as one more `*`: "strictly below
+    /// `/x`" is "at or below some child of `/x`" (how the CEL generator walks a pattern).
+    pub(super) fn segments(&self) -> Vec<Seg> {
+        let mut segs = self.segs.clone();
+        if self.below {
+            segs.push(Seg::Any);
+        }
+        segs
+    }
+
     fn seg_matches(seg: &Seg, token: &str) -> bool {
         match seg {
             Seg::Any => true,

@@ -1,0 +1,236 @@
+//! The generated CEL judged by the `cel` crate against the client's judge on the same
+//! changes: a corpus of rules (`*`, `/**`, escaped keys, list indexes, allow exceptions) and
+//! a few hundred changes derived from small objects. Every disagreement is a failure.
+
+use super::cel::{Local, check, unchanged};
+use super::*;
+use serde_json::{Value, json};
+
+/// The rules of the parity corpus: (deny, allow).
+pub(crate) const CORPUS: &[(&[&str], &[&str])] = &[
+    (&["/data/*"], &[]),
+    (&["/data/**"], &[]),
+    (&["/data"], &[]),
+    (&["/data/password"], &[]),
+    (&["/data/*"], &["/data/public"]),
+    (&["/data/**"], &["/data/public", "/data/free"]),
+    (&["/spec/replicas"], &[]),
+    (&["/spec/template/spec/containers/*/image"], &[]),
+    (&["/spec/template/spec/containers/0/image"], &[]),
+    (&["/spec/template/spec/containers/*/env/*/value"], &[]),
+    (&["/spec/template/spec/containers/*"], &["/spec/template/spec/containers/*/resources"]),
+    (&["/spec/template/spec/containers/*/env/**"], &["/spec/template/spec/containers/*/env/*/name"]),
+    (&["/spec/template/spec/containers"], &["/spec/template/spec/containers/1"]),
+    (&["/spec/**"], &["/spec/replicas"]),
+    (&["/spec"], &["/spec/template/metadata/annotations/**"]),
+    (&["/metadata/annotations/**"], &["/metadata/annotations/team"]),
+    (&["/metadata/annotations/example.com~1owner"], &[]),
+    (&["/metadata/annotations/a~0b"], &[]),
+    (&["/metadata/labels/*"], &["/metadata/labels/app.kubernetes.io~1version"]),
+    (&["/metadata/**"], &[]),
+    (&["/metadata"], &[]),
+    (&["/metadata/finalizers/*"], &[]),
+    (&["/metadata/finalizers"], &["/metadata/finalizers/0"]),
+    (&["/*"], &["/status/**", "/spec/replicas"]),
+    (&["/*/*"], &[]),
+    (&["/**"], &["/metadata/labels/**"]),
+    (&["/spec/*/x"], &[]),
+    (&["/spec/items/*/*"], &["/spec/items/*/free"]),
+    (&["/spec/items/2"], &[]),
+    (&["/spec/a b/c-d"], &[]),
+    (&["/spec/in"], &[]),
+    (&["/spec/map/0"], &[]),
+];
+
+/// Small objects that the changes start from.
+fn bases() -> Vec<Value> {
+    vec![
+        json!({"metadata": {"name": "db", "resourceVersion": "1", "annotations": {"team": "a", "example.com/owner": "x", "a~b": "t"}, "labels": {"app": "web", "app.kubernetes.io/version": "1"}, "finalizers": ["f1", "f2"]},
+               "data": {"password": "cA==", "public": "eA==", "free": "eQ=="}}),
+        json!({"metadata": {"name": "web", "generation": 2, "managedFields": [{"manager": "m"}]},
+               "spec": {"replicas": 2, "a b": {"c-d": 1}, "in": true, "map": {"0": "zero"},
+                        "items": [{"free": 1, "x": 2}, {"y": 3}, {"z": [1, 2]}],
+                        "template": {"metadata": {"annotations": {"k": "v"}},
+                            "spec": {"containers": [
+                                {"name": "web", "image": "web:1", "env": [{"name": "A", "value": "1"}], "resources": {"limits": {"cpu": "1"}}},
+                                {"name": "side", "image": "side:1"}]}}},
+               "status": {"ready": 1}}),
+        json!({"metadata": {"name": "empty"}}),
+    ]
+}
+
+/// Every value in `doc` with its path (segments), the root included.
+fn paths(doc: &Value, at: Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(at.clone());
+    match doc {
+        Value::Object(m) => m.iter().for_each(|(k, v)| {
+            let mut p = at.clone();
+            p.push(k.clone());
+            paths(v, p, out)
+        }),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, v)| {
+            let mut p = at.clone();
+            p.push(i.to_string());
+            paths(v, p, out)
+        }),
+        _ => {}
+    }
+}
+
+fn get_mut<'a>(doc: &'a mut Value, path: &[String]) -> Option<&'a mut Value> {
+    path.iter().try_fold(doc, |v, s| match v {
+        Value::Object(m) => m.get_mut(s),
+        Value::Array(a) => s.parse::<usize>().ok().and_then(|i| a.get_mut(i)),
+        _ => None,
+    })
+}
+
+/// Changes of `base`: at every path, the value replaced (by a string, a scalar of another
+/// type, an empty map or list), removed, and a child added; the bookkeeping bumped too.
+fn changes(base: &Value) -> Vec<Value> {
+    let mut all = Vec::new();
+    paths(base, Vec::new(), &mut all);
+    let mut out = Vec::new();
+    for p in all {
+        for replacement in [json!("changed"), json!(7), json!({}), json!([]), json!({"new": 1})] {
+            let mut doc = base.clone();
+            if p.is_empty() {
+                continue;
+            }
+            if let Some(v) = get_mut(&mut doc, &p) {
+                *v = replacement.clone();
+                out.push(doc);
+            }
+        }
+        let (parent, last) = match p.split_last() {
+            Some((l, rest)) => (rest.to_vec(), l.clone()),
+            None => continue,
+        };
+        let mut doc = base.clone();
+        match get_mut(&mut doc, &parent) {
+            Some(Value::Object(m)) => {
+                m.remove(&last);
+            }
+            Some(Value::Array(a)) => {
+                a.remove(last.parse::<usize>().unwrap_or(0).min(a.len() - 1));
+            }
+            _ => continue,
+        }
+        out.push(doc);
+        let mut doc = base.clone();
+        match get_mut(&mut doc, &p) {
+            Some(Value::Object(m)) => {
+                m.insert("added".into(), json!("v"));
+            }
+            Some(Value::Array(a)) => a.push(json!({"name": "added", "image": "added:1"})),
+            _ => continue,
+        }
+        out.push(doc);
+    }
+    let mut doc = base.clone();
+    if let Some(m) = doc.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.insert("resourceVersion".into(), json!("99"));
+        m.insert("managedFields".into(), json!([{"manager": "other"}]));
+    }
+    out.push(doc);
+    out
+}
+
+fn rule(deny: &[&str], allow: &[&str]) -> PolicyRule {
+    PolicyRule {
+        resource: "*".into(),
+        namespaces: Vec::new(),
+        deny: deny.iter().map(|s| s.to_string()).collect(),
+        allow: allow.iter().map(|s| s.to_string()).collect(),
+        delete: Default::default(),
+        message: "m".into(),
+    }
+}
+
+/// The client's verdict (refused?) on the change from `before` to `after`.
+fn client(rule: &Compiled, before: &Value, after: &Value) -> bool {
+    let changed: Vec<String> = crate::rules::diff::operations(before, after)
+        .iter()
+        .map(|op| crate::rules::diff::path_of(op).to_string())
+        .collect();
+    denied_changes(std::slice::from_ref(rule), &changed, before, after).is_some()
+}
+
+/// The comparison runs on a thread of its own with a larger stack: the `cel` crate parses
+/// and evaluates recursively, and an unoptimised test build needs more than the 2 MiB a test
+/// thread has (the binary's main thread has 8 MiB).
+#[test]
+fn generated_cel_agrees_with_the_client_judge_on_every_change_of_the_corpus() {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(compare_corpus)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn compare_corpus() {
+    let mut checked = 0;
+    let mut disagreements = Vec::new();
+    for (deny, allow) in CORPUS {
+        let r = rule(deny, allow);
+        let compiled = Compiled::new(0, &r).unwrap();
+        let allows: Vec<PathPattern> = allow.iter().map(|a| parse_pattern(a).unwrap()).collect();
+        let exprs: Vec<String> = deny
+            .iter()
+            .map(|d| unchanged(&parse_pattern(d).unwrap(), &allows))
+            .collect();
+        for e in &exprs {
+            check(e).unwrap_or_else(|err| panic!("{deny:?}: {err}\n{e}"));
+        }
+        let locals: Vec<Local> = exprs.iter().map(|e| Local::new(e).unwrap()).collect();
+        for base in bases() {
+            for after in changes(&base) {
+                for (before, after) in [(&base, &after), (&after, &base)] {
+                    let want = client(&compiled, before, after);
+                    let mut got = false;
+                    for (e, local) in exprs.iter().zip(&locals) {
+                        match local.allows(before, after) {
+                            Ok(allowed) => got |= !allowed,
+                            Err(err) => panic!("{deny:?} {allow:?}: {err}\n{e}\n{before}\n{after}"),
+                        }
+                    }
+                    checked += 1;
+                    if want != got && disagreements.len() < 10 {
+                        disagreements.push(format!(
+                            "{deny:?} allow {allow:?}: client {want}, CEL {got}\n  before {before}\n  after  {after}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("{checked} changes judged");
+    assert!(checked > 5_000, "only {checked} changes judged");
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+}
+
+#[test]
+fn a_plain_path_is_one_optional_comparison() {
+    let e = unchanged(&parse_pattern("/spec/replicas").unwrap(), &[]);
+    assert_eq!(e, "!(oldObject.?spec.?replicas != object.?spec.?replicas)");
+    let e = unchanged(
+        &parse_pattern("/metadata/annotations/example.com~1owner").unwrap(),
+        &[],
+    );
+    assert_eq!(
+        e,
+        "!(oldObject.?metadata.?annotations[?'example.com/owner'] != object.?metadata.?annotations[?'example.com/owner'])"
+    );
+}
+
+#[test]
+fn print_corpus_sizes() {
+    for (deny, allow) in CORPUS {
+        let allows: Vec<PathPattern> = allow.iter().map(|a| parse_pattern(a).unwrap()).collect();
+        for d in *deny {
+            let e = unchanged(&parse_pattern(d).unwrap(), &allows);
+            eprintln!("{} {d} {allow:?}\n   {e}", e.len());
+        }
+    }
+}
