@@ -36,6 +36,7 @@
 //! parses and matches its paths, `scope` says which rules apply to an object, `judge` finds
 //! the denied changes, and `lint` is what `config validate` reports about the rules.
 
+pub mod admission;
 pub mod cel;
 mod judge;
 mod lint;
@@ -50,5 +51,5 @@ mod tests;
 pub use judge::{Violation, denied_changes, forbids_delete};
 pub use lint::{OVERLAP_BUDGET, lint};
 pub use pattern::{PathPattern, join_pointer, parse_pattern, split_pointer};
-pub use rule::{DeletePolicy, PolicyRule};
+pub use rule::{DeletePolicy, Exempt, PolicyRule};
 pub use scope::{Compiled, applies, builtin_group, entry_names, glob_match, matching};

@@ -113,6 +113,7 @@ fn a_policy_refusal_names_rule_path_and_message_and_never_a_value() {
         allow: vec![],
         delete: Default::default(),
         message: "vault\u{1b}[2J sync".into(),
+        exempt: Default::default(),
     };
     let rules = vec![crate::rules::policy::Compiled::new(0, &rule).unwrap()];
     let s = obj("", "secrets", "Secret");
@@ -162,6 +163,7 @@ fn a_delete_of_an_object_a_rule_forbids_deleting_is_refused_and_nothing_else_is(
         allow: vec![],
         delete,
         message: "kept by\u{1b}[2J the platform team".into(),
+        exempt: Default::default(),
     };
     let delete = Change::Delete {
         uid: Some("u1".into()),

@@ -501,3 +501,111 @@ impl Local {
         }
     }
 }
+
+/// How many items the estimate assumes in a list or map whose size it cannot know: kube-cel's
+/// heuristic for an unbounded list (kube-cel src/validation/analysis.rs `DEFAULT_MAX_ITEMS`).
+/// The API server's own estimate of an unbounded list is bounded only by the request size.
+pub const ASSUMED_ITEMS: u64 = 1_000;
+
+/// The estimated worst-case runtime cost of `expression`, in cel-go's cost units (one per
+/// variable, field selection and function call: cel-go common/cost.go), with every list or
+/// map of unknown size taken to hold [`ASSUMED_ITEMS`] items: a comprehension over a list
+/// literal costs its body once per element, over anything else [`ASSUMED_ITEMS`] times;
+/// `==`/`!=` of two containers a tenth of their size (cel-go's traversal factor). Both sides
+/// of `&&`, `||` and `?:` are counted, so this is an upper bound of what one call costs.
+///
+/// # Errors
+/// The parser's message.
+pub fn estimate_cost(expression: &str) -> Result<u64, String> {
+    let program = environment()
+        .compile(expression)
+        .map_err(|e| e.to_string())?;
+    Ok(cost(&program.expression().expr))
+}
+
+/// The cost of a comprehension's step split into what every item pays and what one item
+/// pays: the true branch of `string(var) == 'key' ? … : …` is taken for one key only (how
+/// the generator descends into a literal segment beside a `*`).
+fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
+    use cel::common::ast::Expr;
+    let Expr::Call(c) = expr else {
+        return (cost(expr), 0);
+    };
+    let names_key = |e: &Expr| match e {
+        Expr::Call(eq) if eq.func_name == "_==_" => eq.args.first().is_some_and(|a| {
+            matches!(&a.expr, Expr::Call(s) if s.func_name == "string"
+                && matches!(s.args.first().map(|x| &x.expr), Some(Expr::Ident(v)) if v == var))
+        }),
+        _ => false,
+    };
+    if c.func_name == "_?_:_" && c.args.len() == 3 && names_key(&c.args[0].expr) {
+        let (per, once) = keyed(&c.args[2].expr, var);
+        return (1 + cost(&c.args[0].expr) + per, once + cost(&c.args[1].expr));
+    }
+    let mut per = own_cost(&c.func_name) + c.target.as_ref().map_or(0, |t| cost(&t.expr));
+    let mut once = 0;
+    for a in &c.args {
+        let (p, o) = keyed(&a.expr, var);
+        per += p;
+        once += o;
+    }
+    (per, once)
+}
+
+/// What a call costs apart from its arguments: `==`/`!=` a tenth of the size of what they
+/// compare (containers of [`ASSUMED_ITEMS`]), everything else one.
+fn own_cost(function: &str) -> u64 {
+    match function {
+        "_==_" | "_!=_" => ASSUMED_ITEMS / 10,
+        _ => 1,
+    }
+}
+
+/// The cost of one expression node (see [`estimate_cost`]).
+fn cost(expr: &cel::common::ast::Expr) -> u64 {
+    use cel::common::ast::{EntryExpr, Expr};
+    match expr {
+        Expr::Unspecified | Expr::Literal(_) => 0,
+        Expr::Ident(_) => 1,
+        Expr::Select(s) => 1 + cost(&s.operand.expr),
+        Expr::Call(c) => {
+            let own = own_cost(&c.func_name);
+            let args: u64 = c.args.iter().map(|a| cost(&a.expr)).sum();
+            own + args + c.target.as_ref().map_or(0, |t| cost(&t.expr))
+        }
+        Expr::List(l) => 10 + l.elements.iter().map(|e| cost(&e.expr)).sum::<u64>(),
+        Expr::Map(m) => {
+            30 + m
+                .entries
+                .iter()
+                .map(|e| match &e.expr {
+                    EntryExpr::MapEntry(m) => cost(&m.key.expr) + cost(&m.value.expr),
+                    EntryExpr::StructField(f) => cost(&f.value.expr),
+                })
+                .sum::<u64>()
+        }
+        Expr::Struct(s) => {
+            40 + s
+                .entries
+                .iter()
+                .map(|e| match &e.expr {
+                    EntryExpr::MapEntry(m) => cost(&m.key.expr) + cost(&m.value.expr),
+                    EntryExpr::StructField(f) => cost(&f.value.expr),
+                })
+                .sum::<u64>()
+        }
+        Expr::Comprehension(c) => {
+            let items = match &c.iter_range.expr {
+                Expr::List(l) => l.elements.len() as u64,
+                _ => ASSUMED_ITEMS,
+            };
+            let (step, once) = keyed(&c.loop_step.expr, &c.iter_var);
+            let per_item = cost(&c.loop_cond.expr) + step;
+            cost(&c.iter_range.expr)
+                + cost(&c.accu_init.expr)
+                + items.saturating_mul(per_item)
+                + once
+                + cost(&c.result.expr)
+        }
+    }
+}

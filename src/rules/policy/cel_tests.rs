@@ -144,6 +144,7 @@ fn rule(deny: &[&str], allow: &[&str]) -> PolicyRule {
         allow: allow.iter().map(|s| s.to_string()).collect(),
         delete: Default::default(),
         message: "m".into(),
+        exempt: Default::default(),
     }
 }
 
@@ -233,4 +234,17 @@ fn print_corpus_sizes() {
             eprintln!("{} {d} {allow:?}\n   {e}", e.len());
         }
     }
+}
+
+#[test]
+fn tmp_dump_exports() {
+    let rules: Vec<PolicyRule> = CORPUS.iter().map(|(d, a)| rule(d, a)).collect();
+    let out = super::admission::export("myops", &rules, &[super::admission::Action::Deny], Default::default()).unwrap();
+    let mut items = Vec::new();
+    for e in &out {
+        eprintln!("{} call {} total {}", e.name, e.max_call_cost, e.total_cost);
+        items.push(e.policy.clone());
+        items.push(e.binding.clone());
+    }
+    std::fs::write("/tmp/vap.json", serde_json::to_string_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": items})).unwrap()).unwrap();
 }

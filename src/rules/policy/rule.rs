@@ -49,6 +49,34 @@ pub struct PolicyRule {
     /// Shown on refusal after the rule and the path, e.g. "Secrets change through the vault
     /// sync".
     pub message: String,
+    /// Who the ValidatingAdmissionPolicy that `policies export` writes for this rule lets
+    /// through (a GitOps controller's service account, `system:*` users); absent = nobody.
+    /// This client judges the changes it sends whoever runs it: the exemption is for the
+    /// clients that do not go through it.
+    #[serde(default, skip_serializing_if = "Exempt::is_empty")]
+    pub exempt: Exempt,
+}
+
+/// `exempt:` of a policy rule: user names and groups (globs where `*` matches any run of
+/// characters, e.g. `system:serviceaccount:flux-system:*`) the API server does not hold to
+/// the rule.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Exempt {
+    /// User names (`request.userInfo.username`), e.g.
+    /// `system:serviceaccount:flux-system:kustomize-controller`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub users: Vec<String>,
+    /// Groups (`request.userInfo.groups`), e.g. `system:masters`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+}
+
+impl Exempt {
+    /// Whether nobody is exempt (the default, left out when written).
+    pub fn is_empty(&self) -> bool {
+        self.users.is_empty() && self.groups.is_empty()
+    }
 }
 
 /// What a rule says about deleting the objects it covers (plugin.yaml `delete:`).

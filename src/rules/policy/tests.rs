@@ -12,6 +12,7 @@ fn rule(resource: &str, deny: &[&str], allow: &[&str]) -> PolicyRule {
         allow: allow.iter().map(|s| s.to_string()).collect(),
         delete: Default::default(),
         message: format!("no ({resource})"),
+        exempt: Default::default(),
     }
 }
 

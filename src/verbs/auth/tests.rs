@@ -147,6 +147,7 @@ fn matrix_shows_a_policies_column_only_when_plugin_yaml_has_rules() {
         allow: Vec::new(),
         delete: Default::default(),
         message: "m".into(),
+        exempt: Default::default(),
     };
     let policies = vec![rule("secrets"), rule("deployments.apps"), rule("*")];
     assert_eq!(policies_cell(&[], "secrets", ""), None);

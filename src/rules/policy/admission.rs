@@ -1,0 +1,350 @@
+//! plugin.yaml `policies:` as ValidatingAdmissionPolicies (admissionregistration.k8s.io/v1,
+//! GA since Kubernetes 1.30): the same rules, enforced by the API server for every client
+//! (Kubernetes docs, "Validating Admission Policy").
+//!
+//! One policy and one binding per rule, so a refusal names its rule, a rule's binding can
+//! move from `Warn` to `Deny` on its own, and each binding has a CEL budget of its own
+//! (10,000,000 per binding and request). What is written, and why:
+//! - `matchConstraints.resourceRules`: the rule's resource (`plural.group` → that group;
+//!   `plural` alone → every group, narrowed by a match condition to the groups the client
+//!   reads a bare plural in: core, no dot, `*.k8s.io` — [`super::builtin_group`]); `*` →
+//!   every resource. `operations: [UPDATE]`, and `DELETE` when the rule has `delete: deny`.
+//!   Subresources are not matched (`status`, `scale`): the client judges writes of the
+//!   object itself.
+//! - `matchConditions`: the namespace globs and `exempt:` as CEL. Globs cannot be a
+//!   namespaceSelector (a label selector matches whole values only); the client reads the
+//!   object's own `metadata.namespace`, so the condition does too (a Namespace object has
+//!   none, as it has none for the client).
+//! - `validations`: one per `deny` path ([`super::cel::unchanged`]) and one for `delete:
+//!   deny`; `messageExpression` names the rule, the path and the object, never a value.
+//! - `failurePolicy: Fail`: a policy that cannot be evaluated refuses, as the client does
+//!   when it cannot judge.
+
+use serde_json::{Value, json};
+
+use super::cel::{check, estimate_cost, string_literal, unchanged};
+use super::pattern::parse_pattern;
+use super::rule::{DeletePolicy, PolicyRule};
+
+/// The label every exported object carries (Kubernetes recommended labels).
+pub const MANAGED_BY: (&str, &str) = ("app.kubernetes.io/managed-by", "kubectl-myops");
+
+/// The label naming the plugin (plugin.yaml `name`) whose rules an object mirrors, so
+/// `policies apply` finds the ones it wrote earlier and no other plugin's.
+pub const PLUGIN_LABEL: &str = "app.kubernetes.io/instance";
+
+/// The annotation naming the rule an object mirrors (`policies[0] (secrets)`).
+pub const RULE_ANNOTATION: &str = "myops.io/rule";
+
+/// The per-call CEL cost limit of the API server (k8s.io/apiserver pkg/apis/cel/config.go
+/// `PerCallLimit`): an expression that costs more fails, and the policy refuses.
+pub const PER_CALL_LIMIT: u64 = 1_000_000;
+
+/// The runtime CEL budget of one binding and request (`RuntimeCELCostBudget`, same file).
+pub const PER_BINDING_BUDGET: u64 = 10_000_000;
+
+/// What a binding does with a refusal (`spec.validationActions`; Kubernetes docs,
+/// "Validation actions"): `Deny` refuses the request, `Warn` lets it through with a
+/// warning the client shows, `Audit` records it in the audit log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Action {
+    /// Refuse the request (HTTP 403 with the message).
+    #[value(name = "Deny")]
+    Deny,
+    /// Let it through with a warning (kubectl prints `Warning: …`).
+    #[value(name = "Warn")]
+    Warn,
+    /// Let it through and add the refusal to the audit event.
+    #[value(name = "Audit")]
+    Audit,
+}
+
+impl Action {
+    fn name(self) -> &'static str {
+        match self {
+            Action::Deny => "Deny",
+            Action::Warn => "Warn",
+            Action::Audit => "Audit",
+        }
+    }
+}
+
+/// One rule as a policy and its binding, with the estimated cost of its CEL.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exported {
+    /// The rule's index in `policies`.
+    pub index: usize,
+    /// The name of both objects.
+    pub name: String,
+    /// The ValidatingAdmissionPolicy.
+    pub policy: Value,
+    /// The ValidatingAdmissionPolicyBinding.
+    pub binding: Value,
+    /// The most expensive single expression's estimated cost ([`estimate_cost`]).
+    pub max_call_cost: u64,
+    /// The estimated cost of all of the policy's expressions together, for one request.
+    pub total_cost: u64,
+}
+
+/// How [`export`] may be made to write a wrong policy: the test seam `policies verify` is
+/// proved with (a generator that forgets the `allow` paths). Never set outside tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Fault {
+    /// Leave every rule's `allow` paths out of its CEL.
+    pub ignore_allow: bool,
+}
+
+/// The policies and bindings for `rules` of plugin `plugin`, with `actions` on every
+/// binding.
+///
+/// # Errors
+/// A sentence naming the rule: a path that does not parse (plugin.yaml validation refuses
+/// those first), `Deny` together with `Warn` (the API server refuses that pair), or CEL the
+/// local check rejects (a bug of the generator, reported rather than printed).
+pub fn export(
+    plugin: &str,
+    rules: &[PolicyRule],
+    actions: &[Action],
+    fault: Fault,
+) -> Result<Vec<Exported>, String> {
+    if actions.contains(&Action::Deny) && actions.contains(&Action::Warn) {
+        return Err(
+            "--actions Deny and Warn together are refused by the API server (a denied request has nothing to warn about); use Deny, or Warn,Audit".into(),
+        );
+    }
+    let mut actions: Vec<&str> = actions.iter().map(|a| a.name()).collect();
+    actions.dedup();
+    rules
+        .iter()
+        .enumerate()
+        .map(|(index, rule)| one(plugin, index, rule, &actions, fault))
+        .collect()
+}
+
+/// The objects for rule `index`.
+fn one(
+    plugin: &str,
+    index: usize,
+    rule: &PolicyRule,
+    actions: &[&str],
+    fault: Fault,
+) -> Result<Exported, String> {
+    let title = format!("policies[{index}] ({})", rule.resource);
+    let name = object_name(plugin, index, &rule.resource);
+    let allow = if fault.ignore_allow {
+        Vec::new()
+    } else {
+        rule.allow
+            .iter()
+            .map(|p| parse_pattern(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| format!("{title}: {e}"))?
+    };
+    let deletes = rule.delete == DeletePolicy::Deny;
+    let guard = if deletes {
+        "request.operation != 'UPDATE' || "
+    } else {
+        ""
+    };
+    let mut validations = Vec::new();
+    for path in &rule.deny {
+        let pattern = parse_pattern(path).map_err(|e| format!("{title}: {e}"))?;
+        let sentence = format!(
+            "denied by plugin.yaml {title}: the change would modify {path} of "
+        );
+        validations.push(json!({
+            "expression": format!("{guard}{}", unchanged(&pattern, &allow)),
+            "messageExpression": format!(
+                "{} + {} + {}",
+                string_literal(&sentence),
+                OBJECT_NAME,
+                string_literal(&format!(": {}", rule.message))
+            ),
+            "message": format!("denied by plugin.yaml {title}: the change would modify {path}: {}", rule.message),
+            "reason": "Forbidden",
+        }));
+    }
+    if deletes {
+        let sentence = format!("denied by plugin.yaml {title}: the rule forbids deleting ");
+        validations.push(json!({
+            "expression": "request.operation != 'DELETE'",
+            "messageExpression": format!(
+                "{} + {} + {}",
+                string_literal(&sentence),
+                OBJECT_NAME,
+                string_literal(&format!(": {}", rule.message))
+            ),
+            "message": format!("denied by plugin.yaml {title}: the rule forbids deleting it: {}", rule.message),
+            "reason": "Forbidden",
+        }));
+    }
+    let conditions = match_conditions(rule);
+    let mut max_call_cost = 0;
+    let mut total_cost: u64 = 0;
+    let expressions = validations
+        .iter()
+        .flat_map(|v| [&v["expression"], &v["messageExpression"]])
+        .chain(conditions.iter().map(|c| &c["expression"]));
+    for e in expressions {
+        let text = e.as_str().unwrap_or_default();
+        check(text).map_err(|err| format!("{title}: {err} (a bug: please report it)"))?;
+        let cost = estimate_cost(text).unwrap_or(u64::MAX);
+        max_call_cost = max_call_cost.max(cost);
+        total_cost = total_cost.saturating_add(cost);
+    }
+    let mut operations = vec!["UPDATE"];
+    if deletes {
+        operations.push("DELETE");
+    }
+    let metadata = json!({
+        "name": name,
+        "labels": {MANAGED_BY.0: MANAGED_BY.1, PLUGIN_LABEL: plugin},
+        "annotations": {RULE_ANNOTATION: title},
+    });
+    let mut spec = json!({
+        "failurePolicy": "Fail",
+        "matchConstraints": {"resourceRules": [resource_rule(&rule.resource, &operations)]},
+        "validations": validations,
+    });
+    if !conditions.is_empty() {
+        spec["matchConditions"] = Value::Array(conditions);
+    }
+    Ok(Exported {
+        index,
+        name: name.clone(),
+        policy: json!({
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicy",
+            "metadata": metadata,
+            "spec": spec,
+        }),
+        binding: json!({
+            "apiVersion": "admissionregistration.k8s.io/v1",
+            "kind": "ValidatingAdmissionPolicyBinding",
+            "metadata": metadata,
+            "spec": {"policyName": name, "validationActions": actions},
+        }),
+        max_call_cost,
+        total_cost,
+    })
+}
+
+/// How a message names the object: `secrets team-shop/db` (the namespace only when it has
+/// one). On DELETE `object` is null; the request carries the name either way.
+const OBJECT_NAME: &str = "request.resource.resource + ' ' + (request.namespace == '' ? '' : request.namespace + '/') + request.name";
+
+/// `myops-policies-0-secrets`: the plugin, the rule's index and its resource, as a DNS
+/// subdomain (RFC 1123: lowercase letters, digits, `-` and `.`), `*` written `all`.
+pub fn object_name(plugin: &str, index: usize, resource: &str) -> String {
+    let clean = |s: &str| -> String {
+        let mapped: String = s
+            .to_ascii_lowercase()
+            .chars()
+            .map(|c| match c {
+                'a'..='z' | '0'..='9' | '-' | '.' => c,
+                _ => '-',
+            })
+            .collect();
+        mapped.trim_matches(['-', '.']).to_string()
+    };
+    let resource = if resource == "*" {
+        "all".to_string()
+    } else {
+        clean(resource)
+    };
+    let mut plugin = clean(plugin);
+    if plugin.is_empty() {
+        plugin = "myops".into();
+    }
+    let mut name = format!("{plugin}-policies-{index}-{resource}");
+    name.truncate(253);
+    name.trim_end_matches(['-', '.']).to_string()
+}
+
+/// The resource rule for a plugin.yaml resource entry.
+fn resource_rule(resource: &str, operations: &[&str]) -> Value {
+    let (groups, resources) = if resource == "*" {
+        (vec!["*".to_string()], vec!["*".to_string()])
+    } else if let Some((plural, group)) = resource.split_once('.') {
+        (vec![group.to_string()], vec![plural.to_string()])
+    } else {
+        (vec!["*".to_string()], vec![resource.to_string()])
+    };
+    json!({
+        "apiGroups": groups,
+        "apiVersions": ["*"],
+        "resources": resources,
+        "operations": operations,
+    })
+}
+
+/// The match conditions of a rule: built-in groups for a bare plural, the namespace globs,
+/// the exemptions. Each is true when the rule applies.
+fn match_conditions(rule: &PolicyRule) -> Vec<Value> {
+    let mut out = Vec::new();
+    if rule.resource != "*" && !rule.resource.contains('.') {
+        out.push(json!({
+            "name": "built-in-group",
+            "expression": "request.resource.group == '' || !request.resource.group.contains('.') || request.resource.group.endsWith('.k8s.io')",
+        }));
+    }
+    if !rule.namespaces.is_empty() {
+        let ns = "(request.operation == 'DELETE' ? oldObject : object).?metadata.?namespace.orValue('')";
+        let any: Vec<String> = rule.namespaces.iter().map(|g| glob(ns, g)).collect();
+        out.push(json!({
+            "name": "namespaces",
+            "expression": format!("{ns} != '' && ({})", any.join(" || ")),
+        }));
+    }
+    let mut exempt: Vec<String> = rule
+        .exempt
+        .users
+        .iter()
+        .map(|u| glob("request.userInfo.username", u))
+        .collect();
+    exempt.extend(rule.exempt.groups.iter().map(|g| {
+        format!("request.userInfo.groups.exists(g, {})", glob("g", g))
+    }));
+    if !exempt.is_empty() {
+        out.push(json!({
+            "name": "not-exempt",
+            "expression": format!("!({})", exempt.join(" || ")),
+        }));
+    }
+    out
+}
+
+/// A `*`-only glob over the string `subject` as CEL: `==` without a `*`, `startsWith` /
+/// `endsWith` for one at an end, else `matches` with an anchored RE2 expression.
+fn glob(subject: &str, pattern: &str) -> String {
+    let stars = pattern.matches('*').count();
+    match stars {
+        0 => format!("{subject} == {}", string_literal(pattern)),
+        1 if pattern.ends_with('*') => format!(
+            "{subject}.startsWith({})",
+            string_literal(&pattern[..pattern.len() - 1])
+        ),
+        1 if pattern.starts_with('*') => {
+            format!("{subject}.endsWith({})", string_literal(&pattern[1..]))
+        }
+        _ => {
+            let parts: Vec<String> = pattern.split('*').map(regex_escape).collect();
+            format!(
+                "{subject}.matches({})",
+                string_literal(&format!("^{}$", parts.join(".*")))
+            )
+        }
+    }
+}
+
+/// `text` with RE2's metacharacters escaped.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
