@@ -239,6 +239,10 @@ async fn dispatch(
             let r = verbs::protect::run(settings, cmd, p).await;
             report(&r, p)
         }
+        Command::Policies(cmd) => {
+            let r = verbs::policies::run(settings, cmd, p).await;
+            report(&r, p)
+        }
         Command::Crds(CrdsCommand::List(args)) => {
             let r = verbs::crds_list::run(settings, args, p).await;
             report(&r, p)

@@ -23,6 +23,7 @@ mod get;
 pub mod help;
 mod local;
 mod parse;
+mod policies;
 mod protect;
 mod rollout;
 mod scale;
@@ -43,6 +44,9 @@ pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
 pub use parse::{one_line_usage_error, output_value_error};
+pub use policies::{
+    PoliciesApplyArgs, PoliciesCommand, PoliciesExportArgs, PoliciesFormat, PoliciesVerifyArgs,
+};
 pub use protect::{ProtectCommand, ProtectFormat, ProtectLiftArgs, ProtectStatusArgs};
 pub use rollout::{
     RolloutCommand, RolloutHistoryArgs, RolloutRestartArgs, RolloutStatusArgs, RolloutUndoArgs,
@@ -253,6 +257,10 @@ pub enum Command {
     /// that expires (`status`, `lift DURATION`, `end`).
     #[command(subcommand, after_help = protect::PROTECT_HELP)]
     Protect(ProtectCommand),
+    /// plugin.yaml `policies:` as ValidatingAdmissionPolicies the API server enforces for
+    /// every client: `export`, `apply`, `verify`.
+    #[command(subcommand, after_help = policies::POLICIES_HELP)]
+    Policies(PoliciesCommand),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     #[command(after_help = help::VERSION_HELP)]
     Version,

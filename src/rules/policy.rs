@@ -38,13 +38,13 @@
 
 pub mod admission;
 pub mod cel;
+#[cfg(test)]
+mod cel_tests;
 mod judge;
 mod lint;
 mod pattern;
 mod rule;
 mod scope;
-#[cfg(test)]
-mod cel_tests;
 #[cfg(test)]
 mod tests;
 

@@ -20,6 +20,7 @@ pub mod get;
 pub mod label;
 pub mod metrics_cmd;
 pub mod patch;
+pub mod policies;
 pub mod protect;
 pub mod rollback;
 pub mod rollout;

@@ -149,9 +149,7 @@ fn one(
     let mut validations = Vec::new();
     for path in &rule.deny {
         let pattern = parse_pattern(path).map_err(|e| format!("{title}: {e}"))?;
-        let sentence = format!(
-            "denied by plugin.yaml {title}: the change would modify {path} of "
-        );
+        let sentence = format!("denied by plugin.yaml {title}: the change would modify {path} of ");
         validations.push(json!({
             "expression": format!("{guard}{}", unchanged(&pattern, &allow)),
             "messageExpression": format!(
@@ -289,7 +287,8 @@ fn match_conditions(rule: &PolicyRule) -> Vec<Value> {
         }));
     }
     if !rule.namespaces.is_empty() {
-        let ns = "(request.operation == 'DELETE' ? oldObject : object).?metadata.?namespace.orValue('')";
+        let ns =
+            "(request.operation == 'DELETE' ? oldObject : object).?metadata.?namespace.orValue('')";
         let any: Vec<String> = rule.namespaces.iter().map(|g| glob(ns, g)).collect();
         out.push(json!({
             "name": "namespaces",
@@ -302,9 +301,12 @@ fn match_conditions(rule: &PolicyRule) -> Vec<Value> {
         .iter()
         .map(|u| glob("request.userInfo.username", u))
         .collect();
-    exempt.extend(rule.exempt.groups.iter().map(|g| {
-        format!("request.userInfo.groups.exists(g, {})", glob("g", g))
-    }));
+    exempt.extend(
+        rule.exempt
+            .groups
+            .iter()
+            .map(|g| format!("request.userInfo.groups.exists(g, {})", glob("g", g))),
+    );
     if !exempt.is_empty() {
         out.push(json!({
             "name": "not-exempt",

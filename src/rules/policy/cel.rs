@@ -201,9 +201,7 @@ impl Side {
     /// Whether this side holds a scalar (a value with no children to split into).
     fn scalar(&self) -> String {
         let o = self.opt();
-        format!(
-            "(({o}).hasValue() && type(({o}).value()) != map && type(({o}).value()) != list)"
-        )
+        format!("(({o}).hasValue() && type(({o}).value()) != map && type(({o}).value()) != list)")
     }
 }
 
@@ -219,8 +217,25 @@ fn list_index(key: &str) -> Option<u64> {
 /// Whether `key` can follow `.?` as a CEL identifier (and is not a reserved word).
 fn is_identifier(key: &str) -> bool {
     const RESERVED: [&str; 20] = [
-        "true", "false", "null", "in", "as", "break", "const", "continue", "else", "for",
-        "function", "if", "import", "let", "loop", "package", "namespace", "return", "var",
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
         "void",
     ];
     let mut chars = key.chars();
@@ -414,8 +429,20 @@ pub const VAP_VARIABLES: [&str; 7] = [
 /// `lists` and `optional` are the namespaces of `lists.range` and `optional.of`, which it
 /// lists the same way.
 const TYPE_NAMES: [&str; 14] = [
-    "map", "list", "int", "uint", "double", "bool", "string", "bytes", "null_type", "type",
-    "dyn", "optional_type", "lists", "optional",
+    "map",
+    "list",
+    "int",
+    "uint",
+    "double",
+    "bool",
+    "string",
+    "bytes",
+    "null_type",
+    "type",
+    "dyn",
+    "optional_type",
+    "lists",
+    "optional",
 ];
 
 /// The CEL environment the local check uses: the standard library, optional types and the
@@ -439,11 +466,11 @@ pub fn check(expression: &str) -> Result<(), String> {
         .compile(expression)
         .map_err(|e| format!("the CEL does not parse: {e}"))?;
     let refs = program.references();
-    if let Some(v) = refs
-        .variables()
-        .into_iter()
-        .find(|v| !VAP_VARIABLES.contains(v) && !TYPE_NAMES.contains(v) && !is_comprehension_var(v))
-    {
+    let mut bound = Vec::new();
+    bound_variables(&program.expression().expr, &mut bound);
+    if let Some(v) = refs.variables().into_iter().find(|v| {
+        !VAP_VARIABLES.contains(v) && !TYPE_NAMES.contains(v) && !bound.iter().any(|b| b == v)
+    }) {
         return Err(format!(
             "the CEL reads {v}, which a ValidatingAdmissionPolicy does not declare"
         ));
@@ -451,14 +478,43 @@ pub fn check(expression: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether `name` is one of the generator's comprehension variables (`k0`, `s0`, …), which
-/// the crate lists among the references.
-fn is_comprehension_var(name: &str) -> bool {
-    let mut c = name.chars();
-    if name == "x" {
-        return true;
+/// The variables the comprehensions of `expr` bind (the crate lists them among the
+/// references of a program).
+fn bound_variables(expr: &cel::common::ast::Expr, out: &mut Vec<String>) {
+    use cel::common::ast::{EntryExpr, Expr};
+    match expr {
+        Expr::Unspecified | Expr::Literal(_) | Expr::Ident(_) => {}
+        Expr::Select(s) => bound_variables(&s.operand.expr, out),
+        Expr::Call(c) => {
+            c.target.iter().for_each(|t| bound_variables(&t.expr, out));
+            c.args.iter().for_each(|a| bound_variables(&a.expr, out));
+        }
+        Expr::List(l) => l
+            .elements
+            .iter()
+            .for_each(|e| bound_variables(&e.expr, out)),
+        Expr::Map(m) => m.entries.iter().for_each(|e| {
+            if let EntryExpr::MapEntry(m) = &e.expr {
+                bound_variables(&m.key.expr, out);
+                bound_variables(&m.value.expr, out);
+            }
+        }),
+        Expr::Struct(_) => {}
+        Expr::Comprehension(c) => {
+            out.push(c.iter_var.clone());
+            out.extend(c.iter_var2.clone());
+            out.push(c.accu_var.clone());
+            for e in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                bound_variables(&e.expr, out);
+            }
+        }
     }
-    matches!(c.next(), Some('k' | 's' | 'p')) && c.as_str().parse::<u32>().is_ok()
 }
 
 /// A validation expression compiled once by the `cel` crate, to be evaluated locally for
@@ -540,7 +596,10 @@ fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
     };
     if c.func_name == "_?_:_" && c.args.len() == 3 && names_key(&c.args[0].expr) {
         let (per, once) = keyed(&c.args[2].expr, var);
-        return (1 + cost(&c.args[0].expr) + per, once + cost(&c.args[1].expr));
+        return (
+            1 + cost(&c.args[0].expr) + per,
+            once + cost(&c.args[1].expr),
+        );
     }
     let mut per = own_cost(&c.func_name) + c.target.as_ref().map_or(0, |t| cost(&t.expr));
     let mut once = 0;

@@ -18,15 +18,30 @@ pub(crate) const CORPUS: &[(&[&str], &[&str])] = &[
     (&["/spec/template/spec/containers/*/image"], &[]),
     (&["/spec/template/spec/containers/0/image"], &[]),
     (&["/spec/template/spec/containers/*/env/*/value"], &[]),
-    (&["/spec/template/spec/containers/*"], &["/spec/template/spec/containers/*/resources"]),
-    (&["/spec/template/spec/containers/*/env/**"], &["/spec/template/spec/containers/*/env/*/name"]),
-    (&["/spec/template/spec/containers"], &["/spec/template/spec/containers/1"]),
+    (
+        &["/spec/template/spec/containers/*"],
+        &["/spec/template/spec/containers/*/resources"],
+    ),
+    (
+        &["/spec/template/spec/containers/*/env/**"],
+        &["/spec/template/spec/containers/*/env/*/name"],
+    ),
+    (
+        &["/spec/template/spec/containers"],
+        &["/spec/template/spec/containers/1"],
+    ),
     (&["/spec/**"], &["/spec/replicas"]),
     (&["/spec"], &["/spec/template/metadata/annotations/**"]),
-    (&["/metadata/annotations/**"], &["/metadata/annotations/team"]),
+    (
+        &["/metadata/annotations/**"],
+        &["/metadata/annotations/team"],
+    ),
     (&["/metadata/annotations/example.com~1owner"], &[]),
     (&["/metadata/annotations/a~0b"], &[]),
-    (&["/metadata/labels/*"], &["/metadata/labels/app.kubernetes.io~1version"]),
+    (
+        &["/metadata/labels/*"],
+        &["/metadata/labels/app.kubernetes.io~1version"],
+    ),
     (&["/metadata/**"], &[]),
     (&["/metadata"], &[]),
     (&["/metadata/finalizers/*"], &[]),
@@ -92,7 +107,13 @@ fn changes(base: &Value) -> Vec<Value> {
     paths(base, Vec::new(), &mut all);
     let mut out = Vec::new();
     for p in all {
-        for replacement in [json!("changed"), json!(7), json!({}), json!([]), json!({"new": 1})] {
+        for replacement in [
+            json!("changed"),
+            json!(7),
+            json!({}),
+            json!([]),
+            json!({"new": 1}),
+        ] {
             let mut doc = base.clone();
             if p.is_empty() {
                 continue;
@@ -239,12 +260,23 @@ fn print_corpus_sizes() {
 #[test]
 fn tmp_dump_exports() {
     let rules: Vec<PolicyRule> = CORPUS.iter().map(|(d, a)| rule(d, a)).collect();
-    let out = super::admission::export("myops", &rules, &[super::admission::Action::Deny], Default::default()).unwrap();
+    let out = super::admission::export(
+        "myops",
+        &rules,
+        &[super::admission::Action::Deny],
+        Default::default(),
+    )
+    .unwrap();
     let mut items = Vec::new();
     for e in &out {
         eprintln!("{} call {} total {}", e.name, e.max_call_cost, e.total_cost);
         items.push(e.policy.clone());
         items.push(e.binding.clone());
     }
-    std::fs::write("/tmp/vap.json", serde_json::to_string_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": items})).unwrap()).unwrap();
+    std::fs::write(
+        "/tmp/vap.json",
+        serde_json::to_string_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": items}))
+            .unwrap(),
+    )
+    .unwrap();
 }

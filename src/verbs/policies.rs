@@ -1,0 +1,135 @@
+//! `policies export|apply|verify`: plugin.yaml `policies:` as ValidatingAdmissionPolicies the
+//! API server enforces for every client (docs/policies.md, "Enforced by the API server"). The
+//! objects come from [`crate::rules::policy::admission::export`]; `export` prints them (no
+//! request), `apply` sends them through the guarded path, `verify` proves on the cluster that
+//! the policies and this client's judge agree.
+//!
+//! Exit codes: no `policies:` rules, `--actions Deny,Warn` are usage errors (2); CEL the local
+//! check rejects is a failure (1, a generator bug).
+
+mod apply;
+mod verify;
+
+use crate::cli::{PoliciesCommand, PoliciesExportArgs, PoliciesFormat};
+use crate::output::Printer;
+use crate::rules::policy::admission::{self, Action, Exported, Fault};
+use crate::settings::Settings;
+use crate::verbs::VerbError;
+
+/// Runs one `policies` subcommand.
+///
+/// # Errors
+/// What the subcommand reports (see the module's exit codes).
+pub async fn run(
+    settings: &Settings,
+    cmd: &PoliciesCommand,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    match cmd {
+        PoliciesCommand::Export(args) => export(settings, args, p),
+        PoliciesCommand::Apply(args) => apply::run(settings, args, p).await,
+        PoliciesCommand::Verify(args) => verify::run(settings, args, p).await,
+    }
+}
+
+/// The exported objects of plugin.yaml's rules, cost warnings printed to stderr.
+///
+/// # Errors
+/// No rules or a refused `--actions` (usage, 2); CEL the local check rejects (1).
+pub(crate) fn objects(
+    settings: &Settings,
+    actions: &[Action],
+    p: &mut Printer<'_>,
+) -> Result<Vec<Exported>, VerbError> {
+    let plugin = &settings.plugin;
+    if plugin.policies.is_empty() {
+        return Err(VerbError::Usage(
+            "plugin.yaml has no policies: rules, so there is nothing to export; add one (docs/policies.md)".into(),
+        ));
+    }
+    if actions.contains(&Action::Deny) && actions.contains(&Action::Warn) {
+        return Err(VerbError::Usage(
+            "--actions Deny and Warn together are refused by the API server (a denied request has nothing to warn about); use Deny, or Warn,Audit".into(),
+        ));
+    }
+    let exported = admission::export(&plugin.name, &plugin.policies, actions, fault())
+        .map_err(VerbError::io)?;
+    for (rule, e) in plugin.policies.iter().zip(&exported) {
+        if rule.resource == "*" && rule.exempt.is_empty() {
+            p.err_line(&format!(
+                "warning: policies[{}] (*) binds every client on the API server, the cluster's own controllers too (they write annotations, labels and finalizers, and delete); exempt them with exempt: groups: [system:serviceaccounts:kube-system] and users: [system:kube-controller-manager, system:kube-scheduler]",
+                e.index
+            ));
+        }
+        for w in cost_warnings(e) {
+            p.err_line(&format!("warning: {w}"));
+        }
+    }
+    Ok(exported)
+}
+
+/// What `config validate` and `policies export` say about a rule whose CEL may cost more than
+/// the API server allows (the estimate: [`crate::rules::policy::cel::estimate_cost`]).
+pub fn cost_warnings(e: &Exported) -> Vec<String> {
+    use crate::rules::policy::admission::{PER_BINDING_BUDGET, PER_CALL_LIMIT};
+    use crate::rules::policy::cel::ASSUMED_ITEMS;
+    let rule = format!("policies[{}]", e.index);
+    let mut out = Vec::new();
+    if e.max_call_cost > PER_CALL_LIMIT {
+        out.push(format!(
+            "{rule}: its CEL may cost up to {} per evaluation with {ASSUMED_ITEMS} items in each list or map it iterates, over the API server's per-call limit of {PER_CALL_LIMIT}: an update of such an object is refused (failurePolicy Fail); a literal path or fewer `*` segments costs less",
+            e.max_call_cost
+        ));
+    } else if e.total_cost > PER_BINDING_BUDGET {
+        out.push(format!(
+            "{rule}: its CEL together may cost up to {} per request, over the API server's budget of {PER_BINDING_BUDGET} per binding; split the rule's deny paths into several rules",
+            e.total_cost
+        ));
+    }
+    out
+}
+
+/// The generator fault the tests set (`MYOPS_TEST_POLICY_FAULT=ignore-allow`, debug builds
+/// only) to prove that `verify` reports a wrong policy; a release never reads it.
+fn fault() -> Fault {
+    #[cfg(debug_assertions)]
+    {
+        Fault {
+            ignore_allow: std::env::var("MYOPS_TEST_POLICY_FAULT").as_deref() == Ok("ignore-allow"),
+        }
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        Fault::default()
+    }
+}
+
+/// `policies export`: the objects as YAML documents or one `v1 List`; nothing is sent.
+fn export(
+    settings: &Settings,
+    args: &PoliciesExportArgs,
+    p: &mut Printer<'_>,
+) -> Result<(), VerbError> {
+    let exported = objects(settings, &args.actions, p)?;
+    let items: Vec<&serde_json::Value> = exported
+        .iter()
+        .flat_map(|e| [&e.policy, &e.binding])
+        .collect();
+    let text = match args.output {
+        PoliciesFormat::Json => crate::output::objects::kubectl_json(&serde_json::json!({
+            "apiVersion": "v1",
+            "kind": "List",
+            "metadata": {"resourceVersion": ""},
+            "items": items,
+        }))?,
+        PoliciesFormat::Yaml => {
+            let docs: Result<Vec<String>, _> = items
+                .iter()
+                .map(|v| crate::output::objects::kubectl_yaml(v))
+                .collect();
+            docs?.join("---\n")
+        }
+    };
+    p.out(&text)?;
+    Ok(())
+}
