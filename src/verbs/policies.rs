@@ -61,32 +61,11 @@ pub(crate) fn objects(
                 e.index
             ));
         }
-        for w in cost_warnings(e) {
+        for w in admission::cost_warnings(e) {
             p.err_line(&format!("warning: {w}"));
         }
     }
     Ok(exported)
-}
-
-/// What `config validate` and `policies export` say about a rule whose CEL may cost more than
-/// the API server allows (the estimate: [`crate::rules::policy::cel::estimate_cost`]).
-pub fn cost_warnings(e: &Exported) -> Vec<String> {
-    use crate::rules::policy::admission::{PER_BINDING_BUDGET, PER_CALL_LIMIT};
-    use crate::rules::policy::cel::ASSUMED_ITEMS;
-    let rule = format!("policies[{}]", e.index);
-    let mut out = Vec::new();
-    if e.max_call_cost > PER_CALL_LIMIT {
-        out.push(format!(
-            "{rule}: its CEL may cost up to {} per evaluation with {ASSUMED_ITEMS} items in each list or map it iterates, over the API server's per-call limit of {PER_CALL_LIMIT}: an update of such an object is refused (failurePolicy Fail); a literal path or fewer `*` segments costs less",
-            e.max_call_cost
-        ));
-    } else if e.total_cost > PER_BINDING_BUDGET {
-        out.push(format!(
-            "{rule}: its CEL together may cost up to {} per request, over the API server's budget of {PER_BINDING_BUDGET} per binding; split the rule's deny paths into several rules",
-            e.total_cost
-        ));
-    }
-    out
 }
 
 /// The generator fault the tests set (`MYOPS_TEST_POLICY_FAULT=ignore-allow`, debug builds

@@ -121,6 +121,26 @@ pub fn export(
         .collect()
 }
 
+/// What `config validate` and `policies export` say about a rule whose CEL may cost more than
+/// the API server allows (the estimate: [`crate::rules::policy::cel::estimate_cost`]).
+pub fn cost_warnings(e: &Exported) -> Vec<String> {
+    use super::cel::ASSUMED_ITEMS;
+    let rule = format!("policies[{}]", e.index);
+    let mut out = Vec::new();
+    if e.max_call_cost > PER_CALL_LIMIT {
+        out.push(format!(
+            "{rule}: its CEL may cost up to {} per evaluation with {ASSUMED_ITEMS} items in each list or map it iterates, over the API server's per-call limit of {PER_CALL_LIMIT}: an update of such an object is refused (failurePolicy Fail); a literal path or fewer `*` segments costs less",
+            e.max_call_cost
+        ));
+    } else if e.total_cost > PER_BINDING_BUDGET {
+        out.push(format!(
+            "{rule}: its CEL together may cost up to {} per request, over the API server's budget of {PER_BINDING_BUDGET} per binding; split the rule's deny paths into several rules",
+            e.total_cost
+        ));
+    }
+    out
+}
+
 /// The objects for rule `index`.
 fn one(
     plugin: &str,

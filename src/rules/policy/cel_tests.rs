@@ -245,38 +245,3 @@ fn a_plain_path_is_one_optional_comparison() {
         "!(oldObject.?metadata.?annotations[?'example.com/owner'] != object.?metadata.?annotations[?'example.com/owner'])"
     );
 }
-
-#[test]
-fn print_corpus_sizes() {
-    for (deny, allow) in CORPUS {
-        let allows: Vec<PathPattern> = allow.iter().map(|a| parse_pattern(a).unwrap()).collect();
-        for d in *deny {
-            let e = unchanged(&parse_pattern(d).unwrap(), &allows);
-            eprintln!("{} {d} {allow:?}\n   {e}", e.len());
-        }
-    }
-}
-
-#[test]
-fn tmp_dump_exports() {
-    let rules: Vec<PolicyRule> = CORPUS.iter().map(|(d, a)| rule(d, a)).collect();
-    let out = super::admission::export(
-        "myops",
-        &rules,
-        &[super::admission::Action::Deny],
-        Default::default(),
-    )
-    .unwrap();
-    let mut items = Vec::new();
-    for e in &out {
-        eprintln!("{} call {} total {}", e.name, e.max_call_cost, e.total_cost);
-        items.push(e.policy.clone());
-        items.push(e.binding.clone());
-    }
-    std::fs::write(
-        "/tmp/vap.json",
-        serde_json::to_string_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": items}))
-            .unwrap(),
-    )
-    .unwrap();
-}
