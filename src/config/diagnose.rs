@@ -512,7 +512,7 @@ mod tests {
         check(cases, "invalid");
         #[rustfmt::skip]
         let parse_cases: &[(String, u64, u64, &str)] = &[
-            (rule("- resource: secrets\n  deny: [/data/*]\n  mesage: m\n"), 8, 3, "unknown key `mesage`: remove it or fix its spelling (allowed here: resource, namespaces, deny, allow, delete, message)"),
+            (rule("- resource: secrets\n  deny: [/data/*]\n  mesage: m\n"), 8, 3, "unknown key `mesage`: remove it or fix its spelling (allowed here: resource, namespaces, deny, allow, delete, message, exempt)"),
             (rule("- resource: secrets\n  deny: [/data/*]\n"), 7, 3, "missing required key `message`"),
             (rule("- resource: secrets\n  deny: /data/*\n  message: m\n"), 7, 9, "wrong type for `deny`: expected a list"),
         ];
