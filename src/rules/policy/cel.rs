@@ -134,6 +134,11 @@ impl Cel {
 struct Side {
     text: String,
     optional: bool,
+    /// The text indexes a list of optionals (`p0[0]`, `[…].map(…)[0]`): the API server's
+    /// CEL (cel-go, Kubernetes 1.36) selects nothing through such an element — `p0[0].?image`
+    /// and `p0[0][?k0]` are `optional.none()` whatever it holds — so a child is selected from
+    /// its value ([`Side::base`]).
+    element: bool,
 }
 
 impl Side {
@@ -141,6 +146,7 @@ impl Side {
         Side {
             text: text.into(),
             optional: false,
+            element: false,
         }
     }
 
@@ -156,29 +162,46 @@ impl Side {
     /// The child named by a literal segment. A segment of digits may be a list index as
     /// well as a map key (RFC 6901 §4), so it selects by type.
     fn key(&self, key: &str) -> Side {
+        let element = list_index(key).is_some();
         let text = if let Some(i) = list_index(key) {
-            // `[e].map(x, f(x))[0]` binds `e` once (CEL has no `let` in every version).
+            // `[e].map(x, f(x))[0]` binds `e` once (CEL has no `let` in every version); `x`
+            // is a comprehension variable, which selects through an optional as it should.
             format!(
                 "[{}].map(x, x.hasValue() && type(x.value()) == list ? x[?{i}] : x[?{}])[0]",
                 self.opt(),
                 string_literal(key)
             )
         } else if is_identifier(key) {
-            format!("{}.?{key}", self.text)
+            format!("{}.?{key}", self.base(false))
         } else {
-            format!("{}[?{}]", self.text, string_literal(key))
+            format!("{}[?{}]", self.base(false), string_literal(key))
         };
         Side {
             text,
             optional: true,
+            element,
         }
     }
 
     /// The child at the comprehension variable `var` (a map key or a list index).
     fn at(&self, var: &str) -> Side {
         Side {
-            text: format!("{}[?{var}]", self.opt()),
+            text: format!("{}[?{var}]", self.base(true)),
             optional: true,
+            element: false,
+        }
+    }
+
+    /// The text a child is selected from: an element's value, or `{}` when it is absent
+    /// (nothing selected from either: `optional.none()`); else this side itself, made an
+    /// optional when `optional` asks.
+    fn base(&self, optional: bool) -> String {
+        if self.element {
+            format!("{}.orValue({{}})", self.text)
+        } else if optional {
+            self.opt()
+        } else {
+            self.text.clone()
         }
     }
 
@@ -306,10 +329,12 @@ fn bound(o: &Side, n: &Side, depth: usize, f: impl FnOnce(&Side, &Side) -> Cel) 
         Side {
             text: format!("{p}[0]"),
             optional: true,
+            element: true,
         },
         Side {
             text: format!("{p}[1]"),
             optional: true,
+            element: true,
         },
     );
     match f(&bo, &bn) {
