@@ -76,6 +76,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check plugin.yaml')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them that expires (`status`, `lift DURATION`, `end`)')
+            [CompletionResult]::new('policies', 'policies', [CompletionResultType]::ParameterValue, 'plugin.yaml `policies:` as ValidatingAdmissionPolicies the API server enforces for every client: `export`, `apply`, `verify`')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -2065,6 +2066,186 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
         'kubectl-myops;protect;help;help' {
             break
         }
+        'kubectl-myops;policies' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--confirm-context', '--confirm-context', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME is the context''s name (with --contexts: every protected context, comma-separated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why this change is made: journaled with it, sent to the API server as the `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml `protect:` rule says `requireReason`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a ValidatingAdmissionPolicy and a binding for each plugin.yaml `policies:` rule')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Server-side apply the exported policies and bindings (journaled, reversible with rollback), and delete the ones an earlier apply wrote for rules that are gone')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Judge probe changes of every rule both here and by the API server with the policies in force; any disagreement is listed (exit 1)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-myops;policies;export' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Output format')
+            [CompletionResult]::new('--actions', '--actions', [CompletionResultType]::ParameterName, 'What every binding does with a refusal: `Deny`, or `Warn` and/or `Audit` to roll out (comma-separated; Deny and Warn together are refused by the API server)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--confirm-context', '--confirm-context', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME is the context''s name (with --contexts: every protected context, comma-separated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why this change is made: journaled with it, sent to the API server as the `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml `protect:` rule says `requireReason`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-myops;policies;apply' {
+            [CompletionResult]::new('--actions', '--actions', [CompletionResultType]::ParameterName, 'What every binding does with a refusal (as for `export`)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Dry run: none (default) or server (sent with dryRun=All: the API server checks and compiles the policies, nothing is stored); client is refused, as for `apply`')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--confirm-context', '--confirm-context', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME is the context''s name (with --contexts: every protected context, comma-separated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why this change is made: journaled with it, sent to the API server as the `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml `protect:` rule says `requireReason`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            break
+        }
+        'kubectl-myops;policies;verify' {
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--confirm-context', '--confirm-context', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME is the context''s name (with --contexts: every protected context, comma-separated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why this change is made: journaled with it, sent to the API server as the `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml `protect:` rule says `requireReason`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
+        'kubectl-myops;policies;help' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a ValidatingAdmissionPolicy and a binding for each plugin.yaml `policies:` rule')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Server-side apply the exported policies and bindings (journaled, reversible with rollback), and delete the ones an earlier apply wrote for rules that are gone')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Judge probe changes of every rule both here and by the API server with the policies in force; any disagreement is listed (exit 1)')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'kubectl-myops;policies;help;export' {
+            break
+        }
+        'kubectl-myops;policies;help;apply' {
+            break
+        }
+        'kubectl-myops;policies;help;verify' {
+            break
+        }
+        'kubectl-myops;policies;help;help' {
+            break
+        }
         'kubectl-myops;version' {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
@@ -2160,6 +2341,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('config', 'config', [CompletionResultType]::ParameterValue, 'Inspect and check plugin.yaml')
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them that expires (`status`, `lift DURATION`, `end`)')
+            [CompletionResult]::new('policies', 'policies', [CompletionResultType]::ParameterValue, 'plugin.yaml `policies:` as ValidatingAdmissionPolicies the API server enforces for every client: `export`, `apply`, `verify`')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -2317,6 +2499,21 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;help;protect;end' {
+            break
+        }
+        'kubectl-myops;help;policies' {
+            [CompletionResult]::new('export', 'export', [CompletionResultType]::ParameterValue, 'Print a ValidatingAdmissionPolicy and a binding for each plugin.yaml `policies:` rule')
+            [CompletionResult]::new('apply', 'apply', [CompletionResultType]::ParameterValue, 'Server-side apply the exported policies and bindings (journaled, reversible with rollback), and delete the ones an earlier apply wrote for rules that are gone')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Judge probe changes of every rule both here and by the API server with the policies in force; any disagreement is listed (exit 1)')
+            break
+        }
+        'kubectl-myops;help;policies;export' {
+            break
+        }
+        'kubectl-myops;help;policies;apply' {
+            break
+        }
+        'kubectl-myops;help;policies;verify' {
             break
         }
         'kubectl-myops;help;version' {
