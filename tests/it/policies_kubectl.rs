@@ -605,7 +605,7 @@ fn an_exempt_user_passes_where_another_user_is_refused() {
 /// crate the expressions are checked with locally), so a path under a list index and an
 /// `allow` exception let every change through until the generator selected from the value.
 #[test]
-fn a_list_index_path_and_an_allow_exception_are_enforced_by_the_api_server() {
+fn a_list_index_path_or_an_allow_exception_no_longer_lets_every_change_through_the_api_server() {
     let ns = Namespace::new("vap-index-allow");
     web_configmap(&ns.0);
     create_deployment(&ns.0, "web");
