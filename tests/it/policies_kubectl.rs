@@ -14,8 +14,8 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::fixture::{
-    Myops, Namespace, cluster, create_deployment, create_secret, kubectl, kubectl_apply,
-    kubectl_at, kubectl_stdin, root, settled, text_of, wait_established,
+    Myops, Namespace, audit_mark, audit_since, cluster, create_deployment, create_secret, kubectl,
+    kubectl_apply, kubectl_at, kubectl_stdin, root, settled, text_of, wait_established,
 };
 
 /// The exported policies and bindings of one plugin, deleted (as admin) when dropped.
@@ -129,6 +129,31 @@ fn field(ns: &str, kind: &str, name: &str, template: &str) -> String {
         "-o",
         &format!("jsonpath={template}"),
     ])
+}
+
+/// The `validation.policy.admission.k8s.io/validation_failure` annotation (parsed) of alice's
+/// first patch of configmap `web` in `ns` the audit log saw since `mark`; waits up to 5 s for
+/// the event.
+fn audit_failure(mark: u64, ns: &str) -> serde_json::Value {
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let found = audit_since(mark).into_iter().find(|e| {
+            e["verb"] == "patch"
+                && e["stage"] == "ResponseComplete"
+                && e["user"]["username"] == "alice"
+                && e["objectRef"]["resource"] == "configmaps"
+                && e["objectRef"]["namespace"] == ns
+                && e["objectRef"]["name"] == "web"
+        });
+        if let Some(e) = found {
+            let text = e["annotations"]["validation.policy.admission.k8s.io/validation_failure"]
+                .as_str()
+                .unwrap_or_else(|| panic!("no validation_failure annotation: {e}"));
+            return serde_json::from_str(text).unwrap();
+        }
+        assert!(Instant::now() < deadline, "no audit event of the patch");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 fn web_configmap(ns: &str) {
@@ -473,7 +498,7 @@ fn plain_kubectl_is_refused_a_secret_data_change_without_the_value_echoed() {
 }
 
 #[test]
-fn with_warn_the_change_goes_through_and_kubectl_prints_the_warning() {
+fn with_warn_the_change_goes_through_kubectl_prints_the_warning_and_audit_records_it() {
     let ns = Namespace::new("vap-warn");
     web_configmap(&ns.0);
     ns.grant("alice", "get,patch,delete", "configmaps");
@@ -503,9 +528,22 @@ fn with_warn_the_change_goes_through_and_kubectl_prints_the_warning() {
         ],
         "Warning: Validation failed",
     );
+    let mark = audit_mark();
     let out = patch_as("alice", &ns.0, "configmap", "web", "merge", red);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert_eq!(text_of(&out.stdout), "configmap/web patched\n", "{out:?}");
+    // Audit: the request's audit event carries the refusal it would have been.
+    let failure = audit_failure(mark, &ns.0);
+    assert_eq!(
+        failure,
+        serde_json::json!([{
+            "message": format!("denied by plugin.yaml policies[0] (configmaps): the change would modify /data/color of configmaps {}/web: colors are set by the design team", ns.0),
+            "policy": policy,
+            "binding": policy,
+            "expressionIndex": 0,
+            "validationActions": ["Warn", "Audit"],
+        }])
+    );
     assert_eq!(
         text_of(&out.stderr),
         format!(
