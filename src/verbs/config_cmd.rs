@@ -67,6 +67,11 @@ pub fn validate(
     for w in crate::rules::policy::lint(&cfg.resources, &cfg.policies) {
         p.err_line(&format!("warning: {w}"));
     }
+    // The same rules as the API server would hold them (`policies export|apply`): whole-cluster
+    // rules without `exempt:`, CEL over the API server's cost limits.
+    for w in crate::rules::policy::admission::lint(&cfg.name, &cfg.policies) {
+        p.err_line(&format!("warning: {w}"));
+    }
     let allowed: Vec<&str> = cfg.verbs.iter().map(|v| v.as_str()).collect();
     for w in crate::rules::protect::lint(&cfg.protect, &allowed, contexts) {
         p.err_line(&format!("warning: {w}"));

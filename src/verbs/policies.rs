@@ -55,13 +55,8 @@ pub(crate) fn objects(
     let exported = admission::export(&plugin.name, &plugin.policies, actions, fault())
         .map_err(VerbError::io)?;
     for (rule, e) in plugin.policies.iter().zip(&exported) {
-        if rule.resource == "*" && rule.exempt.is_empty() {
-            p.err_line(&format!(
-                "warning: policies[{}] (*) binds every client on the API server, the cluster's own controllers too (they write annotations, labels and finalizers, and delete); exempt them with exempt: groups: [system:serviceaccounts:kube-system] and users: [system:kube-controller-manager, system:kube-scheduler]",
-                e.index
-            ));
-        }
-        for w in admission::cost_warnings(e) {
+        let wide = admission::whole_cluster_warning(e.index, rule);
+        for w in wide.into_iter().chain(admission::cost_warnings(e)) {
             p.err_line(&format!("warning: {w}"));
         }
     }

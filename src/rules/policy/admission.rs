@@ -141,6 +141,58 @@ pub fn cost_warnings(e: &Exported) -> Vec<String> {
     out
 }
 
+/// The warning for a `resource: "*"` rule without `exempt:` (pure): exported, it binds every
+/// client on the API server, the cluster's own controllers too, which write annotations,
+/// labels and finalizers and delete (`policies export`, `policies apply` and `config
+/// validate` all say it).
+pub fn whole_cluster_warning(index: usize, rule: &PolicyRule) -> Option<String> {
+    (rule.resource == "*" && rule.exempt.is_empty()).then(|| {
+        format!(
+            "policies[{index}] (*) binds every client on the API server, the cluster's own controllers too (they write annotations, labels and finalizers, and delete); exempt them with exempt: groups: [system:serviceaccounts:kube-system] and users: [system:kube-controller-manager, system:kube-scheduler]"
+        )
+    })
+}
+
+/// What `config validate` says about `rules` as ValidatingAdmissionPolicies of plugin
+/// `plugin` (pure): per rule, [`whole_cluster_warning`] and [`cost_warnings`], or why the rule
+/// cannot be exported (a path that does not parse is plugin.yaml validation's error first;
+/// CEL the local check rejects is a bug of the generator). One sentence each, in rule order.
+pub fn lint(plugin: &str, rules: &[PolicyRule]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (index, rule) in rules.iter().enumerate() {
+        out.extend(whole_cluster_warning(index, rule));
+        match one(plugin, index, rule, &["Deny"], Fault::default()) {
+            Ok(e) => out.extend(cost_warnings(&e)),
+            Err(e) => out.push(format!(
+                "{e}: `policies export` and `policies apply` refuse this rule"
+            )),
+        }
+    }
+    out
+}
+
+/// The objects an earlier `policies apply` of this plugin wrote that the export no longer
+/// holds (pure): every name in `listed` (the objects of one type labelled [`MANAGED_BY`] and
+/// [`PLUGIN_LABEL`] = the plugin) that no [`Exported`] is named, sorted, so a rule removed from
+/// plugin.yaml (or the rules renumbered) leaves no policy behind.
+pub fn stale(exported: &[Exported], listed: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = listed
+        .iter()
+        .filter(|n| !exported.iter().any(|e| &e.name == *n))
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The label selector of the objects [`export`] writes for plugin `plugin`:
+/// `app.kubernetes.io/managed-by=kubectl-myops,app.kubernetes.io/instance=PLUGIN` (plugin.yaml
+/// validation keeps `name` a valid label value).
+pub fn selector(plugin: &str) -> String {
+    format!("{}={},{PLUGIN_LABEL}={plugin}", MANAGED_BY.0, MANAGED_BY.1)
+}
+
 /// The objects for rule `index`.
 fn one(
     plugin: &str,
@@ -370,3 +422,7 @@ fn regex_escape(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "admission_tests.rs"]
+mod tests;
