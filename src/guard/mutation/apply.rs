@@ -264,6 +264,18 @@ impl Session<'_> {
     }
 }
 
+/// The Status message of a server-side apply's conflict without the causes [`ApiError`]
+/// appends to it (` (.data.a: conflict with "other")`, the same fields again): kubectl prints
+/// the message alone (pure; `apply` and `policies apply` print it).
+pub fn server_sentence(message: &str) -> &str {
+    match message.rfind(" (") {
+        Some(i) if message.ends_with(')') && message[i..].contains("conflict with") => {
+            &message[..i]
+        }
+        _ => message,
+    }
+}
+
 /// What a field-policy judgement of an apply needs.
 struct Judged<'a> {
     obj: &'a ObjectRef,
@@ -314,5 +326,21 @@ impl Session<'_> {
             return Err(refusal);
         }
         Ok(Some(answer))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_conflict_is_printed_without_the_causes_repeated() {
+        assert_eq!(
+            server_sentence(
+                "Apply failed with 1 conflict: conflict with \"other\": .data.a (.data.a: conflict with \"other\")"
+            ),
+            "Apply failed with 1 conflict: conflict with \"other\": .data.a"
+        );
+        assert_eq!(server_sentence("Apply failed (x)"), "Apply failed (x)");
     }
 }

@@ -2,6 +2,7 @@
 //! cannot be applied.
 
 use crate::cli::DryRun;
+pub use crate::guard::mutation::apply::server_sentence;
 
 use super::check::Head;
 
@@ -40,17 +41,6 @@ See https://kubernetes.io/docs/reference/using-api/server-side-apply/#conflicts"
     )
 }
 
-/// The Status message of a conflict without the causes [`ApiError`] appends to it (` (.data.a:
-/// conflict with "other")`, the same fields again): kubectl prints the message alone (pure).
-pub fn server_sentence(message: &str) -> &str {
-    match message.rfind(" (") {
-        Some(i) if message.ends_with(')') && message[i..].contains("conflict with") => {
-            &message[..i]
-        }
-        _ => message,
-    }
-}
-
 /// Why `h`'s kind cannot be applied: not served, and defined by no CRD before it — or by
 /// one later in the file, at line `later` (pure).
 pub fn unknown_kind(h: &Head, later: Option<u64>) -> String {
@@ -83,17 +73,6 @@ mod tests {
             result_line("configmap/c1", DryRun::Server),
             "configmap/c1 serverside-applied (server dry run)"
         );
-    }
-
-    #[test]
-    fn a_conflict_is_printed_without_the_causes_repeated() {
-        assert_eq!(
-            server_sentence(
-                "Apply failed with 1 conflict: conflict with \"other\": .data.a (.data.a: conflict with \"other\")"
-            ),
-            "Apply failed with 1 conflict: conflict with \"other\": .data.a"
-        );
-        assert_eq!(server_sentence("Apply failed (x)"), "Apply failed (x)");
     }
 
     #[test]
