@@ -93,6 +93,8 @@ mod packaging;
 mod parity;
 #[path = "it/patch.rs"]
 mod patch;
+#[path = "it/policies_apply.rs"]
+mod policies_apply;
 #[path = "it/policies_kubectl.rs"]
 mod policies_kubectl;
 #[path = "it/policy.rs"]

@@ -44,7 +44,10 @@ fn a_whole_cluster_rule_without_exempt_is_warned_about_once_() {
         ..wide.clone()
     };
     assert_eq!(whole_cluster_warning(3, &exempted), None);
-    assert_eq!(whole_cluster_warning(0, &rule("secrets", &["/data/*"])), None);
+    assert_eq!(
+        whole_cluster_warning(0, &rule("secrets", &["/data/*"])),
+        None
+    );
     assert_eq!(
         lint("myops", &[rule("secrets", &["/data/*"]), wide]),
         vec![w.replace("policies[3]", "policies[1]")]
@@ -62,7 +65,10 @@ fn lint_names_a_rule_over_the_per_call_limit_and_no_cheap_one_() {
     let rules = [cheap, dear];
     let out = lint("myops", &rules);
     assert_eq!(out.len(), 1, "{out:?}");
-    assert!(out[0].starts_with("policies[1]: its CEL may cost up to "), "{out:?}");
+    assert!(
+        out[0].starts_with("policies[1]: its CEL may cost up to "),
+        "{out:?}"
+    );
     assert!(out[0].contains("per-call limit of 1000000"), "{out:?}");
     let e = export("myops", &rules, &[Action::Deny], Fault::default()).unwrap();
     assert!(cost_warnings(&e[0]).is_empty());
@@ -77,7 +83,10 @@ fn stale_names_what_the_export_no_longer_holds() {
 fn stale_names_what_the_export_no_longer_holds_() {
     let e = export(
         "team-a",
-        &[rule("secrets", &["/data/*"]), rule("configmaps", &["/data/x"])],
+        &[
+            rule("secrets", &["/data/*"]),
+            rule("configmaps", &["/data/x"]),
+        ],
         &[Action::Deny],
         Fault::default(),
     )

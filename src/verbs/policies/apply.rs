@@ -333,9 +333,7 @@ mod tests {
     #[test]
     fn only_an_object_every_field_of_which_this_tool_wrote_is_forced() {
         let with = |fields: Value| serde_json::json!({"metadata": {"managedFields": fields}});
-        let entry = |manager: &str, operation: &str| {
-            serde_json::json!({"manager": manager, "operation": operation, "fieldsType": "FieldsV1"})
-        };
+        let entry = |manager: &str, operation: &str| serde_json::json!({"manager": manager, "operation": operation, "fieldsType": "FieldsV1"});
         assert!(only_ours(&with(serde_json::json!([
             entry("kubectl-myops", "Update"),
             entry("kubectl-myops", "Apply")
@@ -360,7 +358,12 @@ mod tests {
             "policies[2] (configmaps)",
         );
         let mut lines = m.lines();
-        assert!(lines.next().unwrap().starts_with("The ValidatingAdmissionPolicy \"p\" is invalid: "));
+        assert!(
+            lines
+                .next()
+                .unwrap()
+                .starts_with("The ValidatingAdmissionPolicy \"p\" is invalid: ")
+        );
         let second = lines.next().unwrap();
         assert!(second.starts_with("error: the API server did not accept the ValidatingAdmissionPolicy written for plugin.yaml policies[2] (configmaps), so its binding was not applied either"), "{second}");
         assert_eq!(lines.next(), None);
