@@ -520,6 +520,35 @@ fn policies_apply_outside_plugin_yaml_or_rbac_is_refused_with_nothing_sent() {
 }
 
 #[test]
+fn policies_apply_in_a_protected_context_is_refused_headless_with_nothing_sent_and_goes_on_with_yes()
+ {
+    let ns = Namespace::new("papply-protect");
+    let _clean = Cleanup(ns.0.clone());
+    let yaml = format!(
+        "{}protect:\n  - contexts: [admin]\n    verbs: [apply, delete]\n    message: admission policies bind every client\n",
+        plugin(&ns.0, "get, apply", TYPES, &two_rules(&ns.0))
+    );
+    let m = Myops::new(&yaml);
+    let mark = audit_mark();
+    let r = m.run(&["policies", "apply"]);
+    assert_eq!((r.code, r.stdout.as_str()), (3, ""), "{r:?}");
+    assert!(r.stderr.contains("there is no terminal to ask on"), "{r:?}");
+    let recs = records(&m);
+    assert_eq!(recs.len(), 1, "one refusal, then nothing more: {recs:#?}");
+    assert_eq!(
+        recs[0]["result"],
+        "refused by protect: no terminal to ask on"
+    );
+    assert!(sent(mark, &ns.0).is_empty(), "{:#?}", sent(mark, &ns.0));
+    let r = m.run(&["--yes", "policies", "apply"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, applied_lines(&names(&ns.0), "").as_str()),
+        "{r:?}"
+    );
+}
+
+#[test]
 fn config_validate_warns_of_policy_cost_and_whole_cluster_rules_and_still_exits_0() {
     let m = Myops::new(
         "name: cv\nverbs: [get]\nresources: [configmaps]\nscopes: [namespace]\npolicies:\n  - resource: configmaps\n    deny: [\"/*/*/*/*\"]\n    message: x\n  - resource: \"*\"\n    deny: [/metadata/labels/team]\n    message: y\n  - resource: \"*\"\n    deny: [/metadata/labels/owner]\n    message: z\n    exempt: {groups: [\"system:serviceaccounts:kube-system\"]}\n",

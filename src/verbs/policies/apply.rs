@@ -38,8 +38,8 @@
 //! `--dry-run=server` sends every apply and delete with `dryRun=All`: the API server compiles
 //! and type-checks the CEL (an expression it cannot compile is 422, exit 2) and stores
 //! nothing. As kubectl, a failed rule does not stop the others; the exit code is the most
-//! severe failure's. A change log that cannot be written stops everything before the next
-//! request.
+//! severe failure's. A change log that cannot be written, or a `protect:` rule not answered
+//! yes, stops everything before the next request.
 
 mod prune;
 
@@ -139,7 +139,7 @@ pub async fn run(
                 p.out(&format!("{line}\n"))?;
             }
             Err(e) => {
-                let stop = matches!(e, GuardError::Journal(_) | GuardError::Unjournaled(_));
+                let stop = stops(&e);
                 run.fail(failure(item, &exported, e), p);
                 if stop {
                     return Err(run.finish());
@@ -237,6 +237,16 @@ async fn gate(
         out.push(grant);
     }
     Ok(out)
+}
+
+/// Whether a failed change ends the whole run, with nothing more sent: a change log that
+/// cannot be written, or a `protect:` rule that was not answered yes (the answer covers the
+/// command, not one object).
+fn stops(e: &GuardError) -> bool {
+    matches!(
+        e,
+        GuardError::Journal(_) | GuardError::Unjournaled(_) | GuardError::Protected(_)
+    )
 }
 
 /// Whether every field of `live` (its `managedFields` outside subresources) was written by

@@ -85,8 +85,8 @@ pub(super) async fn gate(
 /// is gone, is left alone.
 ///
 /// # Errors
-/// The most severe failure (each other one printed); a change log that cannot be written
-/// stops the prune.
+/// The most severe failure (each other one printed); a change log that cannot be written, or
+/// a `protect:` rule not answered yes, stops the prune.
 pub(super) async fn run(
     session: &Session<'_>,
     stale: Vec<ObjectRef>,
@@ -104,7 +104,7 @@ pub(super) async fn run(
             }
             Ok(false) => {}
             Err(e) => {
-                let stop = matches!(e, GuardError::Journal(_) | GuardError::Unjournaled(_));
+                let stop = super::stops(&e);
                 failures.fail(e.into(), p);
                 if stop {
                     break;
