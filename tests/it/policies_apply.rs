@@ -549,6 +549,26 @@ fn policies_apply_in_a_protected_context_is_refused_headless_with_nothing_sent_a
 }
 
 #[test]
+fn a_rule_message_of_several_lines_is_applied_not_refused_as_invalid() {
+    let ns = Namespace::new("papply-lines");
+    let _clean = Cleanup(ns.0.clone());
+    let rule = format!(
+        "  - resource: configmaps\n    namespaces: [{}]\n    deny: [/data/a]\n    message: |\n      set by the release;\n      ask the platform team\n",
+        ns.0
+    );
+    let m = Myops::new(&plugin(&ns.0, "get, apply", TYPES, &rule));
+    let r = m.run(&["policies", "apply", "--dry-run=server"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (
+            0,
+            applied_lines(&names(&ns.0)[..1], " (server dry run)").as_str()
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
 fn config_validate_warns_of_policy_cost_and_whole_cluster_rules_and_still_exits_0() {
     let m = Myops::new(
         "name: cv\nverbs: [get]\nresources: [configmaps]\nscopes: [namespace]\npolicies:\n  - resource: configmaps\n    deny: [\"/*/*/*/*\"]\n    message: x\n  - resource: \"*\"\n    deny: [/metadata/labels/team]\n    message: y\n  - resource: \"*\"\n    deny: [/metadata/labels/owner]\n    message: z\n    exempt: {groups: [\"system:serviceaccounts:kube-system\"]}\n",

@@ -203,6 +203,7 @@ fn one(
 ) -> Result<Exported, String> {
     let title = format!("policies[{index}] ({})", rule.resource);
     let name = object_name(plugin, index, &rule.resource);
+    let message = one_line(&rule.message);
     let allow = if fault.ignore_allow {
         Vec::new()
     } else {
@@ -228,9 +229,9 @@ fn one(
                 "{} + {} + {}",
                 string_literal(&sentence),
                 OBJECT_NAME,
-                string_literal(&format!(": {}", rule.message))
+                string_literal(&format!(": {message}"))
             ),
-            "message": format!("denied by plugin.yaml {title}: the change would modify {path}: {}", rule.message),
+            "message": format!("denied by plugin.yaml {title}: the change would modify {path}: {message}"),
             "reason": "Forbidden",
         }));
     }
@@ -242,9 +243,9 @@ fn one(
                 "{} + {} + {}",
                 string_literal(&sentence),
                 OBJECT_NAME,
-                string_literal(&format!(": {}", rule.message))
+                string_literal(&format!(": {message}"))
             ),
-            "message": format!("denied by plugin.yaml {title}: the rule forbids deleting it: {}", rule.message),
+            "message": format!("denied by plugin.yaml {title}: the rule forbids deleting it: {message}"),
             "reason": "Forbidden",
         }));
     }
@@ -297,6 +298,15 @@ fn one(
         max_call_cost,
         total_cost,
     })
+}
+
+/// `text` on one line (pure): each line break (`\r\n`, `\n`, `\r`) a space. The API server
+/// refuses a validation `message` with a line break as invalid (422, "must not contain line
+/// breaks"), and shows the static `message` instead of a `messageExpression` result with one
+/// (Kubernetes API reference, ValidatingAdmissionPolicy `Validation.message` and
+/// `messageExpression`), while a plugin.yaml `message` may be a YAML block of several lines.
+pub fn one_line(text: &str) -> String {
+    text.replace("\r\n", " ").replace(['\n', '\r'], " ")
 }
 
 /// How a message names the object: `secrets team-shop/db` (the namespace only when it has

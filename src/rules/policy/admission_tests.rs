@@ -128,3 +128,23 @@ fn the_selector_finds_only_this_plugins_objects_() {
         assert_eq!(o["metadata"]["labels"][PLUGIN_LABEL], "team-a");
     }
 }
+
+#[test]
+fn a_message_of_several_lines_is_written_on_one() {
+    big_stack(a_message_of_several_lines_is_written_on_one_);
+}
+
+fn a_message_of_several_lines_is_written_on_one_() {
+    assert_eq!(one_line("a\nb\r\nc\rd"), "a b c d");
+    let mut r = rule("configmaps", &["/data/a"]);
+    r.message = "first line\nsecond line\n".into();
+    r.delete = crate::rules::policy::DeletePolicy::Deny;
+    let e = export("myops", &[r], &[Action::Deny], Fault::default()).unwrap();
+    let validations = e[0].policy["spec"]["validations"].as_array().unwrap();
+    assert_eq!(validations.len(), 2);
+    for v in validations {
+        let message = v["message"].as_str().unwrap();
+        assert!(message.ends_with(": first line second line "), "{message}");
+        assert!(!v["messageExpression"].as_str().unwrap().contains('\n'));
+    }
+}

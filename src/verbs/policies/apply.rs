@@ -294,12 +294,13 @@ fn failure(item: &Item<'_>, exported: &[Exported], e: GuardError) -> VerbError {
 }
 
 /// What the API server's refusal of a policy as invalid means (pure): the server's sentence as
-/// kubectl prints it, then that the rule's binding was not applied and why this is a bug to
-/// report — the CEL is generated from the rule and checked locally first, so the server and
-/// the local check disagree.
+/// kubectl prints it (a CEL compile or type-check error, a field it does not accept), then
+/// that the rule's binding was not applied and why this is a bug to report — the policy is
+/// generated from the rule and its CEL checked locally first, so the generator missed a rule
+/// of the server.
 pub fn invalid_policy(server_message: &str, title: &str) -> String {
     format!(
-        "{server_message}\nerror: the API server did not accept the ValidatingAdmissionPolicy written for plugin.yaml {title}, so its binding was not applied either; its CEL is generated from the rule and passed the local check, so this is a bug of kubectl-myops: please report it with the rule and the message above"
+        "{server_message}\nerror: the API server did not accept the ValidatingAdmissionPolicy written for plugin.yaml {title}, so its binding was not applied either; the policy is generated from the rule and its CEL checked locally first, so this is a bug of kubectl-myops: please report it with the rule and the message above"
     )
 }
 
