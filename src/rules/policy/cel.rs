@@ -427,8 +427,10 @@ fn iterate(state: &State, keys: &[String], wild: &State, o: &Side, n: &Side, dep
             Cel::False => "false".to_string(),
             Cel::Text(t) => t.clone(),
         };
+        // `dyn`: the type checker may type the key as the int of `lists.range` and call
+        // string(int) on a map's string key (no such overload at run time).
         body = Cel::Text(format!(
-            "(string({k}) == {} ? {} : {})",
+            "(string(dyn({k})) == {} ? {} : {})",
             string_literal(key),
             text(&branch),
             text(&body)

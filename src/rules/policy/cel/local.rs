@@ -179,10 +179,18 @@ fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
     let Expr::Call(c) = expr else {
         return (cost(expr), 0);
     };
+    // `var` itself, or `dyn(var)`.
+    let is_var = |e: &Expr| match e {
+        Expr::Ident(v) => v == var,
+        Expr::Call(d) if d.func_name == "dyn" => {
+            matches!(d.args.first().map(|x| &x.expr), Some(Expr::Ident(v)) if v == var)
+        }
+        _ => false,
+    };
     let names_key = |e: &Expr| match e {
         Expr::Call(eq) if eq.func_name == "_==_" => eq.args.first().is_some_and(|a| {
             matches!(&a.expr, Expr::Call(s) if s.func_name == "string"
-                && matches!(s.args.first().map(|x| &x.expr), Some(Expr::Ident(v)) if v == var))
+                && s.args.first().is_some_and(|x| is_var(&x.expr)))
         }),
         _ => false,
     };
