@@ -43,6 +43,7 @@ mod cel_tests;
 mod judge;
 mod lint;
 mod pattern;
+pub mod probe;
 mod rule;
 mod scope;
 #[cfg(test)]
