@@ -58,7 +58,12 @@ pub struct PoliciesApplyArgs {
 
 /// Arguments of `policies verify`.
 #[derive(Debug, Args)]
-pub struct PoliciesVerifyArgs {}
+pub struct PoliciesVerifyArgs {
+    /// The actions the bindings on the cluster have (as for `export`): with Deny a refusal
+    /// is a 403, with Warn (no Deny) a warning; Audit alone cannot be verified.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "Deny")]
+    pub actions: Vec<Action>,
+}
 
 /// `policies` help.
 pub const POLICIES_HELP: &str =
@@ -94,7 +99,13 @@ Examples:
 /// `policies verify` help.
 const VERIFY_HELP: &str =
     "Each probe is a change generated from a rule (under each denied path, beside it, to its
-parent, to an allowed exception), sent as a server-side dry run: nothing is stored.
+parent, to an allowed exception, a delete for delete: deny) on the first object of the
+rule's resource in the current namespace (or a namespace the rule names), sent as a
+server-side dry run: nothing is stored, nothing is journaled. Needs plugin.yaml to allow get
+on validatingadmissionpolicies and their bindings (cluster scope), and get and patch (delete
+for delete: deny) on the rules' resources. Exit 1 on a disagreement, a missing or outdated
+policy, or a rule with nothing to probe.
 
 Examples:
-  kubectl myops policies verify";
+  kubectl myops policies verify -n team-a
+  kubectl myops policies verify --actions Warn,Audit";

@@ -29,6 +29,8 @@
 //!   function (plan → check access → apply → wait → record) of `crds sync` and `crds watch`;
 //! - [`election`] (pure) and [`lease`]: leader election on a Lease for
 //!   `crds watch --leader-elect`, and the [`lease::Fence`] every CRD apply and prune checks;
+//! - [`probe`]: the server-side dry runs `policies verify` asks admission with (unjournaled,
+//!   gated as the change they are);
 //! - [`watch`] and [`outage`]: the `get -w` stream, and the one backoff with which the
 //!   long-running commands wait out a server that stops answering.
 //!
@@ -47,6 +49,7 @@ pub mod identity;
 pub mod lease;
 pub mod mutation;
 pub mod outage;
+pub mod probe;
 pub mod protect;
 pub mod select;
 pub mod session;
