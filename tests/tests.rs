@@ -97,6 +97,8 @@ mod patch;
 mod policies_apply;
 #[path = "it/policies_kubectl.rs"]
 mod policies_kubectl;
+#[path = "it/policies_verify.rs"]
+mod policies_verify;
 #[path = "it/policy.rs"]
 mod policy;
 #[path = "it/progress_help.rs"]

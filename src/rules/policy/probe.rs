@@ -203,17 +203,35 @@ fn pick(value: Option<&Value>, path: &[String], allow: &[PathPattern]) -> Option
         p.push((*k).clone());
         !allow.iter().any(|a| a.covers(&p))
     };
-    let found = keys
+    let mut ranked: Vec<&String> = keys.iter().filter(usable).collect();
+    if let Some(Value::Object(m)) = value {
+        ranked.sort_by_key(|k| rank(&m[k.as_str()]));
+    }
+    let found = ranked
         .iter()
-        .filter(usable)
+        .copied()
         .find(free)
-        .or_else(|| keys.iter().find(usable))
+        .or_else(|| ranked.first().copied())
         .cloned();
     match (found, value) {
         (Some(k), _) => Some(k),
         // A map of server-set fields only: a new key.
         (None, Some(Value::Object(_))) => Some(NEW_KEY.into()),
         (None, _) => keys.first().cloned(),
+    }
+}
+
+/// The order in which a probe prefers fields to change (lower first): a number counted up
+/// is almost always still valid, a string with `x` appended usually, a flipped boolean or a
+/// changed container less often (an enum, an immutable selector) — and validation runs
+/// before admission.
+fn rank(v: &Value) -> u8 {
+    match v {
+        Value::Number(_) => 0,
+        Value::String(_) => 1,
+        Value::Bool(_) => 2,
+        Value::Null => 3,
+        Value::Object(_) | Value::Array(_) => 4,
     }
 }
 
@@ -318,7 +336,12 @@ fn first_leaf(doc: &Value, path: &[String]) -> Option<(Vec<String>, bool)> {
             }
             Value::Object(m) => {
                 // Only fields the server sets: a new key is the change that stays.
-                let Some(key) = m.keys().find(|k| !server_managed(&path, k)).cloned() else {
+                let Some(key) = m
+                    .iter()
+                    .filter(|(k, _)| !server_managed(&path, k))
+                    .min_by_key(|(_, v)| rank(v))
+                    .map(|(k, _)| k.clone())
+                else {
                     path.push(NEW_KEY.into());
                     return Some((path, false));
                 };
@@ -399,9 +422,10 @@ fn beside(doc: &Value, path: &[String], secret: bool) -> Option<(Vec<String>, Op
     let (last, parent_path) = path.split_last()?;
     let sibling = match at(doc, parent_path)? {
         Value::Object(m) => m
-            .keys()
-            .find(|k| *k != last && !server_managed(parent_path, k))
-            .cloned()
+            .iter()
+            .filter(|(k, _)| *k != last && !server_managed(parent_path, k))
+            .min_by_key(|(_, v)| rank(v))
+            .map(|(k, _)| k.clone())
             .or_else(|| (last != NEW_KEY).then(|| NEW_KEY.to_string()))?,
         Value::Array(a) => (0..a.len())
             .map(|i| i.to_string())

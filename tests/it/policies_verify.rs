@@ -1,0 +1,316 @@
+//! `policies verify` against the real API server: the exported policies, applied with the
+//! real kubectl as admin, agree with the client judge on every rule of a corpus (ConfigMaps,
+//! Secrets, a Deployment and a custom resource; `*`, `/**`, escaped keys, allow exceptions,
+//! namespace globs, `delete: deny`); a generator that forgets the `allow` paths (the
+//! `MYOPS_TEST_POLICY_FAULT` seam) is reported, as are policies that are not applied.
+//!
+//! ValidatingAdmissionPolicies are cluster-scoped and the cluster is shared: every rule here
+//! names the test's own namespace, every test has a plugin name of its own (the objects'
+//! names start with it), and a guard deletes the test's policies and bindings when it ends,
+//! before its namespace goes (a `delete: deny` policy would hold the namespace up).
+
+use crate::fixture::*;
+
+/// Deletes the policies and bindings of plugin `0` (by the label every exported object
+/// carries) when dropped, also when the test fails.
+struct Policies(String);
+
+impl Drop for Policies {
+    fn drop(&mut self) {
+        let _ = kubectl_stdin(
+            &[
+                "delete",
+                "validatingadmissionpolicybindings.admissionregistration.k8s.io,validatingadmissionpolicies.admissionregistration.k8s.io",
+                "-l",
+                &format!("app.kubernetes.io/instance={}", self.0),
+                "--wait=false",
+            ],
+            "",
+        );
+    }
+}
+
+/// A plugin named `name` that may read the policies and get, patch and delete the corpus
+/// types, with `policies`.
+fn myops(name: &str, policies: &str) -> Myops {
+    Myops::new(&format!(
+        "name: {name}\nverbs: [get, patch, delete]\nresources: [configmaps, secrets, deployments, backupjobs.example.com, gizmos.pverify.example.com, validatingadmissionpolicies.admissionregistration.k8s.io, validatingadmissionpolicybindings.admissionregistration.k8s.io]\nscopes: [namespace, cluster]\npolicies:\n{policies}"
+    ))
+}
+
+/// `kubectl myops policies export ARGS | kubectl apply -f -` (the real kubectl, as admin);
+/// returns the guard that deletes what was applied.
+fn export_and_apply(m: &Myops, plugin: &str, args: &[&str]) -> Policies {
+    let guard = Policies(plugin.to_string());
+    let mut all = vec!["policies", "export"];
+    all.extend(args);
+    let r = m.run(&all);
+    assert_eq!(r.code, 0, "export: {}", r.stderr);
+    let out = kubectl_stdin(&["apply", "-f", "-"], &r.stdout);
+    assert!(out.status.success(), "kubectl apply: {}", text_of(&out.stderr));
+    guard
+}
+
+/// The group of the free-form custom resource (any key, `~` and spaces too) the escaped keys
+/// are probed on; its CRD is shared by the tests of this module (applying it is idempotent).
+const GIZMO_GROUP: &str = "pverify.example.com";
+
+/// The objects the corpus is probed on, in `ns`: a ConfigMap and a Secret, a Deployment with
+/// two containers and env, a BackupJob and a Gizmo whose spec has keys with `~`, a space and
+/// digits.
+fn objects(ns: &str) {
+    kubectl_apply(&std::fs::read_to_string(root().join("crds/backupjobs.example.com.yaml")).unwrap());
+    kubectl_apply(&format!(
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: gizmos.{GIZMO_GROUP}}}\nspec:\n  group: {GIZMO_GROUP}\n  scope: Namespaced\n  names: {{plural: gizmos, singular: gizmo, kind: Gizmo}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+    ));
+    wait_established(&["backupjobs.example.com", &format!("gizmos.{GIZMO_GROUP}")]);
+    kubectl_apply(&format!(
+        r#"apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: app
+  namespace: {ns}
+  labels: {{app: web, app.kubernetes.io/version: "1"}}
+  annotations: {{team: a, example.com/owner: x}}
+data: {{password: p1, public: x1, free: y1}}
+---
+apiVersion: v1
+kind: Secret
+metadata: {{name: db, namespace: {ns}}}
+stringData: {{password: hunter2, public: "x", free: "y"}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: web, namespace: {ns}}}
+spec:
+  replicas: 2
+  selector: {{matchLabels: {{app: web}}}}
+  template:
+    metadata: {{labels: {{app: web}}}}
+    spec:
+      containers:
+      - name: web
+        image: registry.invalid/web:1
+        env: [{{name: A, value: "1"}}]
+        resources: {{limits: {{cpu: "1"}}}}
+      - name: side
+        image: registry.invalid/side:1
+---
+apiVersion: example.com/v1
+kind: BackupJob
+metadata: {{name: nightly, namespace: {ns}}}
+spec: {{schedule: "0 2 * * *", target: data-pvc, retentionDays: 3}}
+---
+apiVersion: {GIZMO_GROUP}/v1
+kind: Gizmo
+metadata: {{name: g1, namespace: {ns}}}
+spec:
+  "a~b": t
+  "a b": {{c-d: 1}}
+  in: true
+  map: {{"0": zero}}
+  items: [{{free: 1, x: 2}}, {{y: 3}}]
+"#
+    ));
+}
+
+/// The corpus: (resource, deny, allow, delete: deny) — the shapes of the unit corpus
+/// (src/rules/policy/cel_tests.rs) on the objects of [`objects`].
+const CORPUS: &[(&str, &[&str], &[&str], bool)] = &[
+    ("configmaps", &["/data/*"], &[], false),
+    ("configmaps", &["/data/**"], &[], false),
+    ("configmaps", &["/data"], &[], false),
+    ("configmaps", &["/data/password"], &[], false),
+    ("configmaps", &["/data/*"], &["/data/public"], false),
+    ("configmaps", &["/data/**"], &["/data/public", "/data/free"], false),
+    ("configmaps", &["/metadata/annotations/**"], &["/metadata/annotations/team"], false),
+    ("configmaps", &["/metadata/annotations/example.com~1owner"], &[], false),
+    ("configmaps", &["/metadata/labels/*"], &["/metadata/labels/app.kubernetes.io~1version"], false),
+    ("configmaps", &["/metadata/**"], &[], false),
+    ("configmaps", &["/metadata"], &[], false),
+    ("configmaps", &[], &[], true),
+    ("configmaps", &["/*"], &["/metadata/**"], false),
+    ("configmaps", &["/*/*"], &[], false),
+    ("configmaps", &["/**"], &["/metadata/labels/**"], false),
+    ("secrets", &["/data/password"], &[], false),
+    ("secrets", &["/data/*"], &["/data/public"], false),
+    ("secrets", &["/data/**"], &[], true),
+    ("deployments", &["/spec/replicas"], &[], false),
+    ("deployments", &["/spec/template/spec/containers/*/image"], &[], false),
+    ("deployments", &["/spec/template/spec/containers/0/image"], &[], false),
+    ("deployments", &["/spec/template/spec/containers/*/env/*/value"], &[], false),
+    ("deployments", &["/spec/template/spec/containers/*"], &["/spec/template/spec/containers/*/resources"], false),
+    ("deployments", &["/spec/template/spec/containers/*/env/**"], &["/spec/template/spec/containers/*/env/*/name"], false),
+    ("deployments", &["/spec/**"], &["/spec/replicas"], false),
+    ("deployments", &["/spec/template/spec/containers"], &["/spec/template/spec/containers/1"], false),
+    ("backupjobs.example.com", &["/spec/target"], &[], false),
+    ("backupjobs.example.com", &["/spec/*"], &["/spec/schedule"], false),
+    ("backupjobs.example.com", &["/spec/**"], &[], false),
+    ("gizmos.pverify.example.com", &["/spec/a~0b"], &[], false),
+    ("gizmos.pverify.example.com", &["/spec/a b/c-d"], &[], false),
+    ("gizmos.pverify.example.com", &["/spec/items/*/*"], &["/spec/items/*/free"], false),
+    ("gizmos.pverify.example.com", &["/spec/map/0", "/spec/in"], &[], false),
+    ("*", &["/metadata/annotations/example.com~1owner"], &[], false),
+];
+
+/// The plugin.yaml rules of `corpus` in namespace `ns`, the namespace written as the exact
+/// name, a prefix glob, a suffix glob and a glob with `*` inside, in turn (each matches only
+/// `ns` of the namespaces the tests make: all but a character or two is literal).
+fn rules(ns: &str, corpus: &[(&str, &[&str], &[&str], bool)]) -> String {
+    let n = ns.len();
+    let globs = [
+        ns.to_string(),
+        format!("{}*", &ns[..n - 1]),
+        format!("*{}", &ns[1..]),
+        format!("{}*{}", &ns[..n - 2], &ns[n - 1..]),
+    ];
+    let list = |v: &[&str]| {
+        v.iter()
+            .map(|p| format!("{p:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    corpus
+        .iter()
+        .enumerate()
+        .map(|(i, (resource, deny, allow, delete))| {
+            let mut r = format!(
+                "- resource: {resource:?}\n  namespaces: [{:?}]\n  message: rule {i}\n",
+                globs[i % globs.len()]
+            );
+            if !deny.is_empty() {
+                r.push_str(&format!("  deny: [{}]\n", list(deny)));
+            }
+            if !allow.is_empty() {
+                r.push_str(&format!("  allow: [{}]\n", list(allow)));
+            }
+            if *delete {
+                r.push_str("  delete: deny\n");
+            }
+            r
+        })
+        .collect()
+}
+
+/// The summary rows (after the header) of a verify run.
+fn rows(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("policies["))
+        .collect()
+}
+
+#[test]
+fn verify_agrees_with_the_api_server_on_every_rule_of_the_corpus() {
+    let ns = Namespace::new("policies-verify");
+    objects(&ns.0);
+    let plugin = "pv-corpus";
+    let m = myops(plugin, &rules(&ns.0, CORPUS));
+    let _policies = export_and_apply(&m, plugin, &[]);
+    let rv = |kind: &str, name: &str| {
+        kubectl(&["get", kind, name, "-n", &ns.0, "-o", "jsonpath={.metadata.resourceVersion}"])
+    };
+    let before = [rv("configmap", "app"), rv("secret", "db"), rv("backupjob", "nightly")];
+    let started = std::time::Instant::now();
+    let r = m.run(&["policies", "verify", "-n", &ns.0]);
+    let took = started.elapsed();
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let rows = rows(&r.stdout);
+    assert_eq!(rows.len(), CORPUS.len(), "{}", r.stdout);
+    for row in &rows {
+        assert!(row.ends_with("   agreed"), "{row}\n{}", r.stdout);
+    }
+    assert!(!r.stdout.contains("could not probe"), "{}", r.stdout);
+    assert_eq!(
+        rows[0].split_whitespace().collect::<Vec<_>>(),
+        ["policies[0]", "(configmaps)", "pv-corpus-policies-0-configmaps", "configmap/app", "3", "3", "agreed"],
+    );
+    let probes: usize = rows
+        .iter()
+        .map(|row| row.split_whitespace().rev().nth(2).unwrap().parse::<usize>().unwrap())
+        .sum();
+    assert!(probes >= 100, "only {probes} probes:\n{}", r.stdout);
+    eprintln!("{} rules, {probes} probes in {took:?}", rows.len());
+    // Dry runs only: nothing changed, nothing journaled.
+    let after = [rv("configmap", "app"), rv("secret", "db"), rv("backupjob", "nightly")];
+    assert_eq!(before, after);
+    assert!(m.records().is_empty(), "{:?}", m.records());
+    // A Secret's value is never echoed.
+    assert!(!r.stdout.contains("hunter2") && !r.stderr.contains("hunter2"));
+}
+
+/// The fault seam: the policies were exported by a generator that leaves every `allow` out,
+/// so the API server refuses the allowed exceptions the client lets through.
+#[test]
+fn verify_reports_a_generator_that_forgets_the_allow_paths() {
+    let ns = Namespace::new("policies-verify-fault");
+    objects(&ns.0);
+    let plugin = "pv-fault";
+    let corpus: &[(&str, &[&str], &[&str], bool)] = &[
+        ("configmaps", &["/data/*"], &["/data/public"], false),
+        ("secrets", &["/data/password"], &[], false),
+    ];
+    let mut m = myops(plugin, &rules(&ns.0, corpus));
+    m.set_env("MYOPS_TEST_POLICY_FAULT", "ignore-allow");
+    let _policies = export_and_apply(&m, plugin, &[]);
+    m.set_env("MYOPS_TEST_POLICY_FAULT", "");
+    let r = m.run(&["policies", "verify", "-n", &ns.0]);
+    assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    let rows = rows(&r.stdout);
+    assert!(
+        rows[0].ends_with("outdated: pv-fault-policies-0-configmaps on the cluster differs from the export: validations"),
+        "{}",
+        r.stdout
+    );
+    assert!(rows[1].ends_with("   agreed"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!(
+            "disagreement: policies[0] (configmaps) on configmap/app, change under allowed /data/public: plugin.yaml allows it, the API server refuses it (policies[0])\n"
+        )),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        r.stderr,
+        "error: policies verify: 1 disagreement(s) between this client's judge and the API server, 1 rule(s) whose policy is missing or outdated or that were not probed; the API server does not enforce what plugin.yaml says — export and apply the policies again, and report a disagreement that stays\n"
+    );
+}
+
+#[test]
+fn verify_without_the_policies_applied_says_they_are_missing() {
+    let ns = Namespace::new("policies-verify-missing");
+    let plugin = "pv-missing";
+    let m = myops(
+        plugin,
+        &rules(&ns.0, &[("configmaps", &["/data/*"], &[], false)]),
+    );
+    let r = m.run(&["policies", "verify", "-n", &ns.0]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stdout,
+        "RULE                       POLICY                             OBJECT   PROBES   AGREED   RESULT\n\
+         policies[0] (configmaps)   pv-missing-policies-0-configmaps   -        0        0        not probed: its ValidatingAdmissionPolicy and binding pv-missing-policies-0-configmaps is not on the cluster; apply the policies first (policies apply, or policies export | kubectl apply -f -)\n"
+    );
+}
+
+/// With `Warn` bindings a refusal is a warning on an accepted dry run: verify reads the
+/// warnings, each naming its policy, and compares the sets of refusing rules exactly.
+#[test]
+fn verify_reads_the_warnings_of_warn_bindings() {
+    let ns = Namespace::new("policies-verify-warn");
+    objects(&ns.0);
+    let plugin = "pv-warn";
+    let corpus = &CORPUS[..6];
+    let m = myops(plugin, &rules(&ns.0, corpus));
+    let _policies = export_and_apply(&m, plugin, &["--actions", "Warn,Audit"]);
+    let r = m.run(&["policies", "verify", "-n", &ns.0, "--actions", "Warn,Audit"]);
+    assert_eq!(r.code, 0, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    for row in rows(&r.stdout) {
+        assert!(row.ends_with("   agreed"), "{}", r.stdout);
+    }
+    // The same bindings verified as Deny: outdated (their actions differ).
+    let r = m.run(&["policies", "verify", "-n", &ns.0]);
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(r.stdout.contains("differs from the export: the binding's actions"), "{}", r.stdout);
+}
