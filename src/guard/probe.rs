@@ -72,10 +72,17 @@ impl Session<'_> {
         };
         let api = self.api_for(grant, obj, &change)?;
         let base = kube::core::Request::new(api.resource_url());
-        let built = match change.request(FIELD_MANAGER, true).map_err(GuardError::Usage)? {
+        let built = match change
+            .request(FIELD_MANAGER, true)
+            .map_err(GuardError::Usage)?
+        {
             (Request::Patch { patch, .. }, Params::Patch(pp)) => base.patch(&obj.name, &pp, &patch),
             (Request::Delete(dp), _) => base.delete(&obj.name, &dp),
-            _ => return Err(GuardError::Usage("internal: a probe is a patch or a delete".into())),
+            _ => {
+                return Err(GuardError::Usage(
+                    "internal: a probe is a patch or a delete".into(),
+                ));
+            }
         }
         .map_err(|e| GuardError::Usage(format!("cannot build the probe request: {e}")))?;
         let client = self.client().clone();
@@ -115,8 +122,7 @@ impl Session<'_> {
 /// quoted text with `\"` and `\\` escapes); a value of another shape is kept whole.
 pub fn warning_text(header: &str) -> String {
     let mut parts = header.splitn(3, ' ');
-    let (Some(_code), Some(_agent), Some(rest)) = (parts.next(), parts.next(), parts.next())
-    else {
+    let (Some(_code), Some(_agent), Some(rest)) = (parts.next(), parts.next(), parts.next()) else {
         return header.to_string();
     };
     let Some(inner) = rest.strip_prefix('"') else {
@@ -145,7 +151,9 @@ mod tests {
     #[test]
     fn a_warning_header_gives_its_quoted_text_unescaped() {
         assert_eq!(
-            warning_text(r#"299 - "Validation failed for ValidatingAdmissionPolicy 'p' with binding 'p': denied by \"x\"""#),
+            warning_text(
+                r#"299 - "Validation failed for ValidatingAdmissionPolicy 'p' with binding 'p': denied by \"x\"""#
+            ),
             r#"Validation failed for ValidatingAdmissionPolicy 'p' with binding 'p': denied by "x""#
         );
         assert_eq!(warning_text("odd"), "odd");

@@ -34,7 +34,7 @@ impl Drop for Policies {
 /// types, with `policies`.
 fn myops(name: &str, policies: &str) -> Myops {
     Myops::new(&format!(
-        "name: {name}\nverbs: [get, patch, delete]\nresources: [configmaps, secrets, deployments, backupjobs.example.com, gizmos.pverify.example.com, validatingadmissionpolicies.admissionregistration.k8s.io, validatingadmissionpolicybindings.admissionregistration.k8s.io]\nscopes: [namespace, cluster]\npolicies:\n{policies}"
+        "name: {name}\nverbs: [get, patch, delete]\nresources: [configmaps, secrets, deployments, backupjobs.example.com, probees.pverify.example.com, validatingadmissionpolicies.admissionregistration.k8s.io, validatingadmissionpolicybindings.admissionregistration.k8s.io]\nscopes: [namespace, cluster]\npolicies:\n{policies}"
     ))
 }
 
@@ -47,23 +47,29 @@ fn export_and_apply(m: &Myops, plugin: &str, args: &[&str]) -> Policies {
     let r = m.run(&all);
     assert_eq!(r.code, 0, "export: {}", r.stderr);
     let out = kubectl_stdin(&["apply", "-f", "-"], &r.stdout);
-    assert!(out.status.success(), "kubectl apply: {}", text_of(&out.stderr));
+    assert!(
+        out.status.success(),
+        "kubectl apply: {}",
+        text_of(&out.stderr)
+    );
     guard
 }
 
 /// The group of the free-form custom resource (any key, `~` and spaces too) the escaped keys
 /// are probed on; its CRD is shared by the tests of this module (applying it is idempotent).
-const GIZMO_GROUP: &str = "pverify.example.com";
+const PROBEE_GROUP: &str = "pverify.example.com";
 
 /// The objects the corpus is probed on, in `ns`: a ConfigMap and a Secret, a Deployment with
-/// two containers and env, a BackupJob and a Gizmo whose spec has keys with `~`, a space and
+/// two containers and env, a BackupJob and a Probee whose spec has keys with `~`, a space and
 /// digits.
 fn objects(ns: &str) {
-    kubectl_apply(&std::fs::read_to_string(root().join("crds/backupjobs.example.com.yaml")).unwrap());
+    kubectl_apply(
+        &std::fs::read_to_string(root().join("crds/backupjobs.example.com.yaml")).unwrap(),
+    );
     kubectl_apply(&format!(
-        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: gizmos.{GIZMO_GROUP}}}\nspec:\n  group: {GIZMO_GROUP}\n  scope: Namespaced\n  names: {{plural: gizmos, singular: gizmo, kind: Gizmo}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {{name: probees.{PROBEE_GROUP}}}\nspec:\n  group: {PROBEE_GROUP}\n  scope: Namespaced\n  names: {{plural: probees, singular: probee, kind: Probee}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
     ));
-    wait_established(&["backupjobs.example.com", &format!("gizmos.{GIZMO_GROUP}")]);
+    wait_established(&["backupjobs.example.com", &format!("probees.{PROBEE_GROUP}")]);
     kubectl_apply(&format!(
         r#"apiVersion: v1
 kind: ConfigMap
@@ -101,8 +107,8 @@ kind: BackupJob
 metadata: {{name: nightly, namespace: {ns}}}
 spec: {{schedule: "0 2 * * *", target: data-pvc, retentionDays: 3}}
 ---
-apiVersion: {GIZMO_GROUP}/v1
-kind: Gizmo
+apiVersion: {PROBEE_GROUP}/v1
+kind: Probee
 metadata: {{name: g1, namespace: {ns}}}
 spec:
   "a~b": t
@@ -122,10 +128,30 @@ const CORPUS: &[(&str, &[&str], &[&str], bool)] = &[
     ("configmaps", &["/data"], &[], false),
     ("configmaps", &["/data/password"], &[], false),
     ("configmaps", &["/data/*"], &["/data/public"], false),
-    ("configmaps", &["/data/**"], &["/data/public", "/data/free"], false),
-    ("configmaps", &["/metadata/annotations/**"], &["/metadata/annotations/team"], false),
-    ("configmaps", &["/metadata/annotations/example.com~1owner"], &[], false),
-    ("configmaps", &["/metadata/labels/*"], &["/metadata/labels/app.kubernetes.io~1version"], false),
+    (
+        "configmaps",
+        &["/data/**"],
+        &["/data/public", "/data/free"],
+        false,
+    ),
+    (
+        "configmaps",
+        &["/metadata/annotations/**"],
+        &["/metadata/annotations/team"],
+        false,
+    ),
+    (
+        "configmaps",
+        &["/metadata/annotations/example.com~1owner"],
+        &[],
+        false,
+    ),
+    (
+        "configmaps",
+        &["/metadata/labels/*"],
+        &["/metadata/labels/app.kubernetes.io~1version"],
+        false,
+    ),
     ("configmaps", &["/metadata/**"], &[], false),
     ("configmaps", &["/metadata"], &[], false),
     ("configmaps", &[], &[], true),
@@ -136,21 +162,76 @@ const CORPUS: &[(&str, &[&str], &[&str], bool)] = &[
     ("secrets", &["/data/*"], &["/data/public"], false),
     ("secrets", &["/data/**"], &[], true),
     ("deployments", &["/spec/replicas"], &[], false),
-    ("deployments", &["/spec/template/spec/containers/*/image"], &[], false),
-    ("deployments", &["/spec/template/spec/containers/0/image"], &[], false),
-    ("deployments", &["/spec/template/spec/containers/*/env/*/value"], &[], false),
-    ("deployments", &["/spec/template/spec/containers/*"], &["/spec/template/spec/containers/*/resources"], false),
-    ("deployments", &["/spec/template/spec/containers/*/env/**"], &["/spec/template/spec/containers/*/env/*/name"], false),
+    (
+        "deployments",
+        &["/spec/template/spec/containers/*/image"],
+        &[],
+        false,
+    ),
+    (
+        "deployments",
+        &["/spec/template/spec/containers/0/image"],
+        &[],
+        false,
+    ),
+    (
+        "deployments",
+        &["/spec/template/spec/containers/*/env/*/value"],
+        &[],
+        false,
+    ),
+    (
+        "deployments",
+        &["/spec/template/spec/containers/*"],
+        &["/spec/template/spec/containers/*/resources"],
+        false,
+    ),
+    (
+        "deployments",
+        &["/spec/template/spec/containers/*/env/**"],
+        &["/spec/template/spec/containers/*/env/*/name"],
+        false,
+    ),
     ("deployments", &["/spec/**"], &["/spec/replicas"], false),
-    ("deployments", &["/spec/template/spec/containers"], &["/spec/template/spec/containers/1"], false),
+    (
+        "deployments",
+        &["/spec/template/spec/containers"],
+        &["/spec/template/spec/containers/1"],
+        false,
+    ),
     ("backupjobs.example.com", &["/spec/target"], &[], false),
-    ("backupjobs.example.com", &["/spec/*"], &["/spec/schedule"], false),
+    (
+        "backupjobs.example.com",
+        &["/spec/*"],
+        &["/spec/schedule"],
+        false,
+    ),
     ("backupjobs.example.com", &["/spec/**"], &[], false),
-    ("gizmos.pverify.example.com", &["/spec/a~0b"], &[], false),
-    ("gizmos.pverify.example.com", &["/spec/a b/c-d"], &[], false),
-    ("gizmos.pverify.example.com", &["/spec/items/*/*"], &["/spec/items/*/free"], false),
-    ("gizmos.pverify.example.com", &["/spec/map/0", "/spec/in"], &[], false),
-    ("*", &["/metadata/annotations/example.com~1owner"], &[], false),
+    ("probees.pverify.example.com", &["/spec/a~0b"], &[], false),
+    (
+        "probees.pverify.example.com",
+        &["/spec/a b/c-d"],
+        &[],
+        false,
+    ),
+    (
+        "probees.pverify.example.com",
+        &["/spec/items/*/*"],
+        &["/spec/items/*/free"],
+        false,
+    ),
+    (
+        "probees.pverify.example.com",
+        &["/spec/map/0", "/spec/in"],
+        &[],
+        false,
+    ),
+    (
+        "*",
+        &["/metadata/annotations/example.com~1owner"],
+        &[],
+        false,
+    ),
 ];
 
 /// The plugin.yaml rules of `corpus` in namespace `ns`, the namespace written as the exact
@@ -209,9 +290,21 @@ fn verify_agrees_with_the_api_server_on_every_rule_of_the_corpus() {
     let m = myops(plugin, &rules(&ns.0, CORPUS));
     let _policies = export_and_apply(&m, plugin, &[]);
     let rv = |kind: &str, name: &str| {
-        kubectl(&["get", kind, name, "-n", &ns.0, "-o", "jsonpath={.metadata.resourceVersion}"])
+        kubectl(&[
+            "get",
+            kind,
+            name,
+            "-n",
+            &ns.0,
+            "-o",
+            "jsonpath={.metadata.resourceVersion}",
+        ])
     };
-    let before = [rv("configmap", "app"), rv("secret", "db"), rv("backupjob", "nightly")];
+    let before = [
+        rv("configmap", "app"),
+        rv("secret", "db"),
+        rv("backupjob", "nightly"),
+    ];
     let started = std::time::Instant::now();
     let r = m.run(&["policies", "verify", "-n", &ns.0]);
     let took = started.elapsed();
@@ -224,16 +317,35 @@ fn verify_agrees_with_the_api_server_on_every_rule_of_the_corpus() {
     assert!(!r.stdout.contains("could not probe"), "{}", r.stdout);
     assert_eq!(
         rows[0].split_whitespace().collect::<Vec<_>>(),
-        ["policies[0]", "(configmaps)", "pv-corpus-policies-0-configmaps", "configmap/app", "3", "3", "agreed"],
+        [
+            "policies[0]",
+            "(configmaps)",
+            "pv-corpus-policies-0-configmaps",
+            "configmap/app",
+            "3",
+            "3",
+            "agreed"
+        ],
     );
     let probes: usize = rows
         .iter()
-        .map(|row| row.split_whitespace().rev().nth(2).unwrap().parse::<usize>().unwrap())
+        .map(|row| {
+            row.split_whitespace()
+                .rev()
+                .nth(2)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap()
+        })
         .sum();
     assert!(probes >= 100, "only {probes} probes:\n{}", r.stdout);
     eprintln!("{} rules, {probes} probes in {took:?}", rows.len());
     // Dry runs only: nothing changed, nothing journaled.
-    let after = [rv("configmap", "app"), rv("secret", "db"), rv("backupjob", "nightly")];
+    let after = [
+        rv("configmap", "app"),
+        rv("secret", "db"),
+        rv("backupjob", "nightly"),
+    ];
     assert_eq!(before, after);
     assert!(m.records().is_empty(), "{:?}", m.records());
     // A Secret's value is never echoed.
@@ -265,9 +377,9 @@ fn verify_reports_a_generator_that_forgets_the_allow_paths() {
     );
     assert!(rows[1].ends_with("   agreed"), "{}", r.stdout);
     assert!(
-        r.stdout.contains(&format!(
+        r.stdout.contains(
             "disagreement: policies[0] (configmaps) on configmap/app, change under allowed /data/public: plugin.yaml allows it, the API server refuses it (policies[0])\n"
-        )),
+        ),
         "{}",
         r.stdout
     );
@@ -312,5 +424,10 @@ fn verify_reads_the_warnings_of_warn_bindings() {
     // The same bindings verified as Deny: outdated (their actions differ).
     let r = m.run(&["policies", "verify", "-n", &ns.0]);
     assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(r.stdout.contains("differs from the export: the binding's actions"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("differs from the export: the binding's actions"),
+        "{}",
+        r.stdout
+    );
 }

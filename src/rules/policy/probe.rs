@@ -67,7 +67,10 @@ pub fn probes(rule: &PolicyRule, kind: &str, object: &Value) -> Vec<Probe> {
             continue;
         };
         let at = join_pointer(&path);
-        push(format!("change under {at}"), change_at(object, &path, secret));
+        push(
+            format!("change under {at}"),
+            change_at(object, &path, secret),
+        );
         if let Some((beside, patch)) = beside(object, &path, secret) {
             push(format!("change beside {}", join_pointer(&beside)), patch);
         }
@@ -94,6 +97,18 @@ pub fn probes(rule: &PolicyRule, kind: &str, object: &Value) -> Vec<Probe> {
         });
     }
     out
+}
+
+/// Whether some `deny` path of `rule` names a field `object` has (its `*` instantiated as
+/// [`probes`] does): such an object shows more of the rule than one where every probe adds
+/// a field, so `verify` prefers it.
+pub fn reaches(rule: &PolicyRule, object: &Value) -> bool {
+    rule.deny.iter().any(|text| {
+        parse_pattern(text)
+            .ok()
+            .and_then(|p| instantiate(&p, object, &[]))
+            .is_some_and(|path| at(object, &path).is_some())
+    })
 }
 
 /// The indexes of the rules of `rules` that refuse the change from `before` to `after`, each
@@ -141,16 +156,22 @@ pub enum Verdict {
 /// exported policy name of each rule index. A refusal names its policy
 /// (`ValidatingAdmissionPolicy 'NAME' with binding 'NAME' denied request: …`, Kubernetes
 /// validating admission plugin) and our message says `denied by plugin.yaml policies[N]`.
-pub fn verdict(code: u16, message: &str, warnings: &[String], policies: &[(usize, String)]) -> Verdict {
+pub fn verdict(
+    code: u16,
+    message: &str,
+    warnings: &[String],
+    policies: &[(usize, String)],
+) -> Verdict {
     let named = |text: &str| -> Option<usize> {
         policies
             .iter()
             .find(|(_, name)| text.contains(&format!("ValidatingAdmissionPolicy '{name}'")))
             .map(|(i, _)| *i)
             .or_else(|| {
-                policies.iter().map(|(i, _)| *i).find(|i| {
-                    text.contains(&format!("denied by plugin.yaml policies[{i}] ("))
-                })
+                policies
+                    .iter()
+                    .map(|(i, _)| *i)
+                    .find(|i| text.contains(&format!("denied by plugin.yaml policies[{i}] (")))
             })
     };
     if (200..300).contains(&code) {
@@ -261,7 +282,11 @@ fn server_managed(path: &[String], key: &str) -> bool {
 
 /// A concrete path `pattern` matches in `object`, its `*` (and a trailing `/**`, one segment
 /// more) instantiated by [`pick`].
-fn instantiate(pattern: &PathPattern, object: &Value, allow: &[PathPattern]) -> Option<Vec<String>> {
+fn instantiate(
+    pattern: &PathPattern,
+    object: &Value,
+    allow: &[PathPattern],
+) -> Option<Vec<String>> {
     let mut path: Vec<String> = Vec::new();
     for seg in pattern.segments() {
         let key = match seg {
@@ -373,7 +398,9 @@ fn change_op(doc: &Value, path: &[String], secret: bool) -> Option<Value> {
         return Some(json!({"op": op, "path": join_pointer(&leaf), "value": value}));
     }
     // The deepest existing ancestor, and one `add` of the rest as a nested value.
-    let depth = (0..path.len()).rev().find(|d| at(doc, &path[..*d]).is_some())?;
+    let depth = (0..path.len())
+        .rev()
+        .find(|d| at(doc, &path[..*d]).is_some())?;
     let parent = at(doc, &path[..depth])?;
     let first = &path[depth];
     match parent {
@@ -427,9 +454,7 @@ fn beside(doc: &Value, path: &[String], secret: bool) -> Option<(Vec<String>, Op
             .min_by_key(|(_, v)| rank(v))
             .map(|(k, _)| k.clone())
             .or_else(|| (last != NEW_KEY).then(|| NEW_KEY.to_string()))?,
-        Value::Array(a) => (0..a.len())
-            .map(|i| i.to_string())
-            .find(|i| i != last)?,
+        Value::Array(a) => (0..a.len()).map(|i| i.to_string()).find(|i| i != last)?,
         _ => return None,
     };
     let mut p = parent_path.to_vec();

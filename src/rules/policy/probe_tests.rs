@@ -81,23 +81,40 @@ fn a_star_takes_a_key_no_allow_covers_and_the_allow_gets_its_own_probe() {
 #[test]
 fn escaped_keys_stay_escaped_in_the_pointers() {
     let p = probes(
-        &rule(&["/metadata/annotations/example.com~1owner", "/metadata/annotations/a~0b"], &[]),
+        &rule(
+            &[
+                "/metadata/annotations/example.com~1owner",
+                "/metadata/annotations/a~0b",
+            ],
+            &[],
+        ),
         "ConfigMap",
         &secret(),
     );
     assert_eq!(
         p[0].patch,
-        Some(json!([{"op": "replace", "path": "/metadata/annotations/example.com~1owner", "value": "xx"}]))
+        Some(
+            json!([{"op": "replace", "path": "/metadata/annotations/example.com~1owner", "value": "xx"}])
+        )
     );
-    assert!(whats(&p).contains(&"change under /metadata/annotations/a~0b"), "{p:?}");
+    assert!(
+        whats(&p).contains(&"change under /metadata/annotations/a~0b"),
+        "{p:?}"
+    );
 }
 
 #[test]
 fn a_missing_path_is_created_with_one_add_of_a_nested_value() {
-    let p = probes(&rule(&["/spec/strategy/rollingUpdate/maxSurge"], &[]), "Deployment", &deployment());
+    let p = probes(
+        &rule(&["/spec/strategy/rollingUpdate/maxSurge"], &[]),
+        "Deployment",
+        &deployment(),
+    );
     assert_eq!(
         p[0].patch,
-        Some(json!([{"op": "add", "path": "/spec/strategy", "value": {"rollingUpdate": {"maxSurge": "probe"}}}]))
+        Some(
+            json!([{"op": "add", "path": "/spec/strategy", "value": {"rollingUpdate": {"maxSurge": "probe"}}}])
+        )
     );
 }
 
@@ -110,10 +127,15 @@ fn a_list_star_takes_item_zero_and_numbers_in_strings_count_up() {
     );
     assert_eq!(
         p[0].patch,
-        Some(json!([{"op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "registry.invalid/web:2"}]))
+        Some(
+            json!([{"op": "replace", "path": "/spec/template/spec/containers/0/image", "value": "registry.invalid/web:2"}])
+        )
     );
     // Beside the image: the container's name, a valid DNS label after the change.
-    assert_eq!(p[1].what, "change beside /spec/template/spec/containers/0/name");
+    assert_eq!(
+        p[1].what,
+        "change beside /spec/template/spec/containers/0/name"
+    );
 }
 
 #[test]
@@ -135,7 +157,10 @@ fn delete_deny_adds_a_delete_probe() {
     r.delete = DeletePolicy::Deny;
     assert_eq!(
         probes(&r, "ConfigMap", &secret()),
-        [Probe { what: "delete".into(), patch: None }]
+        [Probe {
+            what: "delete".into(),
+            patch: None
+        }]
     );
 }
 
@@ -150,18 +175,32 @@ fn counted_up_keeps_label_values_and_quantities_valid() {
 
 #[test]
 fn verdicts_name_the_rule_by_policy_name_or_message() {
-    let names = [(0, "p-policies-0-secrets".to_string()), (3, "p-policies-3-configmaps".to_string())];
+    let names = [
+        (0, "p-policies-0-secrets".to_string()),
+        (3, "p-policies-3-configmaps".to_string()),
+    ];
     let m = "admission webhook: ValidatingAdmissionPolicy 'p-policies-3-configmaps' with binding 'p-policies-3-configmaps' denied request: denied by plugin.yaml policies[3] (configmaps): …";
     assert_eq!(verdict(403, m, &[], &names), Verdict::Refused(vec![3]));
     assert_eq!(verdict(200, "", &[], &names), Verdict::Allowed);
     let w = "Validation failed for ValidatingAdmissionPolicy 'p-policies-0-secrets' with binding 'p-policies-0-secrets': denied by plugin.yaml policies[0] (secrets): …".to_string();
     assert_eq!(verdict(200, "", &[w], &names), Verdict::Refused(vec![0]));
-    assert!(matches!(verdict(422, "invalid", &[], &names), Verdict::Unknown(_)));
     assert!(matches!(
-        verdict(403, "ValidatingAdmissionPolicy 'other' with binding 'other' denied request: denied by plugin.yaml policies[9] (x)", &[], &names),
+        verdict(422, "invalid", &[], &names),
         Verdict::Unknown(_)
     ));
-    assert!(matches!(verdict(403, "forbidden: User \"alice\" cannot patch", &[], &names), Verdict::Unknown(_)));
+    assert!(matches!(
+        verdict(
+            403,
+            "ValidatingAdmissionPolicy 'other' with binding 'other' denied request: denied by plugin.yaml policies[9] (x)",
+            &[],
+            &names
+        ),
+        Verdict::Unknown(_)
+    ));
+    assert!(matches!(
+        verdict(403, "forbidden: User \"alice\" cannot patch", &[], &names),
+        Verdict::Unknown(_)
+    ));
 }
 
 #[test]
@@ -205,13 +244,22 @@ fn corpus_probes() {
                 let after = apply(&object, patch)
                     .unwrap_or_else(|e| panic!("{deny:?} {}: {e}: {patch}", p.what));
                 let client = !refusing(std::slice::from_ref(&compiled), &object, &after).is_empty();
-                let cel = locals
-                    .iter()
-                    .any(|l| !l.allows(&object, &after).unwrap());
+                let cel = locals.iter().any(|l| !l.allows(&object, &after).unwrap());
                 assert_eq!(client, cel, "{deny:?} allow {allow:?} {}: {patch}", p.what);
                 judged += 1;
             }
         }
     }
     assert!(judged > 120, "only {judged} probes");
+}
+
+#[test]
+fn an_object_with_a_denied_field_is_reached_one_without_is_not() {
+    let r = rule(&["/data/password"], &[]);
+    assert!(reaches(&r, &secret()));
+    assert!(!reaches(&r, &deployment()));
+    assert!(reaches(
+        &rule(&["/spec/template/spec/containers/*/image"], &[]),
+        &deployment()
+    ));
 }

@@ -82,16 +82,23 @@ pub async fn run(
     }
     // Always the generator without the test fault: verify compares the cluster with what a
     // correct export writes.
-    let exported = admission::export(&plugin.name, &plugin.policies, &args.actions, Fault::default())
-        .map_err(VerbError::Usage)?;
+    let exported = admission::export(
+        &plugin.name,
+        &plugin.policies,
+        &args.actions,
+        Fault::default(),
+    )
+    .map_err(VerbError::Usage)?;
     let exact = !args.actions.contains(&Action::Deny);
     let session = Session::open(settings, p, Purpose::Read).await?;
     let on_cluster = installed::read(&session).await?;
     let names: Vec<(usize, String)> = exported.iter().map(|e| (e.index, e.name.clone())).collect();
     let start = Instant::now();
-    let mut rows = vec![["RULE", "POLICY", "OBJECT", "PROBES", "AGREED", "RESULT"]
-        .map(str::to_string)
-        .to_vec()];
+    let mut rows = vec![
+        ["RULE", "POLICY", "OBJECT", "PROBES", "AGREED", "RESULT"]
+            .map(str::to_string)
+            .to_vec(),
+    ];
     let mut problems: Vec<String> = Vec::new();
     let mut failed = 0usize;
     for e in &exported {
@@ -103,7 +110,9 @@ pub async fn run(
                 probes: 0,
                 agreed: 0,
                 object: "-".into(),
-                not_probed: Some(format!("{why}; apply the policies first (policies apply, or policies export | kubectl apply -f -)")),
+                not_probed: Some(format!(
+                    "{why}; apply the policies first (policies apply, or policies export | kubectl apply -f -)"
+                )),
             },
             _ => {
                 let ctx = Ctx {
@@ -119,7 +128,10 @@ pub async fn run(
             (_, Some(why)) => format!("not probed: {why}"),
             (Installed::Outdated(why), None) => format!("outdated: {why}"),
             (_, None) if result.agreed == result.probes => "agreed".into(),
-            (_, None) => format!("{} disagreed or could not probe", result.probes - result.agreed),
+            (_, None) => format!(
+                "{} disagreed or could not probe",
+                result.probes - result.agreed
+            ),
         };
         if !matches!(state, Installed::Current) || result.not_probed.is_some() {
             failed += 1;
@@ -134,7 +146,10 @@ pub async fn run(
         ]);
     }
     p.out(&align(&rows))?;
-    let disagreements = problems.iter().filter(|l| l.starts_with("disagreement")).count();
+    let disagreements = problems
+        .iter()
+        .filter(|l| l.starts_with("disagreement"))
+        .count();
     for line in &problems {
         p.out(&format!("{line}\n"))?;
     }
@@ -189,7 +204,11 @@ async fn probe_rule(
     let mut unknown = 0;
     let mut grants: [Option<Result<Grant, String>>; 2] = [None, None];
     for pr in &probes {
-        let verb = if pr.patch.is_some() { Verb::Patch } else { Verb::Delete };
+        let verb = if pr.patch.is_some() {
+            Verb::Patch
+        } else {
+            Verb::Delete
+        };
         let slot = usize::from(pr.patch.is_none());
         if grants[slot].is_none() {
             let rbac = if slot == 0 { "patch" } else { "delete" };
@@ -204,7 +223,10 @@ async fn probe_rule(
             Some(Ok(g)) => g,
             Some(Err(why)) => {
                 unknown += 1;
-                problems.push(format!("could not probe: {title} on {shown}, {}: {why}", pr.what));
+                problems.push(format!(
+                    "could not probe: {title} on {shown}, {}: {why}",
+                    pr.what
+                ));
                 continue;
             }
             None => continue,
@@ -212,11 +234,17 @@ async fn probe_rule(
         match judge(ctx, grant, &obj, &before, &rules, pr).await? {
             Outcome::Agreed => agreed += 1,
             Outcome::Disagreed(why) => {
-                problems.push(format!("disagreement: {title} on {shown}, {}: {why}", pr.what));
+                problems.push(format!(
+                    "disagreement: {title} on {shown}, {}: {why}",
+                    pr.what
+                ));
             }
             Outcome::Unknown(why) => {
                 unknown += 1;
-                problems.push(format!("could not probe: {title} on {shown}, {}: {why}", pr.what));
+                problems.push(format!(
+                    "could not probe: {title} on {shown}, {}: {why}",
+                    pr.what
+                ));
             }
         }
     }
@@ -248,7 +276,11 @@ async fn judge(
     let client: Vec<usize> = match &pr.patch {
         Some(patch) => match probe::apply(before, patch) {
             Ok(after) => refusing(rules, before, &after),
-            Err(e) => return Ok(Outcome::Unknown(format!("the probe does not apply here: {e}"))),
+            Err(e) => {
+                return Ok(Outcome::Unknown(format!(
+                    "the probe does not apply here: {e}"
+                )));
+            }
         },
         None => rules
             .iter()
@@ -274,7 +306,9 @@ async fn judge(
             tokio::time::sleep(Duration::from_millis(500)).await;
             continue;
         }
-        return Ok(settled_disagreement(&client, &server, before, rules, &answer));
+        return Ok(settled_disagreement(
+            &client, &server, before, rules, &answer,
+        ));
     }
 }
 

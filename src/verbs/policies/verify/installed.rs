@@ -39,8 +39,11 @@ pub struct OnCluster {
 /// The gate's refusal (exit 3) or the API error of a list.
 pub async fn read(session: &Session<'_>) -> Result<OnCluster, VerbError> {
     Ok(OnCluster {
-        policies: list(session, "validatingadmissionpolicies.admissionregistration.k8s.io")
-            .await?,
+        policies: list(
+            session,
+            "validatingadmissionpolicies.admissionregistration.k8s.io",
+        )
+        .await?,
         bindings: list(
             session,
             "validatingadmissionpolicybindings.admissionregistration.k8s.io",
@@ -77,9 +80,13 @@ async fn list(session: &Session<'_>, type_name: &str) -> Result<HashMap<String, 
 impl OnCluster {
     /// How the objects of `e` stand on the cluster.
     pub fn check(&self, e: &Exported) -> Installed {
-        let (Some(policy), Some(binding)) = (self.policies.get(&e.name), self.bindings.get(&e.name))
+        let (Some(policy), Some(binding)) =
+            (self.policies.get(&e.name), self.bindings.get(&e.name))
         else {
-            let what = match (self.policies.contains_key(&e.name), self.bindings.contains_key(&e.name)) {
+            let what = match (
+                self.policies.contains_key(&e.name),
+                self.bindings.contains_key(&e.name),
+            ) {
                 (false, false) => "its ValidatingAdmissionPolicy and binding",
                 (false, true) => "its ValidatingAdmissionPolicy",
                 _ => "its ValidatingAdmissionPolicyBinding",
@@ -106,7 +113,8 @@ fn expressions<'a>(spec: &'a Value, field: &str, key: &str) -> Vec<&'a str> {
 pub fn compare(e: &Exported, policy: &Value, binding: &Value) -> Installed {
     let (want, got) = (&e.policy["spec"], &policy["spec"]);
     let mut differs = Vec::new();
-    if expressions(want, "validations", "expression") != expressions(got, "validations", "expression")
+    if expressions(want, "validations", "expression")
+        != expressions(got, "validations", "expression")
         || expressions(want, "validations", "messageExpression")
             != expressions(got, "validations", "messageExpression")
     {
@@ -123,7 +131,12 @@ pub fn compare(e: &Exported, policy: &Value, binding: &Value) -> Installed {
             .into_iter()
             .flatten()
             .map(|r| {
-                serde_json::json!([r["apiGroups"], r["apiVersions"], r["resources"], r["operations"]])
+                serde_json::json!([
+                    r["apiGroups"],
+                    r["apiVersions"],
+                    r["resources"],
+                    r["operations"]
+                ])
             })
             .collect()
     };

@@ -1,5 +1,6 @@
 //! The object a rule is probed on: the first object of its resource (by name, as the API
-//! server lists them) in the current namespace when the rule covers it, else in each
+//! server lists them; among the first [`LIST_LIMIT`], the first that has a field a `deny`
+//! path names) in the current namespace when the rule covers it, else in each
 //! namespace the rule's `namespaces:` names without a `*`; a cluster-scoped resource at
 //! cluster scope. Each list is gated like `get` (plugin.yaml boundary, `list` review).
 
@@ -15,6 +16,10 @@ use crate::verbs::VerbError;
 /// The type a rule on every resource (`*`) is probed on: every namespace has a ConfigMap
 /// (`kube-root-ca.crt`, kube-controller-manager's root CA publisher).
 const ANY_RESOURCE: &str = "configmaps";
+
+/// How many objects one list reads to choose from (one page, as `kubectl get --chunk-size`
+/// pages).
+const LIST_LIMIT: u32 = 100;
 
 /// A rule's probe object, or why there is none (a sentence).
 pub type Found = Result<(ObjectRef, Value), String>;
@@ -64,9 +69,9 @@ pub async fn find(session: &Session<'_>, rule: &PolicyRule) -> Result<Found, Ver
     }
     let mut why = Vec::new();
     for ns in places {
-        let place = ns
-            .as_deref()
-            .map_or("at cluster scope".to_string(), |n| format!("in namespace {n:?}"));
+        let place = ns.as_deref().map_or("at cluster scope".to_string(), |n| {
+            format!("in namespace {n:?}")
+        });
         let ask = AccessRequest {
             verb: "list".into(),
             group: t.api.group.clone(),
@@ -84,10 +89,18 @@ pub async fn find(session: &Session<'_>, rule: &PolicyRule) -> Result<Found, Ver
         };
         let url = <kube::api::DynamicObject as kube::Resource>::url_path(&t.api, ns.as_deref());
         let request = kube::core::Request::new(&url)
-            .list(&ListParams::default().limit(1))
+            .list(&ListParams::default().limit(LIST_LIMIT))
             .map_err(|e| VerbError::Usage(format!("cannot build the list request: {e}")))?;
         let list: Value = session.send(&grant, request).await?;
-        let Some(mut item) = list["items"].as_array().and_then(|a| a.first()).cloned() else {
+        let items = list["items"]
+            .as_array()
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let chosen = items
+            .iter()
+            .find(|o| crate::rules::policy::probe::reaches(rule, o))
+            .or_else(|| items.first());
+        let Some(mut item) = chosen.cloned() else {
             why.push(format!("no {} {place}", t.group_resource()));
             continue;
         };
@@ -96,7 +109,10 @@ pub async fn find(session: &Session<'_>, rule: &PolicyRule) -> Result<Found, Ver
         item["apiVersion"] = Value::String(t.api.api_version.clone());
         item["kind"] = Value::String(t.api.kind.clone());
         crate::base::redact::remember_secret_values(&t.api.kind, &item);
-        let name = item["metadata"]["name"].as_str().unwrap_or_default().to_string();
+        let name = item["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         let obj = ObjectRef {
             t: t.clone(),
             namespace: ns,
