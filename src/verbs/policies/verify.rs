@@ -8,7 +8,8 @@
 //! server-side dry run ([`crate::guard::probe`]) with the policies in force. Both refuse or
 //! both allow, else it is a disagreement (exit 1). A probe the server answers otherwise (422,
 //! 409, an RBAC 403) proves nothing and is listed as "could not probe"; a rule without any
-//! agreed probe is "not probed" (exit 1: nothing was proved for it).
+//! agreed probe is "not probed" (exit 1: nothing was proved for it). The summary table goes
+//! to stdout, every disagreement and probe that could not be judged to stderr.
 //!
 //! A policy just created takes a moment to be enforced (the API server loads and compiles it
 //! asynchronously), so a disagreeing probe is asked again every half second while verify has
@@ -126,7 +127,13 @@ pub async fn run(
         };
         let outcome = match (&state, &result.not_probed) {
             (_, Some(why)) => format!("not probed: {why}"),
-            (Installed::Outdated(why), None) => format!("outdated: {why}"),
+            (Installed::Outdated(why), None) if result.agreed == result.probes => {
+                format!("outdated: {why}")
+            }
+            (Installed::Outdated(why), None) => format!(
+                "outdated: {why}; {} disagreed or could not probe",
+                result.probes - result.agreed
+            ),
             (_, None) if result.agreed == result.probes => "agreed".into(),
             (_, None) => format!(
                 "{} disagreed or could not probe",
@@ -150,8 +157,10 @@ pub async fn run(
         .iter()
         .filter(|l| l.starts_with("disagreement"))
         .count();
+    // On stderr, through the one scrubber (a server message may quote a value; the CEL of
+    // an evaluation error is long).
     for line in &problems {
-        p.out(&format!("{line}\n"))?;
+        p.err_line(line);
     }
     if disagreements > 0 || failed > 0 {
         return Err(VerbError::io(format!(
