@@ -2190,6 +2190,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;policies;verify' {
+            [CompletionResult]::new('--actions', '--actions', [CompletionResultType]::ParameterName, 'The actions the bindings on the cluster have (as for `export`): with Deny a refusal is a 403, with Warn (no Deny) a warning; Audit alone cannot be verified')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
             [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
@@ -2223,8 +2224,8 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
             [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             break
         }
         'kubectl-myops;policies;help' {

@@ -6811,12 +6811,16 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__policies__subcmd__verify)
-            opts="-n -s -v -h --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            opts="-n -s -v -h --actions --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --actions)
+                    COMPREPLY=($(compgen -W "Deny Warn Audit" -- "${cur}"))
+                    return 0
+                    ;;
                 --kubeconfig)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
