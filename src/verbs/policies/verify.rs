@@ -153,6 +153,8 @@ pub async fn run(
         ]);
     }
     p.out(&align(&rows))?;
+    // The table first, then the lines that explain it (stdout is buffered).
+    p.flush()?;
     let disagreements = problems
         .iter()
         .filter(|l| l.starts_with("disagreement"))
