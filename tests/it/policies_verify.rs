@@ -494,3 +494,21 @@ fn a_star_with_an_allow_refuses_plain_kubectl_on_the_api_server() {
         text_of(&image.stderr)
     );
 }
+
+/// admin is in `system:masters`: a rule that exempts that group binds nothing admin sends, so
+/// probing it as admin would prove nothing — it is "not probed", exit 1.
+#[test]
+fn a_rule_that_exempts_the_user_running_verify_is_not_probed() {
+    let ns = Namespace::new("policies-verify-exempt");
+    let plugin = "pv-exempt";
+    let mut rules = rules(&ns.0, &[("configmaps", &["/data/*"], &[], false)]);
+    rules.push_str("  exempt: {groups: [system:masters]}\n");
+    let m = myops(plugin, &rules);
+    let r = m.run(&["policies", "verify", "-n", &ns.0]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stdout.ends_with("not probed: the user \"admin\" is exempt from it (exempt:), so its policy lets every change of theirs through; run verify as a user the rule binds (--as USER)\n"),
+        "{}",
+        r.stdout
+    );
+}

@@ -16,7 +16,7 @@ use serde_json::{Map, Value, json};
 use super::judge::denied_changes;
 use super::pattern::{PathPattern, Seg, join_pointer, parse_pattern};
 use super::rule::{DeletePolicy, PolicyRule};
-use super::scope::Compiled;
+use super::scope::{Compiled, glob_match};
 
 /// The key a probe adds where it needs a new one (a valid ConfigMap key, label and
 /// annotation name).
@@ -109,6 +109,17 @@ pub fn reaches(rule: &PolicyRule, object: &Value) -> bool {
             .and_then(|p| instantiate(&p, object, &[]))
             .is_some_and(|path| at(object, &path).is_some())
     })
+}
+
+/// Whether `rule`'s `exempt:` lets `user` (in `groups`) through: the exported policy does
+/// not bind them (its `not-exempt` match condition), so probes sent as them prove nothing.
+pub fn exempts(rule: &PolicyRule, user: &str, groups: &[String]) -> bool {
+    rule.exempt.users.iter().any(|u| glob_match(u, user))
+        || rule
+            .exempt
+            .groups
+            .iter()
+            .any(|g| groups.iter().any(|have| glob_match(g, have)))
 }
 
 /// The indexes of the rules of `rules` that refuse the change from `before` to `after`, each

@@ -263,3 +263,27 @@ fn an_object_with_a_denied_field_is_reached_one_without_is_not() {
         &deployment()
     ));
 }
+
+#[test]
+fn an_exempt_user_or_group_glob_is_recognised() {
+    let mut r = rule(&["/data/*"], &[]);
+    r.exempt.users = vec!["system:serviceaccount:flux-system:*".into()];
+    r.exempt.groups = vec!["system:masters".into()];
+    let none: &[String] = &[];
+    assert!(exempts(
+        &r,
+        "system:serviceaccount:flux-system:kustomize-controller",
+        none
+    ));
+    assert!(exempts(
+        &r,
+        "admin",
+        &["system:authenticated".into(), "system:masters".into()]
+    ));
+    assert!(!exempts(&r, "alice", &["system:authenticated".into()]));
+    assert!(!exempts(
+        &rule(&["/data/*"], &[]),
+        "admin",
+        &["system:masters".into()]
+    ));
+}

@@ -106,7 +106,18 @@ pub async fn run(
         let rule = &plugin.policies[e.index];
         let title = format!("policies[{}] ({})", e.index, rule.resource);
         let state = on_cluster.check(e);
+        let exempt = if rule.exempt.is_empty() {
+            None
+        } else {
+            exempt_user(&session, rule).await?
+        };
         let result = match &state {
+            _ if exempt.is_some() => RuleResult {
+                probes: 0,
+                agreed: 0,
+                object: "-".into(),
+                not_probed: exempt,
+            },
             Installed::Missing(why) => RuleResult {
                 probes: 0,
                 agreed: 0,
@@ -170,6 +181,29 @@ pub async fn run(
         )));
     }
     Ok(())
+}
+
+/// Why rule `rule` cannot be probed as the user the API server sees: its `exempt:` lets
+/// them through, so its policy refuses nothing they send (`None`: it binds them).
+///
+/// # Errors
+/// The SelfSubjectReview that cannot be made (exit 1).
+async fn exempt_user(
+    session: &Session<'_>,
+    rule: &crate::rules::policy::PolicyRule,
+) -> Result<Option<String>, VerbError> {
+    let review = session
+        .self_review()
+        .await
+        .map_err(|e| VerbError::Gate(Box::new(e)))?;
+    let info = review.status.as_ref().and_then(|s| s.user_info.as_ref());
+    let user = info.and_then(|u| u.username.clone()).unwrap_or_default();
+    let groups = info.and_then(|u| u.groups.clone()).unwrap_or_default();
+    Ok(probe::exempts(rule, &user, &groups).then(|| {
+        format!(
+            "the user {user:?} is exempt from it (exempt:), so its policy lets every change of theirs through; run verify as a user the rule binds (--as USER)"
+        )
+    }))
 }
 
 /// What every rule's probing shares.
