@@ -305,6 +305,7 @@ fn verify_agrees_with_the_api_server_on_every_rule_of_the_corpus() {
         rv("secret", "db"),
         rv("backupjob", "nightly"),
     ];
+    let mark = audit_mark();
     let started = std::time::Instant::now();
     let r = m.run(&["policies", "verify", "-n", &ns.0]);
     let took = started.elapsed();
@@ -340,7 +341,26 @@ fn verify_agrees_with_the_api_server_on_every_rule_of_the_corpus() {
         .sum();
     assert!(probes >= 100, "only {probes} probes:\n{}", r.stdout);
     eprintln!("{} rules, {probes} probes in {took:?}", rows.len());
-    // Dry runs only: nothing changed, nothing journaled.
+    // Dry runs only: every patch the audit log saw in the namespace asked dryRun=All (the
+    // ones refused by admission too; a delete carries it in its DeleteOptions body, and the
+    // objects the delete probes name are still there below), nothing changed, nothing
+    // journaled.
+    let writes: Vec<String> = audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "patch"
+                && e.pointer("/objectRef/namespace").and_then(|v| v.as_str()) == Some(ns.0.as_str())
+        })
+        .map(|e| e["requestURI"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(
+        writes.len() + CORPUS.iter().filter(|c| c.3).count() >= probes,
+        "{} patches for {probes} probes",
+        writes.len()
+    );
+    for uri in &writes {
+        assert!(uri.contains("dryRun=All"), "{uri}");
+    }
     let after = [
         rv("configmap", "app"),
         rv("secret", "db"),
