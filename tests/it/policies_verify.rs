@@ -532,3 +532,27 @@ fn a_rule_that_exempts_the_user_running_verify_is_not_probed() {
         r.stdout
     );
 }
+
+/// Audit alone shows a client nothing, and a plugin.yaml without rules has nothing to prove:
+/// both usage errors (2), before any request.
+#[test]
+fn verify_refuses_audit_alone_and_a_plugin_without_rules() {
+    let m = myops(
+        "pv-usage",
+        &rules("t-none", &[("configmaps", &["/data/*"], &[], false)]),
+    );
+    let r = m.run(&["policies", "verify", "--actions", "Audit"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: --actions Audit alone shows nothing to a client, so verify cannot see a refusal; verify bindings with Deny or Warn\n"
+    );
+    let m =
+        Myops::new("name: pv-usage\nverbs: [get]\nresources: [configmaps]\nscopes: [namespace]\n");
+    let r = m.run(&["policies", "verify"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        "error: plugin.yaml has no policies: rules, so there is nothing to verify; add one (docs/policies.md)\n"
+    );
+}
