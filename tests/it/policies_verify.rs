@@ -55,6 +55,34 @@ fn export_and_apply(m: &Myops, plugin: &str, args: &[&str]) -> Policies {
     guard
 }
 
+/// `kubectl patch KIND NAME -n NS --type merge -p BODY --dry-run=server` as admin, asked
+/// again every 250 ms until refused or 15 s have passed: a policy just created is enforced a
+/// moment later, each on its own.
+fn until_refused(ns: &str, kind: &str, name: &str, body: &str) -> std::process::Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let out = kubectl_stdin(
+            &[
+                "patch",
+                kind,
+                name,
+                "-n",
+                ns,
+                "--type",
+                "merge",
+                "-p",
+                body,
+                "--dry-run=server",
+            ],
+            "",
+        );
+        if !out.status.success() || std::time::Instant::now() > deadline {
+            return out;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+}
+
 /// The group of the free-form custom resource (any key, `~` and spaces too) the escaped keys
 /// are probed on; its CRD is shared by the tests of this module (applying it is idempotent).
 const PROBEE_GROUP: &str = "pverify.example.com";
@@ -387,6 +415,17 @@ fn verify_reports_a_generator_that_forgets_the_allow_paths() {
     m.set_env("MYOPS_TEST_POLICY_FAULT", "ignore-allow");
     let _policies = export_and_apply(&m, plugin, &[]);
     m.set_env("MYOPS_TEST_POLICY_FAULT", "");
+    // Verify re-asks disagreements only: the wrong policy must be in force when it starts.
+    let wrong = until_refused(
+        &ns.0,
+        "configmap",
+        "app",
+        r#"{"data":{"public":"changed"}}"#,
+    );
+    assert!(
+        !wrong.status.success(),
+        "the faulty policy is not in force after 15 s"
+    );
     let r = m.run(&["policies", "verify", "-n", &ns.0]);
     assert_eq!(r.code, 1, "stdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     let rows = rows(&r.stdout);
@@ -485,15 +524,7 @@ fn a_star_with_an_allow_refuses_plain_kubectl_on_the_api_server() {
             "",
         )
     };
-    // A policy just created is enforced a moment later.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
-    let refused = loop {
-        let out = patch("configmap", "app", r#"{"data":{"free":"changed"}}"#);
-        if !out.status.success() || std::time::Instant::now() > deadline {
-            break out;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(250));
-    };
+    let refused = until_refused(&ns.0, "configmap", "app", r#"{"data":{"free":"changed"}}"#);
     assert_eq!(
         text_of(&refused.stderr),
         format!(
@@ -503,7 +534,8 @@ fn a_star_with_an_allow_refuses_plain_kubectl_on_the_api_server() {
     );
     let allowed = patch("configmap", "app", r#"{"data":{"public":"changed"}}"#);
     assert!(allowed.status.success(), "{}", text_of(&allowed.stderr));
-    let image = patch(
+    let image = until_refused(
+        &ns.0,
         "deployment",
         "web",
         r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"registry.invalid/web:2"}]}}}}"#,
