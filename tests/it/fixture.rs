@@ -639,3 +639,41 @@ pub fn settled(ns: &str, kind: &str, name: &str) {
         }
     }
 }
+
+/// The ValidatingAdmissionPolicies and bindings of plugin `0` (by the
+/// `app.kubernetes.io/instance` label every exported object carries), deleted as admin when
+/// dropped, also when the test fails: they are cluster-scoped and the cluster is shared.
+pub struct AdmissionPolicies(pub String);
+
+impl Drop for AdmissionPolicies {
+    fn drop(&mut self) {
+        let _ = kubectl_at(
+            &cluster().kubeconfig,
+            &[
+                "delete",
+                "validatingadmissionpolicybindings.admissionregistration.k8s.io,validatingadmissionpolicies.admissionregistration.k8s.io",
+                "-l",
+                &format!("app.kubernetes.io/instance={}", self.0),
+                "--ignore-not-found",
+                "--wait=false",
+            ],
+        );
+    }
+}
+
+/// `kubectl myops policies export ARGS | kubectl apply -f -` (the real kubectl, as admin) for
+/// plugin `plugin`; returns the guard that deletes what was applied.
+pub fn export_and_apply(m: &Myops, plugin: &str, args: &[&str]) -> AdmissionPolicies {
+    let guard = AdmissionPolicies(plugin.to_string());
+    let mut all = vec!["policies", "export"];
+    all.extend(args);
+    let r = m.run(&all);
+    assert_eq!(r.code, 0, "export: {}", r.stderr);
+    let out = kubectl_stdin(&["apply", "-f", "-"], &r.stdout);
+    assert!(
+        out.status.success(),
+        "kubectl apply: {}",
+        text_of(&out.stderr)
+    );
+    guard
+}

@@ -13,29 +13,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, kubectl, kubectl_at};
+use crate::fixture::{
+    AdmissionPolicies, Myops, Namespace, audit_mark, audit_since, cluster, kubectl, kubectl_at,
+};
 
 const POLICY: &str = "validatingadmissionpolicy.admissionregistration.k8s.io";
 const BINDING: &str = "validatingadmissionpolicybinding.admissionregistration.k8s.io";
-
-/// Deletes every policy and binding of plugin `0` (by its instance label) when dropped.
-struct Cleanup(String);
-
-impl Drop for Cleanup {
-    fn drop(&mut self) {
-        let _ = kubectl_at(
-            &cluster().kubeconfig,
-            &[
-                "delete",
-                "validatingadmissionpolicybindings,validatingadmissionpolicies",
-                "-l",
-                &format!("app.kubernetes.io/instance={}", self.0),
-                "--ignore-not-found",
-                "--wait=false",
-            ],
-        );
-    }
-}
 
 /// A plugin named after the test's namespace, allowed to apply and delete the policy types,
 /// with `rules` (YAML list items) as its `policies:`.
@@ -135,7 +118,7 @@ fn refused_patch(ns: &str, name: &str, key: &str) -> String {
 #[test]
 fn policies_apply_writes_a_policy_then_its_binding_per_rule_labelled_journaled_and_enforced() {
     let ns = Namespace::new("papply-cycle");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let m = Myops::new(&plugin(&ns.0, "get, apply", TYPES, &two_rules(&ns.0)));
     kubectl(&[
         "create",
@@ -257,7 +240,7 @@ fn policies_apply_writes_a_policy_then_its_binding_per_rule_labelled_journaled_a
 #[test]
 fn policies_apply_after_a_rollback_put_the_policy_back_is_no_conflict_with_itself() {
     let ns = Namespace::new("papply-rollback");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let m = Myops::new(&plugin(
         &ns.0,
         "get, patch, delete, apply",
@@ -318,7 +301,7 @@ fn policies_apply_after_a_rollback_put_the_policy_back_is_no_conflict_with_itsel
 #[test]
 fn policies_apply_prunes_the_objects_of_a_removed_rule_journaled_and_undeletable() {
     let ns = Namespace::new("papply-prune");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let m = Myops::new(&plugin(
         &ns.0,
         "get, delete, apply",
@@ -334,7 +317,7 @@ fn policies_apply_prunes_the_objects_of_a_removed_rule_journaled_and_undeletable
         ns = ns.0
     );
     crate::fixture::kubectl_apply(&stranger_yaml);
-    let _clean_stranger = Cleanup(format!("{}x", ns.0));
+    let _clean_stranger = AdmissionPolicies(format!("{}x", ns.0));
     std::fs::write(
         m.dir.path().join("plugin.yaml"),
         plugin(&ns.0, "get, delete, apply", TYPES, &one_rule(&ns.0)),
@@ -392,7 +375,7 @@ fn policies_apply_prunes_the_objects_of_a_removed_rule_journaled_and_undeletable
 #[test]
 fn policies_apply_dry_run_server_stores_nothing_and_journals_dry_runs() {
     let ns = Namespace::new("papply-dry");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let m = Myops::new(&plugin(&ns.0, "get, apply", TYPES, &two_rules(&ns.0)));
     let r = m.run(&[
         "policies",
@@ -445,7 +428,7 @@ fn sent(mark: u64, ns: &str) -> Vec<Value> {
 #[test]
 fn policies_apply_outside_plugin_yaml_or_rbac_is_refused_with_nothing_sent() {
     let ns = Namespace::new("papply-refused");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let mark = audit_mark();
     let m = Myops::new(&plugin(
         &ns.0,
@@ -523,7 +506,7 @@ fn policies_apply_outside_plugin_yaml_or_rbac_is_refused_with_nothing_sent() {
 fn policies_apply_in_a_protected_context_is_refused_headless_with_nothing_sent_and_goes_on_with_yes()
  {
     let ns = Namespace::new("papply-protect");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let yaml = format!(
         "{}protect:\n  - contexts: [admin]\n    verbs: [apply, delete]\n    message: admission policies bind every client\n",
         plugin(&ns.0, "get, apply", TYPES, &two_rules(&ns.0))
@@ -551,7 +534,7 @@ fn policies_apply_in_a_protected_context_is_refused_headless_with_nothing_sent_a
 #[test]
 fn a_rule_message_of_several_lines_is_applied_not_refused_as_invalid() {
     let ns = Namespace::new("papply-lines");
-    let _clean = Cleanup(ns.0.clone());
+    let _clean = AdmissionPolicies(ns.0.clone());
     let rule = format!(
         "  - resource: configmaps\n    namespaces: [{}]\n    deny: [/data/a]\n    message: |\n      set by the release;\n      ask the platform team\n",
         ns.0

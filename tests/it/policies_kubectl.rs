@@ -14,29 +14,9 @@ use std::process::Output;
 use std::time::{Duration, Instant};
 
 use crate::fixture::{
-    Myops, Namespace, audit_mark, audit_since, cluster, create_deployment, create_secret, kubectl,
-    kubectl_apply, kubectl_at, kubectl_stdin, root, settled, text_of, wait_established,
+    Myops, Namespace, audit_mark, audit_since, cluster, create_deployment, create_secret,
+    export_and_apply, kubectl, kubectl_apply, kubectl_at, root, settled, text_of, wait_established,
 };
-
-/// The exported policies and bindings of one plugin, deleted (as admin) when dropped.
-struct Exported {
-    plugin: String,
-}
-
-impl Drop for Exported {
-    fn drop(&mut self) {
-        let _ = kubectl_at(
-            &cluster().kubeconfig,
-            &[
-                "delete",
-                "validatingadmissionpolicybinding,validatingadmissionpolicy",
-                "-l",
-                &format!("app.kubernetes.io/instance={}", self.plugin),
-                "--wait=false",
-            ],
-        );
-    }
-}
 
 /// A plugin named after `ns` (so its policy names are this test's own) with `policies` (YAML
 /// list entries).
@@ -45,21 +25,6 @@ fn myops(ns: &Namespace, resources: &str, policies: &str) -> Myops {
         "name: {}\nverbs: [get, patch]\nresources: [{resources}]\nscopes: [namespace]\npolicies:\n{policies}",
         ns.0
     ))
-}
-
-/// `kubectl myops policies export [ARGS…] | kubectl apply -f -` as admin; the guard deletes
-/// what was applied.
-fn export_and_apply(m: &Myops, ns: &Namespace, args: &[&str]) -> Exported {
-    let mut export = vec!["policies", "export"];
-    export.extend_from_slice(args);
-    let r = m.run(&export);
-    assert_eq!(r.code, 0, "{r:?}");
-    let guard = Exported {
-        plugin: ns.0.clone(),
-    };
-    let out = kubectl_stdin(&["apply", "-f", "-"], &r.stdout);
-    assert!(out.status.success(), "{}", text_of(&out.stderr));
-    guard
 }
 
 /// The real kubectl in kubeconfig context `context` (`alice`, `bob`); never panics.
@@ -181,7 +146,7 @@ fn plain_kubectl_is_refused_a_denied_configmap_key_and_a_delete_and_allowed_besi
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     let policy = format!("{}-policies-0-configmaps", ns.0);
     let red = r#"{"data":{"color":"red"}}"#;
     wait_in_force(
@@ -283,7 +248,7 @@ fn plain_kubectl_is_refused_an_image_reached_through_the_list_merge_key_and_allo
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     // A strategic merge patch: no index, the server merges by the list's key `name`.
     let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"other"}]}}}}"#;
     wait_in_force(
@@ -372,7 +337,7 @@ fn plain_kubectl_is_refused_a_denied_custom_resource_field_and_allowed_beside_it
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     let target = r#"{"spec":{"target":"other-pvc"}}"#;
     wait_in_force(
         "alice",
@@ -434,7 +399,7 @@ fn plain_kubectl_is_refused_a_secret_data_change_without_the_value_echoed() {
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     // stringData is stored in data: the policy sees the stored change.
     let new = r#"{"stringData":{"password":"correct-horse-battery"}}"#;
     wait_in_force(
@@ -510,7 +475,7 @@ fn with_warn_the_change_goes_through_kubectl_prints_the_warning_and_audit_record
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &["--actions", "Warn,Audit"]);
+    let _policies = export_and_apply(&m, &ns.0, &["--actions", "Warn,Audit"]);
     let policy = format!("{}-policies-0-configmaps", ns.0);
     let red = r#"{"data":{"color":"red"}}"#;
     wait_in_force(
@@ -574,7 +539,7 @@ fn with_warn_the_change_goes_through_kubectl_prints_the_warning_and_audit_record
 
     // Then Deny: the same export without --actions, applied over it, refuses.
     web_configmap(&ns.0);
-    let _deny = export_and_apply(&m, &ns, &[]);
+    let _deny = export_and_apply(&m, &ns.0, &[]);
     wait_in_force(
         "alice",
         &[
@@ -609,7 +574,7 @@ fn an_exempt_user_passes_where_another_user_is_refused() {
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     let red = r#"{"data":{"color":"red"}}"#;
     wait_in_force(
         "alice",
@@ -658,7 +623,7 @@ fn a_list_index_path_or_an_allow_exception_no_longer_lets_every_change_through_t
             ns.0
         ),
     );
-    let _policies = export_and_apply(&m, &ns, &[]);
+    let _policies = export_and_apply(&m, &ns.0, &[]);
     let red = r#"{"data":{"color":"red"}}"#;
     let image = r#"{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"other"}]}}}}"#;
     wait_in_force(

@@ -11,48 +11,12 @@
 
 use crate::fixture::*;
 
-/// Deletes the policies and bindings of plugin `0` (by the label every exported object
-/// carries) when dropped, also when the test fails.
-struct Policies(String);
-
-impl Drop for Policies {
-    fn drop(&mut self) {
-        let _ = kubectl_stdin(
-            &[
-                "delete",
-                "validatingadmissionpolicybindings.admissionregistration.k8s.io,validatingadmissionpolicies.admissionregistration.k8s.io",
-                "-l",
-                &format!("app.kubernetes.io/instance={}", self.0),
-                "--wait=false",
-            ],
-            "",
-        );
-    }
-}
-
 /// A plugin named `name` that may read the policies and get, patch and delete the corpus
 /// types, with `policies`.
 fn myops(name: &str, policies: &str) -> Myops {
     Myops::new(&format!(
         "name: {name}\nverbs: [get, patch, delete]\nresources: [configmaps, secrets, deployments, backupjobs.example.com, probees.pverify.example.com, validatingadmissionpolicies.admissionregistration.k8s.io, validatingadmissionpolicybindings.admissionregistration.k8s.io]\nscopes: [namespace, cluster]\npolicies:\n{policies}"
     ))
-}
-
-/// `kubectl myops policies export ARGS | kubectl apply -f -` (the real kubectl, as admin);
-/// returns the guard that deletes what was applied.
-fn export_and_apply(m: &Myops, plugin: &str, args: &[&str]) -> Policies {
-    let guard = Policies(plugin.to_string());
-    let mut all = vec!["policies", "export"];
-    all.extend(args);
-    let r = m.run(&all);
-    assert_eq!(r.code, 0, "export: {}", r.stderr);
-    let out = kubectl_stdin(&["apply", "-f", "-"], &r.stdout);
-    assert!(
-        out.status.success(),
-        "kubectl apply: {}",
-        text_of(&out.stderr)
-    );
-    guard
 }
 
 /// `kubectl patch KIND NAME -n NS --type merge -p BODY --dry-run=server` as admin, asked
