@@ -148,3 +148,52 @@ fn a_message_of_several_lines_is_written_on_one_() {
         assert!(!v["messageExpression"].as_str().unwrap().contains('\n'));
     }
 }
+
+/// Review of issue 29: a deny path with a line break in a key (`"/data/a\nb"`, a CR field
+/// may have one) goes into the validation's static `message` unchanged; the API server
+/// refuses the policy (422 "must not contain line breaks"), after the rules before it were
+/// applied, while `config validate` and `policies export` said nothing.
+#[test]
+fn a_deny_path_with_a_line_break_makes_a_message_the_api_server_refuses() {
+    big_stack(a_deny_path_with_a_line_break_makes_a_message_the_api_server_refuses_);
+}
+
+fn a_deny_path_with_a_line_break_makes_a_message_the_api_server_refuses_() {
+    let r = rule("configmaps", &["/data/a\nb"]);
+    let Ok(e) = export("p", &[r], &[Action::Deny], Fault::default()) else {
+        return; // refusing the rule up front is a fix too
+    };
+    let message = e[0].policy["spec"]["validations"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!message.contains('\n'), "{message:?}");
+}
+
+/// Review of issue 29: a rule in the singular (`configmap`) applies to ConfigMaps in the
+/// client (scope.rs `applies` matches the lowercased kind, `config validate` says "the rule
+/// applies to configmaps"), but the exported policy matches `resources: [configmap]`, which
+/// no request carries: plain kubectl changes the denied field unopposed, and export does not
+/// warn.
+#[test]
+fn a_singular_rule_exports_a_policy_that_matches_nothing() {
+    big_stack(a_singular_rule_exports_a_policy_that_matches_nothing_);
+}
+
+fn a_singular_rule_exports_a_policy_that_matches_nothing_() {
+    let r = rule("configmap", &["/data/a"]);
+    let e = export(
+        "p",
+        std::slice::from_ref(&r),
+        &[Action::Deny],
+        Fault::default(),
+    );
+    let warned = !lint("p", &[r]).is_empty();
+    if let Ok(e) = e {
+        let resources = &e[0].policy["spec"]["matchConstraints"]["resourceRules"][0]["resources"];
+        assert!(
+            warned || resources == &json!(["configmaps"]),
+            "exported {resources} without a warning"
+        );
+    }
+}

@@ -262,3 +262,63 @@ fn no_expression_selects_through_a_list_element_which_the_api_server_reads_as_ab
         }
     }
 }
+
+/// The client's and the local CEL's verdict (refused?) on one change for one deny path.
+fn both(deny: &str, before: &Value, after: &Value) -> (bool, Result<bool, String>) {
+    let r = rule(&[deny], &[]);
+    let compiled = Compiled::new(0, &r).unwrap();
+    let e = unchanged(&parse_pattern(deny).unwrap(), &[]);
+    let local = Local::new(&e).unwrap();
+    (
+        client(&compiled, before, after),
+        local.allows(before, after).map(|allowed| !allowed),
+    )
+}
+
+/// Review of issue 29: `/spec/containers/00/image` is the map key `00` for the client (the
+/// diff names list items `0`, `1`, …, never `00`), but the generator reads any run of digits
+/// as a list index (`list_index` parses `00` to 0), so the exported policy refuses a change of
+/// container 0's image that `kubectl myops patch` lets through (seen on the API server, too).
+#[test]
+fn a_leading_zero_segment_is_read_as_list_index_0_by_the_policy_but_not_by_the_client() {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(|| {
+            let before = json!({"spec": {"containers": [{"name": "web", "image": "a"}]}});
+            let after = json!({"spec": {"containers": [{"name": "web", "image": "b"}]}});
+            let (client, cel) = both("/spec/containers/00/image", &before, &after);
+            assert_eq!(
+                Ok(client),
+                cel,
+                "client refuses: {client}, CEL refuses: {cel:?}"
+            );
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+/// Review of issue 29: a literal segment that is not digits, met by a list at run time
+/// (`/spec/template/spec/containers/web/image`, or `/spec/lst/*/y` over a list of lists),
+/// is `list.?web` in the CEL, which the API server fails on ("unsupported index type
+/// 'string' in list"): with failurePolicy Fail every update of every such object is refused
+/// (422), where the client lets a change beside the path through. Here: a label change.
+#[test]
+fn a_literal_key_over_a_list_makes_the_policy_fail_on_every_update() {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(|| {
+            let before = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
+            let after = json!({"metadata": {"labels": {"a": "2"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
+            let (client, cel) = both("/spec/containers/web/image", &before, &after);
+            assert!(!client);
+            assert_eq!(Ok(false), cel, "the CEL must allow a change beside the path");
+            // The API server's cel-go errors where the `cel` crate may not: the text must not
+            // select a non-digit key from a value that can be a list without a type test.
+            let e = unchanged(&parse_pattern("/spec/containers/web/image").unwrap(), &[]);
+            assert!(!e.contains("containers.?web"), "{e}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
