@@ -322,3 +322,21 @@ fn a_literal_key_over_a_list_makes_the_policy_fail_on_every_update() {
         .join()
         .unwrap();
 }
+
+/// Review of issue 29: `deny: ["/*/*/*/*/*/*"]` makes `estimate_cost` add past `u64::MAX`
+/// (local.rs `cost`, the `+` around `items.saturating_mul(per_item)`): `policies export` and
+/// `config validate` panic ("attempt to add with overflow", exit 101) in a debug build, and a
+/// release build wraps the estimate, so the over-budget warning may not be given.
+#[test]
+fn six_nested_wildcards_overflow_the_cost_estimate() {
+    std::thread::Builder::new()
+        .stack_size(32 << 20)
+        .spawn(|| {
+            let e = unchanged(&parse_pattern("/*/*/*/*/*/*").unwrap(), &[]);
+            let cost = super::cel::estimate_cost(&e).unwrap();
+            assert!(cost > 1_000_000, "{cost}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
