@@ -149,7 +149,7 @@ fn a_message_of_several_lines_is_written_on_one_() {
     }
 }
 
-/// Review of issue 29: a deny path with a line break in a key (`"/data/a\nb"`, a CR field
+/// A deny path with a line break in a key (`"/data/a\nb"`, a CR field
 /// may have one) goes into the validation's static `message` unchanged; the API server
 /// refuses the policy (422 "must not contain line breaks"), after the rules before it were
 /// applied, while `config validate` and `policies export` said nothing.
@@ -170,7 +170,7 @@ fn a_deny_path_with_a_line_break_makes_a_message_the_api_server_refuses_() {
     assert!(!message.contains('\n'), "{message:?}");
 }
 
-/// Review of issue 29: a rule in the singular (`configmap`) applies to ConfigMaps in the
+/// A rule in the singular (`configmap`) applies to ConfigMaps in the
 /// client (scope.rs `applies` matches the lowercased kind, `config validate` says "the rule
 /// applies to configmaps"), but the exported policy matches `resources: [configmap]`, which
 /// no request carries: plain kubectl changes the denied field unopposed, and export does not

@@ -275,7 +275,7 @@ fn both(deny: &str, before: &Value, after: &Value) -> (bool, Result<bool, String
     )
 }
 
-/// Review of issue 29: `/spec/containers/00/image` is the map key `00` for the client (the
+/// `/spec/containers/00/image` is the map key `00` for the client (the
 /// diff names list items `0`, `1`, …, never `00`), but the generator reads any run of digits
 /// as a list index (`list_index` parses `00` to 0), so the exported policy refuses a change of
 /// container 0's image that `kubectl myops patch` lets through (seen on the API server, too).
@@ -298,7 +298,7 @@ fn a_leading_zero_segment_is_read_as_list_index_0_by_the_policy_but_not_by_the_c
         .unwrap();
 }
 
-/// Review of issue 29: a literal segment that is not digits, met by a list at run time
+/// A literal segment that is not digits, met by a list at run time
 /// (`/spec/template/spec/containers/web/image`, or `/spec/lst/*/y` over a list of lists),
 /// is `list.?web` in the CEL, which the API server fails on ("unsupported index type
 /// 'string' in list"): with failurePolicy Fail every update of every such object is refused
@@ -323,7 +323,7 @@ fn a_literal_key_over_a_list_makes_the_policy_fail_on_every_update() {
         .unwrap();
 }
 
-/// Review of issue 29: `deny: ["/*/*/*/*/*/*"]` makes `estimate_cost` add past `u64::MAX`
+/// `deny: ["/*/*/*/*/*/*"]` makes `estimate_cost` add past `u64::MAX`
 /// (local.rs `cost`, the `+` around `items.saturating_mul(per_item)`): `policies export` and
 /// `config validate` panic ("attempt to add with overflow", exit 101) in a debug build, and a
 /// release build wraps the estimate, so the over-budget warning may not be given.
