@@ -69,7 +69,8 @@ pub fn validate(
     }
     // The same rules as the API server would hold them (`policies export|apply`): whole-cluster
     // rules without `exempt:`, CEL over the API server's cost limits.
-    for w in crate::rules::policy::admission::lint(&cfg.name, &cfg.policies) {
+    let rules = crate::rules::policy::admission::with_plurals(&cfg.policies, &cfg.resources);
+    for w in crate::rules::policy::admission::lint(&cfg.name, &rules) {
         p.err_line(&format!("warning: {w}"));
     }
     let allowed: Vec<&str> = cfg.verbs.iter().map(|v| v.as_str()).collect();

@@ -4,8 +4,8 @@
 //! request), `apply` sends them through the guarded path, `verify` proves on the cluster that
 //! the policies and this client's judge agree.
 //!
-//! Exit codes: no `policies:` rules, `--actions Deny,Warn` are usage errors (2); CEL the local
-//! check rejects is a failure (1, a generator bug).
+//! Exit codes: no `policies:` rules, `--actions Deny,Warn`, a rule the exported policy cannot
+//! hold (more than `admission::MAX_WILDCARDS` `*` segments) are usage errors (2).
 
 mod apply;
 mod verify;
@@ -52,9 +52,10 @@ pub(crate) fn objects(
             "--actions Deny and Warn together are refused by the API server (a denied request has nothing to warn about); use Deny, or Warn,Audit".into(),
         ));
     }
-    let exported = admission::export(&plugin.name, &plugin.policies, actions, fault())
-        .map_err(VerbError::io)?;
-    for (rule, e) in plugin.policies.iter().zip(&exported) {
+    let rules = admission::with_plurals(&plugin.policies, &plugin.resources);
+    let exported =
+        admission::export(&plugin.name, &rules, actions, fault()).map_err(VerbError::Usage)?;
+    for (rule, e) in rules.iter().zip(&exported) {
         let wide = admission::whole_cluster_warning(e.index, rule);
         for w in wide.into_iter().chain(admission::cost_warnings(e)) {
             p.err_line(&format!("warning: {w}"));

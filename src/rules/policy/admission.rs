@@ -193,6 +193,28 @@ pub fn selector(plugin: &str) -> String {
     format!("{}={},{PLUGIN_LABEL}={plugin}", MANAGED_BY.0, MANAGED_BY.1)
 }
 
+/// `rules` with a resource written in the singular (`configmap`, `deployment.apps`) replaced by
+/// the plural of plugin.yaml `resources` it stands for ([`super::lint`] names the same one):
+/// the client matches a rule to the lowercased kind too (`scope::applies`), but a policy's
+/// resource rule matches plurals only, so exported as written it would match nothing.
+pub fn with_plurals(rules: &[PolicyRule], resources: &[String]) -> Vec<PolicyRule> {
+    rules
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if let Some(plural) = super::lint::plural_in_resources(&r, resources) {
+                r.resource = plural.clone();
+            }
+            r
+        })
+        .collect()
+}
+
+/// The most `*` segments a deny path may have: the CEL nests one comprehension per `*`, and
+/// beyond eight the parser's recursion (here and on the API server) and the cost go past any
+/// limit.
+pub const MAX_WILDCARDS: usize = 8;
+
 /// The objects for rule `index`.
 fn one(
     plugin: &str,
@@ -220,8 +242,19 @@ fn one(
         ""
     };
     let mut validations = Vec::new();
-    for path in &rule.deny {
-        let pattern = parse_pattern(path).map_err(|e| format!("{title}: {e}"))?;
+    for raw in rule.deny.iter().chain(&rule.allow) {
+        let wildcards = raw.split('/').filter(|s| *s == "*" || *s == "**").count();
+        if wildcards > MAX_WILDCARDS {
+            return Err(format!(
+                "{title}: {} has {wildcards} `*` segments; the CEL of more than {MAX_WILDCARDS} nested ones is too deep to compile and its cost is over any limit: name some of the segments",
+                crate::base::echo::quoted(raw)
+            ));
+        }
+    }
+    for raw in &rule.deny {
+        let pattern = parse_pattern(raw).map_err(|e| format!("{title}: {e}"))?;
+        // A validation's message must be one line (the API server refuses a line break).
+        let path = one_line(raw);
         let sentence = format!("denied by plugin.yaml {title}: the change would modify {path} of ");
         validations.push(json!({
             "expression": format!("{guard}{}", unchanged(&pattern, &allow)),

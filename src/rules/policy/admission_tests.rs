@@ -181,7 +181,11 @@ fn a_singular_rule_exports_a_policy_that_matches_nothing() {
 }
 
 fn a_singular_rule_exports_a_policy_that_matches_nothing_() {
-    let r = rule("configmap", &["/data/a"]);
+    let r = with_plurals(
+        &[rule("configmap", &["/data/a"])],
+        &["configmaps".to_string()],
+    )
+    .remove(0);
     let e = export(
         "p",
         std::slice::from_ref(&r),

@@ -166,15 +166,16 @@ impl Side {
         let text = if let Some(i) = list_index(key) {
             // `[e].map(x, f(x))[0]` binds `e` once (CEL has no `let` in every version); `x`
             // is a comprehension variable, which selects through an optional as it should.
+            // A key of a map only: cel-go errors on a string index into a scalar.
             format!(
-                "[dyn({})].map(x, x.hasValue() && type(x.value()) == list ? x[?{i}] : x[?{}])[0]",
+                "[dyn({})].map(x, !x.hasValue() ? optional.none() : type(x.value()) == list ? x[?{i}] : type(x.value()) == map ? x[?{}] : optional.none())[0]",
                 self.opt(),
                 string_literal(key)
             )
         } else if is_identifier(key) {
-            format!("{}.?{key}", self.base(false))
+            format!("{}.?{key}", self.map_base())
         } else {
-            format!("{}[?{}]", self.base(false), string_literal(key))
+            format!("{}[?{}]", self.map_base(), string_literal(key))
         };
         Side {
             text,
@@ -205,6 +206,20 @@ impl Side {
         }
     }
 
+    /// The text a key is selected from: an element's value when it is a map, else `{}` — the
+    /// API server's cel-go fails on a key selected from a list or a scalar ("unsupported index
+    /// type 'string' in list", and with failurePolicy Fail every update would be refused),
+    /// where the client's judge reads the path as absent. Any other side is the object itself
+    /// (the root, always a map: [`children`] binds every side below it first).
+    fn map_base(&self) -> String {
+        if self.element {
+            let v = format!("{}.orValue({{}})", self.text);
+            format!("(type({v}) == map ? {v} : {{}})")
+        } else {
+            self.text.clone()
+        }
+    }
+
     /// The keys of a map or the indexes of a list at this side (none for an absent or
     /// scalar value): a map iterates its keys in a comprehension, a list of indexes is
     /// `lists.range`.
@@ -230,13 +245,18 @@ impl Side {
     }
 }
 
-/// The JSON Pointer token read as a list index the way the client's judge reads it (a
-/// `usize` that `str::parse` accepts), or `None`.
+/// The JSON Pointer token read as a list index the way the client's judge matches it (RFC
+/// 6901 §4: digits without a leading zero), or `None`.
 fn list_index(key: &str) -> Option<u64> {
-    (!key.is_empty() && key.bytes().all(|b| b.is_ascii_digit()))
-        .then(|| key.parse::<u64>().ok())
-        .flatten()
-        .filter(|i| *i <= i64::MAX as u64)
+    // Canonical digits only (`0`, or no leading zero): the client matches a pattern's
+    // segments against the diff's pointers as strings, and the diff writes an index as `0`,
+    // `1`, …, so `/x/00` never names the first item there.
+    (!key.is_empty()
+        && key.bytes().all(|b| b.is_ascii_digit())
+        && (key == "0" || !key.starts_with('0')))
+    .then(|| key.parse::<u64>().ok())
+    .flatten()
+    .filter(|i| *i <= i64::MAX as u64)
 }
 
 /// Whether `key` can follow `.?` as a CEL identifier (and is not a reserved word).
@@ -380,11 +400,20 @@ fn children(state: &State, o: &Side, n: &Side, depth: usize, bound_already: bool
     // Below a denied node every child is denied, not just the ones the allows name.
     let any = any || state.deny.iter().any(Vec::is_empty);
     if !any {
-        return Cel::or(
-            keys.iter()
-                .map(|k| changed(&state.child(Some(k)), &o.key(k), &n.key(k), depth + 1))
-                .collect(),
-        );
+        let descend = |o: &Side, n: &Side| {
+            Cel::or(
+                keys.iter()
+                    .map(|k| changed(&state.child(Some(k)), &o.key(k), &n.key(k), depth + 1))
+                    .collect(),
+            )
+        };
+        // Below the root a side may hold a list or a scalar where the pattern names a key:
+        // bound, it is selected from through a type test ([`Side::map_base`]).
+        return if !o.optional || bound_already {
+            descend(o, n)
+        } else {
+            bound(o, n, depth, descend)
+        };
     }
     // A trailing `*` (or `/**`) with nothing allowed or literal beside it: some child
     // differs exactly when the containers differ and one of them has children.

@@ -77,7 +77,10 @@ pub fn lint(resources: &[String], policies: &[PolicyRule]) -> Vec<String> {
 
 /// The `resources` entry that is the plural of a rule written in the singular
 /// (`configmap` → `configmaps`), if any.
-fn plural_in_resources<'a>(r: &PolicyRule, resources: &'a [String]) -> Option<&'a String> {
+pub(super) fn plural_in_resources<'a>(
+    r: &PolicyRule,
+    resources: &'a [String],
+) -> Option<&'a String> {
     if r.resource == "*" {
         return None;
     }

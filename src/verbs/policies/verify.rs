@@ -85,7 +85,7 @@ pub async fn run(
     // correct export writes.
     let exported = admission::export(
         &plugin.name,
-        &plugin.policies,
+        &admission::with_plurals(&plugin.policies, &plugin.resources),
         &args.actions,
         Fault::default(),
     )

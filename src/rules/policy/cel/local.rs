@@ -197,16 +197,19 @@ fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
     if c.func_name == "_?_:_" && c.args.len() == 3 && names_key(&c.args[0].expr) {
         let (per, once) = keyed(&c.args[2].expr, var);
         return (
-            1 + cost(&c.args[0].expr) + per,
-            once + cost(&c.args[1].expr),
+            total([1, cost(&c.args[0].expr), per]),
+            total([once, cost(&c.args[1].expr)]),
         );
     }
-    let mut per = own_cost(&c.func_name) + c.target.as_ref().map_or(0, |t| cost(&t.expr));
-    let mut once = 0;
+    let mut per = total([
+        own_cost(&c.func_name),
+        c.target.as_ref().map_or(0, |t| cost(&t.expr)),
+    ]);
+    let mut once: u64 = 0;
     for a in &c.args {
         let (p, o) = keyed(&a.expr, var);
-        per += p;
-        once += o;
+        per = per.saturating_add(p);
+        once = once.saturating_add(o);
     }
     (per, once)
 }
@@ -220,51 +223,53 @@ fn own_cost(function: &str) -> u64 {
     }
 }
 
+/// The sum of `parts`, saturating: six nested `*` already pass `u64::MAX` (a sum that wraps
+/// would read as cheap and the warning would not be given).
+fn total(parts: impl IntoIterator<Item = u64>) -> u64 {
+    parts.into_iter().fold(0, u64::saturating_add)
+}
+
+/// The cost of the entries of a map or struct literal.
+fn entries_cost(entries: &[cel::common::ast::IdedEntryExpr]) -> u64 {
+    use cel::common::ast::EntryExpr;
+    total(entries.iter().map(|e| match &e.expr {
+        EntryExpr::MapEntry(m) => total([cost(&m.key.expr), cost(&m.value.expr)]),
+        EntryExpr::StructField(f) => cost(&f.value.expr),
+    }))
+}
+
 /// The cost of one expression node (see [`estimate_cost`]).
 fn cost(expr: &cel::common::ast::Expr) -> u64 {
-    use cel::common::ast::{EntryExpr, Expr};
+    use cel::common::ast::Expr;
     match expr {
         Expr::Unspecified | Expr::Literal(_) => 0,
         Expr::Ident(_) => 1,
-        Expr::Select(s) => 1 + cost(&s.operand.expr),
-        Expr::Call(c) => {
-            let own = own_cost(&c.func_name);
-            let args: u64 = c.args.iter().map(|a| cost(&a.expr)).sum();
-            own + args + c.target.as_ref().map_or(0, |t| cost(&t.expr))
-        }
-        Expr::List(l) => 10 + l.elements.iter().map(|e| cost(&e.expr)).sum::<u64>(),
-        Expr::Map(m) => {
-            30 + m
-                .entries
-                .iter()
-                .map(|e| match &e.expr {
-                    EntryExpr::MapEntry(m) => cost(&m.key.expr) + cost(&m.value.expr),
-                    EntryExpr::StructField(f) => cost(&f.value.expr),
-                })
-                .sum::<u64>()
-        }
-        Expr::Struct(s) => {
-            40 + s
-                .entries
-                .iter()
-                .map(|e| match &e.expr {
-                    EntryExpr::MapEntry(m) => cost(&m.key.expr) + cost(&m.value.expr),
-                    EntryExpr::StructField(f) => cost(&f.value.expr),
-                })
-                .sum::<u64>()
-        }
+        Expr::Select(s) => total([1, cost(&s.operand.expr)]),
+        Expr::Call(c) => total(
+            [
+                own_cost(&c.func_name),
+                c.target.as_ref().map_or(0, |t| cost(&t.expr)),
+            ]
+            .into_iter()
+            .chain(c.args.iter().map(|a| cost(&a.expr))),
+        ),
+        Expr::List(l) => total(std::iter::once(10).chain(l.elements.iter().map(|e| cost(&e.expr)))),
+        Expr::Map(m) => total([30, entries_cost(&m.entries)]),
+        Expr::Struct(s) => total([40, entries_cost(&s.entries)]),
         Expr::Comprehension(c) => {
             let items = match &c.iter_range.expr {
                 Expr::List(l) => l.elements.len() as u64,
                 _ => ASSUMED_ITEMS,
             };
             let (step, once) = keyed(&c.loop_step.expr, &c.iter_var);
-            let per_item = cost(&c.loop_cond.expr) + step;
-            cost(&c.iter_range.expr)
-                + cost(&c.accu_init.expr)
-                + items.saturating_mul(per_item)
-                + once
-                + cost(&c.result.expr)
+            let per_item = total([cost(&c.loop_cond.expr), step]);
+            total([
+                cost(&c.iter_range.expr),
+                cost(&c.accu_init.expr),
+                items.saturating_mul(per_item),
+                once,
+                cost(&c.result.expr),
+            ])
         }
     }
 }
