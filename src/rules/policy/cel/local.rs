@@ -201,10 +201,7 @@ fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
             total([once, cost(&c.args[1].expr)]),
         );
     }
-    let mut per = total([
-        own_cost(&c.func_name),
-        c.target.as_ref().map_or(0, |t| cost(&t.expr)),
-    ]);
+    let mut per = total([own_cost(c), c.target.as_ref().map_or(0, |t| cost(&t.expr))]);
     let mut once: u64 = 0;
     for a in &c.args {
         let (p, o) = keyed(&a.expr, var);
@@ -214,11 +211,18 @@ fn keyed(expr: &cel::common::ast::Expr, var: &str) -> (u64, u64) {
     (per, once)
 }
 
-/// What a call costs apart from its arguments: `==`/`!=` a tenth of the size of what they
-/// compare (containers of [`ASSUMED_ITEMS`]), everything else one.
-fn own_cost(function: &str) -> u64 {
-    match function {
-        "_==_" | "_!=_" => ASSUMED_ITEMS / 10,
+/// What a call costs apart from its arguments: `==`/`!=` of two values that may be
+/// containers a tenth of their size ([`ASSUMED_ITEMS`]), of a scalar (a literal, a `type`,
+/// `string` or `size` result) one, everything else one.
+fn own_cost(call: &cel::common::ast::CallExpr) -> u64 {
+    use cel::common::ast::Expr;
+    let scalar = |e: &Expr| match e {
+        Expr::Literal(_) | Expr::Ident(_) => true,
+        Expr::Call(c) => matches!(c.func_name.as_str(), "type" | "string" | "size"),
+        _ => false,
+    };
+    match call.func_name.as_str() {
+        "_==_" | "_!=_" if !call.args.iter().any(|a| scalar(&a.expr)) => ASSUMED_ITEMS / 10,
         _ => 1,
     }
 }
@@ -246,12 +250,9 @@ fn cost(expr: &cel::common::ast::Expr) -> u64 {
         Expr::Ident(_) => 1,
         Expr::Select(s) => total([1, cost(&s.operand.expr)]),
         Expr::Call(c) => total(
-            [
-                own_cost(&c.func_name),
-                c.target.as_ref().map_or(0, |t| cost(&t.expr)),
-            ]
-            .into_iter()
-            .chain(c.args.iter().map(|a| cost(&a.expr))),
+            [own_cost(c), c.target.as_ref().map_or(0, |t| cost(&t.expr))]
+                .into_iter()
+                .chain(c.args.iter().map(|a| cost(&a.expr))),
         ),
         Expr::List(l) => total(std::iter::once(10).chain(l.elements.iter().map(|e| cost(&e.expr)))),
         Expr::Map(m) => total([30, entries_cost(&m.entries)]),
