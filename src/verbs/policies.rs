@@ -56,8 +56,10 @@ pub(crate) fn objects(
     let exported =
         admission::export(&plugin.name, &rules, actions, fault()).map_err(VerbError::Usage)?;
     for (rule, e) in rules.iter().zip(&exported) {
-        let wide = admission::whole_cluster_warning(e.index, rule);
-        for w in wide.into_iter().chain(admission::cost_warnings(e)) {
+        let wide = admission::whole_cluster_warning(e.index, rule)
+            .into_iter()
+            .chain(admission::controller_warning(e.index, rule));
+        for w in wide.chain(admission::cost_warnings(e)) {
             p.err_line(&format!("warning: {w}"));
         }
     }

@@ -146,22 +146,29 @@ pub fn cost_warnings(e: &Exported) -> Vec<String> {
 /// labels and finalizers and delete (`policies export`, `policies apply` and `config
 /// validate` all say it).
 pub fn whole_cluster_warning(index: usize, rule: &PolicyRule) -> Option<String> {
-    if !rule.exempt.is_empty() {
-        return None;
-    }
-    if rule.resource == "*" {
-        return Some(format!(
-            "policies[{index}] (*) binds every client on the API server, the cluster's own controllers too (they write annotations, labels and finalizers, and delete); exempt them with exempt: groups: [system:serviceaccounts:kube-system] and users: [system:kube-controller-manager, system:kube-scheduler]"
-        ));
-    }
-    // The namespace controller deletes a namespace's objects one by one: refused, the
-    // namespace stays Terminating (seen on the test cluster).
-    (rule.delete == DeletePolicy::Deny).then(|| {
+    (rule.resource == "*" && rule.exempt.is_empty()).then(|| {
         format!(
-            "policies[{index}] ({}) with delete: deny binds the cluster's controllers on the API server too: a namespace holding such an object stays Terminating when deleted (the namespace controller is refused), and the garbage collector cannot remove it; exempt them with exempt: users: [system:kube-controller-manager] and groups: [system:serviceaccounts:kube-system]",
-            rule.resource
+            "policies[{index}] (*) binds every client on the API server, the cluster's own controllers too (they write annotations, labels and finalizers, and delete); exempt them with exempt: groups: [system:serviceaccounts:kube-system] and users: [system:kube-controller-manager, system:kube-scheduler]"
         )
     })
+}
+
+/// What `policies export|apply` say about a `delete: deny` rule (other than on `*` or
+/// `namespaces`) that exempts nobody: on the API server it refuses the namespace controller,
+/// which deletes a namespace's objects one by one, so a deleted namespace holding such an
+/// object stays Terminating (seen on the test cluster). Not a `config validate` warning: a
+/// plugin.yaml that is never exported binds only this client, where it does not.
+pub fn controller_warning(index: usize, rule: &PolicyRule) -> Option<String> {
+    (rule.delete == DeletePolicy::Deny
+        && rule.exempt.is_empty()
+        && rule.resource != "*"
+        && rule.resource != "namespaces")
+        .then(|| {
+            format!(
+                "policies[{index}] ({}) with delete: deny refuses the cluster's controllers on the API server too: a namespace holding such an object stays Terminating when deleted (the namespace controller is refused); exempt them with exempt: users: [system:kube-controller-manager] and groups: [system:serviceaccounts:kube-system]",
+                rule.resource
+            )
+        })
 }
 
 /// What `config validate` says about `rules` as ValidatingAdmissionPolicies of plugin
