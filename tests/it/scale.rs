@@ -369,6 +369,9 @@ fn an_unwritable_change_log_scales_nothing() {
 fn a_field_policy_denying_the_replicas_refuses_the_scale_and_changes_nothing() {
     let ns = Namespace::new("scale-policy");
     create_deployment(&ns.0, "web");
+    // The controller manager's first status writes would make the judged dry run a 409 (its
+    // resourceVersion precondition) one run in a few: wait until they are done.
+    crate::fixture::settled(&ns.0, "deployment", "web");
     let m = Myops::new(&format!(
         "{PLUGIN}policies:\n- resource: deployments.apps\n  deny: [/spec/replicas]\n  message: replicas are set by the autoscaler\n"
     ));
