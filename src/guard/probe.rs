@@ -94,8 +94,10 @@ impl Session<'_> {
                     .headers()
                     .get_all(http::header::WARNING)
                     .iter()
-                    .filter_map(|v| v.to_str().ok())
-                    .map(warning_text)
+                    // Lossy, not `to_str`: the API server sends a message's UTF-8 as is
+                    // (an em dash), which `to_str` refuses, and a dropped warning would read
+                    // as an allowed change.
+                    .map(|v| warning_text(&String::from_utf8_lossy(v.as_bytes())))
                     .collect();
                 let body = res.into_body().collect_bytes().await?;
                 Ok((code, warnings, body))

@@ -419,7 +419,7 @@ fn verify_without_the_policies_applied_says_they_are_missing() {
     assert_eq!(
         r.stdout,
         "RULE                       POLICY                             OBJECT   PROBES   AGREED   RESULT\n\
-         policies[0] (configmaps)   pv-missing-policies-0-configmaps   -        0        0        not probed: its ValidatingAdmissionPolicy and binding pv-missing-policies-0-configmaps is not on the cluster; apply the policies first (policies apply, or policies export | kubectl apply -f -)\n"
+         policies[0] (configmaps)   pv-missing-policies-0-configmaps   -        0        0        not probed: its ValidatingAdmissionPolicy and binding pv-missing-policies-0-configmaps are not on the cluster; apply the policies first (policies apply, or policies export | kubectl apply -f -)\n"
     );
 }
 

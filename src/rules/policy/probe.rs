@@ -173,17 +173,13 @@ pub fn verdict(
     warnings: &[String],
     policies: &[(usize, String)],
 ) -> Verdict {
+    // By the policy's name only: another plugin's policy says `denied by plugin.yaml
+    // policies[N]` too, and a refusal by it is not one of ours.
     let named = |text: &str| -> Option<usize> {
         policies
             .iter()
             .find(|(_, name)| text.contains(&format!("ValidatingAdmissionPolicy '{name}'")))
             .map(|(i, _)| *i)
-            .or_else(|| {
-                policies
-                    .iter()
-                    .map(|(i, _)| *i)
-                    .find(|i| text.contains(&format!("denied by plugin.yaml policies[{i}] (")))
-            })
     };
     if (200..300).contains(&code) {
         let mut warned: Vec<usize> = warnings.iter().filter_map(|w| named(w)).collect();

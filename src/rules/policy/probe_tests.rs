@@ -174,7 +174,7 @@ fn counted_up_keeps_label_values_and_quantities_valid() {
 }
 
 #[test]
-fn verdicts_name_the_rule_by_policy_name_or_message() {
+fn verdicts_name_the_rule_by_its_policy_name() {
     let names = [
         (0, "p-policies-0-secrets".to_string()),
         (3, "p-policies-3-configmaps".to_string()),
@@ -201,6 +201,18 @@ fn verdicts_name_the_rule_by_policy_name_or_message() {
         verdict(403, "forbidden: User \"alice\" cannot patch", &[], &names),
         Verdict::Unknown(_)
     ));
+}
+
+/// Another plugin's exported policy says `denied by plugin.yaml policies[0] (…)` too; read by
+/// that text, its refusal counted as this plugin's rule 0 (a false disagreement, or with a
+/// broken own policy a false agreement).
+#[test]
+fn a_refusal_by_another_plugins_policy_was_read_as_one_of_ours() {
+    let names = [(0, "p-policies-0-configmaps".to_string())];
+    let m = "ValidatingAdmissionPolicy 'q-policies-0-configmaps' with binding 'q-policies-0-configmaps' denied request: denied by plugin.yaml policies[0] (configmaps): …";
+    assert!(matches!(verdict(403, m, &[], &names), Verdict::Unknown(_)));
+    let w = format!("Validation failed for {}", &m[..m.len() - 5]);
+    assert_eq!(verdict(200, "", &[w], &names), Verdict::Allowed);
 }
 
 #[test]

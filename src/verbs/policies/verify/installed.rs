@@ -83,15 +83,15 @@ impl OnCluster {
         let (Some(policy), Some(binding)) =
             (self.policies.get(&e.name), self.bindings.get(&e.name))
         else {
-            let what = match (
+            let (what, is) = match (
                 self.policies.contains_key(&e.name),
                 self.bindings.contains_key(&e.name),
             ) {
-                (false, false) => "its ValidatingAdmissionPolicy and binding",
-                (false, true) => "its ValidatingAdmissionPolicy",
-                _ => "its ValidatingAdmissionPolicyBinding",
+                (false, false) => ("its ValidatingAdmissionPolicy and binding", "are"),
+                (false, true) => ("its ValidatingAdmissionPolicy", "is"),
+                _ => ("its ValidatingAdmissionPolicyBinding", "is"),
             };
-            return Installed::Missing(format!("{what} {} is not on the cluster", e.name));
+            return Installed::Missing(format!("{what} {} {is} not on the cluster", e.name));
         };
         compare(e, policy, binding)
     }
@@ -156,6 +156,33 @@ pub fn compare(e: &Exported, policy: &Value, binding: &Value) -> Installed {
         a.sort();
         a
     };
+    // What the export never writes but narrows where the policy holds (the API server
+    // defaults the selectors to `{}`): a binding's matchResources, a policy's selectors or
+    // excluded resources. One namespace probed would not show it.
+    let selects = |sel: &Value| {
+        ["matchLabels", "matchExpressions"].iter().any(|k| {
+            sel[*k].as_object().is_some_and(|m| !m.is_empty())
+                || sel[*k].as_array().is_some_and(|a| !a.is_empty())
+        })
+    };
+    let narrows = |m: &Value| {
+        selects(&m["namespaceSelector"])
+            || selects(&m["objectSelector"])
+            || m["excludeResourceRules"]
+                .as_array()
+                .is_some_and(|a| !a.is_empty())
+    };
+    if narrows(&got["matchConstraints"]) {
+        differs.push("the policy's selectors or excluded resources");
+    }
+    let scope = &binding["spec"]["matchResources"];
+    if narrows(scope)
+        || scope["resourceRules"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    {
+        differs.push("the binding's matchResources");
+    }
     if binding["spec"]["policyName"] != e.binding["spec"]["policyName"] {
         differs.push("the binding's policy name");
     }
@@ -185,6 +212,31 @@ mod tests {
         )
         .unwrap();
         export("p", &[rule], actions, fault).unwrap().remove(0)
+    }
+
+    /// A binding narrowed by hand to one namespace (`matchResources.namespaceSelector`) was
+    /// "current", and verify, probing that namespace, said "agreed" while the API server no
+    /// longer held the rule in the others.
+    #[test]
+    fn a_binding_narrowed_by_matchresources_was_read_as_current() {
+        let e = exported(Fault::default(), &[Action::Deny]);
+        let mut binding = e.binding.clone();
+        binding["spec"]["matchResources"] = serde_json::json!({
+            "namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "team-a"}},
+            "objectSelector": {},
+        });
+        assert!(matches!(
+            compare(&e, &e.policy, &binding),
+            Installed::Outdated(m) if m.contains("the binding's matchResources")
+        ));
+        let mut policy = e.policy.clone();
+        policy["spec"]["matchConstraints"]["namespaceSelector"] = serde_json::json!({});
+        policy["spec"]["matchConstraints"]["objectSelector"] = serde_json::json!({});
+        assert_eq!(
+            compare(&e, &policy, &e.binding),
+            Installed::Current,
+            "defaults"
+        );
     }
 
     #[test]
