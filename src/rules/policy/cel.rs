@@ -14,6 +14,14 @@
 //! sides. A trailing `*` or `/**` with nothing allowed below it needs no iteration: some
 //! child differs exactly when the two containers differ and one of them has children.
 //!
+//! What the API server's cel-go does differently from the `cel` crate, learnt on the cluster
+//! (`policies verify` and the plain-kubectl tests) and built in here: it selects nothing
+//! through an element of a list of optionals (`[[o, n]].exists(p, p[0][?k])`), so a bound
+//! side is selected from through its value (`p[0].orValue({})`); it fails on a key selected
+//! from a list or a scalar, so below the root every level is bound and a key is selected from
+//! a map only; its compiler types selections and comprehension keys (`optional(bytes)`,
+//! `int`) in ways the tests do not accept, so bound sides and keys are `dyn`.
+//!
 //! CEL features used, with the Kubernetes version whose API server offers them to a new
 //! ValidatingAdmissionPolicy (k8s.io/apiserver pkg/cel/environment/base.go): optional
 //! types (`.?`, `[?]`, 1.28), `lists.range` (the cel-go lists extension, 1.34).
