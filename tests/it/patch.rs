@@ -104,7 +104,10 @@ fn merge_json_and_strategic_patches_on_a_deployment_change_exactly_the_fields_as
             .len(),
         1
     );
-    // The same patch again changes nothing.
+    // The same patch again changes nothing — once the controller manager's writes for the new
+    // image are done (one of them between the read and the patch read as a change, one CI run
+    // in several: fixture::settled).
+    crate::fixture::settled(&ns.0, "deployment", "web");
     let r = m.run(&[
         "patch",
         "deployment",
