@@ -38,7 +38,6 @@ use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
 use crate::crds::LoadError;
 use crate::crds::documents::{Document, Limits, each_document, utf8};
-use crate::exit::ExitStatus;
 use crate::guard::{ApplyRequest, Grant, GuardError, ObjectRef, Session};
 use crate::output::Printer;
 use crate::settings::Settings;
@@ -480,21 +479,7 @@ impl<'a> Run<'a> {
     /// Keeps the most severe failure to return; prints the other now.
     fn fail(&mut self, e: VerbError, p: &mut Printer<'_>) {
         self.clear(p);
-        let print = match self.failed.take() {
-            None => {
-                self.failed = Some(e);
-                None
-            }
-            Some(prev) => {
-                let worse = ExitStatus::most_severe([prev.exit_status(), e.exit_status()])
-                    == e.exit_status()
-                    && prev.exit_status() != e.exit_status();
-                let (keep, print) = if worse { (e, prev) } else { (prev, e) };
-                self.failed = Some(keep);
-                Some(print)
-            }
-        };
-        if let Some(e) = print {
+        if let Some(e) = VerbError::keep_worse(&mut self.failed, e) {
             match e {
                 VerbError::Api(ApiError::Server { .. }) => p.err_line(&e.to_string()),
                 e => p.err_line(&format!("error: {e}")),

@@ -187,6 +187,23 @@ impl VerbError {
         VerbError::Io(cause.into())
     }
 
+    /// Keeps in `slot` the more severe of the failure there and `e` (the earlier one on a
+    /// tie: [`ExitStatus::most_severe`]), and returns the other, for the caller to print now;
+    /// `None` when `slot` was empty. A verb that goes on after a failed object returns the
+    /// worst failure at the end.
+    pub fn keep_worse(slot: &mut Option<VerbError>, e: VerbError) -> Option<VerbError> {
+        let Some(prev) = slot.take() else {
+            *slot = Some(e);
+            return None;
+        };
+        let worse = ExitStatus::most_severe([prev.exit_status(), e.exit_status()])
+            == e.exit_status()
+            && prev.exit_status() != e.exit_status();
+        let (keep, print) = if worse { (e, prev) } else { (prev, e) };
+        *slot = Some(keep);
+        Some(print)
+    }
+
     /// The metric `status` label for this failure.
     pub fn metric_status(&self) -> Status {
         Status::for_exit(self.exit_status())

@@ -273,32 +273,22 @@ fn one(
         let pattern = parse_pattern(raw).map_err(|e| format!("{title}: {e}"))?;
         // A validation's message must be one line (the API server refuses a line break).
         let path = one_line(raw);
-        let sentence = format!("denied by plugin.yaml {title}: the change would modify {path} of ");
-        validations.push(json!({
-            "expression": format!("{guard}{}", unchanged(&pattern, &allow)),
-            "messageExpression": format!(
-                "{} + {} + {}",
-                string_literal(&sentence),
-                OBJECT_NAME,
-                string_literal(&format!(": {message}"))
-            ),
-            "message": format!("denied by plugin.yaml {title}: the change would modify {path}: {message}"),
-            "reason": "Forbidden",
-        }));
+        let sentence = format!("denied by plugin.yaml {title}: the change would modify {path}");
+        validations.push(validation(
+            format!("{guard}{}", unchanged(&pattern, &allow)),
+            &format!("{sentence} of "),
+            &sentence,
+            &message,
+        ));
     }
     if deletes {
-        let sentence = format!("denied by plugin.yaml {title}: the rule forbids deleting ");
-        validations.push(json!({
-            "expression": "request.operation != 'DELETE'",
-            "messageExpression": format!(
-                "{} + {} + {}",
-                string_literal(&sentence),
-                OBJECT_NAME,
-                string_literal(&format!(": {message}"))
-            ),
-            "message": format!("denied by plugin.yaml {title}: the rule forbids deleting it: {message}"),
-            "reason": "Forbidden",
-        }));
+        let sentence = format!("denied by plugin.yaml {title}: the rule forbids deleting");
+        validations.push(validation(
+            "request.operation != 'DELETE'".into(),
+            &format!("{sentence} "),
+            &format!("{sentence} it"),
+            &message,
+        ));
     }
     let conditions = match_conditions(rule);
     let mut max_call_cost = 0;
@@ -358,6 +348,23 @@ fn one(
 /// `messageExpression`), while a plugin.yaml `message` may be a YAML block of several lines.
 pub fn one_line(text: &str) -> String {
     text.replace("\r\n", " ").replace(['\n', '\r'], " ")
+}
+
+/// One validation: `expression`, and a refusal that reads `{before_object}{object}: {message}`
+/// (`messageExpression`, the object named by [`OBJECT_NAME`]) or, where that cannot be
+/// evaluated, `{sentence}: {message}` (`message`). `reason: Forbidden` makes it HTTP 403.
+fn validation(expression: String, before_object: &str, sentence: &str, message: &str) -> Value {
+    json!({
+        "expression": expression,
+        "messageExpression": format!(
+            "{} + {} + {}",
+            string_literal(before_object),
+            OBJECT_NAME,
+            string_literal(&format!(": {message}"))
+        ),
+        "message": format!("{sentence}: {message}"),
+        "reason": "Forbidden",
+    })
 }
 
 /// How a message names the object: `secrets team-shop/db` (the namespace only when it has

@@ -5,14 +5,7 @@ use crate::rules::policy::Exempt;
 
 /// Runs `f` on a thread with a larger stack: the `cel` crate parses recursively, and an
 /// unoptimised test build needs more than the 2 MiB a test thread has.
-fn big_stack(f: fn()) {
-    std::thread::Builder::new()
-        .stack_size(32 << 20)
-        .spawn(f)
-        .unwrap()
-        .join()
-        .unwrap();
-}
+use crate::rules::policy::cel_tests::big_stack;
 
 fn rule(resource: &str, deny: &[&str]) -> PolicyRule {
     PolicyRule {

@@ -178,17 +178,22 @@ fn client(rule: &Compiled, before: &Value, after: &Value) -> bool {
     denied_changes(std::slice::from_ref(rule), &changed, before, after).is_some()
 }
 
-/// The comparison runs on a thread of its own with a larger stack: the `cel` crate parses
-/// and evaluates recursively, and an unoptimised test build needs more than the 2 MiB a test
-/// thread has (the binary's main thread has 8 MiB).
-#[test]
-fn generated_cel_agrees_with_the_client_judge_on_every_change_of_the_corpus() {
+/// Runs `f` on a thread with a 32 MiB stack: the `cel` crate parses and evaluates
+/// recursively, and an unoptimised test build needs more than the 2 MiB a test thread has
+/// (the binary's main thread has 8 MiB).
+pub(crate) fn big_stack(f: impl FnOnce() + Send + 'static) {
     std::thread::Builder::new()
         .stack_size(32 << 20)
-        .spawn(compare_corpus)
+        .spawn(f)
         .unwrap()
         .join()
         .unwrap();
+}
+
+/// The comparison runs on a thread with a larger stack ([`big_stack`]).
+#[test]
+fn generated_cel_agrees_with_the_client_judge_on_every_change_of_the_corpus() {
+    big_stack(compare_corpus);
 }
 
 fn compare_corpus() {
@@ -287,21 +292,16 @@ fn both(deny: &str, before: &Value, after: &Value) -> (bool, Result<bool, String
 /// container 0's image that `kubectl myops patch` lets through (seen on the API server, too).
 #[test]
 fn a_leading_zero_segment_is_read_as_list_index_0_by_the_policy_but_not_by_the_client() {
-    std::thread::Builder::new()
-        .stack_size(32 << 20)
-        .spawn(|| {
-            let before = json!({"spec": {"containers": [{"name": "web", "image": "a"}]}});
-            let after = json!({"spec": {"containers": [{"name": "web", "image": "b"}]}});
-            let (client, cel) = both("/spec/containers/00/image", &before, &after);
-            assert_eq!(
-                Ok(client),
-                cel,
-                "client refuses: {client}, CEL refuses: {cel:?}"
-            );
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    big_stack(|| {
+        let before = json!({"spec": {"containers": [{"name": "web", "image": "a"}]}});
+        let after = json!({"spec": {"containers": [{"name": "web", "image": "b"}]}});
+        let (client, cel) = both("/spec/containers/00/image", &before, &after);
+        assert_eq!(
+            Ok(client),
+            cel,
+            "client refuses: {client}, CEL refuses: {cel:?}"
+        );
+    });
 }
 
 /// A literal segment that is not digits, met by a list at run time
@@ -311,22 +311,21 @@ fn a_leading_zero_segment_is_read_as_list_index_0_by_the_policy_but_not_by_the_c
 /// (422), where the client lets a change beside the path through. Here: a label change.
 #[test]
 fn a_literal_key_over_a_list_makes_the_policy_fail_on_every_update() {
-    std::thread::Builder::new()
-        .stack_size(32 << 20)
-        .spawn(|| {
-            let before = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
-            let after = json!({"metadata": {"labels": {"a": "2"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
-            let (client, cel) = both("/spec/containers/web/image", &before, &after);
-            assert!(!client);
-            assert_eq!(Ok(false), cel, "the CEL must allow a change beside the path");
-            // The API server's cel-go errors where the `cel` crate may not: the text must not
-            // select a non-digit key from a value that can be a list without a type test.
-            let e = unchanged(&parse_pattern("/spec/containers/web/image").unwrap(), &[]);
-            assert!(!e.contains("containers.?web"), "{e}");
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    big_stack(|| {
+        let before = json!({"metadata": {"labels": {"a": "1"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
+        let after = json!({"metadata": {"labels": {"a": "2"}}, "spec": {"containers": [{"name": "web", "image": "a"}]}});
+        let (client, cel) = both("/spec/containers/web/image", &before, &after);
+        assert!(!client);
+        assert_eq!(
+            Ok(false),
+            cel,
+            "the CEL must allow a change beside the path"
+        );
+        // The API server's cel-go errors where the `cel` crate may not: the text must not
+        // select a non-digit key from a value that can be a list without a type test.
+        let e = unchanged(&parse_pattern("/spec/containers/web/image").unwrap(), &[]);
+        assert!(!e.contains("containers.?web"), "{e}");
+    });
 }
 
 /// `deny: ["/*/*/*/*/*/*"]` makes `estimate_cost` add past `u64::MAX`
@@ -335,14 +334,9 @@ fn a_literal_key_over_a_list_makes_the_policy_fail_on_every_update() {
 /// release build wraps the estimate, so the over-budget warning may not be given.
 #[test]
 fn six_nested_wildcards_overflow_the_cost_estimate() {
-    std::thread::Builder::new()
-        .stack_size(32 << 20)
-        .spawn(|| {
-            let e = unchanged(&parse_pattern("/*/*/*/*/*/*").unwrap(), &[]);
-            let cost = super::cel::estimate_cost(&e).unwrap();
-            assert!(cost > 1_000_000, "{cost}");
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    big_stack(|| {
+        let e = unchanged(&parse_pattern("/*/*/*/*/*/*").unwrap(), &[]);
+        let cost = super::cel::estimate_cost(&e).unwrap();
+        assert!(cost > 1_000_000, "{cost}");
+    });
 }

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::rules::policy::cel::{Local, unchanged};
 use crate::rules::policy::cel_tests::CORPUS;
+use crate::rules::policy::cel_tests::big_stack;
 use crate::rules::policy::{Compiled, PolicyRule, parse_pattern};
 
 fn rule(deny: &[&str], allow: &[&str]) -> PolicyRule {
@@ -231,12 +232,7 @@ fn agreement_with_one_named_refusal_or_every_warning() {
 /// same semantics the API server is given.
 #[test]
 fn every_corpus_probe_applies_and_the_local_cel_agrees_with_the_judge() {
-    std::thread::Builder::new()
-        .stack_size(32 << 20)
-        .spawn(corpus_probes)
-        .unwrap()
-        .join()
-        .unwrap();
+    big_stack(corpus_probes);
 }
 
 fn corpus_probes() {

@@ -48,7 +48,6 @@ use serde_json::Value;
 use crate::cli::{DryRun, PoliciesApplyArgs};
 use crate::cluster::{ApiError, ResolvedType};
 use crate::config::Verb;
-use crate::exit::ExitStatus;
 use crate::guard::authz::AccessRequest;
 use crate::guard::mutation::apply::server_sentence;
 use crate::guard::{ApplyRequest, Grant, GuardError, ObjectRef, Session};
@@ -313,21 +312,9 @@ struct Failures {
 impl Failures {
     /// Keeps the most severe failure to return; prints the other now.
     fn fail(&mut self, e: VerbError, p: &mut Printer<'_>) {
-        let print = match self.failed.take() {
-            None => {
-                self.failed = Some(e);
-                return;
-            }
-            Some(prev) => {
-                let worse = ExitStatus::most_severe([prev.exit_status(), e.exit_status()])
-                    == e.exit_status()
-                    && prev.exit_status() != e.exit_status();
-                let (keep, print) = if worse { (e, prev) } else { (prev, e) };
-                self.failed = Some(keep);
-                print
-            }
-        };
-        p.err_line(&print.line());
+        if let Some(print) = VerbError::keep_worse(&mut self.failed, e) {
+            p.err_line(&print.line());
+        }
     }
 
     /// The failure to return (a run with none is not finished this way).
