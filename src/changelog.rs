@@ -44,6 +44,7 @@ pub mod chain;
 mod checks;
 mod error;
 mod journal;
+pub mod mirror;
 mod model;
 mod parse;
 mod read;

@@ -82,7 +82,7 @@ pub use crate::rules::policy::PolicyRule;
 /// Change-log retention (docs/changelog.md): `changelog.jsonl` is rotated to
 /// `changelog.jsonl.1` (five rotated files are kept) before an append that would make it
 /// larger than `maxSize`, or once its first record is older than `maxAge`.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct ChangelogConfig {
     /// Largest size of the active log file: `10MiB` (default), `512KiB`, `1GiB` or a number
@@ -100,6 +100,20 @@ pub struct ChangelogConfig {
     #[serde(default = "default_snapshot_limit", with = "byte_size")]
     #[schemars(with = "String")]
     pub snapshot_limit: u64,
+    /// The cluster mirror of the change log (docs/team.md): every complete record is also
+    /// written as a `ChangeRecord` in this namespace of the cluster it changed. Absent: no
+    /// mirror.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mirror: Option<MirrorConfig>,
+}
+
+/// plugin.yaml `changelog.mirror` (docs/team.md).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct MirrorConfig {
+    /// The namespace that holds the `ChangeRecord`s (a DNS label, RFC 1123); the CRD and
+    /// RBAC of `deploy/changelog/` must be installed.
+    pub namespace: String,
 }
 
 impl Default for ChangelogConfig {
@@ -108,6 +122,7 @@ impl Default for ChangelogConfig {
             max_size: default_max_size(),
             max_age: default_max_age(),
             snapshot_limit: default_snapshot_limit(),
+            mirror: None,
         }
     }
 }
