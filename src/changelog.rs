@@ -45,6 +45,7 @@ mod checks;
 mod error;
 mod journal;
 pub mod mirror;
+pub mod outbox;
 mod model;
 mod parse;
 mod read;

@@ -20,6 +20,7 @@ pub struct Journal {
     home: PathBuf,
     warning: Option<String>,
     retention: Retention,
+    mirror: bool,
 }
 
 impl Journal {
@@ -46,6 +47,7 @@ impl Journal {
             home: home.to_path_buf(),
             warning: home_warning(home),
             retention: Retention::default(),
+            mirror: false,
         })
     }
 
@@ -53,6 +55,17 @@ impl Journal {
     /// defaults.
     pub fn with_retention(self, retention: Retention) -> Journal {
         Journal { retention, ..self }
+    }
+
+    /// This journal also queueing every complete record for the cluster mirror
+    /// (plugin.yaml `changelog.mirror` set; [`super::outbox`]).
+    pub fn with_mirror(self, mirror: bool) -> Journal {
+        Journal { mirror, ..self }
+    }
+
+    /// The MYOPS_HOME this journal writes.
+    pub fn home(&self) -> &Path {
+        &self.home
     }
 
     /// The log file.
@@ -78,7 +91,12 @@ impl Journal {
     /// the write, the fsync or updating `changelog.head` fails. For an intent record the
     /// caller must then not send the request.
     pub fn append(&self, entry: &Entry) -> Result<(), ChangelogError> {
-        append(&self.home, std::slice::from_ref(entry), &self.retention)
+        append(
+            &self.home,
+            std::slice::from_ref(entry),
+            &self.retention,
+            self.mirror,
+        )
     }
 
     /// [`Journal::append`] of several records in one step (group commit): one lock, one
@@ -93,7 +111,7 @@ impl Journal {
         if entries.is_empty() {
             return Ok(());
         }
-        append(&self.home, entries, &self.retention)
+        append(&self.home, entries, &self.retention, self.mirror)
     }
 }
 
@@ -146,9 +164,15 @@ fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
 /// Appends `entries` with `formatVersion` [`FORMAT_VERSION`], every string passed through
 /// [`crate::base::redact::scrub_json`], one line each (the first starting on a fresh line),
 /// each chained to the record before it ([`chain::seal`]) under one exclusive lock, rotating
-/// first when `retention` says so; fsyncs them once, then records the last hash in
+/// first when `retention` says so; fsyncs them once; when `mirror`, queues the complete
+/// records' lines for the cluster mirror ([`super::outbox`]); then records the last hash in
 /// `changelog.head`.
-fn append(home: &Path, entries: &[Entry], retention: &Retention) -> Result<(), ChangelogError> {
+fn append(
+    home: &Path,
+    entries: &[Entry],
+    retention: &Retention,
+    mirror: bool,
+) -> Result<(), ChangelogError> {
     let path = path(home);
     let fail = |e: std::io::Error| ChangelogError::write(&path, &e);
     // The process-wide safety net: every string of the record (a server message quoting a
@@ -224,8 +248,8 @@ fn append(home: &Path, entries: &[Entry], retention: &Retention) -> Result<(), C
     };
     let mut bytes = Vec::with_capacity(total as usize + 1);
     let mut prev = last;
-    for line in lines {
-        let framed = framed(line, prev);
+    for line in &lines {
+        let framed = framed(line.clone(), prev);
         prev = framed.last().copied();
         bytes.extend_from_slice(&framed);
     }
@@ -233,12 +257,32 @@ fn append(home: &Path, entries: &[Entry], retention: &Retention) -> Result<(), C
         .and_then(|()| f.sync_all())
         .map_err(|e| cut_back(&f, e))
         .map_err(fail)?;
+    // Intents are not mirrored: only a record that says what happened is the team's.
+    let complete: Vec<&[u8]> = entries
+        .iter()
+        .zip(&lines)
+        .filter(|(e, _)| mirror && e.result != PENDING)
+        .map(|(_, l)| l.as_slice())
+        .collect();
+    let queued_from = if complete.is_empty() {
+        None
+    } else {
+        Some(super::outbox::enqueue(home, &complete).map_err(|e| {
+            let _ = cut_back(&f, std::io::Error::other(""));
+            e
+        })?)
+    };
     let base = chain::read_head(home)
         .ok()
         .flatten()
         .map_or(chain::GENESIS.to_string(), |h| h.base);
     chain::write_head(home, &chain::Head { head: hash, base })
-        .map_err(|e| cut_back(&f, e))
+        .map_err(|e| {
+            if let Some(len) = queued_from {
+                super::outbox::cut_back(home, len);
+            }
+            cut_back(&f, e)
+        })
         .map_err(|e| ChangelogError::Write {
             path: chain::head_path(home),
             why: format!(

@@ -279,6 +279,21 @@ struct Spans {
     policies: Vec<Spanned<PolicySpans>>,
     #[serde(default)]
     protect: Vec<Spanned<ProtectSpans>>,
+    #[serde(default)]
+    changelog: Option<ChangelogSpans>,
+}
+
+/// Where `changelog.mirror.namespace` is.
+#[derive(Deserialize)]
+struct ChangelogSpans {
+    #[serde(default)]
+    mirror: Option<MirrorSpans>,
+}
+
+/// Where the values of `changelog.mirror` are.
+#[derive(Deserialize)]
+struct MirrorSpans {
+    namespace: Spanned<IgnoredAny>,
 }
 
 /// A list of values and where each one is.
@@ -364,6 +379,8 @@ pub(super) enum Field {
     Policy(usize, PolicyPart),
     /// A part of the `protect` rule at this index.
     Protect(usize, ProtectPart),
+    /// `changelog.mirror.namespace`.
+    MirrorNamespace,
 }
 
 /// Where the value that `field` names starts in `text`, found with a second, lenient parse that
@@ -413,6 +430,11 @@ fn locate(field: Field, text: &str) -> (u64, u64) {
                 }
                 .or(Some(rule.referenced))
             }),
+        Field::MirrorNamespace => spans
+            .as_ref()
+            .and_then(|s| s.changelog.as_ref())
+            .and_then(|c| c.mirror.as_ref())
+            .map(|m| m.namespace.referenced),
     };
     line_column(loc)
 }

@@ -84,6 +84,14 @@ pub(super) fn first_problem(c: &PluginConfig) -> Option<(Field, String)> {
     if let Some(problem) = protect_problem(c) {
         return Some(problem);
     }
+    if let Some(m) = &c.changelog.mirror
+        && let Err(e) = crate::base::validate::check_namespace(&m.namespace)
+    {
+        return Some((
+            Field::MirrorNamespace,
+            format!("changelog.mirror.namespace: {e}"),
+        ));
+    }
     pushgateway::pushgateway_problem(c.pushgateway.as_ref()?)
 }
 

@@ -402,3 +402,17 @@ fn protect_errors_point_at_the_rule_value() {
             .change_cause
     );
 }
+
+#[test]
+fn a_mirror_namespace_that_is_not_a_dns_label_is_refused_at_its_value() {
+    let text = format!("{BASE}changelog:\n  mirror:\n    namespace: Team_Trail\n");
+    let (kind, line, column, m) = fail(&text);
+    assert_eq!((kind, line, column), ("invalid", 7, 16));
+    assert!(
+        m.starts_with("changelog.mirror.namespace: invalid namespace \"Team_Trail\""),
+        "{m}"
+    );
+    let good = format!("{BASE}changelog:\n  mirror:\n    namespace: team-trail\n");
+    let c = parse(&good, Path::new("p.yaml")).unwrap();
+    assert_eq!(c.changelog.mirror.unwrap().namespace, "team-trail");
+}

@@ -1,0 +1,144 @@
+//! The outbox's pure judgement and its files, in a temporary MYOPS_HOME.
+
+use std::os::unix::fs::PermissionsExt;
+
+use super::*;
+use crate::changelog::model::{PENDING, sample_entry as entry};
+use crate::changelog::{Entry, Journal};
+
+fn mode(p: &Path) -> u32 {
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
+}
+
+/// A home whose mirroring journal holds the complete records `names` (each after an intent).
+fn home_with(names: &[&str]) -> (tempfile::TempDir, Journal) {
+    let d = tempfile::tempdir().unwrap();
+    let j = Journal::open(d.path()).unwrap().with_mirror(true);
+    for n in names {
+        let e = entry(n);
+        j.append(&Entry {
+            result: PENDING.into(),
+            ..e.clone()
+        })
+        .unwrap();
+        j.append(&e).unwrap();
+    }
+    (d, j)
+}
+
+#[test]
+fn the_journal_queues_every_complete_record_and_no_intent() {
+    let (d, j) = home_with(&["a", "b"]);
+    let log = std::fs::read_to_string(j.path()).unwrap();
+    let complete: Vec<&str> = log.lines().skip(1).step_by(2).collect();
+    let queue = std::fs::read_to_string(queue_path(d.path())).unwrap();
+    assert_eq!(queue.lines().collect::<Vec<_>>(), complete, "byte for byte");
+    assert_eq!(mode(&queue_path(d.path())), 0o600);
+    let (good, bad) = pending(d.path()).unwrap();
+    assert_eq!(bad, vec![]);
+    assert_eq!(
+        good.iter().map(|q| q.number).collect::<Vec<_>>(),
+        vec![1, 2]
+    );
+    assert_eq!(good[0].user, "admin");
+}
+
+#[test]
+fn a_journal_without_the_mirror_writes_no_queue() {
+    let d = tempfile::tempdir().unwrap();
+    Journal::open(d.path()).unwrap().append(&entry("a")).unwrap();
+    assert!(!queue_path(d.path()).exists());
+}
+
+#[test]
+fn a_queue_that_is_a_directory_is_refused_as_the_log_is_and_the_record_not_kept() {
+    let d = tempfile::tempdir().unwrap();
+    let j = Journal::open(d.path()).unwrap().with_mirror(true);
+    std::fs::create_dir(queue_path(d.path())).unwrap();
+    let e = j.append(&entry("a")).unwrap_err().to_string();
+    assert!(e.contains("mirror-queue.jsonl"), "{e}");
+    assert!(e.contains("it is a directory, not a regular file"), "{e}");
+    assert_eq!(std::fs::read_to_string(j.path()).unwrap(), "", "cut back");
+    let e = pending(d.path()).unwrap_err().to_string();
+    assert!(e.starts_with("cannot read"), "{e}");
+}
+
+#[test]
+fn a_torn_line_and_an_edited_line_are_rejected_by_number_and_the_rest_kept() {
+    let (d, _j) = home_with(&["a", "b", "c"]);
+    let text = std::fs::read_to_string(queue_path(d.path())).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let edited = lines[1].replace("\"name\":\"b\"", "\"name\":\"z\"");
+    assert_ne!(edited, lines[1]);
+    let torn = &lines[2][..40];
+    let bytes = format!("{}\n{edited}\n{}\n{torn}", lines[0], lines[2]);
+    let (good, bad) = judge(bytes.as_bytes());
+    assert_eq!(
+        good.iter().map(|q| q.number).collect::<Vec<_>>(),
+        vec![1, 3]
+    );
+    let whys: Vec<(usize, &str)> = bad.iter().map(|r| (r.number, r.why.as_str())).collect();
+    assert_eq!(
+        whys,
+        vec![
+            (2, "edited: its hash does not match its content"),
+            (4, "torn: it does not end with a newline"),
+        ]
+    );
+    // A torn line that a later append ended with a newline is torn JSON.
+    let (_, bad) = judge(format!("{torn}\n{}\n", lines[0]).as_bytes());
+    assert_eq!(bad[0].why, "torn: the JSON ends early");
+    let w = bad[0].warning(d.path());
+    assert!(w.starts_with("warning: line 1 of the mirror queue "), "{w}");
+    assert!(!w.contains(torn), "never the content: {w}");
+}
+
+#[test]
+fn settle_removes_sent_lines_moves_rejected_ones_and_keeps_lines_appended_meanwhile() {
+    let (d, j) = home_with(&["a", "b"]);
+    let (good, _) = pending(d.path()).unwrap();
+    // A torn line, then a record appended after the queue was read.
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .open(queue_path(d.path()))
+        .unwrap();
+    f.write_all(b"{\"id\":\"to").unwrap();
+    drop(f);
+    j.append(&entry("late")).unwrap();
+    let (_, bad) = pending(d.path()).unwrap();
+    assert_eq!(bad.len(), 1);
+    let left = settle(d.path(), &[good[0].line.clone()], &bad).unwrap();
+    assert_eq!(left, 2);
+    let (rest, bad_now) = pending(d.path()).unwrap();
+    assert!(bad_now.is_empty());
+    let names: Vec<String> = rest
+        .iter()
+        .map(|q| serde_json::from_str::<Entry>(&q.line).unwrap().name)
+        .collect();
+    assert_eq!(names, ["b", "late"]);
+    let rejected = std::fs::read_to_string(rejected_path(d.path())).unwrap();
+    assert_eq!(rejected, "{\"id\":\"to\n");
+    assert_eq!(mode(&rejected_path(d.path())), 0o600);
+    assert_eq!(mode(&queue_path(d.path())), 0o600);
+}
+
+#[test]
+fn without_removes_each_line_once_by_content() {
+    let bytes = b"x\ny\nx\nz\n";
+    assert_eq!(without(bytes, &["x".into()], &[]), b"y\nx\nz\n");
+    assert_eq!(without(bytes, &["q".into()], &[b"z".to_vec()]), b"x\ny\nx\n");
+}
+
+#[test]
+fn the_journal_id_is_created_once_private_and_random() {
+    let d = tempfile::tempdir().unwrap();
+    let a = journal_id(d.path()).unwrap();
+    assert!(is_id(&a), "{a}");
+    assert_eq!(journal_id(d.path()).unwrap(), a, "stable");
+    assert_eq!(mode(&id_path(d.path())), 0o600);
+    let other = tempfile::tempdir().unwrap();
+    assert_ne!(journal_id(other.path()).unwrap(), a);
+    // A file that holds no id is replaced by a new one.
+    std::fs::write(id_path(d.path()), "not an id\n").unwrap();
+    assert!(is_id(&journal_id(d.path()).unwrap()));
+}
