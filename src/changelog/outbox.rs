@@ -80,7 +80,9 @@ fn read_id(path: &Path) -> Option<String> {
 
 /// Whether `s` is a journal id: 16 lowercase hex digits.
 fn is_id(s: &str) -> bool {
-    s.len() == 16 && s.chars().all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
+    s.len() == 16
+        && s.chars()
+            .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
 }
 
 /// Appends `lines` (sealed records, without newlines) to the queue and fsyncs it; called by
@@ -333,7 +335,10 @@ pub fn settle(
     if left != bytes {
         fsutil::write_atomic(&path, &left).map_err(|e| ChangelogError::write(&path, &e))?;
     }
-    Ok(left.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count())
+    Ok(left
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .count())
 }
 
 #[cfg(test)]

@@ -46,7 +46,10 @@ fn the_journal_queues_every_complete_record_and_no_intent() {
 #[test]
 fn a_journal_without_the_mirror_writes_no_queue() {
     let d = tempfile::tempdir().unwrap();
-    Journal::open(d.path()).unwrap().append(&entry("a")).unwrap();
+    Journal::open(d.path())
+        .unwrap()
+        .append(&entry("a"))
+        .unwrap();
     assert!(!queue_path(d.path()).exists());
 }
 
@@ -126,7 +129,10 @@ fn settle_removes_sent_lines_moves_rejected_ones_and_keeps_lines_appended_meanwh
 fn without_removes_each_line_once_by_content() {
     let bytes = b"x\ny\nx\nz\n";
     assert_eq!(without(bytes, &["x".into()], &[]), b"y\nx\nz\n");
-    assert_eq!(without(bytes, &["q".into()], &[b"z".to_vec()]), b"x\ny\nx\n");
+    assert_eq!(
+        without(bytes, &["q".into()], &[b"z".to_vec()]),
+        b"x\ny\nx\n"
+    );
 }
 
 #[test]
