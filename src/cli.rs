@@ -22,6 +22,7 @@ mod edit;
 mod get;
 pub mod help;
 mod local;
+mod mirror;
 mod parse;
 mod policies;
 mod protect;
@@ -43,6 +44,7 @@ pub use edit::{EditArgs, EditFormat};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
+pub use mirror::{MirrorCommand, PruneDryRun};
 pub use parse::{one_line_usage_error, output_value_error};
 pub use policies::{
     PoliciesApplyArgs, PoliciesCommand, PoliciesExportArgs, PoliciesFormat, PoliciesVerifyArgs,

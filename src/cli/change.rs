@@ -144,6 +144,9 @@ pub enum ChangelogCommand {
         #[arg(long = "outcome", value_enum, value_name = "OUTCOME", requires = "id")]
         decided: Option<Decision>,
     },
+    /// The cluster mirror of the change log: send the queue, prune old records.
+    #[command(subcommand)]
+    Mirror(super::mirror::MirrorCommand),
 }
 
 /// `changelog reconcile --outcome` values: the outcome a person decided for an entry.

@@ -54,6 +54,7 @@ pub mod protect;
 pub mod select;
 pub mod session;
 pub mod target;
+pub mod trail;
 pub mod watch;
 
 pub use change::{Change, Inverse};

@@ -350,7 +350,8 @@ impl Session<'_> {
             .is_err_and(|e| !intent.dry_run && e.may_have_applied());
         let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
         record.after = after;
-        journal.append(&record).map_err(GuardError::Unjournaled)?;
+        self.keep(std::slice::from_ref(&record), GuardError::Unjournaled)
+            .await?;
         match result {
             Ok(v) => Ok(v),
             Err(e) if lost => Err(ApiError::Lost {
@@ -368,8 +369,9 @@ impl Session<'_> {
     ///
     /// # Errors
     /// [`GuardError::Journal`].
-    pub fn journal_reconciled(&self, record: &Entry) -> Result<(), GuardError> {
-        self.journal()?.append(record).map_err(GuardError::Journal)
+    pub async fn journal_reconciled(&self, record: &Entry) -> Result<(), GuardError> {
+        self.keep(std::slice::from_ref(record), GuardError::Journal)
+            .await
     }
 
     /// Appends one complete record for an attempt that sends no mutating request: refused
@@ -378,10 +380,12 @@ impl Session<'_> {
     ///
     /// # Errors
     /// [`GuardError::Journal`].
-    pub fn journal_complete(&self, intent: Entry, result: String) -> Result<(), GuardError> {
-        self.journal()?
-            .append(&intent.with_outcome(result, None, 0.0))
-            .map_err(GuardError::Journal)
+    pub async fn journal_complete(&self, intent: Entry, result: String) -> Result<(), GuardError> {
+        self.keep(
+            &[intent.with_outcome(result, None, 0.0)],
+            GuardError::Journal,
+        )
+        .await
     }
 
     /// Authorizes `change` on `obj`: the plugin.yaml boundary for its verb, then its
@@ -414,7 +418,7 @@ impl Session<'_> {
                     other => other.to_string(),
                 };
                 let entry = self.intent(intent).await;
-                self.journal_complete(entry, result)?;
+                self.journal_complete(entry, result).await?;
                 Err(e)
             }
         }
@@ -478,7 +482,7 @@ impl Session<'_> {
                     other => other.to_string(),
                 };
                 let entry = self.intent(intent).await;
-                self.journal_complete(entry, result)?;
+                self.journal_complete(entry, result).await?;
                 Err(e)
             }
         }

@@ -89,7 +89,8 @@ impl Session<'_> {
         );
         let Some(p) = protection(&self.settings().plugin.protect, &scope) else {
             if let Some(refusal) = self.meant_elsewhere(&intent, &scope) {
-                self.journal_complete(intent, refusal.result().to_string())?;
+                self.journal_complete(intent, refusal.result().to_string())
+                    .await?;
                 return Err(GuardError::Protected(refusal));
             }
             return Ok(Admitted(intent));
@@ -104,7 +105,7 @@ impl Session<'_> {
             }
             Err(refusal) => {
                 let result = refusal.result().to_string();
-                self.journal_complete(intent, result)?;
+                self.journal_complete(intent, result).await?;
                 Err(GuardError::Protected(refusal))
             }
         }
@@ -141,7 +142,8 @@ impl Session<'_> {
         match refusal {
             None => Ok(()),
             Some(r) => {
-                self.journal_complete(intent, r.result().to_string())?;
+                self.journal_complete(intent, r.result().to_string())
+                    .await?;
                 Err(GuardError::Protected(r))
             }
         }

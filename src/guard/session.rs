@@ -59,6 +59,7 @@ pub struct Session<'s> {
     observed: OnceCell<SelfSubjectReview>,
     reviews: Mutex<HashMap<AccessRequest, Result<(), String>>>,
     answered: Mutex<Answered>,
+    trail: super::trail::Trail,
 }
 
 impl<'s> Session<'s> {
@@ -126,7 +127,8 @@ impl<'s> Session<'s> {
                     .with_retention(changelog::Retention {
                         max_size: settings.plugin.changelog.max_size,
                         max_age: settings.plugin.changelog.max_age,
-                    }),
+                    })
+                    .with_mirror(settings.plugin.changelog.mirror.is_some()),
             ),
             Mode::Read => None,
         };
@@ -158,6 +160,7 @@ impl<'s> Session<'s> {
             observed: OnceCell::new(),
             reviews: Mutex::new(HashMap::new()),
             answered: Mutex::new(Default::default()),
+            trail: Default::default(),
         };
         if let Some(requested) = session.cluster.impersonation.clone() {
             let observed = session.review_identity().await?.ok_or_else(|| {
@@ -177,6 +180,11 @@ impl<'s> Session<'s> {
         self.answered
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// What this session remembers about the cluster mirror ([`super::trail`]).
+    pub(crate) fn trail(&self) -> &super::trail::Trail {
+        &self.trail
     }
 
     /// The settings this session was opened with.

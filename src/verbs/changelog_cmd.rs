@@ -25,6 +25,7 @@
 mod change_diff;
 mod error;
 mod filter;
+mod mirror;
 mod reconcile;
 mod table;
 mod verify;
@@ -62,6 +63,9 @@ pub async fn run(
     }
     if let ChangelogCommand::Verify = cmd {
         return verify::run(s, p);
+    }
+    if let ChangelogCommand::Mirror(m) = cmd {
+        return mirror::run(s, m, p).await;
     }
     let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;
     let listing_invalid = matches!(cmd, ChangelogCommand::List { invalid: true, .. });
@@ -142,7 +146,7 @@ pub async fn run(
             reconcile::run(s, entries, id.as_deref(), *decided, p).await?;
         }
         // Answered before the log was read for listing, above.
-        ChangelogCommand::Verify => {}
+        ChangelogCommand::Verify | ChangelogCommand::Mirror(_) => {}
     }
     Ok(())
 }

@@ -225,7 +225,8 @@ impl Session<'_> {
                 })
                 .await;
             e.parent = Some(parent.to_string());
-            self.journal_complete(e, changelog::SNAPSHOT.to_string())?;
+            self.journal_complete(e, changelog::SNAPSHOT.to_string())
+                .await?;
         }
         Ok(())
     }

@@ -101,11 +101,13 @@ impl Session<'_> {
                         "apply reads the object first, to journal whether it creates or changes it and what to restore".into(),
                     )
                     .await;
-                self.journal_complete(self.intent(intent()).await, "denied".into())?;
+                self.journal_complete(self.intent(intent()).await, "denied".into())
+                    .await?;
                 Err(e.into())
             }
             Err(e) => {
-                self.journal_complete(self.intent(intent()).await, e.to_string())?;
+                self.journal_complete(self.intent(intent()).await, e.to_string())
+                    .await?;
                 Err(e.into())
             }
         }
@@ -159,14 +161,14 @@ impl Session<'_> {
                 let entry = self
                     .intent(change.intent(Operation::Apply, obj, dry, None))
                     .await;
-                self.journal_complete(entry, "denied".into())?;
+                self.journal_complete(entry, "denied".into()).await?;
                 return Err(e.into());
             }
             Err(e) => {
                 let entry = self
                     .intent(change.intent(Operation::Apply, obj, dry, None))
                     .await;
-                self.journal_complete(entry, outcome_text(&e))?;
+                self.journal_complete(entry, outcome_text(&e)).await?;
                 return Err(e.into());
             }
         };
@@ -182,7 +184,8 @@ impl Session<'_> {
             reconciler: reconciler.clone(),
         };
         if req.dry_run == DryRun::Client {
-            self.journal_complete(intent, changelog::SUCCESS.into())?;
+            self.journal_complete(intent, changelog::SUCCESS.into())
+                .await?;
             return Ok(applied(req.body.clone()));
         }
         let rules = crate::rules::policy::matching(
@@ -313,7 +316,7 @@ impl Session<'_> {
                     "{} (in the server-side dry run field policies need; nothing was sent)",
                     outcome_text(&e)
                 );
-                self.journal_complete(j.intent.clone(), result)?;
+                self.journal_complete(j.intent.clone(), result).await?;
                 return Err(e.into());
             }
         };
@@ -322,7 +325,8 @@ impl Session<'_> {
         if let Err(refusal) =
             policy_verdict(j.rules, j.obj, "apply", j.before.unwrap_or(&empty), &after)
         {
-            self.journal_complete(j.intent.clone(), refusal_result(&refusal))?;
+            self.journal_complete(j.intent.clone(), refusal_result(&refusal))
+                .await?;
             return Err(refusal);
         }
         Ok(Some(answer))

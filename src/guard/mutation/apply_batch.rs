@@ -94,7 +94,7 @@ impl Session<'_> {
                     let entry = self
                         .intent(change.intent(Operation::Apply, obj, dry, None))
                         .await;
-                    self.journal_complete(entry, "denied".into())?;
+                    self.journal_complete(entry, "denied".into()).await?;
                     results[index] = Some(Err(e.into()));
                     continue;
                 }
@@ -102,7 +102,7 @@ impl Session<'_> {
                     let entry = self
                         .intent(change.intent(Operation::Apply, obj, dry, None))
                         .await;
-                    self.journal_complete(entry, outcome_text(&e))?;
+                    self.journal_complete(entry, outcome_text(&e)).await?;
                     results[index] = Some(Err(e.into()));
                     continue;
                 }
@@ -146,9 +146,7 @@ impl Session<'_> {
             };
             outcomes.push(record);
         }
-        journal
-            .append_all(&outcomes)
-            .map_err(GuardError::Unjournaled)?;
+        self.keep(&outcomes, GuardError::Unjournaled).await?;
         for (r, answer) in ready.into_iter().zip(answers) {
             results[r.index] = Some(answer.map(|after| Applied {
                 reconciler: r.intent.reconciler.clone(),

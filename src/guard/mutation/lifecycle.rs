@@ -132,7 +132,7 @@ impl Session<'_> {
                 }
                 other => other.to_string(),
             };
-            self.journal_complete(intent, result)?;
+            self.journal_complete(intent, result).await?;
             return Err(refusal);
         }
         let kind = obj.t.api.kind.clone();
@@ -142,7 +142,7 @@ impl Session<'_> {
                 _ => Value::Null,
             };
             intent.after = sent.change.outcome(&kind, sent.before, &after).1;
-            self.journal_complete(intent, "success".into())?;
+            self.journal_complete(intent, "success".into()).await?;
             return Ok((after, None));
         }
         let (request, params) = sent

@@ -166,7 +166,8 @@ impl Session<'_> {
         if let (Ok(a), Some(b)) = (&after, before)
             && let Err(refusal) = policy_verdict(rules, obj, req.change(), b, a)
         {
-            self.journal_complete(intent, refusal_result(&refusal))?;
+            self.journal_complete(intent, refusal_result(&refusal))
+                .await?;
             return Err(refusal);
         }
         let result = match &after {
@@ -177,7 +178,7 @@ impl Session<'_> {
             .as_ref()
             .ok()
             .map(|a| changelog::redact_after(&obj.t.api.kind, before, a.clone()));
-        self.journal_complete(intent, result)?;
+        self.journal_complete(intent, result).await?;
         after
     }
 
@@ -195,8 +196,9 @@ impl Session<'_> {
             return Ok(None);
         };
         let (obj, req) = (s.obj, s.req);
-        let refuse = |e: GuardError| {
-            self.journal_complete(intent.clone(), refusal_result(&e))?;
+        let refuse = async |e: GuardError| {
+            self.journal_complete(intent.clone(), refusal_result(&e))
+                .await?;
             Err(e)
         };
         let Some(b) = before else {
@@ -205,7 +207,8 @@ impl Session<'_> {
                 object: obj.display(),
                 rule: first.name(),
                 why: "reading the object is forbidden, so there is no before-state to compare the server's dry run with; ask a cluster admin for get on it".into(),
-            });
+            })
+            .await;
         };
         let dry = PatchParams {
             dry_run: true,
@@ -225,7 +228,7 @@ impl Session<'_> {
                     "{} (in the server-side dry run field policies need; nothing was sent)",
                     outcome_text(&e)
                 );
-                self.journal_complete(intent.clone(), result)?;
+                self.journal_complete(intent.clone(), result).await?;
                 return Err(explain_rejection(e, obj, req, before));
             }
         };
@@ -237,11 +240,12 @@ impl Session<'_> {
                     object: obj.display(),
                     rule: first.name(),
                     why,
-                });
+                })
+                .await;
             }
         };
         if let Err(e) = policy_verdict(rules, obj, req.change(), b, &after) {
-            return refuse(e);
+            return refuse(e).await;
         }
         Ok(Some(answer))
     }

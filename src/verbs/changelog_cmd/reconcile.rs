@@ -151,7 +151,7 @@ async fn reconcile_one(
             format!("not applied — {why}"),
         ),
     };
-    session.journal_reconciled(&record)?;
+    session.journal_reconciled(&record).await?;
     p.out(&format!("{}: {said}; outcome recorded\n", e.id))?;
     Ok(None)
 }
@@ -176,7 +176,7 @@ async fn by_hand(
         None,
         &format!("{}: {why}", changelog::now_rfc3339()),
     );
-    session.journal_reconciled(&record)?;
+    session.journal_reconciled(&record).await?;
     let said = match decided {
         Decision::Applied => "applied",
         Decision::NotApplied => NOT_APPLIED,

@@ -62,17 +62,23 @@ async fn intent(
 
 /// Journals `entry` write-ahead around `write`: the intent, then `write` (the lifts file
 /// replaced), then the outcome — `success`, or the write's error (then returned).
-fn journaled(
+async fn journaled(
     session: &Session<'_>,
     s: &Settings,
     entry: Entry,
     write: impl FnOnce() -> std::io::Result<()>,
 ) -> Result<(), VerbError> {
-    session.journal_complete(entry.clone(), changelog::PENDING.to_string())?;
+    session
+        .journal_complete(entry.clone(), changelog::PENDING.to_string())
+        .await?;
     match write() {
-        Ok(()) => Ok(session.journal_complete(entry, changelog::SUCCESS.to_string())?),
+        Ok(()) => Ok(session
+            .journal_complete(entry, changelog::SUCCESS.to_string())
+            .await?),
         Err(e) => {
-            session.journal_complete(entry, format!("error: {e}"))?;
+            session
+                .journal_complete(entry, format!("error: {e}"))
+                .await?;
             Err(ProtectError::Lifts {
                 path: lifts::path(&s.home).display().to_string(),
                 source: e,
@@ -164,7 +170,8 @@ pub async fn lift(s: &Settings, duration: &str, p: &mut Printer<'_>) -> Result<(
     let id = entry.id.clone();
     journaled(&session, s, entry, || {
         lifts::save(&s.home, &with_lift(stored, new, granted))
-    })?;
+    })
+    .await?;
     p.out(&format!(
         "protection of context {}{} lifted until {until} ({}): lift {id}\n",
         capped(&context, 200),
@@ -208,7 +215,7 @@ pub async fn end(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
         json!({"ended": ids}),
     )
     .await;
-    journaled(&session, s, entry, || lifts::save(&s.home, &kept))?;
+    journaled(&session, s, entry, || lifts::save(&s.home, &kept)).await?;
     for l in &ended {
         p.out(&format!(
             "lift {} of context {}{} ended\n",

@@ -80,7 +80,9 @@ async fn restart_one(
     {
         // Refused before the request, as kubectl refuses it: journaled as an attempt.
         let intent = session.intent(req.intent(&obj, Some(b))).await;
-        session.journal_complete(intent, format!("refused: {why}"))?;
+        session
+            .journal_complete(intent, format!("refused: {why}"))
+            .await?;
         return Err(VerbError::Usage(
             if w == Workload::Deployment && why.starts_with("can't") {
                 format!("{} {:?} {why}", obj.t.group_resource(), obj.name)

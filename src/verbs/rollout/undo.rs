@@ -88,7 +88,7 @@ async fn undo_one(
         })?;
     if let Err(e) = allow_revisions(session, &mut grant, &obj, w).await {
         let intent = session.intent(req.intent(&obj, Some(&before))).await;
-        session.journal_complete(intent, "denied".into())?;
+        session.journal_complete(intent, "denied".into()).await?;
         return Err(e);
     }
     let annotated = |k: &str| {
@@ -107,7 +107,9 @@ async fn undo_one(
         Err(why) => {
             // Refused as kubectl refuses it, before the request: journaled as an attempt.
             let intent = session.intent(req.intent(&obj, Some(&before))).await;
-            session.journal_complete(intent, format!("refused: {why}"))?;
+            session
+                .journal_complete(intent, format!("refused: {why}"))
+                .await?;
             return Err(VerbError::Usage(why));
         }
     };
@@ -132,7 +134,9 @@ async fn undo_one(
         req.patch_type = patch_type;
         req.body = &body;
         let intent = session.intent(req.intent(&obj, Some(&before))).await;
-        session.journal_complete(intent, crate::changelog::SUCCESS.to_string())?;
+        session
+            .journal_complete(intent, crate::changelog::SUCCESS.to_string())
+            .await?;
         return print_line(p, &obj, &what, a);
     }
     req.patch_type = patch_type;

@@ -1,0 +1,259 @@
+//! The cluster mirror's sender (docs/team.md, "The cluster mirror"): every complete record a
+//! session keeps goes through [`Session::keep`], which appends it (the journal also queues
+//! its line, `changelog::outbox`) and then sends the queue — the one place the guarantee
+//! lives, whichever verb made the record.
+//!
+//! What is sent: queued lines of this session's server whose `user` is the identity this
+//! session authenticates as (the API server's view; the ValidatingAdmissionPolicy of
+//! `deploy/changelog/` refuses a record claiming another user), oldest first, each as the
+//! objects of `changelog::mirror::objects` (parts first, the head last), one create each
+//! under the call deadline. An `AlreadyExists` for a name means that record is mirrored
+//! already (another process sent it, or an earlier send whose answer was lost). Sending stops
+//! at the first failure, so the order is kept; lines of other servers or users stay queued
+//! until a command there sends them.
+//!
+//! Any failure is one `warning:` line per session saying the record is queued, why and what
+//! to do — never a failed command, never another exit code: the record is in the local
+//! journal and in the queue, and the next command on this server sends it. The mirror's
+//! writes are the tool's own bookkeeping, like its Lease writes: no SelfSubjectAccessReview,
+//! not journaled.
+
+use std::sync::Mutex;
+
+use kube::api::{Api, DynamicObject, PostParams};
+use kube::discovery::ApiResource;
+
+mod prune;
+
+pub use prune::{PAGE, Pruned};
+
+use super::{GuardError, Session};
+use crate::changelog::{ChangelogError, Entry, mirror, outbox};
+use crate::cluster::ApiError;
+
+/// What a session remembers about the mirror: whether a send failed already (then it is
+/// not tried again in this session: one warning, not one per record).
+#[derive(Debug, Default)]
+pub struct Trail {
+    stopped: Mutex<bool>,
+}
+
+/// What one send of the queue did.
+#[derive(Debug, Default)]
+pub struct Flushed {
+    /// The head objects created (or found mirrored already), in order.
+    pub sent: Vec<String>,
+    /// Queue lines left for this server and user (not sent because of `failure`).
+    pub left: usize,
+    /// Queue lines left for other servers or users.
+    pub others: usize,
+    /// Why sending stopped, with what to do; `None` when everything of this server was sent.
+    pub failure: Option<String>,
+    /// The `warning:` lines about queue lines that are never sent (torn or edited).
+    pub rejected: Vec<String>,
+}
+
+/// The `changerecords.myops.io/v1` resource.
+fn resource() -> ApiResource {
+    ApiResource {
+        group: mirror::GROUP.into(),
+        version: mirror::VERSION.into(),
+        api_version: mirror::API_VERSION.into(),
+        kind: mirror::KIND.into(),
+        plural: mirror::PLURAL.into(),
+    }
+}
+
+impl Session<'_> {
+    /// The mirror namespace (plugin.yaml `changelog.mirror.namespace`), when configured.
+    pub fn mirror_namespace(&self) -> Option<&str> {
+        self.settings()
+            .plugin
+            .changelog
+            .mirror
+            .as_ref()
+            .map(|m| m.namespace.as_str())
+    }
+
+    /// The `ChangeRecord` API of the mirror namespace.
+    pub(crate) fn change_records(&self, namespace: &str) -> Api<DynamicObject> {
+        Api::namespaced_with(self.client().clone(), namespace, &resource())
+    }
+
+    /// Appends complete records — one, or a group in one step — and then sends the mirror
+    /// queue ([`Session::mirror_after_append`]). Every complete record of a session is kept
+    /// through here. `lost` maps a journal failure (`GuardError::Journal`, or
+    /// `GuardError::Unjournaled` after a request was sent).
+    ///
+    /// # Errors
+    /// The journal's failure, mapped by `lost`; the mirror never fails it.
+    pub(crate) async fn keep(
+        &self,
+        records: &[Entry],
+        lost: fn(ChangelogError) -> GuardError,
+    ) -> Result<(), GuardError> {
+        self.journal()?.append_all(records).map_err(lost)?;
+        self.mirror_after_append().await;
+        Ok(())
+    }
+
+    /// Sends the queue after a record was kept, printing one `warning:` line (to stderr)
+    /// for a failure — once per session, after which it is not tried again here — and one
+    /// per rejected queue line. Does nothing without `changelog.mirror`.
+    pub(crate) async fn mirror_after_append(&self) {
+        if self.mirror_namespace().is_none() || *self.trail_stopped() {
+            return;
+        }
+        let flushed = self.push_mirror().await;
+        for w in &flushed.rejected {
+            eprintln!("{}", crate::output::for_terminal(w));
+        }
+        if let Some(why) = &flushed.failure {
+            *self.trail_stopped() = true;
+            let line = format!(
+                "warning: the change log's record is kept locally and queued for the cluster mirror ({} queued): {why}",
+                flushed.left + flushed.others
+            );
+            eprintln!("{}", crate::output::for_terminal(&line));
+        }
+    }
+
+    fn trail_stopped(&self) -> std::sync::MutexGuard<'_, bool> {
+        self.trail()
+            .stopped
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Sends the queued lines of this server and user, oldest first, and settles the queue
+    /// (sent lines removed, torn or edited ones moved to `mirror-rejected.jsonl`). A
+    /// failure is in [`Flushed::failure`], never an error: the lines stay queued.
+    pub async fn push_mirror(&self) -> Flushed {
+        let mut out = Flushed::default();
+        let Some(ns) = self.mirror_namespace().map(str::to_string) else {
+            out.failure = Some("plugin.yaml sets no changelog.mirror.namespace; set it to the namespace that holds the ChangeRecords (docs/team.md)".into());
+            return out;
+        };
+        let home = self.settings().home.clone();
+        let (queued, rejected) = match outbox::pending(&home) {
+            Ok(q) => q,
+            Err(e) => {
+                out.failure = Some(e.to_string());
+                return out;
+            }
+        };
+        out.rejected = rejected.iter().map(|r| r.warning(&home)).collect();
+        let user = if queued.iter().any(|q| q.server == self.server()) {
+            self.user().await
+        } else {
+            String::new()
+        };
+        let (mine, others): (Vec<_>, Vec<_>) = queued
+            .into_iter()
+            .partition(|q| q.server == self.server() && q.user == user);
+        out.others = others.len();
+        let mut sent_lines = Vec::new();
+        if !mine.is_empty() {
+            match outbox::journal_id(&home) {
+                Ok(journal) => {
+                    for q in &mine {
+                        match self.send_line(&q.line, &journal, &ns).await {
+                            Ok(name) => {
+                                out.sent.push(name);
+                                sent_lines.push(q.line.clone());
+                            }
+                            Err(why) => {
+                                out.failure = Some(why);
+                                break;
+                            }
+                        }
+                    }
+                }
+                Err(e) => out.failure = Some(e.to_string()),
+            }
+        }
+        out.left = mine.len() - sent_lines.len();
+        if (!sent_lines.is_empty() || !rejected.is_empty())
+            && let Err(e) = outbox::settle(&home, &sent_lines, &rejected)
+        {
+            out.failure.get_or_insert(e.to_string());
+        }
+        out
+    }
+
+    /// Creates the objects of one queued line, parts first; `Ok` with the head's name when
+    /// every object exists now (created, or there already).
+    async fn send_line(&self, line: &str, journal: &str, ns: &str) -> Result<String, String> {
+        let objects = mirror::objects(line, journal, ns).map_err(|e| e.to_string())?;
+        let api = self.change_records(ns);
+        let mut name = String::new();
+        for obj in objects {
+            name = obj
+                .pointer("/metadata/name")
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_string();
+            let dynamic: DynamicObject = serde_json::from_value(obj).map_err(|e| e.to_string())?;
+            let created = self
+                .call(
+                    "the ChangeRecord create",
+                    test_fault(api.create(&PostParams::default(), &dynamic)),
+                )
+                .await;
+            match created {
+                Ok(_) => {}
+                Err(ApiError::Server { code: 409, .. }) => {}
+                Err(e) => return Err(self.why_not_mirrored(&e, ns)),
+            }
+        }
+        Ok(name)
+    }
+
+    /// Why a create failed and what to do, as the warning says it.
+    fn why_not_mirrored(&self, e: &ApiError, ns: &str) -> String {
+        let next = "the next command on this server sends it, or run `kubectl myops changelog mirror push`";
+        match e {
+            ApiError::Server {
+                code: 404, message, ..
+            } if message.contains("namespaces") => {
+                format!(
+                    "the mirror namespace {ns} does not exist on {}; create it (`kubectl create namespace {ns}`), then {next}",
+                    self.server()
+                )
+            }
+            ApiError::Server { code: 404, .. } => format!(
+                "the ChangeRecord CRD is not installed on {}; install deploy/changelog/ (`kubectl apply -f deploy/changelog/`), then {next}",
+                self.server()
+            ),
+            ApiError::Server {
+                code: 403, message, ..
+            } => format!(
+                "the server refused the ChangeRecord ({message}); bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
+            ),
+            other => format!("{other}; {next}"),
+        }
+    }
+}
+
+/// The mirror's create, or — in debug builds with `MYOPS_TEST_MIRROR=down` — a request that
+/// never reaches the server (a refused connection), so a test can take the API server away
+/// from the mirror alone while the change itself is made. A release never contains it.
+#[cfg(debug_assertions)]
+async fn test_fault<T>(
+    call: impl std::future::Future<Output = Result<T, kube::Error>>,
+) -> Result<T, kube::Error> {
+    if std::env::var("MYOPS_TEST_MIRROR").ok().as_deref() == Some("down") {
+        return Err(kube::Error::Service(
+            std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "connection refused").into(),
+        ));
+    }
+    call.await
+}
+
+/// The mirror's create (release builds have no test seam).
+#[cfg(not(debug_assertions))]
+async fn test_fault<T>(
+    call: impl std::future::Future<Output = Result<T, kube::Error>>,
+) -> Result<T, kube::Error> {
+    call.await
+}
