@@ -85,6 +85,8 @@ mod layering;
 mod leader;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/mirror.rs"]
+mod mirror;
 #[path = "it/output.rs"]
 mod output;
 #[path = "it/packaging.rs"]

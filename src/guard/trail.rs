@@ -228,7 +228,7 @@ impl Session<'_> {
             ApiError::Server {
                 code: 403, message, ..
             } => format!(
-                "the server refused the ChangeRecord ({message}); bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
+                "the server refused the ChangeRecord ({message}); check that namespace {ns} exists and bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
             ),
             other => format!("{other}; {next}"),
         }
