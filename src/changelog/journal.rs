@@ -97,6 +97,7 @@ impl Journal {
             &self.retention,
             self.mirror,
         )
+        .map(drop)
     }
 
     /// [`Journal::append`] of several records in one step (group commit): one lock, one
@@ -108,8 +109,17 @@ impl Journal {
     /// # Errors
     /// As [`Journal::append`].
     pub fn append_all(&self, entries: &[Entry]) -> Result<(), ChangelogError> {
+        self.append_sealed(entries).map(drop)
+    }
+
+    /// [`Journal::append_all`], returning the lines as sealed and written (without their
+    /// newlines), for a caller that also writes them elsewhere (`crds watch` to stdout).
+    ///
+    /// # Errors
+    /// As [`Journal::append`].
+    pub fn append_sealed(&self, entries: &[Entry]) -> Result<Vec<String>, ChangelogError> {
         if entries.is_empty() {
-            return Ok(());
+            return Ok(Vec::new());
         }
         append(&self.home, entries, &self.retention, self.mirror)
     }
@@ -166,13 +176,13 @@ fn framed(mut line: Vec<u8>, last: Option<u8>) -> Vec<u8> {
 /// each chained to the record before it ([`chain::seal`]) under one exclusive lock, rotating
 /// first when `retention` says so; fsyncs them once; when `mirror`, queues the complete
 /// records' lines for the cluster mirror ([`super::outbox`]); then records the last hash in
-/// `changelog.head`.
+/// `changelog.head`. Returns the lines written.
 fn append(
     home: &Path,
     entries: &[Entry],
     retention: &Retention,
     mirror: bool,
-) -> Result<(), ChangelogError> {
+) -> Result<Vec<String>, ChangelogError> {
     let path = path(home);
     let fail = |e: std::io::Error| ChangelogError::write(&path, &e);
     // The process-wide safety net: every string of the record (a server message quoting a
@@ -288,7 +298,11 @@ fn append(
             why: format!(
                 "{e}; the chain's head could not be updated, so the record was not kept; check MYOPS_HOME's owner, permissions and free space"
             ),
-        })
+        })?;
+    Ok(lines
+        .into_iter()
+        .map(|l| String::from_utf8_lossy(&l).into_owned())
+        .collect())
 }
 
 /// Room an intent needs beyond its own line, in bytes: its outcome record (the intent's

@@ -65,6 +65,9 @@ pub struct Cluster {
     /// The proxy the requests go through (kubeconfig `proxy-url`, else `HTTPS_PROXY`/
     /// `HTTP_PROXY` unless `NO_PROXY` excludes the server), without userinfo; `None` = direct.
     pub proxy: Option<String>,
+    /// Whether the client came from the pod's service account (in-cluster configuration),
+    /// not from a kubeconfig or `--server`.
+    pub in_cluster: bool,
 }
 
 /// The identity requested with `Impersonate-User`, `Impersonate-Group` and `Impersonate-Uid`
@@ -171,6 +174,7 @@ pub async fn connect(
         .and_then(|kc| chosen_cluster(kc, opts))
         .and_then(|c| c.proxy_url.clone())
         .filter(|u| !u.is_empty());
+    let in_cluster = kubeconfig.is_none() && in_cluster_applies(opts);
     let base = match kubeconfig {
         Some(kc) => from_kubeconfig(kc, opts, kubeconfig_proxy.as_deref()).await?,
         None if in_cluster_applies(opts) => {
@@ -207,6 +211,7 @@ pub async fn connect(
         configured_user,
         impersonation,
         proxy,
+        in_cluster,
     })
 }
 

@@ -105,6 +105,11 @@ pub struct ChangelogConfig {
     /// mirror.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mirror: Option<MirrorConfig>,
+    /// Whether `crds watch` also writes every complete record to stdout as one JSON line
+    /// (the sealed line, for the cluster's log pipeline; docs/team.md). Absent: on when its
+    /// client came from the pod's service account (in-cluster), off otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stdout: Option<bool>,
 }
 
 /// plugin.yaml `changelog.mirror` (docs/team.md).
@@ -123,6 +128,7 @@ impl Default for ChangelogConfig {
             max_age: default_max_age(),
             snapshot_limit: default_snapshot_limit(),
             mirror: None,
+            stdout: None,
         }
     }
 }

@@ -207,6 +207,11 @@ impl<'s> Session<'s> {
         &self.cluster.server
     }
 
+    /// Whether the client came from the pod's service account (in-cluster configuration).
+    pub fn in_cluster(&self) -> bool {
+        self.cluster.in_cluster
+    }
+
     /// The kubeconfig context in use, if any.
     pub fn context(&self) -> Option<&str> {
         self.cluster.context.as_deref()

@@ -36,6 +36,7 @@ use crate::cluster::ApiError;
 #[derive(Debug, Default)]
 pub struct Trail {
     stopped: Mutex<bool>,
+    stdout: std::sync::atomic::AtomicBool,
 }
 
 /// What one send of the queue did.
@@ -92,9 +93,28 @@ impl Session<'_> {
         records: &[Entry],
         lost: fn(ChangelogError) -> GuardError,
     ) -> Result<(), GuardError> {
-        self.journal()?.append_all(records).map_err(lost)?;
+        let lines = self.journal()?.append_sealed(records).map_err(lost)?;
+        if self.trail().stdout.load(std::sync::atomic::Ordering::Relaxed) {
+            use std::io::Write;
+            let mut out = std::io::stdout().lock();
+            for (record, line) in records.iter().zip(&lines) {
+                if record.result != crate::changelog::PENDING {
+                    let _ = writeln!(out, "{line}");
+                }
+            }
+            let _ = out.flush();
+        }
         self.mirror_after_append().await;
         Ok(())
+    }
+
+    /// Makes this session also write every complete record it keeps to stdout, one sealed
+    /// JSON line each (`crds watch` in a cluster: its MYOPS_HOME is an emptyDir, and the
+    /// cluster's log pipeline collects stdout). The caller keeps its own stdout JSON.
+    pub fn records_to_stdout(&self, on: bool) {
+        self.trail()
+            .stdout
+            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Sends the queue after a record was kept, printing one `warning:` line (to stderr)

@@ -127,7 +127,12 @@ pub async fn run(s: &Settings, args: &CrdsWatchArgs, p: &mut Printer<'_>) -> Res
         s
     };
     let session = Session::open(s, p, Verb::Patch).await?;
+    // In a cluster, its MYOPS_HOME is an emptyDir: every record also goes to stdout for the
+    // cluster's log pipeline (docs/team.md), and stdout then holds JSON lines only.
+    let records = s.plugin.changelog.stdout.unwrap_or(session.in_cluster());
+    session.records_to_stdout(records);
     let log = Log {
+        records,
         json: args.log_format == LogFormat::Json,
         verbose: s.verbose,
     };

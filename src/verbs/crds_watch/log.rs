@@ -6,6 +6,9 @@ use crate::output::Printer;
 
 /// One line per event and outcome, as text or JSON.
 pub(super) struct Log {
+    /// The change log's records go to stdout (plugin.yaml `changelog.stdout`, on in a
+    /// cluster): text lines then go to stderr, so stdout holds JSON lines only.
+    pub(super) records: bool,
     /// `--log-format json`.
     pub(super) json: bool,
     /// `-v`: debug lines are written only when it is above 0.
@@ -13,8 +16,9 @@ pub(super) struct Log {
 }
 
 impl Log {
-    /// Writes one line: `error` and `warning` go to stderr as text, everything else (and
-    /// every line as JSON, with `fields` merged in) to stdout, flushed at once.
+    /// Writes one line: `error` and `warning` go to stderr as text (every text line, when
+    /// records go to stdout), everything else (and every line as JSON, with `fields` merged
+    /// in) to stdout, flushed at once.
     pub(super) fn emit(
         &self,
         p: &mut Printer<'_>,
@@ -26,7 +30,7 @@ impl Log {
         if level == "debug" && self.verbose == 0 {
             return;
         }
-        if !self.json && matches!(level, "error" | "warning") {
+        if !self.json && (self.records || matches!(level, "error" | "warning")) {
             let prefix = if level == "error" { "error: " } else { "" };
             p.err_line(&format!("{prefix}{text}"));
             return;
