@@ -87,6 +87,8 @@ mod leader;
 mod metrics;
 #[path = "it/mirror.rs"]
 mod mirror;
+#[path = "it/mirror_in_cluster.rs"]
+mod mirror_in_cluster;
 #[path = "it/output.rs"]
 mod output;
 #[path = "it/packaging.rs"]

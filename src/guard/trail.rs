@@ -94,7 +94,11 @@ impl Session<'_> {
         lost: fn(ChangelogError) -> GuardError,
     ) -> Result<(), GuardError> {
         let lines = self.journal()?.append_sealed(records).map_err(lost)?;
-        if self.trail().stdout.load(std::sync::atomic::Ordering::Relaxed) {
+        if self
+            .trail()
+            .stdout
+            .load(std::sync::atomic::Ordering::Relaxed)
+        {
             use std::io::Write;
             let mut out = std::io::stdout().lock();
             for (record, line) in records.iter().zip(&lines) {

@@ -66,6 +66,7 @@ fn every_in_cluster_manifest_passes_a_server_side_dry_run() {
             "configmap.yaml",
             "deployment.yaml",
             "namespace.yaml",
+            "plugin-config.yaml",
             "rbac.yaml",
             "serviceaccount.yaml"
         ]
@@ -91,8 +92,9 @@ fn every_in_cluster_manifest_passes_a_server_side_dry_run() {
             objects += 1;
         }
     }
-    // Namespace, ServiceAccount, ClusterRole + binding, Role + binding, ConfigMap, Deployment.
-    assert_eq!(objects, 8);
+    // Namespace, ServiceAccount, ClusterRole + binding, Role + binding, the two ConfigMaps
+    // (CRDs, plugin.yaml), Deployment.
+    assert_eq!(objects, 9);
     // The Deployment as the API server defaults and validates it.
     let out = kubectl_stdin(
         &["apply", "--dry-run=server", "-o", "json", "-f", "-"],
