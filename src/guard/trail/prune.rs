@@ -39,8 +39,10 @@ impl Session<'_> {
     /// a server-side dry run (`dryRun=All`): nothing is deleted.
     ///
     /// # Errors
-    /// [`GuardError::Usage`] without `changelog.mirror`; the list's or a delete's
-    /// [`ApiError`] — a 403 names the ClusterRole that allows it (exit 3).
+    /// [`GuardError::Usage`] without `changelog.mirror`; a SelfSubjectAccessReview that says
+    /// no to `delete` of ChangeRecords in the namespace, naming the ClusterRole that allows
+    /// it (exit 3, nothing listed or deleted); the list's or a delete's [`ApiError`] (a 403
+    /// names the ClusterRole too).
     pub async fn prune_mirror(
         &self,
         older_than: Duration,
@@ -51,6 +53,27 @@ impl Session<'_> {
                 "plugin.yaml sets no changelog.mirror.namespace, so there is no mirror to prune; set it (docs/team.md)".into(),
             )
         })?;
+        // Asked before anything is listed, so a user who may not prune hears so even when
+        // nothing is old enough to delete.
+        let req = crate::guard::authz::AccessRequest {
+            verb: "delete".into(),
+            group: crate::changelog::mirror::GROUP.into(),
+            resource: crate::changelog::mirror::PLURAL.into(),
+            subresource: None,
+            namespace: Some(ns.clone()),
+            name: None,
+        };
+        if let Err(reason) = self.decide(&req).await? {
+            let reason = format!(
+                "{}; pruning the mirror needs the ClusterRole myops-changerecord-admin bound in this namespace (deploy/changelog/rbac.yaml)",
+                if reason.is_empty() {
+                    "no RBAC rule allows it"
+                } else {
+                    &reason
+                }
+            );
+            return Err(self.denial(&req, reason).await.into());
+        }
         let cutoff = jiff::Timestamp::now()
             .checked_sub(jiff::SignedDuration::try_from(older_than).unwrap_or_default())
             .unwrap_or(jiff::Timestamp::MIN);
