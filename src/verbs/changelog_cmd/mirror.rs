@@ -36,6 +36,7 @@ pub async fn run(s: &Settings, cmd: &MirrorCommand, p: &mut Printer<'_>) -> Resu
             for name in &pruned.records {
                 p.out(&format!("changerecord/{name} deleted{suffix}\n"))?;
             }
+            p.flush()?;
             p.err_line(&format!(
                 "{} record(s) and {} part(s) older than {older_than} deleted{suffix} from namespace {}; the local change logs keep every record",
                 pruned.records.len(),
@@ -56,6 +57,7 @@ async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbErro
     for name in &flushed.sent {
         p.out(&format!("changerecord/{name} mirrored\n"))?;
     }
+    p.flush()?;
     let others = if flushed.others > 0 {
         format!(
             "; {} queued for other servers or users, sent by a command there",
