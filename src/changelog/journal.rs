@@ -277,9 +277,9 @@ fn append(
     let queued_from = if complete.is_empty() {
         None
     } else {
-        Some(super::outbox::enqueue(home, &complete).map_err(|e| {
-            let _ = cut_back(&f, std::io::Error::other(""));
-            e
+        // The queue failed: the log is cut back too, so a record is in both or in neither.
+        Some(super::outbox::enqueue(home, &complete).inspect_err(|_| {
+            let _ = cut_back(&f, std::io::Error::other("the mirror queue failed"));
         })?)
     };
     let base = chain::read_head(home)
