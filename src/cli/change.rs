@@ -145,7 +145,7 @@ pub enum ChangelogCommand {
         decided: Option<Decision>,
     },
     /// The cluster mirror of the change log: send the queue, prune old records.
-    #[command(subcommand)]
+    #[command(subcommand, after_help = super::mirror::MIRROR_HELP)]
     Mirror(super::mirror::MirrorCommand),
 }
 

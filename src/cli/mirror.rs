@@ -33,6 +33,16 @@ pub enum PruneDryRun {
     Server,
 }
 
+/// `changelog mirror --help`'s examples.
+pub(super) const MIRROR_HELP: &str = "With plugin.yaml changelog.mirror.namespace set, every complete record is also a
+ChangeRecord in that namespace (docs/team.md).
+
+Examples:
+  # Send what is queued for the current context
+  kubectl myops changelog mirror push
+  # Delete mirrored records older than a year (admins)
+  kubectl myops changelog mirror prune --older-than 365d";
+
 const MIRROR_PUSH_HELP: &str =
     "Every complete record is queued in MYOPS_HOME/mirror-queue.jsonl and sent by the command
 that made it; a record the cluster did not take (the server down, the namespace or the CRD
