@@ -34,7 +34,8 @@ pub enum PruneDryRun {
 }
 
 /// `changelog mirror --help`'s examples.
-pub(super) const MIRROR_HELP: &str = "With plugin.yaml changelog.mirror.namespace set, every complete record is also a
+pub(super) const MIRROR_HELP: &str =
+    "With plugin.yaml changelog.mirror.namespace set, every complete record is also a
 ChangeRecord in that namespace (docs/team.md).
 
 Examples:

@@ -450,3 +450,46 @@ fn a_record_over_1_5_mib_is_mirrored_as_parts_read_back_equal_and_pruned_by_an_a
     let r = admin.run(&["changelog", "mirror", "prune", "--older-than", "90"]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+#[test]
+fn a_record_claiming_another_user_is_never_sent_and_the_admission_policy_refuses_it() {
+    let ns = Namespace::new("mirror-claim");
+    may_patch(&ns, "alice");
+    may_mirror(&ns.0, "bob");
+    configmap(&ns.0, "web");
+    // alice may not mirror: her record stays queued.
+    let alice = Myops::new(&plugin(&ns.0));
+    ok(&patch_as(&alice, "alice", &ns.0, "web", "green"));
+    let line = queue(&alice).pop().unwrap();
+    // Her queued line in bob's home: bob's commands never send it.
+    let bob = Myops::new(&plugin(&ns.0));
+    std::fs::create_dir_all(home(&bob)).unwrap();
+    std::fs::write(home(&bob).join("mirror-queue.jsonl"), format!("{line}\n")).unwrap();
+    let r = bob.run(&["--context", "bob", "changelog", "mirror", "push"]);
+    ok(&r);
+    assert!(
+        r.stderr.contains("0 record(s) sent to ",)
+            && r.stderr.contains(
+                ", 0 left queued; 1 queued for other servers or users, sent by a command there"
+            ),
+        "{r:?}"
+    );
+    assert_eq!(queue(&bob), vec![line.clone()]);
+    assert!(heads_in(&ns.0).is_empty());
+    // Sent by hand, the API server refuses it: createdBy must be who creates it.
+    let objects = myops::changelog::mirror::objects(&line, "0123456789abcdef", &ns.0).unwrap();
+    let head = objects.last().unwrap().to_string();
+    let kc = crate::fixture::cluster().kubeconfig.clone();
+    let path = bob.dir.path().join("claim.json");
+    std::fs::write(&path, &head).unwrap();
+    let out = kubectl_at(
+        &kc,
+        &["--context", "bob", "create", "-f", path.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    let err = crate::fixture::text_of(&out.stderr);
+    assert!(
+        err.contains("spec.createdBy must be the user creating the record (bob)"),
+        "{err}"
+    );
+}
