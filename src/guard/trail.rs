@@ -31,11 +31,16 @@ use super::{GuardError, Session};
 use crate::changelog::{ChangelogError, Entry, mirror, outbox};
 use crate::cluster::ApiError;
 
-/// What a session remembers about the mirror: whether a send failed already (then it is
-/// not tried again in this session: one warning, not one per record).
+/// How long a session leaves the mirror alone after a failed send: one warning per
+/// command, not one per record (a namespace delete keeps hundreds of snapshot records),
+/// while a long-running `crds watch` tries again after an outage.
+pub const RETRY_AFTER: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// What a session remembers about the mirror: when a send last failed (then it is not
+/// tried again for [`RETRY_AFTER`]), and whether records also go to stdout.
 #[derive(Debug, Default)]
 pub struct Trail {
-    stopped: Mutex<bool>,
+    stopped: Mutex<Option<std::time::Instant>>,
     stdout: std::sync::atomic::AtomicBool,
 }
 
@@ -125,7 +130,10 @@ impl Session<'_> {
     /// for a failure — once per session, after which it is not tried again here — and one
     /// per rejected queue line. Does nothing without `changelog.mirror`.
     pub(crate) async fn mirror_after_append(&self) {
-        if self.mirror_namespace().is_none() || *self.trail_stopped() {
+        let resting = self
+            .trail_stopped()
+            .is_some_and(|at| at.elapsed() < RETRY_AFTER);
+        if self.mirror_namespace().is_none() || resting {
             return;
         }
         let flushed = self.push_mirror().await;
@@ -133,7 +141,7 @@ impl Session<'_> {
             eprintln!("{}", crate::output::for_terminal(w));
         }
         if let Some(why) = &flushed.failure {
-            *self.trail_stopped() = true;
+            *self.trail_stopped() = Some(std::time::Instant::now());
             let line = format!(
                 "warning: the change log's record is kept locally and queued for the cluster mirror ({} queued): {why}",
                 flushed.left + flushed.others
@@ -142,7 +150,7 @@ impl Session<'_> {
         }
     }
 
-    fn trail_stopped(&self) -> std::sync::MutexGuard<'_, bool> {
+    fn trail_stopped(&self) -> std::sync::MutexGuard<'_, Option<std::time::Instant>> {
         self.trail()
             .stopped
             .lock()
@@ -227,35 +235,35 @@ impl Session<'_> {
             match created {
                 Ok(_) => {}
                 Err(ApiError::Server { code: 409, .. }) => {}
-                Err(e) => return Err(self.why_not_mirrored(&e, ns)),
+                Err(e) => return Err(why_not_mirrored(&e, ns, self.server())),
             }
         }
         Ok(name)
     }
+}
 
-    /// Why a create failed and what to do, as the warning says it.
-    fn why_not_mirrored(&self, e: &ApiError, ns: &str) -> String {
-        let next = "the next command on this server sends it, or run `kubectl myops changelog mirror push`";
-        match e {
-            ApiError::Server {
-                code: 404, message, ..
-            } if message.contains("namespaces") => {
-                format!(
-                    "the mirror namespace {ns} does not exist on {}; create it (`kubectl create namespace {ns}`), then {next}",
-                    self.server()
-                )
-            }
-            ApiError::Server { code: 404, .. } => format!(
-                "the ChangeRecord CRD is not installed on {}; install deploy/changelog/ (`kubectl apply -f deploy/changelog/`), then {next}",
-                self.server()
-            ),
-            ApiError::Server {
-                code: 403, message, ..
-            } => format!(
-                "the server refused the ChangeRecord ({message}); check that namespace {ns} exists and bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
-            ),
-            other => format!("{other}; {next}"),
-        }
+/// Why a create of the mirror failed and what to do, as the warning says it (pure): the
+/// namespace missing (a 404 naming namespaces), the CRD not installed (any other 404: the
+/// resource is not served), the create refused (403: RBAC, or the admission policy), else
+/// the error itself; each ends saying when it is sent.
+pub fn why_not_mirrored(e: &ApiError, ns: &str, server: &str) -> String {
+    let next =
+        "the next command on this server sends it, or run `kubectl myops changelog mirror push`";
+    match e {
+        ApiError::Server {
+            code: 404, message, ..
+        } if message.contains("namespaces") => format!(
+            "the mirror namespace {ns} does not exist on {server}; create it (`kubectl create namespace {ns}`), then {next}"
+        ),
+        ApiError::Server { code: 404, .. } => format!(
+            "the ChangeRecord CRD is not installed on {server}; install deploy/changelog/ (`kubectl apply -f deploy/changelog/`), then {next}"
+        ),
+        ApiError::Server {
+            code: 403, message, ..
+        } => format!(
+            "the server refused the ChangeRecord ({message}); check that namespace {ns} exists and bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
+        ),
+        other => format!("{other}; {next}"),
     }
 }
 
@@ -280,4 +288,58 @@ async fn test_fault<T>(
     call: impl std::future::Future<Output = Result<T, kube::Error>>,
 ) -> Result<T, kube::Error> {
     call.await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(code: u16, message: &str) -> ApiError {
+        ApiError::Server {
+            code,
+            reason: "x".into(),
+            message: message.into(),
+        }
+    }
+
+    #[test]
+    fn each_failure_says_why_and_what_to_do() {
+        let s = "https://k:6443";
+        let w = why_not_mirrored(&server(404, "namespaces \"trail\" not found"), "trail", s);
+        assert!(w.starts_with("the mirror namespace trail does not exist on https://k:6443; create it (`kubectl create namespace trail`)"), "{w}");
+        let w = why_not_mirrored(
+            &server(404, "the server could not find the requested resource"),
+            "trail",
+            s,
+        );
+        assert!(
+            w.starts_with(
+                "the ChangeRecord CRD is not installed on https://k:6443; install deploy/changelog/"
+            ),
+            "{w}"
+        );
+        let w = why_not_mirrored(&server(403, "forbidden"), "trail", s);
+        assert!(
+            w.contains(
+                "bind the ClusterRole myops-changerecord-writer to this user in namespace trail"
+            ),
+            "{w}"
+        );
+        let t = ApiError::Timeout {
+            server: s.into(),
+            what: "the ChangeRecord create".into(),
+            after: std::time::Duration::from_secs(32),
+        };
+        let w = why_not_mirrored(&t, "trail", s);
+        assert!(
+            w.starts_with(
+                "the API server https://k:6443 did not answer the ChangeRecord create within"
+            ),
+            "{w}"
+        );
+        assert!(
+            w.ends_with("or run `kubectl myops changelog mirror push`"),
+            "{w}"
+        );
+    }
 }
