@@ -123,6 +123,10 @@ fn a_patch_by_alice_is_mirrored_byte_for_byte_as_created_by_alice() {
     let r = patch_as(&m, "alice", &ns.0, "web", "green");
     ok(&r);
     assert!(!r.stderr.contains("warning"), "{r:?}");
+    assert_eq!(
+        r.stdout, "configmap/web patched\n",
+        "no record on stdout here"
+    );
     let heads = heads_in(&ns.0);
     let lines = complete_lines(&m);
     assert_eq!((heads.len(), lines.len()), (1, 1), "{heads:#?}");
@@ -492,4 +496,47 @@ fn a_record_claiming_another_user_is_never_sent_and_the_admission_policy_refuses
         err.contains("spec.createdBy must be the user creating the record (bob)"),
         "{err}"
     );
+}
+
+#[test]
+fn prune_lists_in_pages_of_500_and_deletes_every_old_record() {
+    let ns = Namespace::new("mirror-pages");
+    let items: Vec<Value> = (0..520)
+        .map(|i| {
+            serde_json::json!({
+                "apiVersion": "myops.io/v1", "kind": "ChangeRecord",
+                "metadata": {"name": format!("r-{i:04}"), "namespace": ns.0,
+                             "labels": {"myops.io/role": "record"}},
+                "spec": {"createdBy": "admin"},
+            })
+        })
+        .collect();
+    let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+    let out = kubectl_stdin(&["create", "-f", "-"], &list.to_string());
+    assert!(out.status.success(), "{out:?}");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let admin = Myops::new(&plugin(&ns.0));
+    let mark = crate::fixture::audit_mark();
+    let r = admin.run(&["changelog", "mirror", "prune", "--older-than", "1s"]);
+    ok(&r);
+    assert_eq!(r.stdout.lines().count(), 520, "{}", r.stderr);
+    assert!(
+        r.stdout.starts_with("changerecord/r-0000 deleted\n"),
+        "{r:?}"
+    );
+    assert!(records_in(&ns.0).is_empty());
+    let lists: Vec<String> = crate::fixture::audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "list"
+                && e["objectRef"]["resource"] == "changerecords"
+                && e["objectRef"]["namespace"] == ns.0.as_str()
+                && e["stage"] == "ResponseComplete"
+                && e["userAgent"].as_str().is_some_and(|a| a.contains("myops"))
+        })
+        .map(|e| e["requestURI"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(lists.len(), 2, "{lists:#?}");
+    assert!(lists.iter().all(|u| u.contains("limit=500")), "{lists:#?}");
+    assert!(lists[1].contains("continue="), "{lists:#?}");
 }

@@ -31,6 +31,8 @@ fn shipped_plugin_yaml(ns: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
         .replace("namespace: kubectl-myops", &format!("namespace: {ns}"))
+        // The default is tested: on, because the client comes from the service account.
+        .replace("  stdout: true\n", "")
 }
 
 struct DeleteCrd(String);
