@@ -85,6 +85,20 @@ fn is_id(s: &str) -> bool {
             .all(|c| c.is_ascii_digit() || ('a'..='f').contains(&c))
 }
 
+/// Proves the queue usable before a mutation, as [`super::Journal::open`] proves the log:
+/// a queue path that is not a regular file would fail the outcome record after the request
+/// was sent, so it refuses the change before anything is sent.
+///
+/// # Errors
+/// [`ChangelogError::Write`] naming the queue and what to do.
+pub fn check(home: &Path) -> Result<(), ChangelogError> {
+    let path = queue_path(home);
+    match log_problem(&path) {
+        Some(why) => Err(ChangelogError::Write { path, why }),
+        None => Ok(()),
+    }
+}
+
 /// Appends `lines` (sealed records, without newlines) to the queue and fsyncs it; called by
 /// the journal's writer under the change log's lock. Returns the queue's length before, so
 /// the writer can cut it back when a later step of the append fails.

@@ -132,6 +132,9 @@ impl<'s> Session<'s> {
             ),
             Mode::Read => None,
         };
+        if journal.is_some() && settings.plugin.changelog.mirror.is_some() {
+            changelog::outbox::check(&settings.home).map_err(GuardError::Journal)?;
+        }
         if let Some(w) = journal.as_ref().and_then(Journal::warning) {
             p.err_line(w);
         }

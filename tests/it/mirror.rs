@@ -540,3 +540,30 @@ fn prune_lists_in_pages_of_500_and_deletes_every_old_record() {
     assert!(lists.iter().all(|u| u.contains("limit=500")), "{lists:#?}");
     assert!(lists[1].contains("continue="), "{lists:#?}");
 }
+
+#[test]
+fn a_queue_that_is_not_a_regular_file_refuses_the_change_before_anything_is_sent() {
+    let ns = Namespace::new("mirror-fifo");
+    configmap(&ns.0, "web");
+    let m = Myops::new(&plugin(&ns.0));
+    std::fs::create_dir_all(home(&m).join("mirror-queue.jsonl")).unwrap();
+    let r = patch_as(&m, "admin", &ns.0, "web", "green");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("mirror-queue.jsonl: it is a directory, not a regular file")
+            && r.stderr.contains("nothing was sent to the cluster"),
+        "{r:?}"
+    );
+    let color = kubectl(&[
+        "get",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.data.color}",
+    ]);
+    assert_eq!(color, "blue");
+    assert!(journal_lines(&m).is_empty());
+}
