@@ -45,6 +45,7 @@ pub mod crd_batch;
 pub mod deadline;
 pub mod delete;
 pub mod election;
+pub mod events;
 pub mod identity;
 pub mod lease;
 pub mod mutation;
