@@ -11,6 +11,8 @@ mod fixture;
 
 #[path = "it/apply.rs"]
 mod apply;
+#[path = "it/attribution.rs"]
+mod attribution;
 #[path = "it/auth.rs"]
 mod auth;
 #[path = "it/changelog_chain.rs"]
