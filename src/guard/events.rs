@@ -223,7 +223,18 @@ impl Session<'_> {
             .call("the Event", api.create(&PostParams::default(), &event))
             .await
         {
-            eprintln!("{}", crate::output::for_terminal(&warning(record, &ns, &e)));
+            let mut line = warning(record, &ns, &e);
+            // In a fan-out over contexts (whose sessions never ask on the terminal) the line
+            // names its context, as the fan-out's own lines do.
+            if let (false, Some(c)) = (self.settings().protect.terminal, record.context.as_deref())
+            {
+                line = line.replacen(
+                    "warning: ",
+                    &format!("warning: context {}: ", crate::base::echo::escaped(c)),
+                    1,
+                );
+            }
+            eprintln!("{}", crate::output::for_terminal(&line));
         }
     }
 }
