@@ -344,3 +344,56 @@ fn with_events_off_by_default_no_event_is_created() {
         ""
     );
 }
+
+#[test]
+fn an_apply_batch_journals_each_objects_own_audit_id_and_event() {
+    let ns = Namespace::new("attrib-batch");
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch, apply]\nresources: [configmaps]\nscopes: [namespace]\nchangelog:\n  events: true\n",
+    );
+    let manifest: String = ["a", "b", "c"]
+        .iter()
+        .map(|n| {
+            format!(
+                "---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}\n  namespace: {}\ndata:\n  k: v\n",
+                ns.0
+            )
+        })
+        .collect();
+    let f = m.dir.path().join("three.yaml");
+    std::fs::write(&f, manifest).unwrap();
+    let mark = audit_mark();
+    let r = m.run(&["apply", "-f", f.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.stderr.contains("warning"), "{r:?}");
+    let events = audit_since(mark);
+    let applies: Vec<Value> = m
+        .latest_records()
+        .into_iter()
+        .filter(|r| r["operation"] == "apply")
+        .collect();
+    assert_eq!(applies.len(), 3, "{applies:#?}");
+    let mut ids: Vec<&str> = Vec::new();
+    for rec in &applies {
+        let id = rec["auditId"].as_str().expect("an auditId per object");
+        let e = events
+            .iter()
+            .find(|e| e["auditID"] == id)
+            .unwrap_or_else(|| panic!("no audit event {id}"));
+        assert_eq!(e["verb"], "patch");
+        assert_eq!(e["objectRef"]["name"], rec["name"], "{e}");
+        assert!(e["userAgent"].as_str().unwrap().contains(" (myops apply) "));
+        ids.push(id);
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 3);
+    // One MyopsApplied Event per object, regarding its uid.
+    for name in ["a", "b", "c"] {
+        let table = kubectl(&["events", "-n", &ns.0, "--for", &format!("configmap/{name}")]);
+        let rows = event_rows(&table);
+        assert_eq!(rows.len(), 1, "{table}");
+        assert_eq!(rows[0][1], "MyopsApplied", "{table}");
+        assert_eq!(rows[0][2], format!("ConfigMap/{name}"), "{table}");
+    }
+}
