@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use crate::fixture::{Myops, Namespace, audit_mark, audit_since, kubectl};
+use crate::fixture::{Myops, Namespace, audit_mark, audit_since, cluster, kubectl};
+use crate::fleet::{TwoNamespaces, audit_log_2, events_since, kubectl_in, log_len};
 use crate::standin::Proxy;
 
 /// get, patch and delete of ConfigMaps in a namespace; `events` is plugin.yaml
@@ -395,5 +396,63 @@ fn an_apply_batch_journals_each_objects_own_audit_id_and_event() {
         assert_eq!(rows.len(), 1, "{table}");
         assert_eq!(rows[0][1], "MyopsApplied", "{table}");
         assert_eq!(rows[0][2], format!("ConfigMap/{name}"), "{table}");
+    }
+}
+
+#[test]
+fn a_fan_out_sends_the_same_command_and_each_context_journals_its_servers_audit_id_and_event() {
+    let ns = TwoNamespaces::new("attrib-fleet");
+    ns.configmap_w();
+    let (log1, log2) = (cluster().audit_log.clone(), audit_log_2());
+    let (m1, m2) = (log_len(&log1), log_len(&log2));
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [configmaps]\nscopes: [namespace]\nchangelog:\n  events: true\n",
+    );
+    let r = m.run(&[
+        "patch",
+        "configmap",
+        "w",
+        "-n",
+        &ns.0,
+        "--type",
+        "merge",
+        "-p",
+        r#"{"data":{"k":"v2"}}"#,
+        "--contexts",
+        "admin,admin-2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let (e1, e2) = (events_since(&log1, m1), events_since(&log2, m2));
+    let records = m.latest_records();
+    assert_eq!(records.len(), 2, "{records:#?}");
+    let session = records[0]["session"].as_str().unwrap();
+    for (context, events) in [("admin", &e1), ("admin-2", &e2)] {
+        let rec = records
+            .iter()
+            .find(|r| r["context"] == context)
+            .expect("a record per context");
+        let id = rec["auditId"].as_str().expect("an auditId");
+        let e = events
+            .iter()
+            .find(|e| e["auditID"] == id)
+            .unwrap_or_else(|| panic!("{context}: no audit event {id} on its own server"));
+        assert_eq!(e["verb"], "patch");
+        assert_eq!(
+            e["userAgent"].as_str().unwrap(),
+            format!(
+                "kubectl-myops/{} (myops patch) session/{session}",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        let table = kubectl_in(context, &["events", "-n", &ns.0, "--for", "configmap/w"]);
+        let rows = event_rows(&table);
+        assert_eq!(rows.len(), 1, "{context}: {table}");
+        assert_eq!(
+            rows[0][3],
+            format!(
+                "by admin with kubectl-myops, change-log entry {}",
+                rec["id"].as_str().unwrap()
+            )
+        );
     }
 }
