@@ -456,3 +456,56 @@ fn a_fan_out_sends_the_same_command_and_each_context_journals_its_servers_audit_
         );
     }
 }
+
+#[test]
+fn a_crd_sync_is_an_event_in_default_regarding_the_cluster_scoped_crd() {
+    let suffix = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+        % 100_000;
+    let group = format!("a{suffix}.attrib.myops.test");
+    let name = format!("attribwidgets.{group}");
+    let m = Myops::new(
+        "name: myops\nverbs: [get, patch]\nresources: [customresourcedefinitions]\nscopes: [namespace, cluster]\nchangelog:\n  events: true\n",
+    );
+    let dir = m.dir.path().join("crds");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(
+        dir.join("w.yaml"),
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}\nspec:\n  group: {group}\n  names: {{plural: attribwidgets, singular: attribwidget, kind: AttribWidget}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+        ),
+    )
+    .unwrap();
+    let r = m.run(&["crds", "sync", dir.to_str().unwrap()]);
+    let uid = kubectl(&["get", "crd", &name, "-o", "jsonpath={.metadata.uid}"]);
+    kubectl(&["delete", "crd", &name, "--wait=false"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let rec = m
+        .latest_records()
+        .into_iter()
+        .find(|r| r["operation"] == "crd-apply")
+        .expect("the crd-apply record");
+    assert!(rec["auditId"].is_string(), "{rec:#}");
+    let listed: Value = serde_json::from_str(&kubectl(&[
+        "get",
+        "events.events.k8s.io",
+        "-n",
+        "default",
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    let ev = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["regarding"]["name"] == name.as_str())
+        .unwrap_or_else(|| panic!("no Event regarding {name} in default"));
+    assert_eq!(ev["reason"], "MyopsCRDApplied");
+    assert_eq!(ev["action"], "crd-apply");
+    assert_eq!(ev["regarding"]["kind"], "CustomResourceDefinition");
+    assert_eq!(ev["regarding"]["uid"], uid.as_str());
+    assert!(ev["regarding"].get("namespace").is_none(), "{ev}");
+}
