@@ -402,3 +402,15 @@ fn protect_errors_point_at_the_rule_value() {
             .change_cause
     );
 }
+
+#[test]
+fn changelog_events_is_off_unless_the_file_says_true_and_takes_only_a_boolean() {
+    let p = |t: &str| parse(t, Path::new("p.yaml"));
+    assert!(!p(BASE).unwrap().changelog.events);
+    let on = format!("{BASE}changelog:\n  events: true\n");
+    assert!(p(&on).unwrap().changelog.events);
+    // The other changelog keys keep their defaults.
+    assert_eq!(p(&on).unwrap().changelog.max_size, 10 * 1024 * 1024);
+    let (_, line, _, _) = fail(&format!("{BASE}changelog:\n  events: sometimes\n"));
+    assert_eq!(line, 6);
+}

@@ -183,6 +183,13 @@ fn events_of_alices_patch_and_delete_show_in_kubectl_events_with_her_name_and_th
     ns.grant("alice", "get,patch,delete", "configmaps");
     ns.grant("alice", "create", "events.events.k8s.io");
     let m = Myops::new(&plugin(Some(true)));
+    let v = m.run(&["config", "validate"]);
+    assert!(
+        v.stdout.contains(
+            "\n  events: each change is also an Event on the object (changelog.events)\n"
+        ),
+        "{v:?}"
+    );
     let r = m.run(&[
         "--context",
         "alice",
@@ -330,6 +337,7 @@ fn with_events_off_by_default_no_event_is_created() {
     ns.grant("alice", "get,patch", "configmaps");
     ns.grant("alice", "create", "events.events.k8s.io");
     let m = Myops::new(&plugin(None));
+    assert!(!m.run(&["config", "validate"]).stdout.contains("events:"));
     let r = m.merge_patch_as("alice", &ns.0, "configmap", "app", r#"{"data":{"k":"v1"}}"#);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(
