@@ -73,8 +73,10 @@ pub fn wanted(record: &Entry) -> bool {
         && reason_of(record.operation).is_some()
 }
 
-/// The Event's `note` (pure): who (the API server's view of the user), the change-log entry
-/// and the `--reason`, cut to [`NOTE_LIMIT`] bytes on a character boundary.
+/// The Event's `note`: who (the API server's view of the user), the change-log entry and the
+/// `--reason`, through the process-wide scrubber as every journaled string is
+/// ([`crate::base::redact::scrub`]: a token pasted into a reason is not published), cut to
+/// [`NOTE_LIMIT`] bytes on a character boundary.
 pub fn note_of(record: &Entry) -> String {
     let mut note = format!(
         "by {} with kubectl-myops, change-log entry {}",
@@ -84,6 +86,7 @@ pub fn note_of(record: &Entry) -> String {
         note.push_str("; reason: ");
         note.push_str(r);
     }
+    let note = crate::base::redact::scrub(&note);
     cut(&note, NOTE_LIMIT).to_string()
 }
 
@@ -300,6 +303,12 @@ mod tests {
         assert!(note.len() <= NOTE_LIMIT && note.len() > NOTE_LIMIT - 2);
         assert!(
             note.starts_with("by alice with kubectl-myops, change-log entry 19a-1f-0; reason: é")
+        );
+        e.reason = Some("pasted Authorization: Bearer abcdefghijklmnop123".into());
+        assert!(
+            !note_of(&e).contains("abcdefghijklmnop123"),
+            "{}",
+            note_of(&e)
         );
         e.reason = None;
         assert_eq!(

@@ -150,9 +150,9 @@ impl Session<'_> {
         journal
             .append_all(&outcomes)
             .map_err(GuardError::Unjournaled)?;
-        for record in &outcomes {
-            self.emit_event(record).await;
-        }
+        futures::stream::iter(&outcomes)
+            .for_each_concurrent(IN_FLIGHT, |record| self.emit_event(record))
+            .await;
         for (r, (answer, _)) in ready.into_iter().zip(answers) {
             results[r.index] = Some(answer.map(|after| Applied {
                 reconciler: r.intent.reconciler.clone(),
