@@ -12,6 +12,7 @@ pub mod drift;
 mod fields;
 mod integrity;
 pub mod live;
+pub mod team;
 mod outcome;
 pub mod undelete;
 
