@@ -104,18 +104,19 @@ pub enum ChangelogCommand {
         #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
         output: Option<ListFormat>,
         /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
-        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output", "cluster"])]
+        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output", "from_cluster"])]
         invalid: bool,
         /// List everyone's entries from the cluster mirror (plugin.yaml `changelog.mirror`)
         /// instead of this workstation's log; USER is who created the record, as the API
-        /// server saw it (docs/team.md).
+        /// server saw it (docs/team.md). Not `--cluster`: that is kubectl's global flag
+        /// naming the kubeconfig cluster.
         #[arg(long)]
-        cluster: bool,
-        /// With --cluster: print only the newest N entries.
-        #[arg(long, value_name = "N", requires = "cluster")]
+        from_cluster: bool,
+        /// With --from-cluster: print only the newest N entries.
+        #[arg(long, value_name = "N", requires = "from_cluster")]
         limit: Option<usize>,
-        /// With --cluster: only entries of this TYPE (kind or plural, any case) [and NAME].
-        #[arg(value_name = "TYPE [NAME]", num_args = 0..=2, requires = "cluster")]
+        /// With --from-cluster: only entries of this TYPE (kind or plural, any case) [and NAME].
+        #[arg(value_name = "TYPE [NAME]", num_args = 0..=2, requires = "from_cluster")]
         target: Vec<String>,
     },
     /// One change as a field-level diff, before → after (Secret values masked).

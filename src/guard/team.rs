@@ -1,6 +1,6 @@
 //! The cluster mirror's reader: `ChangeRecord`s of plugin.yaml `changelog.mirror.namespace`
 //! listed page by page and read back into records ([`crate::changelog::mirror::read_back`]),
-//! for the team's view (`changelog list --cluster`, a teammate's entry in `changelog
+//! for the team's view (`changelog list --from-cluster`, a teammate's entry in `changelog
 //! show|diff` and `rollback`, `drift`) and `changelog verify --against-cluster`.
 //!
 //! Paged and bounded: one list request asks for at most [`PAGE`] heads

@@ -69,7 +69,9 @@ pub async fn run(
         ChangelogCommand::Verify {
             against_cluster: true,
         } => return anchor::run(s, p).await,
-        ChangelogCommand::List { cluster: true, .. } => return cluster::run(s, cmd, p).await,
+        ChangelogCommand::List {
+            from_cluster: true, ..
+        } => return cluster::run(s, cmd, p).await,
         _ => {}
     }
     let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;

@@ -35,6 +35,8 @@ pub struct Local {
     pub first: Option<String>,
     /// The last record's timestamp.
     pub last: Option<String>,
+    /// The ids with a complete (outcome) record.
+    pub complete: HashSet<String>,
 }
 
 impl Local {
@@ -57,20 +59,34 @@ impl Local {
                 if let Some(h) = v.get("hash").and_then(Value::as_str) {
                     l.hashes.insert(h.to_string());
                 }
+                let id = v.get("id").and_then(Value::as_str);
+                let result = v.get("result").and_then(Value::as_str);
+                if let (Some(id), Some(r)) = (id, result)
+                    && r != changelog::PENDING
+                {
+                    l.complete.insert(id.to_string());
+                }
             }
         }
         l
     }
 
-    /// What a mirrored record says about the local log (pure): `None` when it holds.
-    pub fn judge(&self, hash: &str, timestamp: &str) -> Verdict {
+    /// What a mirrored record (entry `id`, its `hash` and `timestamp`) says about the local
+    /// log (pure). Missing locally: *rewritten* when the log still has a complete record of
+    /// that id (with another hash), *truncated* when it has none and the record is not older
+    /// than the log's last record (an intent of the same time may be left), else *rewritten*
+    /// (removed from the middle); older than the first retained record: rotated away.
+    pub fn judge(&self, id: &str, hash: &str, timestamp: &str) -> Verdict {
         if self.hashes.contains(hash) {
             return Verdict::Present;
         }
         if self.first.as_deref().is_some_and(|f| timestamp < f) {
             return Verdict::RotatedAway;
         }
-        if self.last.as_deref().is_none_or(|l| timestamp > l) {
+        if self.complete.contains(id) {
+            return Verdict::Rewritten;
+        }
+        if self.last.as_deref().is_none_or(|l| timestamp >= l) {
             return Verdict::Truncated;
         }
         Verdict::Rewritten
@@ -141,7 +157,7 @@ pub async fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
                         );
                         return true;
                     }
-                    match local.judge(&m.chain.hash, &m.entry.timestamp) {
+                    match local.judge(&m.entry.id, &m.chain.hash, &m.entry.timestamp) {
                         Verdict::Present => present += 1,
                         Verdict::RotatedAway => rotated += 1,
                         v => {
@@ -211,7 +227,11 @@ mod tests {
     fn files(lines: &[(&str, &str)]) -> chain::LogFiles {
         let text: String = lines
             .iter()
-            .map(|(ts, h)| format!("{{\"timestamp\":\"{ts}\",\"hash\":\"{h}\"}}\n"))
+            .map(|(ts, h)| {
+                format!(
+                    "{{\"id\":\"{h}\",\"result\":\"success\",\"timestamp\":\"{ts}\",\"hash\":\"{h}\"}}\n"
+                )
+            })
             .collect();
         vec![("changelog.jsonl".into(), text.into_bytes())]
     }
@@ -222,10 +242,19 @@ mod tests {
             ("2026-12-05T01:00:00Z", "a"),
             ("2026-12-05T02:00:00Z", "b"),
         ]));
-        assert_eq!(l.judge("a", "2026-12-05T01:00:00Z"), Verdict::Present);
-        assert_eq!(l.judge("x", "2026-12-05T00:00:00Z"), Verdict::RotatedAway);
-        assert_eq!(l.judge("x", "2026-12-05T01:30:00Z"), Verdict::Rewritten);
-        assert_eq!(l.judge("x", "2026-12-05T03:00:00Z"), Verdict::Truncated);
-        assert_eq!(Local::of(&Vec::new()).judge("x", "t"), Verdict::Truncated);
+        assert_eq!(l.judge("a", "a", "2026-12-05T01:00:00Z"), Verdict::Present);
+        assert_eq!(
+            l.judge("x", "x", "2026-12-05T00:00:00Z"),
+            Verdict::RotatedAway
+        );
+        assert_eq!(l.judge("x", "x", "2026-12-05T01:30:00Z"), Verdict::Rewritten);
+        // The id is there with another hash: rewritten, even at the end.
+        assert_eq!(l.judge("b", "x", "2026-12-05T02:00:00Z"), Verdict::Rewritten);
+        assert_eq!(l.judge("x", "x", "2026-12-05T02:00:00Z"), Verdict::Truncated);
+        assert_eq!(l.judge("x", "x", "2026-12-05T03:00:00Z"), Verdict::Truncated);
+        assert_eq!(
+            Local::of(&Vec::new()).judge("x", "x", "t"),
+            Verdict::Truncated
+        );
     }
 }

@@ -1,4 +1,4 @@
-//! `changelog list --cluster`: everyone's entries from the cluster mirror (docs/team.md).
+//! `changelog list --from-cluster`: everyone's entries from the cluster mirror (docs/team.md).
 //!
 //! The mirror is read page by page ([`crate::guard::team::MirrorReader::each`]); of each
 //! record only a summary is kept (the record without its before- and after-state and
@@ -27,7 +27,7 @@ use crate::verbs::VerbError;
 /// The widest cell, in characters (as `changelog list`).
 const MAX_CELL: usize = 600;
 
-/// One entry as `list --cluster` keeps it: the record without its states and who created it.
+/// One entry as `list --from-cluster` keeps it: the record without its states and who created it.
 #[derive(Debug, Clone)]
 pub struct Summary {
     /// The record, its `before`, `after` and `patch` dropped.
@@ -87,7 +87,7 @@ pub fn matches_target(e: &Entry, target: &[String]) -> bool {
     kind_ok && name.is_none_or(|n| e.name == n)
 }
 
-/// Runs `changelog list --cluster`.
+/// Runs `changelog list --from-cluster`.
 ///
 /// # Errors
 /// Usage errors of the filters (2); the mirror not configured (2), not installed, denied (3)
@@ -201,6 +201,10 @@ pub fn as_json(rows: &[Summary]) -> Value {
             .map(|r| {
                 let mut v = serde_json::to_value(&r.entry).unwrap_or(Value::Null);
                 if let Some(m) = v.as_object_mut() {
+                    // Summaries only: the states were dropped, not empty.
+                    for k in ["before", "after", "patch"] {
+                        m.remove(k);
+                    }
                     m.insert(
                         "mirror".into(),
                         json!({"changeRecord": r.name, "createdBy": r.created_by, "problems": r.problems}),
@@ -212,7 +216,7 @@ pub fn as_json(rows: &[Summary]) -> Value {
     )
 }
 
-/// The `list --cluster` table (pure): as `changelog list`, USER the record's creator,
+/// The `list --from-cluster` table (pure): as `changelog list`, USER the record's creator,
 /// CONTEXT left out (a name on someone else's workstation), a last PROBLEM column when a
 /// listed record has one.
 pub fn table(rows: &[Summary]) -> OwnTable {
