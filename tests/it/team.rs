@@ -376,3 +376,49 @@ fn the_cluster_view_without_a_mirror_namespace_crd_or_binding_says_what_to_do() 
     assert!(r.stderr.contains("bob may not list changerecords.myops.io in namespace"), "{}", r.stderr);
     assert!(r.stderr.contains("myops-changerecord-writer"), "{}", r.stderr);
 }
+
+#[test]
+fn drift_names_the_teammate_whose_mirrored_entry_changed_the_field_last() {
+    let mirror = mirror_namespace("team-drift");
+    let app = app_namespace("team-drift-app");
+    let alice = myops(Some(&mirror.0));
+    let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", r#"{"data":{"k":"v2"}}"#);
+    assert_eq!(r.code, 0, "{r:?}");
+    mirror_home(&alice, "alice", &mirror.0);
+    let bob = myops(Some(&mirror.0));
+    let r = bob.merge_patch_as("bob", &app.0, "configmap", "web", r#"{"data":{"k":"v3"}}"#);
+    assert_eq!(r.code, 0, "{r:?}");
+    let bobs = last_id(&bob);
+    mirror_home(&bob, "bob", &mirror.0);
+
+    let r = alice.run(&["--context", "alice", "drift", "configmap", "-n", &app.0, "-o", "json"]);
+    assert_eq!(r.code, 6, "{r:?}");
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    let field = &report["objects"][0]["fields"][0];
+    assert_eq!(field["field"], "data.k", "{report:#}");
+    assert_eq!(field["changedBy"]["entry"], bobs.as_str(), "{report:#}");
+    assert_eq!(field["changedBy"]["user"], "bob", "{report:#}");
+    assert!(
+        r.stderr.contains(&format!("data.k was last changed by bob's entry {bobs}")),
+        "{}",
+        r.stderr
+    );
+    // The mirror unreadable (here: a namespace alice may not list) is a warning; drift
+    // still answers.
+    let lost = myops(Some("t-team-drift-no-such-namespace"));
+    std::fs::copy(
+        alice.dir.path().join("myops/changelog.jsonl"),
+        {
+            std::fs::create_dir_all(lost.dir.path().join("myops")).unwrap();
+            lost.dir.path().join("myops/changelog.jsonl")
+        },
+    )
+    .unwrap();
+    let r = lost.run(&["--context", "alice", "drift", "configmap", "-n", &app.0]);
+    assert_eq!(r.code, 6, "{r:?}");
+    assert!(
+        r.stderr.contains("warning: the cluster mirror could not be read, so drift does not name teammates' changes: alice may not list changerecords.myops.io in namespace t-team-drift-no-such-namespace"),
+        "{}",
+        r.stderr
+    );
+}
