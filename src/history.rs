@@ -12,8 +12,8 @@ pub mod drift;
 mod fields;
 mod integrity;
 pub mod live;
-pub mod team;
 mod outcome;
+pub mod team;
 pub mod undelete;
 
 pub use fields::{escape, field_pointer, touched_by, touched_paths};

@@ -22,7 +22,7 @@ use serde_json::Value;
 
 use super::deadline::bounded;
 use super::session::Session;
-use crate::changelog::mirror::{self, Mirrored, MirrorFormatError};
+use crate::changelog::mirror::{self, MirrorFormatError, Mirrored};
 use crate::cluster::ApiError;
 use crate::exit::ExitStatus;
 
@@ -91,11 +91,9 @@ impl Which {
         let role = format!("{}=record", mirror::LABEL_ROLE);
         match self {
             Which::All => role,
-            Which::Entry(id) => format!(
-                "{role},{}={}",
-                mirror::LABEL_ENTRY,
-                mirror::label_value(id)
-            ),
+            Which::Entry(id) => {
+                format!("{role},{}={}", mirror::LABEL_ENTRY, mirror::label_value(id))
+            }
             Which::Journal(j) => format!(
                 "{role},{}={}",
                 mirror::LABEL_JOURNAL,
@@ -250,11 +248,7 @@ impl<'a> MirrorReader<'a> {
             .pointer("/metadata/name")
             .and_then(Value::as_str)
             .unwrap_or("");
-        let selector = format!(
-            "{}={}",
-            mirror::LABEL_PART_OF,
-            mirror::label_value(name)
-        );
+        let selector = format!("{}={}", mirror::LABEL_PART_OF, mirror::label_value(name));
         let mut out = Vec::new();
         let mut token: Option<String> = None;
         loop {

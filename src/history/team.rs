@@ -73,7 +73,10 @@ pub async fn with_mirrored(
         name: m.name.clone(),
         namespace: reader.namespace().to_string(),
         created_by: m.created_by.clone(),
-        created: m.created.clone().unwrap_or_else(|| m.entry.timestamp.clone()),
+        created: m
+            .created
+            .clone()
+            .unwrap_or_else(|| m.entry.timestamp.clone()),
         problems: m.problems.clone(),
     };
     p.err_line(&origin.note(id));

@@ -83,7 +83,9 @@ pub async fn run(
     // second source of `show`, `diff` and `rollback`, [`crate::history::team`]).
     let entries = match cmd {
         ChangelogCommand::Show { id } | ChangelogCommand::Diff { id } => {
-            crate::history::team::with_mirrored(s, p, entries, id).await?.0
+            crate::history::team::with_mirrored(s, p, entries, id)
+                .await?
+                .0
         }
         _ => entries,
     };

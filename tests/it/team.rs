@@ -10,9 +10,7 @@ use std::collections::HashSet;
 
 use serde_json::{Value, json};
 
-use crate::fixture::{
-    Myops, Namespace, audit_since, audit_mark, kubectl, kubectl_stdin, text_of,
-};
+use crate::fixture::{Myops, Namespace, audit_mark, audit_since, kubectl, kubectl_stdin, text_of};
 use myops::changelog::mirror::objects;
 
 /// plugin.yaml: get and patch on ConfigMaps, the mirror in `mirror_ns` (none when `None`).
@@ -46,7 +44,14 @@ fn mirror_namespace(test: &str) -> Namespace {
 /// An app namespace with ConfigMap `web` (`k=v1`); alice and bob may get and patch it.
 fn app_namespace(test: &str) -> Namespace {
     let ns = Namespace::new(test);
-    kubectl(&["create", "configmap", "web", "-n", &ns.0, "--from-literal=k=v1"]);
+    kubectl(&[
+        "create",
+        "configmap",
+        "web",
+        "-n",
+        &ns.0,
+        "--from-literal=k=v1",
+    ]);
     ns.grant("alice", "get,patch", "configmaps");
     ns.grant("bob", "get,patch", "configmaps");
     ns
@@ -56,9 +61,7 @@ fn app_namespace(test: &str) -> Namespace {
 fn complete_lines(m: &Myops) -> Vec<String> {
     let text = std::fs::read_to_string(m.dir.path().join("myops/changelog.jsonl")).unwrap();
     text.lines()
-        .filter(|l| {
-            serde_json::from_str::<Value>(l).is_ok_and(|v| v["result"] != "pending")
-        })
+        .filter(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v["result"] != "pending"))
         .map(str::to_string)
         .collect()
 }
@@ -70,7 +73,11 @@ fn create_as(context: &str, objs: Vec<Value>) {
         &["--context", context, "create", "-f", "-", "-o", "name"],
         &list.to_string(),
     );
-    assert!(out.status.success(), "create as {context}: {}", text_of(&out.stderr));
+    assert!(
+        out.status.success(),
+        "create as {context}: {}",
+        text_of(&out.stderr)
+    );
 }
 
 /// Mirrors every complete record of `m` as `context` into `ns` under a journal id of its
@@ -98,12 +105,23 @@ fn mirror_home(m: &Myops, context: &str, ns: &str) -> String {
 }
 
 fn cm_value(ns: &str) -> String {
-    kubectl(&["get", "configmap", "web", "-n", ns, "-o", "jsonpath={.data.k}"])
+    kubectl(&[
+        "get",
+        "configmap",
+        "web",
+        "-n",
+        ns,
+        "-o",
+        "jsonpath={.data.k}",
+    ])
 }
 
 /// The id of the last entry of `m`.
 fn last_id(m: &Myops) -> String {
-    m.latest_records().last().unwrap()["id"].as_str().unwrap().to_string()
+    m.latest_records().last().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 #[test]
@@ -111,7 +129,13 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     let mirror = mirror_namespace("team-view");
     let app = app_namespace("team-view-app");
     let alice = myops(Some(&mirror.0));
-    let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", r#"{"data":{"k":"v2"}}"#);
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v2"}}"#,
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let id = last_id(&alice);
     mirror_home(&alice, "alice", &mirror.0);
@@ -119,22 +143,47 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     let bob = myops(Some(&mirror.0));
     let r = bob.run(&["--context", "bob", "changelog", "list", "--from-cluster"]);
     assert_eq!(r.code, 0, "{r:?}");
-    let row = r.stdout.lines().find(|l| l.starts_with(&id)).unwrap_or_else(|| {
-        panic!("{id} listed: {}", r.stdout);
-    });
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .unwrap_or_else(|| {
+            panic!("{id} listed: {}", r.stdout);
+        });
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(
         &cells[2..],
-        ["alice", "patch", &format!("configmap/{}/web", app.0), "success"],
+        [
+            "alice",
+            "patch",
+            &format!("configmap/{}/web", app.0),
+            "success"
+        ],
         "{}",
         r.stdout
     );
     assert!(r.stdout.starts_with("ID "), "{}", r.stdout);
     // --user selects by creator, TYPE NAME by object.
-    let r = bob.run(&["--context", "bob", "--user", "bob", "changelog", "list", "--from-cluster"]);
+    let r = bob.run(&[
+        "--context",
+        "bob",
+        "--user",
+        "bob",
+        "changelog",
+        "list",
+        "--from-cluster",
+    ]);
     assert!(!r.stdout.contains(&id), "{r:?}");
     let r = bob.run(&[
-        "--context", "bob", "changelog", "list", "--from-cluster", "configmaps", "web", "-o", "json",
+        "--context",
+        "bob",
+        "changelog",
+        "list",
+        "--from-cluster",
+        "configmaps",
+        "web",
+        "-o",
+        "json",
     ]);
     let listed: Vec<Value> = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(listed.len(), 1, "{listed:#?}");
@@ -153,7 +202,11 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     );
     let r = bob.run(&["--context", "bob", "changelog", "diff", &id]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.contains("v1") && r.stdout.contains("v2"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("v1") && r.stdout.contains("v2"),
+        "{}",
+        r.stdout
+    );
 
     let r = bob.run(&["--context", "bob", "rollback", &id]);
     assert_eq!(r.code, 0, "{r:?}");
@@ -164,40 +217,100 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     assert_eq!(last["operation"], "rollback", "{last:#}");
     assert_eq!(last["user"], "bob", "{last:#}");
     assert_eq!(last["result"], "success", "{last:#}");
-    assert!(alice.latest_records().iter().all(|e| e["operation"] != "rollback"));
+    assert!(
+        alice
+            .latest_records()
+            .iter()
+            .all(|e| e["operation"] != "rollback")
+    );
 
     // alice's untouched log is anchored by the mirror.
-    let r = alice.run(&["--context", "alice", "changelog", "verify", "--against-cluster"]);
+    let r = alice.run(&[
+        "--context",
+        "alice",
+        "changelog",
+        "verify",
+        "--against-cluster",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stdout.starts_with("ok: the cluster mirror anchors the local log: 1 mirrored record(s)"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .starts_with("ok: the cluster mirror anchors the local log: 1 mirrored record(s)"),
+        "{}",
+        r.stdout
+    );
 
     // An admin edits the mirrored record: verify names it, rollback refuses it.
     let name = kubectl(&[
-        "get", "changerecords", "-n", &mirror.0, "-l", &format!("myops.io/entry={id}"), "-o",
+        "get",
+        "changerecords",
+        "-n",
+        &mirror.0,
+        "-l",
+        &format!("myops.io/entry={id}"),
+        "-o",
         "jsonpath={.items[0].metadata.name}",
     ]);
-    let line = kubectl(&["get", "changerecord", &name, "-n", &mirror.0, "-o", "jsonpath={.spec.record}"]);
+    let line = kubectl(&[
+        "get",
+        "changerecord",
+        &name,
+        "-n",
+        &mirror.0,
+        "-o",
+        "jsonpath={.spec.record}",
+    ]);
     let edited = line.replace("\"k\":\"v1\"", "\"k\":\"v0\"");
     assert_ne!(edited, line);
     kubectl(&[
-        "patch", "changerecord", &name, "-n", &mirror.0, "--type", "merge", "-p",
+        "patch",
+        "changerecord",
+        &name,
+        "-n",
+        &mirror.0,
+        "--type",
+        "merge",
+        "-p",
         &json!({"spec": {"record": edited}}).to_string(),
     ]);
-    let r = alice.run(&["--context", "alice", "changelog", "verify", "--against-cluster"]);
+    let r = alice.run(&[
+        "--context",
+        "alice",
+        "changelog",
+        "verify",
+        "--against-cluster",
+    ]);
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr.contains(&format!("changerecord {name} (entry {id}): its record was edited")),
+        r.stderr.contains(&format!(
+            "changerecord {name} (entry {id}): its record was edited"
+        )),
         "{}",
         r.stderr
     );
     let bob2 = myops(Some(&mirror.0));
     let r = bob2.run(&["--context", "bob", "rollback", &id]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("cannot be trusted: its record was edited"), "{}", r.stderr);
-    assert!(bob2.records().is_empty(), "nothing journaled: {:#?}", bob2.records());
+    assert!(
+        r.stderr
+            .contains("cannot be trusted: its record was edited"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        bob2.records().is_empty(),
+        "nothing journaled: {:#?}",
+        bob2.records()
+    );
     let r = bob2.run(&["--context", "bob", "changelog", "show", &id]);
     assert_eq!(r.code, 0, "{r:?}");
-    assert!(r.stderr.contains(&format!("warning: changerecord {name}: its record was edited")), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!(
+            "warning: changerecord {name}: its record was edited"
+        )),
+        "{}",
+        r.stderr
+    );
 }
 
 /// Re-seals `records` as one chain from GENESIS into `m`'s change log, with its
@@ -214,7 +327,10 @@ fn reseal(m: &Myops, records: &[Value]) {
     }
     let home = m.dir.path().join("myops");
     std::fs::write(home.join("changelog.jsonl"), out).unwrap();
-    let head = Head { head: prev, base: GENESIS.into() };
+    let head = Head {
+        head: prev,
+        base: GENESIS.into(),
+    };
     write_head(&home, &head).unwrap();
 }
 
@@ -228,9 +344,21 @@ fn a_rewritten_or_truncated_local_journal_fails_verify_against_the_cluster() {
         let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", &body);
         assert_eq!(r.code, 0, "{r:?}");
     }
-    let ids: Vec<String> = alice.latest_records().iter().map(|e| e["id"].as_str().unwrap().to_string()).collect();
+    let ids: Vec<String> = alice
+        .latest_records()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap().to_string())
+        .collect();
     mirror_home(&alice, "alice", &mirror.0);
-    let verify = || alice.run(&["--context", "alice", "changelog", "verify", "--against-cluster"]);
+    let verify = || {
+        alice.run(&[
+            "--context",
+            "alice",
+            "changelog",
+            "verify",
+            "--against-cluster",
+        ])
+    };
     let r = verify();
     assert_eq!(r.code, 0, "{r:?}");
     assert!(r.stdout.contains("2 mirrored record(s)"), "{}", r.stdout);
@@ -239,7 +367,10 @@ fn a_rewritten_or_truncated_local_journal_fails_verify_against_the_cluster() {
     // local chain verifies — only the mirror can tell.
     let log = alice.dir.path().join("myops/changelog.jsonl");
     let original = std::fs::read_to_string(&log).unwrap();
-    let mut records: Vec<Value> = original.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mut records: Vec<Value> = original
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     records[1]["after"]["data"]["k"] = json!("v9");
     reseal(&alice, &records);
     let r = alice.run(&["changelog", "verify"]);
@@ -248,12 +379,17 @@ fn a_rewritten_or_truncated_local_journal_fails_verify_against_the_cluster() {
     assert_eq!(r.code, 1, "{r:?}");
     for id in &ids {
         assert!(
-            r.stderr.contains(&format!("(entry {id}, ")) && r.stderr.contains("rewritten or reordered"),
+            r.stderr.contains(&format!("(entry {id}, "))
+                && r.stderr.contains("rewritten or reordered"),
             "{id}: {}",
             r.stderr
         );
     }
-    assert!(r.stderr.contains("2 of 2 mirrored record(s)"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("2 of 2 mirrored record(s)"),
+        "{}",
+        r.stderr
+    );
 
     // Truncated: the last record (the second patch's outcome) cut off.
     let kept: Vec<&str> = original.lines().collect();
@@ -261,11 +397,16 @@ fn a_rewritten_or_truncated_local_journal_fails_verify_against_the_cluster() {
     let r = verify();
     assert_eq!(r.code, 1, "{r:?}");
     assert!(
-        r.stderr.contains(&format!("(entry {}, ", ids[1])) && r.stderr.contains("the local log was truncated"),
+        r.stderr.contains(&format!("(entry {}, ", ids[1]))
+            && r.stderr.contains("the local log was truncated"),
         "{}",
         r.stderr
     );
-    assert!(r.stderr.contains("1 of 2 mirrored record(s)"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("1 of 2 mirrored record(s)"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -273,15 +414,29 @@ fn a_record_claiming_another_user_is_listed_as_its_creator_and_refused() {
     let mirror = mirror_namespace("team-claim");
     let app = app_namespace("team-claim-app");
     let alice = myops(Some(&mirror.0));
-    let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", r#"{"data":{"k":"v2"}}"#);
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v2"}}"#,
+    );
     assert_eq!(r.code, 0, "{r:?}");
     let id = last_id(&alice);
     // admin creates alice's line: the policy lets admin create only createdBy admin.
     let line = complete_lines(&alice).pop().unwrap();
     let mut objs = objects(&line, "forged", &mirror.0).unwrap();
     let refused = kubectl_stdin(&["create", "-f", "-"], &objs[0].to_string());
-    assert!(!refused.status.success(), "the policy refused createdBy alice from admin");
-    assert!(text_of(&refused.stderr).contains("spec.createdBy must be the user creating the record (admin)"), "{}", text_of(&refused.stderr));
+    assert!(
+        !refused.status.success(),
+        "the policy refused createdBy alice from admin"
+    );
+    assert!(
+        text_of(&refused.stderr)
+            .contains("spec.createdBy must be the user creating the record (admin)"),
+        "{}",
+        text_of(&refused.stderr)
+    );
     objs[0]["spec"]["createdBy"] = json!("admin");
     create_as("admin", objs);
 
@@ -291,11 +446,23 @@ fn a_record_claiming_another_user_is_listed_as_its_creator_and_refused() {
     let row = r.stdout.lines().find(|l| l.starts_with(&id)).unwrap();
     let cells: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(cells[2], "admin", "{row}");
-    assert!(row.ends_with("! the record claims user alice but was created by admin"), "{row}");
-    assert!(r.stdout.lines().next().unwrap().ends_with("PROBLEM"), "{}", r.stdout);
+    assert!(
+        row.ends_with("! the record claims user alice but was created by admin"),
+        "{row}"
+    );
+    assert!(
+        r.stdout.lines().next().unwrap().ends_with("PROBLEM"),
+        "{}",
+        r.stdout
+    );
     let r = bob.run(&["--context", "bob", "rollback", &id]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("the record claims user alice but was created by admin"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("the record claims user alice but was created by admin"),
+        "{}",
+        r.stderr
+    );
     assert_eq!(cm_value(&app.0), "v2");
 }
 
@@ -341,12 +508,19 @@ fn ten_thousand_mirrored_records_list_in_pages() {
         .collect();
     assert_eq!(lists.len(), N / 500, "one list request per 500 records");
     assert!(
-        lists.iter().all(|e| e["requestURI"].as_str().unwrap().contains("limit=500")),
+        lists
+            .iter()
+            .all(|e| e["requestURI"].as_str().unwrap().contains("limit=500")),
         "{lists:#?}"
     );
     let r = admin.run(&["changelog", "list", "--from-cluster", "--limit", "3"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert_eq!(r.stdout.lines().count(), 4, "a header and 3 rows: {}", r.stdout);
+    assert_eq!(
+        r.stdout.lines().count(),
+        4,
+        "a header and 3 rows: {}",
+        r.stdout
+    );
 }
 
 #[test]
@@ -363,18 +537,43 @@ fn the_cluster_view_without_a_mirror_namespace_crd_or_binding_says_what_to_do() 
     let missing = myops(Some("t-team-no-such-namespace"));
     let r = missing.run(&["changelog", "list", "--from-cluster"]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stderr.contains("the mirror namespace t-team-no-such-namespace does not exist"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("the mirror namespace t-team-no-such-namespace does not exist"),
+        "{}",
+        r.stderr
+    );
     // The second server has no ChangeRecord CRD.
-    let r = missing.run(&["--context", "admin-2", "changelog", "list", "--from-cluster"]);
+    let r = missing.run(&[
+        "--context",
+        "admin-2",
+        "changelog",
+        "list",
+        "--from-cluster",
+    ]);
     assert_eq!(r.code, 1, "{r:?}");
-    assert!(r.stderr.contains("changerecords.myops.io) is not installed on this cluster"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("changerecords.myops.io) is not installed on this cluster"),
+        "{}",
+        r.stderr
+    );
     // Without the writer's binding, the list is denied (exit 3).
     let ns = Namespace::new("team-unbound");
     let unbound = myops(Some(&ns.0));
     let r = unbound.run(&["--context", "bob", "changelog", "list", "--from-cluster"]);
     assert_eq!(r.code, 3, "{r:?}");
-    assert!(r.stderr.contains("bob may not list changerecords.myops.io in namespace"), "{}", r.stderr);
-    assert!(r.stderr.contains("myops-changerecord-writer"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("bob may not list changerecords.myops.io in namespace"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("myops-changerecord-writer"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -382,7 +581,13 @@ fn drift_names_the_teammate_whose_mirrored_entry_changed_the_field_last() {
     let mirror = mirror_namespace("team-drift");
     let app = app_namespace("team-drift-app");
     let alice = myops(Some(&mirror.0));
-    let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", r#"{"data":{"k":"v2"}}"#);
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v2"}}"#,
+    );
     assert_eq!(r.code, 0, "{r:?}");
     mirror_home(&alice, "alice", &mirror.0);
     let bob = myops(Some(&mirror.0));
@@ -391,7 +596,16 @@ fn drift_names_the_teammate_whose_mirrored_entry_changed_the_field_last() {
     let bobs = last_id(&bob);
     mirror_home(&bob, "bob", &mirror.0);
 
-    let r = alice.run(&["--context", "alice", "drift", "configmap", "-n", &app.0, "-o", "json"]);
+    let r = alice.run(&[
+        "--context",
+        "alice",
+        "drift",
+        "configmap",
+        "-n",
+        &app.0,
+        "-o",
+        "json",
+    ]);
     assert_eq!(r.code, 6, "{r:?}");
     let report: Value = serde_json::from_str(&r.stdout).unwrap();
     let field = &report["objects"][0]["fields"][0];
@@ -399,20 +613,18 @@ fn drift_names_the_teammate_whose_mirrored_entry_changed_the_field_last() {
     assert_eq!(field["changedBy"]["entry"], bobs.as_str(), "{report:#}");
     assert_eq!(field["changedBy"]["user"], "bob", "{report:#}");
     assert!(
-        r.stderr.contains(&format!("data.k was last changed by bob's entry {bobs}")),
+        r.stderr
+            .contains(&format!("data.k was last changed by bob's entry {bobs}")),
         "{}",
         r.stderr
     );
     // The mirror unreadable (here: a namespace alice may not list) is a warning; drift
     // still answers.
     let lost = myops(Some("t-team-drift-no-such-namespace"));
-    std::fs::copy(
-        alice.dir.path().join("myops/changelog.jsonl"),
-        {
-            std::fs::create_dir_all(lost.dir.path().join("myops")).unwrap();
-            lost.dir.path().join("myops/changelog.jsonl")
-        },
-    )
+    std::fs::copy(alice.dir.path().join("myops/changelog.jsonl"), {
+        std::fs::create_dir_all(lost.dir.path().join("myops")).unwrap();
+        lost.dir.path().join("myops/changelog.jsonl")
+    })
     .unwrap();
     let r = lost.run(&["--context", "alice", "drift", "configmap", "-n", &app.0]);
     assert_eq!(r.code, 6, "{r:?}");

@@ -82,7 +82,11 @@ impl Teammates {
     /// Sets `changedBy` on every drifted field a kept entry wrote (the latest such entry),
     /// and adds a note naming it to its object.
     pub fn name(&self, report: &mut Report) {
-        for o in report.objects.iter_mut().filter(|o| o.state == State::Drifted) {
+        for o in report
+            .objects
+            .iter_mut()
+            .filter(|o| o.state == State::Drifted)
+        {
             let mine: Vec<&(Entry, String)> = self
                 .kept
                 .iter()

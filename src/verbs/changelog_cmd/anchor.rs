@@ -49,7 +49,10 @@ impl Local {
                 let Ok(v) = serde_json::from_slice::<Value>(line) else {
                     continue;
                 };
-                let ts = v.get("timestamp").and_then(Value::as_str).map(str::to_string);
+                let ts = v
+                    .get("timestamp")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
                 if l.first.is_none() {
                     l.first.clone_from(&ts);
                 }
@@ -247,11 +250,23 @@ mod tests {
             l.judge("x", "x", "2026-12-05T00:00:00Z"),
             Verdict::RotatedAway
         );
-        assert_eq!(l.judge("x", "x", "2026-12-05T01:30:00Z"), Verdict::Rewritten);
+        assert_eq!(
+            l.judge("x", "x", "2026-12-05T01:30:00Z"),
+            Verdict::Rewritten
+        );
         // The id is there with another hash: rewritten, even at the end.
-        assert_eq!(l.judge("b", "x", "2026-12-05T02:00:00Z"), Verdict::Rewritten);
-        assert_eq!(l.judge("x", "x", "2026-12-05T02:00:00Z"), Verdict::Truncated);
-        assert_eq!(l.judge("x", "x", "2026-12-05T03:00:00Z"), Verdict::Truncated);
+        assert_eq!(
+            l.judge("b", "x", "2026-12-05T02:00:00Z"),
+            Verdict::Rewritten
+        );
+        assert_eq!(
+            l.judge("x", "x", "2026-12-05T02:00:00Z"),
+            Verdict::Truncated
+        );
+        assert_eq!(
+            l.judge("x", "x", "2026-12-05T03:00:00Z"),
+            Verdict::Truncated
+        );
         assert_eq!(
             Local::of(&Vec::new()).judge("x", "x", "t"),
             Verdict::Truncated

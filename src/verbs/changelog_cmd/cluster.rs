@@ -112,10 +112,9 @@ pub async fn run(
         return Ok(());
     };
     if s.plugin.changelog.mirror.is_none() {
-        return Err(crate::guard::GuardError::from(
-            crate::guard::team::MirrorError::NotConfigured,
-        )
-        .into());
+        return Err(
+            crate::guard::GuardError::from(crate::guard::team::MirrorError::NotConfigured).into(),
+        );
     }
     let cutoff = since_arg
         .as_deref()
@@ -172,9 +171,7 @@ pub async fn run(
         ));
     }
     let mut rows: Vec<Summary> = by_id.into_values().collect();
-    rows.sort_by(|a, b| {
-        (&a.entry.timestamp, &a.entry.id).cmp(&(&b.entry.timestamp, &b.entry.id))
-    });
+    rows.sort_by(|a, b| (&a.entry.timestamp, &a.entry.id).cmp(&(&b.entry.timestamp, &b.entry.id)));
     if let Some(n) = limit {
         let skip = rows.len().saturating_sub(*n);
         rows.drain(..skip);
@@ -261,7 +258,12 @@ pub fn table(rows: &[Summary]) -> OwnTable {
                 format!("! {}", r.problems.join("; "))
             });
         }
-        t.row(cells.iter().map(|c| capped(c, MAX_CELL)).collect::<Vec<_>>());
+        t.row(
+            cells
+                .iter()
+                .map(|c| capped(c, MAX_CELL))
+                .collect::<Vec<_>>(),
+        );
     }
     t
 }
