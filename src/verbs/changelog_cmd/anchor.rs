@@ -165,7 +165,7 @@ pub async fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
                         Verdict::RotatedAway => rotated += 1,
                         v => {
                             let what = if v == Verdict::Truncated {
-                                "the local log was truncated: it is newer than the local log's last record"
+                                "the local log was truncated: it comes after the local log's last complete record"
                             } else {
                                 "the local log was rewritten or reordered: it falls within the local log, whose records around it now hash differently"
                             };
