@@ -124,3 +124,105 @@ impl Teammates {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::history::drift::{Field, ObjectDrift};
+    use serde_json::{Value, json};
+
+    fn entry(id: &str, ts: &str, patch: Value, extra: Value) -> Entry {
+        let mut v = json!({"id": id, "session": "s", "timestamp": ts,
+            "plugin": "myops", "user": "bob", "context": "bob", "server": "https://h",
+            "apiVersion": "v1", "kind": "ConfigMap", "namespace": "shop", "name": "web",
+            "uid": "u1", "operation": "patch", "patchType": "merge", "patch": patch,
+            "dryRun": false, "before": {"data": {}}, "result": "success", "durationSeconds": 0.1});
+        for (k, x) in extra.as_object().unwrap() {
+            v[k] = x.clone();
+        }
+        serde_json::from_value(v).unwrap()
+    }
+
+    fn report() -> Report {
+        let ours = entry("ours", "2026-12-05T01:00:00Z", json!({}), json!({}));
+        let mut o = ObjectDrift::of(&ours, State::Drifted);
+        for path in ["/data/color", "/data/size"] {
+            o.fields.push(Field {
+                path: path.into(),
+                field: path.trim_start_matches('/').replace('/', "."),
+                change: String::new(),
+                managers: Vec::new(),
+                owned: true,
+                certain: true,
+                changed_by: None,
+            });
+        }
+        Report::new("https://h".into(), None, vec![o])
+    }
+
+    #[test]
+    fn the_latest_teammate_entry_that_wrote_a_field_after_ours_names_it() {
+        let mut r = report();
+        let mut team = Teammates::new(["ours".to_string()].into());
+        let color = json!({"data": {"color": "red"}});
+        let offers = [
+            // Before our change, a dry run, a failure, another server, ours: not kept.
+            entry("old", "2026-12-05T00:00:00Z", color.clone(), json!({})),
+            entry(
+                "dry",
+                "2026-12-05T02:00:00Z",
+                color.clone(),
+                json!({"dryRun": true}),
+            ),
+            entry(
+                "bad",
+                "2026-12-05T02:00:00Z",
+                color.clone(),
+                json!({"result": "denied"}),
+            ),
+            entry(
+                "far",
+                "2026-12-05T02:00:00Z",
+                color.clone(),
+                json!({"server": "https://x"}),
+            ),
+            entry("ours", "2026-12-05T02:00:00Z", color.clone(), json!({})),
+            entry(
+                "other",
+                "2026-12-05T02:00:00Z",
+                color.clone(),
+                json!({"name": "db"}),
+            ),
+            // Kept: two writes of color, the later one names it.
+            entry("b1", "2026-12-05T02:00:00Z", color.clone(), json!({})),
+            entry(
+                "c2",
+                "2026-12-05T03:00:00Z",
+                json!({"data": {"color": "pink"}}),
+                json!({"user": "carol"}),
+            ),
+        ];
+        for e in offers {
+            let user = e.user.clone();
+            team.offer(&r, e, user);
+        }
+        assert_eq!(team.len(), 2);
+        team.name(&mut r);
+        let f = &r.objects[0].fields;
+        assert_eq!(
+            f[0].changed_by,
+            Some(TeamChange {
+                entry: "c2".into(),
+                user: "carol".into(),
+                timestamp: "2026-12-05T03:00:00Z".into()
+            })
+        );
+        assert_eq!(f[1].changed_by, None, "nobody's entry wrote data.size");
+        assert_eq!(
+            r.objects[0].notes,
+            [
+                "data.color was last changed by carol's entry c2 at 2026-12-05T03:00:00Z (from the cluster mirror; `kubectl myops changelog show c2`)"
+            ]
+        );
+    }
+}

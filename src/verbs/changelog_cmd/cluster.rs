@@ -267,3 +267,87 @@ pub fn table(rows: &[Summary]) -> OwnTable {
     }
     t
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::changelog::mirror::ChainPlace;
+    use crate::verbs::changelog_cmd::tests::entry;
+
+    fn summary(id: &str, ts: &str, by: &str, problems: &[&str]) -> Summary {
+        let mut e = entry("ConfigMap", Some("shop"), "web");
+        e.id = id.into();
+        e.timestamp = ts.into();
+        e.user = "alice".into();
+        e.before = Some(serde_json::json!({"data": {"k": "v1"}}));
+        Summary::of(Mirrored {
+            name: format!("{id}-abc"),
+            line: String::new(),
+            chain: ChainPlace {
+                journal: "j".into(),
+                prev: "p".into(),
+                hash: "h".into(),
+            },
+            created_by: by.into(),
+            created: None,
+            problems: problems.iter().map(|p| (*p).to_string()).collect(),
+            entry: e,
+        })
+    }
+
+    #[test]
+    fn type_and_name_select_by_kind_or_plural_and_name() {
+        let e = entry("NetworkPolicy", Some("shop"), "web");
+        for t in [
+            &["networkpolicy"][..],
+            &["NetworkPolicies"],
+            &["networkpolicies", "web"],
+            &["networkpolicy/web"],
+            &["networkpolicies.networking.k8s.io"],
+            &[],
+        ] {
+            let t: Vec<String> = t.iter().map(|s| (*s).to_string()).collect();
+            assert!(matches_target(&e, &t), "{t:?}");
+        }
+        for t in [&["configmap"][..], &["networkpolicy", "db"]] {
+            let t: Vec<String> = t.iter().map(|s| (*s).to_string()).collect();
+            assert!(!matches_target(&e, &t), "{t:?}");
+        }
+    }
+
+    #[test]
+    fn the_table_shows_the_creator_and_names_problems_and_json_drops_the_states() {
+        let ok = summary("1", "2026-12-05T01:00:00Z", "alice", &[]);
+        assert_eq!(ok.entry.before, None, "summaries keep no state");
+        let forged = summary(
+            "2",
+            "2026-12-05T02:00:00Z",
+            "admin",
+            &["the record claims user alice but was created by admin"],
+        );
+        assert!(forged.later_than(&ok));
+        let t = table(&[ok.clone(), forged.clone()]);
+        assert_eq!(
+            t.rows()[1],
+            [
+                "2",
+                "2026-12-05T02:00:00Z",
+                "admin",
+                "patch",
+                "configmap/shop/web",
+                "success",
+                "! the record claims user alice but was created by admin"
+            ]
+        );
+        assert_eq!(t.rows()[0][2], "alice");
+        assert_eq!(t.rows()[0][6], "");
+        assert_eq!(table(&[ok.clone()]).rows()[0].len(), 6, "no PROBLEM column");
+        let j = as_json(&[forged]);
+        assert_eq!(j[0]["mirror"]["createdBy"], "admin");
+        assert_eq!(
+            j[0]["user"], "alice",
+            "the line's claim, beside its creator"
+        );
+        assert!(j[0].get("before").is_none());
+    }
+}
