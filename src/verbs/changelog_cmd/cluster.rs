@@ -341,7 +341,7 @@ mod tests {
         );
         assert_eq!(t.rows()[0][2], "alice");
         assert_eq!(t.rows()[0][6], "");
-        assert_eq!(table(&[ok.clone()]).rows()[0].len(), 6, "no PROBLEM column");
+        assert_eq!(table(std::slice::from_ref(&ok)).rows()[0].len(), 6, "no PROBLEM column");
         let j = as_json(&[forged]);
         assert_eq!(j[0]["mirror"]["createdBy"], "admin");
         assert_eq!(
