@@ -82,10 +82,23 @@ pub async fn run(
     // A teammate's entry: not in the local log, read from the cluster mirror (the one
     // second source of `show`, `diff` and `rollback`, [`crate::history::team`]).
     let entries = match cmd {
-        ChangelogCommand::Show { id } | ChangelogCommand::Diff { id } => {
+        ChangelogCommand::Show { id } => {
             crate::history::team::with_mirrored(s, p, entries, id)
                 .await?
                 .0
+        }
+        // A teammate's context is a name in their kubeconfig: the live read of `diff` uses
+        // the current context (which must point at the entry's server), as `rollback` does.
+        ChangelogCommand::Diff { id } => {
+            let (mut entries, origin) =
+                crate::history::team::with_mirrored(s, p, entries, id).await?;
+            if origin.is_some() {
+                entries
+                    .iter_mut()
+                    .filter(|e| &e.id == id)
+                    .for_each(|e| e.context = None);
+            }
+            entries
         }
         _ => entries,
     };

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::filter::{EMPTY_SESSION, ListFilter, select, since};
-use super::table::{OUTCOME_UNKNOWN, any_reason, op_name};
+use super::table::{OUTCOME_UNKNOWN, op_name};
 use crate::base::echo::capped;
 use crate::changelog::{Entry, mirror::Mirrored, object_of};
 use crate::cli::{ChangelogCommand, ListFormat};
@@ -217,8 +217,7 @@ pub fn as_json(rows: &[Summary]) -> Value {
 /// CONTEXT left out (a name on someone else's workstation), a last PROBLEM column when a
 /// listed record has one.
 pub fn table(rows: &[Summary]) -> OwnTable {
-    let entries: Vec<&Entry> = rows.iter().map(|r| &r.entry).collect();
-    let reasons = any_reason(&entries.iter().map(|e| (*e).clone()).collect::<Vec<_>>());
+    let reasons = rows.iter().any(|r| r.entry.reason.is_some());
     let problems = rows.iter().any(|r| !r.problems.is_empty());
     let mut headers = vec!["Id", "Time", "User", "Operation", "Object", "Result"];
     if reasons {
@@ -341,7 +340,11 @@ mod tests {
         );
         assert_eq!(t.rows()[0][2], "alice");
         assert_eq!(t.rows()[0][6], "");
-        assert_eq!(table(std::slice::from_ref(&ok)).rows()[0].len(), 6, "no PROBLEM column");
+        assert_eq!(
+            table(std::slice::from_ref(&ok)).rows()[0].len(),
+            6,
+            "no PROBLEM column"
+        );
         let j = as_json(&[forged]);
         assert_eq!(j[0]["mirror"]["createdBy"], "admin");
         assert_eq!(
