@@ -634,3 +634,66 @@ fn drift_names_the_teammate_whose_mirrored_entry_changed_the_field_last() {
         r.stderr
     );
 }
+
+#[test]
+fn a_split_record_is_read_back_from_its_parts() {
+    let mirror = mirror_namespace("team-split");
+    let app = app_namespace("team-split-app");
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    std::fs::write(&a, "x".repeat(400 * 1024)).unwrap();
+    let from = format!("--from-file=a={}", a.display());
+    kubectl(&["create", "configmap", "big", "-n", &app.0, &from]);
+    let alice = myops(Some(&mirror.0));
+    let patch = dir.path().join("patch.json");
+    std::fs::write(
+        &patch,
+        json!({"data": {"b": "y".repeat(400 * 1024)}}).to_string(),
+    )
+    .unwrap();
+    let r = alice.run(&[
+        "--context",
+        "alice",
+        "patch",
+        "configmap",
+        "big",
+        "-n",
+        &app.0,
+        "--type",
+        "merge",
+        "--patch-file",
+        &patch.display().to_string(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let id = last_id(&alice);
+    assert!(complete_lines(&alice).last().unwrap().len() > 1024 * 1024);
+    mirror_home(&alice, "alice", &mirror.0);
+    let parts = kubectl(&[
+        "get",
+        "changerecords",
+        "-n",
+        &mirror.0,
+        "-l",
+        "myops.io/role=part",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(parts.lines().count(), 2, "{parts}");
+
+    let bob = myops(Some(&mirror.0));
+    let r = bob.run(&["--context", "bob", "changelog", "show", &id]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let shown: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        shown["after"]["data"]["b"].as_str().unwrap().len(),
+        400 * 1024
+    );
+    assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    let r = bob.run(&["--context", "bob", "changelog", "list", "--from-cluster"]);
+    assert_eq!(
+        r.stdout.lines().count(),
+        2,
+        "one record, not its parts: {}",
+        r.stdout
+    );
+}
