@@ -127,6 +127,8 @@ mod rollout_guard;
 mod scale;
 #[path = "it/standin.rs"]
 mod standin;
+#[path = "it/team.rs"]
+mod team;
 #[path = "it/undelete.rs"]
 mod undelete;
 #[path = "it/undelete_status.rs"]
