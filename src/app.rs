@@ -104,7 +104,10 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
         p.err_line(&format!("warning: {w}"));
     }
     let settings = match Settings::resolve(&cli.global, &env) {
-        Ok(s) => s,
+        Ok(mut s) => {
+            s.kube.command = cli.command_path.clone();
+            s
+        }
         Err(e) => {
             p.err_line(&format!("error: {e}"));
             return ExitStatus::Usage;

@@ -68,3 +68,16 @@ pub use redaction::{
     REDACTED_CHANGED, redact, redact_after, redact_as, redact_patch, secret_data_keys,
 };
 pub use retention::Retention;
+
+/// The file in MYOPS_HOME that holds this change log's journal id (the `myops.io/journal`
+/// label of its mirrored records).
+pub const JOURNAL_ID_FILE: &str = "journal-id";
+
+/// This MYOPS_HOME's journal id: `MYOPS_HOME/journal-id`, trimmed; `None` when the file is
+/// missing, unreadable or empty (nothing was mirrored from this home yet). The mirror's writer
+/// creates the file with its first record.
+pub fn journal_id(home: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(home.join(JOURNAL_ID_FILE)).ok()?;
+    let id = text.trim();
+    (!id.is_empty() && id.len() <= 200).then(|| id.to_string())
+}

@@ -74,6 +74,11 @@ pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
     pub command: Command,
+    /// The command path clap matched (`patch`, `crds watch`, `changelog show`), never its
+    /// arguments or flag values; set by [`help::try_parse`] from the matched subcommands and
+    /// sent on every request as `Kubectl-Command: kubectl myops <path>` (KEP-859).
+    #[arg(skip)]
+    pub command_path: Option<String>,
 }
 
 /// Global flags: kubectl's connection flags (same names and meaning) and our own.

@@ -13,6 +13,7 @@ mod fields;
 mod integrity;
 pub mod live;
 mod outcome;
+pub mod team;
 pub mod undelete;
 
 pub use fields::{escape, field_pointer, touched_by, touched_paths};

@@ -259,6 +259,8 @@ impl Settings {
             in_cluster: env.in_cluster.clone(),
             preloaded: None,
             reason: g.reason.clone(),
+            // Set by the app from clap's matched subcommands (`Cli::command_path`).
+            command: None,
         };
         let push_target = push_target(
             &plugin,

@@ -11,6 +11,8 @@ mod fixture;
 
 #[path = "it/apply.rs"]
 mod apply;
+#[path = "it/attribution.rs"]
+mod attribution;
 #[path = "it/auth.rs"]
 mod auth;
 #[path = "it/changelog_chain.rs"]
@@ -129,6 +131,8 @@ mod rollout_guard;
 mod scale;
 #[path = "it/standin.rs"]
 mod standin;
+#[path = "it/team.rs"]
+mod team;
 #[path = "it/undelete.rs"]
 mod undelete;
 #[path = "it/undelete_status.rs"]

@@ -159,6 +159,13 @@ pub struct Entry {
     /// held, and in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub protection: Option<String>,
+    /// The API server's `Audit-Id` answered to the request of an outcome record
+    /// ([`crate::cluster::audit`]): the `auditID` of the request's event in the server's
+    /// audit log. For a create that also wrote the status, the create's. Absent in intents,
+    /// in records of no request (refusals, `--dry-run=client`, snapshots), when the answer was
+    /// lost, and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub audit_id: Option<String>,
     /// `pending` in an intent record (written before the request), then `success`, `denied`
     /// or the error (a Status message) in the outcome record.
     pub result: String,
@@ -330,6 +337,7 @@ pub(crate) fn sample_entry(name: &str) -> Entry {
         reconciled: None,
         reason: None,
         protection: None,
+        audit_id: None,
         parent: None,
         result: "success".into(),
         duration_seconds: 0.25,

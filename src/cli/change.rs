@@ -104,8 +104,20 @@ pub enum ChangelogCommand {
         #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
         output: Option<ListFormat>,
         /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
-        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output"])]
+        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output", "from_cluster"])]
         invalid: bool,
+        /// List everyone's entries from the cluster mirror (plugin.yaml `changelog.mirror`)
+        /// instead of this workstation's log; USER is who created the record, as the API
+        /// server saw it (docs/team.md). Not `--cluster`: that is kubectl's global flag
+        /// naming the kubeconfig cluster.
+        #[arg(long)]
+        from_cluster: bool,
+        /// With --from-cluster: print only the newest N entries.
+        #[arg(long, value_name = "N", requires = "from_cluster")]
+        limit: Option<usize>,
+        /// With --from-cluster: only entries of this TYPE (kind or plural, any case) [and NAME].
+        #[arg(value_name = "TYPE [NAME]", num_args = 0..=2, requires = "from_cluster")]
+        target: Vec<String>,
     },
     /// One change as a field-level diff, before → after (Secret values masked).
     #[command(after_help = help::CHANGELOG_DIFF_HELP)]
@@ -132,7 +144,12 @@ pub enum ChangelogCommand {
     },
     /// Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break.
     #[command(after_help = help::CHANGELOG_VERIFY_HELP)]
-    Verify,
+    Verify {
+        /// Also check this workstation's records in the cluster mirror: each must still be in
+        /// the local log with the same hash, and unedited (exit 1 naming each one that is not).
+        #[arg(long)]
+        against_cluster: bool,
+    },
     /// Find the real outcome of entries whose outcome is unknown (an intent without an
     /// outcome record) by reading the live object, and record it; never rolls back or retries.
     #[command(after_help = help::CHANGELOG_RECONCILE_HELP)]

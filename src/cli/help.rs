@@ -99,7 +99,11 @@ pub const CHANGELOG_LIST_HELP: &str = "Examples:
   kubectl myops changelog list --context prod -o yaml
 
   # Lines that are not valid entries (a torn write), with their line numbers
-  kubectl myops changelog list --invalid";
+  kubectl myops changelog list --invalid
+
+  # Everyone's changes from the cluster mirror (plugin.yaml changelog.mirror), last hour,
+  # to configmaps named web; USER is who created the record, as the API server saw it
+  kubectl myops changelog list --from-cluster --since 1h configmaps web";
 
 /// `changelog diff` help: where the after-state comes from.
 pub const CHANGELOG_DIFF_HELP: &str =
@@ -130,7 +134,13 @@ Examples:
   kubectl myops changelog why deployment/web 'metadata.labels[\"app.kubernetes.io/name\"]'";
 
 /// `changelog show` help.
-pub const CHANGELOG_SHOW_HELP: &str = "Examples:
+pub const CHANGELOG_SHOW_HELP: &str =
+    "An ID not in the local change log is read from the cluster mirror when plugin.yaml sets
+changelog.mirror (a teammate's entry; stderr names who created it); so do `changelog diff ID`
+and `rollback ID`, which journals the rollback as yours and refuses a mirrored record that
+was edited or claims another user (exit 2).
+
+Examples:
   # One entry with its before-state and patch, as JSON
   kubectl myops changelog show 1a22bb68db7-364e";
 
@@ -170,7 +180,10 @@ Examples:
   # Check the change log and the rotated files
   kubectl myops changelog verify
   # Check another home's log
-  MYOPS_HOME=/backup/myops kubectl myops changelog verify";
+  MYOPS_HOME=/backup/myops kubectl myops changelog verify
+  # Check the log against this workstation's records in the cluster mirror, which it cannot
+  # rewrite: each must still be in the log with its hash (rewritten or truncated: exit 1)
+  kubectl myops changelog verify --against-cluster";
 
 /// `crds` help (the group).
 pub const CRDS_HELP: &str =

@@ -44,7 +44,24 @@ pub fn try_parse() -> Result<super::Cli, clap::Error> {
     let underscore = std::env::var_os("_");
     let name = usage_name(path.as_deref(), underscore.as_deref());
     let matches = command_for(name).try_get_matches()?;
-    super::Cli::from_arg_matches(&matches)
+    let mut cli = super::Cli::from_arg_matches(&matches)?;
+    cli.command_path = command_path(&matches);
+    Ok(cli)
+}
+
+/// The names of the subcommands clap matched, outermost first, joined by spaces (`patch`,
+/// `crds watch`, `changelog show`): the command path kubectl sends as `Kubectl-Command`
+/// (KEP-859, `k8s.io/kubectl/pkg/cmd/cmd.go`: the command path only — never arguments or
+/// flag values, which may hold secrets). An alias reads as the subcommand's own name (clap
+/// records the name, not what was typed). `None` without a subcommand.
+pub fn command_path(matches: &clap::ArgMatches) -> Option<String> {
+    let mut names = Vec::new();
+    let mut at = matches;
+    while let Some((name, sub)) = at.subcommand() {
+        names.push(name.to_string());
+        at = sub;
+    }
+    (!names.is_empty()).then(|| names.join(" "))
 }
 
 /// clap's usage error (several lines: the error, a blank line, `tip:` lines, `Usage:`, "For
@@ -90,6 +107,37 @@ pub fn output_value_error(value: &str, reason: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_command_path_names_the_subcommands_never_their_arguments() {
+        let path = |argv: &[&str]| {
+            let m = command_for("kubectl-myops")
+                .try_get_matches_from(argv)
+                .unwrap();
+            command_path(&m)
+        };
+        assert_eq!(
+            path(&[
+                "kubectl-myops",
+                "patch",
+                "cm/x",
+                "-p",
+                "{\"data\":{\"password\":\"s3cret\"}}",
+                "--token",
+                "t0k"
+            ])
+            .as_deref(),
+            Some("patch")
+        );
+        assert_eq!(
+            path(&["kubectl-myops", "changelog", "show", "abc"]).as_deref(),
+            Some("changelog show")
+        );
+        assert_eq!(
+            path(&["kubectl-myops", "-n", "x", "crds", "watch", "dir"]).as_deref(),
+            Some("crds watch")
+        );
+    }
 
     #[test]
     fn a_clap_usage_error_block_becomes_one_line() {

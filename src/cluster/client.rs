@@ -7,10 +7,11 @@
 //!   guarded path can verify that the server applied it;
 //! - building the client is bounded: an exec credential plugin runs while the client is
 //!   built (kube-rs runs it synchronously), so it runs on the blocking pool under `deadline`;
-//! - every request carries the invocation's session id, as kubectl ≥ 1.35 does with its
-//!   `Kubectl-Session` header, and in the `User-Agent` (`kubectl-myops/<version>
-//!   session/<id>`; kube-rs sends none) — the apiserver's audit log records the User-Agent,
-//!   so its events join to the change log's `session`.
+//! - every request carries the invocation's session id and command path, as kubectl ≥ 1.35
+//!   does with its `Kubectl-Session` and `Kubectl-Command` headers (KEP-859), and both in the
+//!   `User-Agent` (`kubectl-myops/<version> (myops patch) session/<id>`; kube-rs sends none)
+//!   — the apiserver's audit log records the User-Agent but no other header, so its events
+//!   name the command and join to the change log's `session`.
 //! - with no kubeconfig file and no flag naming a server, context, cluster or user, a pod's
 //!   service account is used, as client-go's in-cluster fallback does
 //!   ([`super::in_cluster`]); unlike kubectl, which drops `--as` and the TLS flags there,
@@ -190,7 +191,7 @@ pub async fn connect(
     };
     let mut config = base.config;
     apply_flags(&mut config, opts, base.rotating_token)?;
-    add_session_headers(&mut config, session)?;
+    add_session_headers(&mut config, session, opts.command.as_deref())?;
     if let Some(reason) = &opts.reason {
         config.headers.push(reason_header(reason));
     }
@@ -423,17 +424,18 @@ fn apply_flags(
     Ok(())
 }
 
-/// Adds the `User-Agent` and `Kubectl-Session` headers. kube-rs sends no User-Agent; we
-/// name ourselves so audit logs can tell our requests apart, and carry the session id there
-/// too: the audit log records the User-Agent, not headers.
-fn add_session_headers(config: &mut Config, session: &str) -> Result<(), ClusterError> {
+/// Adds the `User-Agent`, `Kubectl-Session` and `Kubectl-Command` headers. kube-rs sends no
+/// User-Agent; we name ourselves so audit logs can tell our requests apart, and carry the
+/// command path and the session id there too: the API server's audit log records the
+/// User-Agent, not other headers ([`user_agent`]).
+fn add_session_headers(
+    config: &mut Config,
+    session: &str,
+    command: Option<&str>,
+) -> Result<(), ClusterError> {
     let session = http::HeaderValue::from_str(session)
         .map_err(|_| ClusterError::Server(format!("session id {session:?}")))?;
-    let agent = format!(
-        "{} session/{}",
-        concat!("kubectl-myops/", env!("CARGO_PKG_VERSION")),
-        session.to_str().unwrap_or("")
-    );
+    let agent = user_agent(session.to_str().unwrap_or(""), command);
     config.headers.push((
         http::header::USER_AGENT,
         http::HeaderValue::from_str(&agent).map_err(|_| ClusterError::Server(agent.clone()))?,
@@ -441,7 +443,45 @@ fn add_session_headers(config: &mut Config, session: &str) -> Result<(), Cluster
     config
         .headers
         .push((http::HeaderName::from_static("kubectl-session"), session));
+    if let Some(value) = command.and_then(|c| command_header(c).ok()) {
+        config
+            .headers
+            .push((http::HeaderName::from_static("kubectl-command"), value));
+    }
     Ok(())
+}
+
+/// The `Kubectl-Command` value for the command path `command` (`patch`, `crds watch`):
+/// `kubectl myops patch`, as kubectl sends `kubectl apply` (KEP-859: the command path only,
+/// never arguments or flag values, which may hold secrets).
+///
+/// # Errors
+/// A path that is not a valid header value (clap's subcommand names are plain ASCII, so
+/// none of ours).
+pub fn command_header(
+    command: &str,
+) -> Result<http::HeaderValue, http::header::InvalidHeaderValue> {
+    http::HeaderValue::from_str(&format!("kubectl myops {command}"))
+}
+
+/// Our User-Agent (pure): `kubectl-myops/<version> (myops <command>) session/<id>`, or
+/// without the comment when no command path is known. The command is an RFC 9110 §10.1.5
+/// comment (parenthesized, only ASCII letters, digits and spaces from clap's subcommand
+/// names; anything else is dropped so the value stays one valid header value), and
+/// `session/<id>` stays the last word, as the audit-log readers expect.
+pub fn user_agent(session: &str, command: Option<&str>) -> String {
+    let product = concat!("kubectl-myops/", env!("CARGO_PKG_VERSION"));
+    let command: Option<String> = command
+        .map(|c| {
+            c.chars()
+                .filter(|ch| ch.is_ascii_alphanumeric() || *ch == ' ' || *ch == '-')
+                .collect::<String>()
+        })
+        .filter(|c| !c.trim().is_empty());
+    match command {
+        Some(c) => format!("{product} (myops {}) session/{session}", c.trim()),
+        None => format!("{product} session/{session}"),
+    }
 }
 
 /// The characters of a `--reason` that are percent-encoded in the `Myops-Reason` header: the

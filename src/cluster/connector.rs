@@ -295,7 +295,11 @@ fn with_layers(
     let retry = config
         .default_retry
         .then(|| tower::retry::RetryLayer::new(RetryAfter { left: MAX_RETRIES }));
+    // Outermost, so it sees the answer after any retry: the `Audit-Id` of the response,
+    // noted for the change log when the caller scoped a slot ([`super::audit`]). The closure
+    // runs when the response future is polled, in the caller's task.
     let service = ServiceBuilder::new()
+        .map_response(super::audit::record)
         .layer(config.base_uri_layer())
         .option_layer(retry)
         .option_layer(auth_layer)

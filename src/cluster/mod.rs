@@ -1,6 +1,7 @@
 //! The edge to the Kubernetes API server: client construction, discovery and type
 //! resolution, and the mapping of API errors to our exit codes.
 
+pub mod audit;
 pub mod client;
 pub mod connector;
 pub mod discovery;

@@ -65,4 +65,8 @@ pub struct KubeOptions {
     /// `--reason`: sent with every request as the `Myops-Reason` header (percent-encoded),
     /// so the server side (an audit webhook, a proxy's log) can see why a change was made.
     pub reason: Option<String>,
+    /// The command path (`patch`, `crds watch`; never arguments), sent with every request as
+    /// `Kubectl-Command: kubectl myops <path>` and in the User-Agent (`(myops <path>)`), so the
+    /// audit log, which records the User-Agent but no other header, names the command.
+    pub command: Option<String>,
 }

@@ -105,6 +105,12 @@ pub struct ChangelogConfig {
     /// mirror.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mirror: Option<MirrorConfig>,
+    /// Whether each change the server made through this tool is also an events.k8s.io/v1
+    /// Event regarding the object (`kubectl events`, `kubectl describe` show it; reason
+    /// `MyopsPatched`, `MyopsDeleted`, …): `false` (default) or `true`. An Event the caller may
+    /// not create is a warning, never a failed command (docs/changelog.md).
+    #[serde(default)]
+    pub events: bool,
     /// Whether `crds watch` also writes every complete record to stdout as one JSON line
     /// (the sealed line, for the cluster's log pipeline; docs/team.md). Absent: on when its
     /// client came from the pod's service account (in-cluster), off otherwise.
@@ -128,6 +134,7 @@ impl Default for ChangelogConfig {
             max_age: default_max_age(),
             snapshot_limit: default_snapshot_limit(),
             mirror: None,
+            events: false,
             stdout: None,
         }
     }

@@ -416,3 +416,15 @@ fn a_mirror_namespace_that_is_not_a_dns_label_is_refused_at_its_value() {
     let c = parse(&good, Path::new("p.yaml")).unwrap();
     assert_eq!(c.changelog.mirror.unwrap().namespace, "team-trail");
 }
+
+#[test]
+fn changelog_events_is_off_unless_the_file_says_true_and_takes_only_a_boolean() {
+    let p = |t: &str| parse(t, Path::new("p.yaml"));
+    assert!(!p(BASE).unwrap().changelog.events);
+    let on = format!("{BASE}changelog:\n  events: true\n");
+    assert!(p(&on).unwrap().changelog.events);
+    // The other changelog keys keep their defaults.
+    assert_eq!(p(&on).unwrap().changelog.max_size, 10 * 1024 * 1024);
+    let (_, line, _, _) = fail(&format!("{BASE}changelog:\n  events: sometimes\n"));
+    assert_eq!(line, 6);
+}

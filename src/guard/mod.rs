@@ -31,6 +31,8 @@
 //!   `crds watch --leader-elect`, and the [`lease::Fence`] every CRD apply and prune checks;
 //! - [`probe`]: the server-side dry runs `policies verify` asks admission with (unjournaled,
 //!   gated as the change they are);
+//! - [`team`]: the cluster mirror's reader (paged `ChangeRecord` lists) for the team's view
+//!   and `changelog verify --against-cluster`;
 //! - [`watch`] and [`outage`]: the `get -w` stream, and the one backoff with which the
 //!   long-running commands wait out a server that stops answering.
 //!
@@ -45,6 +47,7 @@ pub mod crd_batch;
 pub mod deadline;
 pub mod delete;
 pub mod election;
+pub mod events;
 pub mod identity;
 pub mod lease;
 pub mod mutation;
@@ -54,6 +57,7 @@ pub mod protect;
 pub mod select;
 pub mod session;
 pub mod target;
+pub mod team;
 pub mod trail;
 pub mod watch;
 
@@ -170,6 +174,9 @@ pub enum GuardError {
     /// nothing was sent.
     #[error(transparent)]
     Protected(#[from] protect::ProtectError),
+    /// The cluster mirror cannot be read ([`team`]).
+    #[error(transparent)]
+    Mirror(#[from] team::MirrorError),
 }
 
 impl GuardError {
@@ -188,6 +195,7 @@ impl GuardError {
             | GuardError::PolicyDelete { .. } => ExitStatus::Denied,
             GuardError::Journal(_) | GuardError::Unjournaled(_) => ExitStatus::Failure,
             GuardError::Protected(_) => ExitStatus::Denied,
+            GuardError::Mirror(e) => e.exit_status(),
         }
     }
 }

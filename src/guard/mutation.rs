@@ -270,6 +270,7 @@ impl Session<'_> {
             reconciled: None,
             reason: self.settings().protect.reason.clone(),
             protection: None,
+            audit_id: None,
             parent: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,
@@ -328,10 +329,16 @@ impl Session<'_> {
         journal.append(&intent).map_err(GuardError::Journal)?;
         #[cfg(debug_assertions)]
         test_pause::at("after-intent");
+        // The answer's `Audit-Id` is captured in this task while the request runs.
         #[cfg(debug_assertions)]
-        let result = test_pause::faulted(self.server(), what, self.call(what, request)).await;
+        let (result, audit_id) = crate::cluster::audit::capturing(test_pause::faulted(
+            self.server(),
+            what,
+            self.call(what, request),
+        ))
+        .await;
         #[cfg(not(debug_assertions))]
-        let result = self.call(what, request).await;
+        let (result, audit_id) = crate::cluster::audit::capturing(self.call(what, request)).await;
         #[cfg(debug_assertions)]
         test_pause::at("after-send");
         let (text, rv, after) = match &result {
@@ -350,8 +357,11 @@ impl Session<'_> {
             .is_err_and(|e| !intent.dry_run && e.may_have_applied());
         let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
         record.after = after;
+        // A lost answer has no id: whatever was captured came before it.
+        record.audit_id = audit_id.filter(|_| !lost);
         self.keep(std::slice::from_ref(&record), GuardError::Unjournaled)
             .await?;
+        self.emit_event(&record).await;
         match result {
             Ok(v) => Ok(v),
             Err(e) if lost => Err(ApiError::Lost {

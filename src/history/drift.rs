@@ -40,9 +40,11 @@ use crate::rules::diff;
 
 mod managed_fields;
 mod report;
+mod team;
 
 pub use managed_fields::{holds, owners, writers_since};
 pub use report::{Field, Manager, ObjectDrift, REPORT_API_VERSION, REPORT_KIND, Report, State};
+pub use team::{TeamChange, Teammates};
 
 /// The last change of ours to one object, and whether a newer attempt's outcome is unknown.
 #[derive(Debug, Clone, PartialEq)]
@@ -237,6 +239,7 @@ pub fn compare(e: &Entry, live: &Value) -> ObjectDrift {
             managers,
             owned,
             certain: true,
+            changed_by: None,
         });
     }
     if secret {
@@ -283,6 +286,7 @@ fn secret_values(d: &mut ObjectDrift, writers: &[&Value], now: &Value) {
                 managers: vec![Manager::of(w)],
                 owned: true,
                 certain: false,
+                changed_by: None,
             });
         }
     }

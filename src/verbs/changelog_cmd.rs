@@ -22,7 +22,9 @@
 //! rotated file is listed as `changelog.jsonl.N:LINE`. `changelog verify` checks the hash
 //! chain ([`verify`]).
 
+mod anchor;
 mod change_diff;
+mod cluster;
 mod error;
 mod filter;
 mod mirror;
@@ -61,8 +63,17 @@ pub async fn run(
     if let Some(w) = changelog::home_warning(&s.home) {
         p.err_line(&w);
     }
-    if let ChangelogCommand::Verify = cmd {
-        return verify::run(s, p);
+    match cmd {
+        ChangelogCommand::Verify {
+            against_cluster: false,
+        } => return verify::run(s, p),
+        ChangelogCommand::Verify {
+            against_cluster: true,
+        } => return anchor::run(s, p).await,
+        ChangelogCommand::List {
+            from_cluster: true, ..
+        } => return cluster::run(s, cmd, p).await,
+        _ => {}
     }
     if let ChangelogCommand::Mirror(m) = cmd {
         return mirror::run(s, m, p).await;
@@ -72,6 +83,29 @@ pub async fn run(
     if !invalid.is_empty() && !listing_invalid {
         p.err_line(&skipped_warning(invalid.len(), &changelog::path(&s.home)));
     }
+    // A teammate's entry: not in the local log, read from the cluster mirror (the one
+    // second source of `show`, `diff` and `rollback`, [`crate::history::team`]).
+    let entries = match cmd {
+        ChangelogCommand::Show { id } => {
+            crate::history::team::with_mirrored(s, p, entries, id)
+                .await?
+                .0
+        }
+        // A teammate's context is a name in their kubeconfig: the live read of `diff` uses
+        // the current context (which must point at the entry's server), as `rollback` does.
+        ChangelogCommand::Diff { id } => {
+            let (mut entries, origin) =
+                crate::history::team::with_mirrored(s, p, entries, id).await?;
+            if origin.is_some() {
+                entries
+                    .iter_mut()
+                    .filter(|e| &e.id == id)
+                    .for_each(|e| e.context = None);
+            }
+            entries
+        }
+        _ => entries,
+    };
     match cmd {
         ChangelogCommand::Show { id } => {
             let records: Vec<&Entry> = entries.iter().filter(|e| &e.id == id).collect();
@@ -146,7 +180,7 @@ pub async fn run(
             reconcile::run(s, entries, id.as_deref(), *decided, p).await?;
         }
         // Answered before the log was read for listing, above.
-        ChangelogCommand::Verify | ChangelogCommand::Mirror(_) => {}
+        ChangelogCommand::Verify { .. } | ChangelogCommand::Mirror(_) => {}
     }
     Ok(())
 }

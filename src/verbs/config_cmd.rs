@@ -57,6 +57,10 @@ pub fn validate(
         crate::changelog::retention::ROTATED_FILES,
         config::model::byte_size::format(cfg.changelog.snapshot_limit),
     ))?;
+    // Shown only when on, as `apply:` below: the default line stays what it always was.
+    if cfg.changelog.events {
+        p.out("  events: each change is also an Event on the object (changelog.events)\n")?;
+    }
     p.out(&policies_summary(&cfg))?;
     // Shown only when set: the default (forced applies refused) is what every other
     // plugin.yaml has, and its line would only repeat it.

@@ -52,6 +52,7 @@ pub async fn run(
             &changelog::path(&s.home),
         ));
     }
+    let ours: std::collections::HashSet<String> = entries.iter().map(|e| e.id.clone()).collect();
     let session = Session::open(s, p, Purpose::Read).await?;
     let kind = match &args.type_name {
         Some(t) => {
@@ -121,11 +122,16 @@ pub async fn run(
         }
         objects.push(d);
     }
-    let report = Report::new(
+    let mut report = Report::new(
         session.server().to_string(),
         session.context().map(str::to_string),
         objects,
     );
+    if s.plugin.changelog.mirror.is_some()
+        && report.objects.iter().any(|o| o.state == State::Drifted)
+    {
+        name_teammates(&session, ours, &mut report, p).await;
+    }
     match args.output {
         Some(DriftFormat::Json) => p.out(&to_json(&report)?)?,
         None => {
@@ -150,6 +156,40 @@ pub async fn run(
         ExitStatus::Success
     };
     Ok(ExitStatus::most_severe(errors.into_iter().chain([status])))
+}
+
+/// Names the teammates whose mirrored entries changed drifted fields last
+/// ([`drift::Teammates`]), reading the cluster mirror once, page by page, keeping only the
+/// entries about drifted objects. The mirror is a help here, not the check: when it cannot
+/// be read, one `warning:` line says so and the report stands as it is.
+async fn name_teammates(
+    session: &Session<'_>,
+    ours: std::collections::HashSet<String>,
+    report: &mut Report,
+    p: &mut Printer<'_>,
+) {
+    let mut team = drift::Teammates::new(ours);
+    let read = match crate::guard::team::MirrorReader::new(session) {
+        Ok(mut reader) => {
+            reader
+                .each(&crate::guard::team::Which::All, |m| {
+                    if let Ok(m) = m
+                        && m.problems.is_empty()
+                    {
+                        team.offer(report, m.entry, m.created_by);
+                    }
+                    true
+                })
+                .await
+        }
+        Err(e) => Err(e),
+    };
+    match read {
+        Ok(_) => team.name(report),
+        Err(e) => p.err_line(&format!(
+            "warning: the cluster mirror could not be read, so drift does not name teammates' changes: {e}"
+        )),
+    }
 }
 
 /// The stderr line after the report (pure): how many objects were checked, drifted, and

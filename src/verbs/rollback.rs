@@ -80,6 +80,22 @@ pub async fn run(s: &Settings, args: &RollbackArgs, p: &mut Printer<'_>) -> Outc
                 .into(),
         ));
     };
+    // Not in the local log: a teammate's entry from the cluster mirror, rolled back (and
+    // journaled) as ours; a mirrored record with problems is never acted on.
+    let entries = match history::team::with_mirrored(s, p, entries, id).await {
+        Ok((_, Some(origin))) if !origin.problems.is_empty() => {
+            return Outcome::early(RollbackError::NotRestorable {
+                id: crate::base::echo::capped(id, 64),
+                why: format!(
+                    "its record in the cluster mirror (changerecord {}) cannot be trusted: {}; nothing was sent",
+                    origin.name,
+                    origin.problem()
+                ),
+            });
+        }
+        Ok((entries, _)) => entries,
+        Err(e) => return Outcome::early(e),
+    };
     let entry = match find_entry(&entries, id) {
         Ok(e) => e,
         Err(e) => return Outcome::early(RollbackError::or_rotated_away(e, &s.home, id)),

@@ -57,6 +57,8 @@ fn a_delete_whose_answer_was_lost_reads_as_outcome_unknown_and_undelete_restores
             .starts_with("outcome unknown: the API server "),
         "{rec:#}"
     );
+    // A lost answer names no audit event: the entry has no auditId.
+    assert!(rec.get("auditId").is_none(), "{rec:#}");
     assert!(
         r.stderr.contains(&format!(
             "the request may have reached the server, so the outcome of change-log entry {id} is unknown; `kubectl myops changelog reconcile {id}` decides it from the live object"

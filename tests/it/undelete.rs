@@ -71,6 +71,7 @@ fn delete_record(object: &Value, server: &str, parent: Option<&str>, result: &st
         reconciled: None,
         reason: None,
         protection: None,
+        audit_id: None,
         result: result.into(),
         duration_seconds: 0.1,
     }

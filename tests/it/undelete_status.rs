@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::fixture::{Myops, Namespace, kubectl, kubectl_apply, wait_established};
+use crate::fixture::{
+    Myops, Namespace, audit_mark, audit_since, kubectl, kubectl_apply, wait_established,
+};
 
 fn get_json(args: &[&str]) -> Value {
     let mut a = vec!["get"];
@@ -59,6 +61,7 @@ fn undelete_of_a_custom_resource_restores_its_status_through_the_status_subresou
     let d = m.run(&["delete", &crd, "w1", "-n", &ns.0]);
     assert_eq!(d.code, 0, "{d:?}");
 
+    let mark = audit_mark();
     let u = m.run(&["undelete", &crd, "w1", "-n", &ns.0]);
     assert_eq!(u.code, 0, "{u:?}");
     assert!(!u.stderr.contains("status not restored"), "{u:?}");
@@ -80,6 +83,27 @@ fn undelete_of_a_custom_resource_restores_its_status_through_the_status_subresou
     assert_eq!(
         rec["resourceVersionAfter"],
         now["metadata"]["resourceVersion"]
+    );
+    // Two requests, one entry: its auditId is the main request's, the create (not the status
+    // write after it).
+    let audit_id = rec["auditId"].as_str().expect("an auditId");
+    let events = audit_since(mark);
+    let e = events
+        .iter()
+        .find(|e| e["auditID"] == audit_id)
+        .expect("the audit event of the entry");
+    assert_eq!(e["verb"], "create", "{e}");
+    assert!(
+        e["userAgent"]
+            .as_str()
+            .unwrap()
+            .contains("(myops undelete)")
+    );
+    assert!(
+        events.iter().any(|e| e["verb"] == "patch"
+            && e["objectRef"]["subresource"] == "status"
+            && e["auditID"] != audit_id),
+        "the status write is a request of its own"
     );
     // Its rollback deletes what it created, guarded by the resourceVersion the status write
     // left (`--force`: the object came from `kubectl apply`, whose next apply would bring it

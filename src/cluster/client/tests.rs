@@ -311,3 +311,27 @@ fn the_reason_header_is_percent_encoded_and_decodes_back_exactly() {
         "incident%20%C3%A9%201"
     );
 }
+
+#[test]
+fn the_user_agent_names_the_command_and_ends_with_the_session() {
+    let v = env!("CARGO_PKG_VERSION");
+    let ua = super::user_agent("0123abcd", Some("crds watch"));
+    assert_eq!(
+        ua,
+        format!("kubectl-myops/{v} (myops crds watch) session/0123abcd")
+    );
+    assert!(http::HeaderValue::from_str(&ua).is_ok());
+    assert_eq!(
+        super::user_agent("0123abcd", None),
+        format!("kubectl-myops/{v} session/0123abcd")
+    );
+    // Nothing but letters, digits, spaces and dashes reaches the comment.
+    assert_eq!(
+        super::user_agent("s", Some("x)\r\n(y")),
+        format!("kubectl-myops/{v} (myops xy) session/s")
+    );
+    assert_eq!(
+        super::command_header("changelog show").unwrap(),
+        "kubectl myops changelog show"
+    );
+}

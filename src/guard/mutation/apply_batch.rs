@@ -127,9 +127,9 @@ impl Session<'_> {
         let answers = self.send_batch(grant, items, &ready).await;
         let elapsed = started.elapsed().as_secs_f64();
         let mut outcomes = Vec::with_capacity(ready.len());
-        for (r, answer) in ready.iter().zip(&answers) {
+        for (r, (answer, audit_id)) in ready.iter().zip(&answers) {
             let (obj, _) = &items[r.index];
-            let record = match answer {
+            let mut record = match answer {
                 Ok(v) => {
                     let (rv, after) =
                         r.req
@@ -144,10 +144,14 @@ impl Session<'_> {
                 Err(GuardError::Api(e)) => r.intent.with_outcome(outcome_text(e), None, elapsed),
                 Err(e) => r.intent.with_outcome(e.to_string(), None, elapsed),
             };
+            record.audit_id = audit_id.clone();
             outcomes.push(record);
         }
         self.keep(&outcomes, GuardError::Unjournaled).await?;
-        for (r, answer) in ready.into_iter().zip(answers) {
+        futures::stream::iter(&outcomes)
+            .for_each_concurrent(IN_FLIGHT, |record| self.emit_event(record))
+            .await;
+        for (r, (answer, _)) in ready.into_iter().zip(answers) {
             results[r.index] = Some(answer.map(|after| Applied {
                 reconciler: r.intent.reconciler.clone(),
                 before: r.before,
@@ -213,30 +217,38 @@ impl Session<'_> {
     }
 
     /// The applies of `ready`, [`IN_FLIGHT`] at a time, each built from `grant`; the
-    /// server's answers in order.
+    /// server's answers in order, each with its `Audit-Id` ([`crate::cluster::audit`]; none
+    /// when the answer was lost).
     async fn send_batch(
         &self,
         grant: &Grant,
         items: &[Item<'_>],
         ready: &[Ready<'_>],
-    ) -> Vec<Result<Value, GuardError>> {
+    ) -> Vec<(Result<Value, GuardError>, Option<String>)> {
         futures::stream::iter(ready)
-            .map(|r| async move {
-                let (obj, _) = &items[r.index];
-                let change = r.req.as_change();
-                let api = self.api_for(grant, obj, &change)?;
-                let (Request::Patch { patch, .. }, Params::Patch(pp)) = change
-                    .request(r.req.field_manager, r.req.dry_run == DryRun::Server)
-                    .map_err(GuardError::Usage)?
-                else {
-                    return Err(GuardError::Usage(
-                        "internal: an apply builds a PATCH".into(),
-                    ));
-                };
-                let answer: DynamicObject = self
-                    .call("the server-side apply", api.patch(&obj.name, &pp, &patch))
-                    .await?;
-                Ok(serde_json::to_value(answer).unwrap_or(Value::Null))
+            .map(|r| {
+                crate::cluster::audit::capturing(async move {
+                    let (obj, _) = &items[r.index];
+                    let change = r.req.as_change();
+                    let api = self.api_for(grant, obj, &change)?;
+                    let (Request::Patch { patch, .. }, Params::Patch(pp)) = change
+                        .request(r.req.field_manager, r.req.dry_run == DryRun::Server)
+                        .map_err(GuardError::Usage)?
+                    else {
+                        return Err(GuardError::Usage(
+                            "internal: an apply builds a PATCH".into(),
+                        ));
+                    };
+                    let answer: DynamicObject = self
+                        .call("the server-side apply", api.patch(&obj.name, &pp, &patch))
+                        .await?;
+                    Ok(serde_json::to_value(answer).unwrap_or(Value::Null))
+                })
+            })
+            .map(|answered| async move {
+                let (answer, audit_id) = answered.await;
+                let lost = matches!(&answer, Err(GuardError::Api(e)) if e.may_have_applied());
+                (answer, audit_id.filter(|_| !lost))
             })
             .buffered(IN_FLIGHT)
             .collect()

@@ -57,6 +57,10 @@ pub struct Field {
     /// Whether the change is certain (`false`: a Secret value a later writer owns, which may
     /// or may not differ — the journal never holds Secret values).
     pub certain: bool,
+    /// The teammate's mirrored entry that wrote the field last since our change, when the
+    /// cluster mirror is configured and holds one ([`super::Teammates`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changed_by: Option<super::TeamChange>,
 }
 
 /// How an object relates to our last change of it.
