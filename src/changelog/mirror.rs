@@ -298,6 +298,18 @@ impl Classify for serde_json::Error {
     }
 }
 
+/// The order in which complete records of one entry id take precedence (pure; the greater
+/// wins): a record without problems over any record with them — so a forged or edited copy
+/// never shadows the genuine one, whenever it was created — then the later record time, then
+/// the later creation (an outcome reconciled after a lost answer).
+pub fn precedence<'a>(
+    problems: &[String],
+    timestamp: &'a str,
+    created: Option<&'a str>,
+) -> (bool, &'a str, Option<&'a str>) {
+    (problems.is_empty(), timestamp, created)
+}
+
 /// Whether an object is a part (pure): `spec.partOf` is set.
 pub fn is_part(obj: &Value) -> bool {
     obj.pointer("/spec/partOf").is_some()

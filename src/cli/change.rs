@@ -112,6 +112,11 @@ pub enum ChangelogCommand {
         /// naming the kubeconfig cluster.
         #[arg(long)]
         from_cluster: bool,
+        /// With --from-cluster: only the records USER created, as the API server saw it
+        /// (`spec.createdBy`). Not `--user`: that is kubectl's global flag choosing the
+        /// kubeconfig user the command authenticates as.
+        #[arg(long, value_name = "USER", requires = "from_cluster")]
+        by: Option<String>,
         /// With --from-cluster: print only the newest N entries.
         #[arg(long, value_name = "N", requires = "from_cluster")]
         limit: Option<usize>,

@@ -196,7 +196,8 @@ impl<'a> MirrorReader<'a> {
         Ok(seen)
     }
 
-    /// The latest complete record of entry `id` (by the record's timestamp, then creation):
+    /// The complete record of entry `id` that takes precedence ([`precedence`]: one without
+    /// problems first, then the latest):
     /// `None` when the mirror holds none. Objects that cannot be read back are skipped.
     ///
     /// # Errors
@@ -206,7 +207,8 @@ impl<'a> MirrorReader<'a> {
         self.each(&Which::Entry(id.to_string()), |m| {
             if let Ok(m) = m.filter_id(id) {
                 let later = best.as_ref().is_none_or(|b| {
-                    (&m.entry.timestamp, &m.created) >= (&b.entry.timestamp, &b.created)
+                    mirror::precedence(&m.problems, &m.entry.timestamp, m.created.as_deref())
+                        >= mirror::precedence(&b.problems, &b.entry.timestamp, b.created.as_deref())
                 });
                 if later {
                     best = Some(m);

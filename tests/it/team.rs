@@ -169,17 +169,29 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
         r.stdout
     );
     assert!(r.stdout.starts_with("ID "), "{}", r.stdout);
-    // --user selects by creator, TYPE NAME by object.
+    // --by selects by creator, TYPE NAME by object. --user stays kubectl's credential flag:
+    // bob lists alice's records as bob (the fresh-user review found --user both switching
+    // the credentials to alice's and filtering).
     let r = bob.run(&[
         "--context",
-        "bob",
-        "--user",
         "bob",
         "changelog",
         "list",
         "--from-cluster",
+        "--by",
+        "bob",
     ]);
     assert!(!r.stdout.contains(&id), "{r:?}");
+    let r = bob.run(&[
+        "--context",
+        "bob",
+        "changelog",
+        "list",
+        "--from-cluster",
+        "--by",
+        "alice",
+    ]);
+    assert!(r.stdout.contains(&id), "{r:?}");
     let r = bob.run(&[
         "--context",
         "bob",
@@ -708,4 +720,67 @@ fn a_split_record_is_read_back_from_its_parts() {
         "one record, not its parts: {}",
         r.stdout
     );
+}
+
+#[test]
+fn a_forged_copy_of_a_record_does_not_shadow_the_genuine_one() {
+    let mirror = mirror_namespace("team-shadow");
+    let app = app_namespace("team-shadow-app");
+    let alice = myops(Some(&mirror.0));
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v2"}}"#,
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let id = last_id(&alice);
+    // An admin creates a copy of alice's record under another name, created later: it
+    // claims alice and its name does not match its hash.
+    let line = complete_lines(&alice).pop().unwrap();
+    let mut objs = objects(&line, "forged", &mirror.0).unwrap();
+    objs[0]["spec"]["createdBy"] = json!("admin");
+    objs[0]["metadata"]["name"] = json!(format!("{id}-aaaaaaaaaaaa"));
+    create_as("admin", objs);
+
+    let bob = myops(Some(&mirror.0));
+    let r = bob.run(&[
+        "--context",
+        "bob",
+        "changelog",
+        "list",
+        "--from-cluster",
+        "--by",
+        "alice",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let row = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .unwrap_or_default();
+    assert_eq!(row.split_whitespace().nth(2), Some("alice"), "{}", r.stdout);
+    let r = bob.run(&["--context", "bob", "changelog", "list", "--from-cluster"]);
+    let rows: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with(&id)).collect();
+    assert_eq!(
+        rows.len(),
+        2,
+        "the genuine row and the flagged copy: {}",
+        r.stdout
+    );
+    assert!(
+        rows.iter()
+            .any(|l| l.contains("! the record claims user alice but was created by admin")),
+        "{}",
+        r.stdout
+    );
+    let r = bob.run(&["--context", "bob", "changelog", "show", &id]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        !r.stderr.contains("warning:"),
+        "the genuine record is shown: {}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("written by alice"), "{}", r.stderr);
 }

@@ -61,7 +61,15 @@ impl Summary {
     /// Whether this record is later than `other` of the same id (pure): the record's time,
     /// then the object's creation.
     fn later_than(&self, other: &Summary) -> bool {
-        (&self.entry.timestamp, &self.created) >= (&other.entry.timestamp, &other.created)
+        crate::changelog::mirror::precedence(
+            &self.problems,
+            &self.entry.timestamp,
+            self.created.as_deref(),
+        ) >= crate::changelog::mirror::precedence(
+            &other.problems,
+            &other.entry.timestamp,
+            other.created.as_deref(),
+        )
     }
 }
 
@@ -106,6 +114,7 @@ pub async fn run(
         output,
         limit,
         target,
+        by,
         ..
     } = cmd
     else {
@@ -124,7 +133,8 @@ pub async fn run(
         return Err(VerbError::Usage(EMPTY_SESSION.into()));
     }
     // The global --context picks the cluster here; contexts are names on each workstation,
-    // so they do not filter. --user is matched against the record's creator.
+    // so they do not filter. --by is matched against the record's creator (--user stays
+    // kubectl's: the kubeconfig user this command authenticates as).
     let filter = ListFilter {
         cutoff,
         object: object.as_deref(),
@@ -134,10 +144,13 @@ pub async fn run(
         operation: operation.as_deref(),
         result: *result,
     };
-    let user = s.kube.user.as_deref();
+    let user = by.as_deref();
     let session_ = Session::open(s, p, Purpose::Read).await?;
     let mut reader = MirrorReader::new(&session_).map_err(crate::guard::GuardError::from)?;
     let mut by_id: HashMap<String, Summary> = HashMap::new();
+    // A record with problems is listed on its own row, never in place of the genuine
+    // record of its id (a forged copy must not hide it, nor hide itself behind it).
+    let mut flagged: Vec<Summary> = Vec::new();
     let mut unreadable = 0usize;
     reader
         .each(&Which::All, |m| {
@@ -148,6 +161,10 @@ pub async fn run(
                         || !matches_target(&sum.entry, target)
                         || select(vec![sum.entry.clone()], &filter).is_empty()
                     {
+                        return true;
+                    }
+                    if !sum.problems.is_empty() {
+                        flagged.push(sum);
                         return true;
                     }
                     match by_id.get(&sum.entry.id) {
@@ -170,7 +187,7 @@ pub async fn run(
             reader.namespace()
         ));
     }
-    let mut rows: Vec<Summary> = by_id.into_values().collect();
+    let mut rows: Vec<Summary> = by_id.into_values().chain(flagged).collect();
     rows.sort_by(|a, b| (&a.entry.timestamp, &a.entry.id).cmp(&(&b.entry.timestamp, &b.entry.id)));
     if let Some(n) = limit {
         let skip = rows.len().saturating_sub(*n);
