@@ -69,7 +69,21 @@ pub async fn run(
         } => return verify::run(s, p),
         ChangelogCommand::Verify {
             against_cluster: true,
-        } => return anchor::run(s, p).await,
+        } => {
+            // Also, not instead: the local chain is checked first (a record edited after its
+            // mirror copy was pruned breaks only the chain), then the mirror; a break of the
+            // chain is reported after the mirror's findings and wins the exit code.
+            let local = verify::run(s, p);
+            let anchored = anchor::run(s, p).await;
+            return match (local, anchored) {
+                (Err(l), Err(a)) => {
+                    p.err_line(&format!("error: {l}"));
+                    Err(a)
+                }
+                (Err(l), Ok(())) => Err(l),
+                (Ok(()), r) => r,
+            };
+        }
         ChangelogCommand::List {
             from_cluster: true, ..
         } => return cluster::run(s, cmd, p).await,
