@@ -204,8 +204,19 @@ impl<'a> MirrorReader<'a> {
     /// As [`MirrorReader::each`].
     pub async fn entry(&mut self, id: &str) -> Result<Option<Mirrored>, MirrorError> {
         let mut best: Option<Mirrored> = None;
+        // Who else holds a record of this id: an id is one workstation's, so records of it
+        // by several creators or journals are a conflict, never settled by a claimed time
+        // (the hostile review's teammate who took over another's entry id).
+        let mut holders: Vec<(String, String, String)> = Vec::new();
         self.each(&Which::Entry(id.to_string()), |m| {
             if let Ok(m) = m.filter_id(id) {
+                if m.problems.is_empty() {
+                    holders.push((
+                        m.name.clone(),
+                        m.created_by.clone(),
+                        m.chain.journal.clone(),
+                    ));
+                }
                 let later = best.as_ref().is_none_or(|b| {
                     mirror::precedence(&m.problems, &m.entry.timestamp, m.created.as_deref())
                         >= mirror::precedence(&b.problems, &b.entry.timestamp, b.created.as_deref())
@@ -217,6 +228,18 @@ impl<'a> MirrorReader<'a> {
             true
         })
         .await?;
+        if let Some(b) = best.as_mut() {
+            for (name, by, journal) in &holders {
+                if *by != b.created_by || *journal != b.chain.journal {
+                    b.problems.push(format!(
+                        "entry id {} is also held by changerecord {name} (created by {}, journal {}): the mirror cannot tell which is the change",
+                        crate::base::echo::capped(id, 64),
+                        crate::base::echo::capped(by, 200),
+                        crate::base::echo::capped(journal, 64)
+                    ));
+                }
+            }
+        }
         Ok(best)
     }
 

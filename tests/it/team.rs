@@ -91,12 +91,13 @@ fn create_as(context: &str, objs: Vec<Value>) {
 fn mirror_home(m: &Myops, context: &str, ns: &str) -> String {
     let path = m.dir.path().join("myops/journal-id");
     let journal = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        // 16 lowercase hex, as the writer makes it.
         let id = format!(
-            "j{:x}",
+            "{:016x}",
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap()
-                .as_nanos()
+                .as_nanos() as u64
         );
         std::fs::write(&path, format!("{id}\n")).unwrap();
         id
@@ -252,8 +253,9 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     ]);
     assert_eq!(r.code, 0, "{r:?}");
     assert!(
-        r.stdout
-            .starts_with("ok: the cluster mirror anchors the local log: 1 mirrored record(s)"),
+        r.stdout.starts_with("ok: the chain holds")
+            && r.stdout.lines().any(|l| l
+                .starts_with("ok: the cluster mirror anchors the local log: 1 mirrored record(s)")),
         "{}",
         r.stdout
     );
@@ -783,4 +785,91 @@ fn a_forged_copy_of_a_record_does_not_shadow_the_genuine_one() {
         r.stderr
     );
     assert!(r.stderr.contains("written by alice"), "{}", r.stderr);
+}
+
+#[test]
+fn a_teammates_clean_record_under_anothers_entry_id_is_a_conflict_not_a_takeover() {
+    let mirror = mirror_namespace("team-hijack");
+    let app = app_namespace("team-hijack-app");
+    let alice = myops(Some(&mirror.0));
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v2"}}"#,
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let id = last_id(&alice);
+    // bob writes a record of his own under alice's entry id, later and with another
+    // before-state, sealed and created as bob: nothing in it is inconsistent by itself.
+    let line = complete_lines(&alice).pop().unwrap();
+    let mut record: Value = serde_json::from_str(&line).unwrap();
+    record["user"] = json!("bob");
+    record["timestamp"] = json!("2999-01-01T00:00:00Z");
+    record["before"]["data"]["k"] = json!("EVIL");
+    let (sealed, _) =
+        myops::changelog::chain::seal(record, myops::changelog::chain::GENESIS).unwrap();
+    let objs = objects(
+        std::str::from_utf8(&sealed).unwrap(),
+        "00000000000000bb",
+        &mirror.0,
+    )
+    .unwrap();
+    create_as("bob", objs);
+
+    let admin = myops(Some(&mirror.0));
+    let r = admin.run(&["--context", "admin", "changelog", "list", "--from-cluster"]);
+    let rows: Vec<&str> = r.stdout.lines().filter(|l| l.starts_with(&id)).collect();
+    assert_eq!(rows.len(), 2, "both creators' rows: {}", r.stdout);
+    assert!(
+        rows.iter()
+            .all(|l| l.contains("also held by another creator")),
+        "{}",
+        r.stdout
+    );
+    let r = admin.run(&["--context", "admin", "rollback", &id]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        r.stderr.contains("is also held by changerecord"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(cm_value(&app.0), "v2", "nothing was sent");
+}
+
+#[test]
+fn a_log_deleted_and_started_again_fails_verify_against_the_cluster() {
+    let mirror = mirror_namespace("team-wiped");
+    let app = app_namespace("team-wiped-app");
+    let alice = myops(Some(&mirror.0));
+    for v in ["v2", "v3"] {
+        let patch = format!(r#"{{"data":{{"k":"{v}"}}}}"#);
+        let r = alice.merge_patch_as("alice", &app.0, "configmap", "web", &patch);
+        assert_eq!(r.code, 0, "{r:?}");
+    }
+    let home = alice.dir.path().join("myops");
+    std::fs::remove_file(home.join("changelog.jsonl")).unwrap();
+    std::fs::remove_file(home.join("changelog.head")).unwrap();
+    let r = alice.merge_patch_as(
+        "alice",
+        &app.0,
+        "configmap",
+        "web",
+        r#"{"data":{"k":"v4"}}"#,
+    );
+    assert_eq!(r.code, 0, "{r:?}");
+    let r = alice.run(&[
+        "--context",
+        "alice",
+        "changelog",
+        "verify",
+        "--against-cluster",
+    ]);
+    assert_eq!(r.code, 1, "a wiped log passed as rotated: {r:?}");
+    assert!(
+        r.stderr.contains("deleted and started again"),
+        "{}",
+        r.stderr
+    );
 }

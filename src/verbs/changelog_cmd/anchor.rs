@@ -9,7 +9,9 @@
 //! the record was mirrored: *truncated* when the record is newer than the local log's last
 //! record, *rewritten or reordered* when it falls in the middle (rewriting or moving a
 //! record changes its hash and every hash after it). A record older than the oldest retained
-//! record is *rotated away* and not checked. Memory: a set of the local hashes, the mirror
+//! record is *rotated away* and not checked — unless the local chain starts from nothing
+//! (its first record's `prev` is the genesis value), which rotation never leaves: then the
+//! log was *deleted and started again*. Memory: a set of the local hashes, the mirror
 //! streamed page by page.
 
 use std::collections::HashSet;
@@ -37,6 +39,9 @@ pub struct Local {
     pub last: Option<String>,
     /// The ids with a complete (outcome) record.
     pub complete: HashSet<String>,
+    /// Whether the first chained record's `prev` is [`chain::GENESIS`]: the chain starts from
+    /// nothing, so no rotation ever deleted older records and none can be "rotated away".
+    pub from_genesis: bool,
 }
 
 impl Local {
@@ -60,6 +65,10 @@ impl Local {
                     l.last = ts;
                 }
                 if let Some(h) = v.get("hash").and_then(Value::as_str) {
+                    if l.hashes.is_empty() {
+                        l.from_genesis =
+                            v.get("prev").and_then(Value::as_str) == Some(chain::GENESIS);
+                    }
                     l.hashes.insert(h.to_string());
                 }
                 let id = v.get("id").and_then(Value::as_str);
@@ -84,7 +93,13 @@ impl Local {
             return Verdict::Present;
         }
         if self.first.as_deref().is_some_and(|f| timestamp < f) {
-            return Verdict::RotatedAway;
+            // A chain that starts from nothing lost nothing to rotation: the log was
+            // deleted and started again (the hostile review's wiped log passed as rotated).
+            return if self.from_genesis || self.first.is_none() {
+                Verdict::Restarted
+            } else {
+                Verdict::RotatedAway
+            };
         }
         if self.complete.contains(id) {
             return Verdict::Rewritten;
@@ -107,6 +122,9 @@ pub enum Verdict {
     Truncated,
     /// Within the local log's span, and missing: rewritten or reordered.
     Rewritten,
+    /// Older than the local log's first record while the local chain starts from nothing
+    /// (no rotation): the log was deleted and started again.
+    Restarted,
 }
 
 /// Runs `changelog verify --against-cluster`.
@@ -164,10 +182,10 @@ pub async fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
                         Verdict::Present => present += 1,
                         Verdict::RotatedAway => rotated += 1,
                         v => {
-                            let what = if v == Verdict::Truncated {
-                                "the local log was truncated: it comes after the local log's last complete record"
-                            } else {
-                                "the local log was rewritten or reordered: it falls within the local log, whose records around it now hash differently"
+                            let what = match v {
+                                Verdict::Truncated => "the local log was truncated: it comes after the local log's last complete record",
+                                Verdict::Restarted => "the local log was deleted and started again: it is older than the local log's first record, and the local chain starts from nothing (no rotation removed it)",
+                                _ => "the local log was rewritten or reordered: it falls within the local log, whose records around it now hash differently",
                             };
                             name(
                                 &mut lines,
@@ -270,6 +288,25 @@ mod tests {
         assert_eq!(
             Local::of(&Vec::new()).judge("x", "x", "t"),
             Verdict::Truncated
+        );
+    }
+
+    #[test]
+    fn a_wiped_log_started_again_is_not_taken_for_rotation() {
+        let text = format!(
+            "{{\"id\":\"n\",\"result\":\"success\",\"timestamp\":\"2026-12-05T02:00:00Z\",\"prev\":\"{}\",\"hash\":\"n\"}}\n",
+            chain::GENESIS
+        );
+        let l = Local::of(&vec![("changelog.jsonl".into(), text.into_bytes())]);
+        assert!(l.from_genesis);
+        assert_eq!(
+            l.judge("o", "o", "2026-12-05T01:00:00Z"),
+            Verdict::Restarted
+        );
+        let rotated = Local::of(&files(&[("2026-12-05T02:00:00Z", "n")]));
+        assert_eq!(
+            rotated.judge("o", "o", "2026-12-05T01:00:00Z"),
+            Verdict::RotatedAway
         );
     }
 }

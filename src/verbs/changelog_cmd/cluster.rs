@@ -147,7 +147,8 @@ pub async fn run(
     let user = by.as_deref();
     let session_ = Session::open(s, p, Purpose::Read).await?;
     let mut reader = MirrorReader::new(&session_).map_err(crate::guard::GuardError::from)?;
-    let mut by_id: HashMap<String, Summary> = HashMap::new();
+    // Keyed by id and creator: one id from two creators is a conflict, both rows shown.
+    let mut by_id: HashMap<(String, String), Summary> = HashMap::new();
     // A record with problems is listed on its own row, never in place of the genuine
     // record of its id (a forged copy must not hide it, nor hide itself behind it).
     let mut flagged: Vec<Summary> = Vec::new();
@@ -167,10 +168,11 @@ pub async fn run(
                         flagged.push(sum);
                         return true;
                     }
-                    match by_id.get(&sum.entry.id) {
+                    let key = (sum.entry.id.clone(), sum.created_by.clone());
+                    match by_id.get(&key) {
                         Some(had) if !sum.later_than(had) => {}
                         _ => {
-                            by_id.insert(sum.entry.id.clone(), sum);
+                            by_id.insert(key, sum);
                         }
                     }
                 }
@@ -187,7 +189,23 @@ pub async fn run(
             reader.namespace()
         ));
     }
-    let mut rows: Vec<Summary> = by_id.into_values().chain(flagged).collect();
+    let mut holders: HashMap<String, usize> = HashMap::new();
+    for (id, _) in by_id.keys() {
+        *holders.entry(id.clone()).or_default() += 1;
+    }
+    let mut rows: Vec<Summary> = by_id
+        .into_values()
+        .map(|mut r| {
+            if holders.get(&r.entry.id).is_some_and(|n| *n > 1) {
+                r.problems.push(
+                    "its entry id is also held by another creator's record: the mirror cannot tell which is the change"
+                        .into(),
+                );
+            }
+            r
+        })
+        .chain(flagged)
+        .collect();
     rows.sort_by(|a, b| (&a.entry.timestamp, &a.entry.id).cmp(&(&b.entry.timestamp, &b.entry.id)));
     if let Some(n) = limit {
         let skip = rows.len().saturating_sub(*n);
