@@ -86,7 +86,9 @@ pub fn note_of(record: &Entry) -> String {
         note.push_str("; reason: ");
         note.push_str(r);
     }
-    let note = crate::base::redact::scrub(&note);
+    // Control and invisible characters escaped: `kubectl events` and `describe` print the
+    // note raw to every teammate's terminal (the hostile review's ESC sequences in a reason).
+    let note = crate::base::echo::escaped(&crate::base::redact::scrub(&note));
     cut(&note, NOTE_LIMIT).to_string()
 }
 
@@ -315,6 +317,15 @@ mod tests {
             note_of(&e),
             "by alice with kubectl-myops, change-log entry 19a-1f-0"
         );
+    }
+
+    #[test]
+    fn terminal_control_sequences_in_a_reason_reach_the_note_escaped() {
+        let mut e = record(Operation::Patch, "success");
+        e.reason = Some("line1\nline2\r\u{1b}[31mRED\u{7}".into());
+        let note = note_of(&e);
+        assert!(note.ends_with("reason: line1\\nline2\\r\\u{1b}[31mRED\\u{7}"), "{note}");
+        assert!(!note.chars().any(char::is_control), "{note:?}");
     }
 
     #[test]
