@@ -324,7 +324,10 @@ mod tests {
         let mut e = record(Operation::Patch, "success");
         e.reason = Some("line1\nline2\r\u{1b}[31mRED\u{7}".into());
         let note = note_of(&e);
-        assert!(note.ends_with("reason: line1\\nline2\\r\\u{1b}[31mRED\\u{7}"), "{note}");
+        assert!(
+            note.ends_with("reason: line1\\nline2\\r\\u{1b}[31mRED\\u{7}"),
+            "{note}"
+        );
         assert!(!note.chars().any(char::is_control), "{note:?}");
     }
 

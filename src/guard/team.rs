@@ -34,7 +34,7 @@ pub const PAGE: u32 = 500;
 pub enum MirrorError {
     /// plugin.yaml has no `changelog.mirror`.
     #[error(
-        "the cluster mirror is not configured: set changelog.mirror.namespace in plugin.yaml (`kubectl myops config path` shows where it is) and install deploy/changelog on the cluster (docs/team.md)"
+        "the cluster mirror is not configured: set changelog.mirror.namespace in plugin.yaml (`kubectl myops config validate` names the file in use) and install deploy/changelog on the cluster (docs/team.md)"
     )]
     NotConfigured,
     /// The mirror namespace does not exist.

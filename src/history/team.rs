@@ -23,8 +23,11 @@ pub struct Origin {
     pub namespace: String,
     /// `spec.createdBy`: who created the record, as the API server saw it.
     pub created_by: String,
-    /// When it was created (`metadata.creationTimestamp`), else the record's timestamp.
+    /// When it was created in the mirror (`metadata.creationTimestamp`), else the record's
+    /// timestamp.
     pub created: String,
+    /// When the change was made (the record's `timestamp`).
+    pub changed: String,
     /// What is wrong with it ([`crate::changelog::mirror::Mirrored::problems`]).
     pub problems: Vec<String>,
 }
@@ -33,11 +36,12 @@ impl Origin {
     /// The stderr line naming the source (pure).
     pub fn note(&self, id: &str) -> String {
         format!(
-            "note: entry {} is not in the local change log; it is from the cluster mirror (changerecord {} in namespace {}), written by {} on {}",
+            "note: entry {} is not in the local change log; it is from the cluster mirror (changerecord {} in namespace {}), written by {} for a change at {} (mirrored at {})",
             crate::base::echo::capped(id, 64),
             self.name,
             self.namespace,
             crate::base::echo::capped(&self.created_by, 200),
+            crate::base::echo::capped(&self.changed, 64),
             self.created
         )
     }
@@ -78,6 +82,7 @@ pub async fn with_mirrored(
             .clone()
             .unwrap_or_else(|| m.entry.timestamp.clone()),
         problems: m.problems.clone(),
+        changed: m.entry.timestamp.clone(),
     };
     p.err_line(&origin.note(id));
     if !origin.problems.is_empty() {

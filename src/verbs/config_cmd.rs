@@ -61,6 +61,17 @@ pub fn validate(
     if cfg.changelog.events {
         p.out("  events: each change is also an Event on the object (changelog.events)\n")?;
     }
+    if let Some(m) = &cfg.changelog.mirror {
+        p.out(&format!(
+            "  mirror: every complete record is also a ChangeRecord in namespace {} of the cluster it changed (changelog.mirror; docs/team.md)\n",
+            m.namespace
+        ))?;
+    }
+    match cfg.changelog.stdout {
+        Some(true) => p.out("  stdout: crds watch writes every complete record to stdout as a JSON line (changelog.stdout)\n")?,
+        Some(false) => p.out("  stdout: off, also in a cluster (changelog.stdout)\n")?,
+        None => {}
+    }
     p.out(&policies_summary(&cfg))?;
     // Shown only when set: the default (forced applies refused) is what every other
     // plugin.yaml has, and its line would only repeat it.

@@ -136,6 +136,15 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     let mirror = mirror_namespace("team-view");
     let app = app_namespace("team-view-app");
     let alice = myops(Some(&mirror.0));
+    // config validate says the mirror is on (the fresh-user review could not tell).
+    let v = alice.run(&["config", "validate"]);
+    assert!(
+        v.stdout.contains(&format!(
+            "\n  mirror: every complete record is also a ChangeRecord in namespace {} of the cluster it changed (changelog.mirror; docs/team.md)\n",
+            mirror.0
+        )),
+        "{v:?}"
+    );
     let r = alice.merge_patch_as(
         "alice",
         &app.0,
