@@ -215,6 +215,17 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     ]);
     let listed: Vec<Value> = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(listed.len(), 1, "{listed:#?}");
+    // A short name, as kubectl users type it (the fresh-user review: `cm web` matched nothing).
+    let r = bob.run(&[
+        "--context",
+        "bob",
+        "changelog",
+        "list",
+        "--from-cluster",
+        "cm",
+        "web",
+    ]);
+    assert!(r.stdout.contains(&id), "{r:?}");
     assert_eq!(listed[0]["mirror"]["createdBy"], "alice");
     assert_eq!(listed[0].get("before"), None, "summaries only");
 
@@ -224,7 +235,7 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     assert_eq!(shown["id"], id.as_str());
     assert_eq!(shown["before"]["data"]["k"], "v1");
     assert!(
-        r.stderr.contains("from the cluster mirror") && r.stderr.contains("written by alice on"),
+        r.stderr.contains("from the cluster mirror") && r.stderr.contains("written by alice for a change at"),
         "{}",
         r.stderr
     );

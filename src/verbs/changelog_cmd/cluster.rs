@@ -95,6 +95,26 @@ pub fn matches_target(e: &Entry, target: &[String]) -> bool {
     kind_ok && name.is_none_or(|n| e.name == n)
 }
 
+/// `TYPE [NAME]` with TYPE replaced by its kind when discovery resolves it (`cm` →
+/// `ConfigMap`); as given otherwise.
+async fn resolved_target(session: &Session<'_>, target: &[String]) -> Vec<String> {
+    let mut out = target.to_vec();
+    let Some(first) = out.first_mut() else {
+        return out;
+    };
+    let (ty, name) = match first.split_once('/') {
+        Some((t, n)) => (t.to_string(), Some(n.to_string())),
+        None => (first.clone(), None),
+    };
+    if let Ok(r) = session.resolve(&ty).await {
+        *first = match name {
+            Some(n) => format!("{}/{n}", r.api.kind),
+            None => r.api.kind.clone(),
+        };
+    }
+    out
+}
+
 /// Runs `changelog list --from-cluster`.
 ///
 /// # Errors
@@ -147,6 +167,11 @@ pub async fn run(
     let user = by.as_deref();
     let session_ = Session::open(s, p, Purpose::Read).await?;
     let mut reader = MirrorReader::new(&session_).map_err(crate::guard::GuardError::from)?;
+    // TYPE as kubectl takes it (a short name such as `cm`, a singular, a plural): resolved
+    // through discovery to its kind when the server knows it; otherwise matched as written
+    // (a type no longer served still names its records).
+    let target = resolved_target(&session_, target).await;
+    let target = &target;
     // Keyed by id and creator: one id from two creators is a conflict, both rows shown.
     let mut by_id: HashMap<(String, String), Summary> = HashMap::new();
     // A record with problems is listed on its own row, never in place of the genuine
