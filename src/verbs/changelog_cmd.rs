@@ -69,21 +69,7 @@ pub async fn run(
         } => return verify::run(s, p),
         ChangelogCommand::Verify {
             against_cluster: true,
-        } => {
-            // Also, not instead: the local chain is checked first (a record edited after its
-            // mirror copy was pruned breaks only the chain), then the mirror; a break of the
-            // chain is reported after the mirror's findings and wins the exit code.
-            let local = verify::run(s, p);
-            let anchored = anchor::run(s, p).await;
-            return match (local, anchored) {
-                (Err(l), Err(a)) => {
-                    p.err_line(&format!("error: {l}"));
-                    Err(a)
-                }
-                (Err(l), Ok(())) => Err(l),
-                (Ok(()), r) => r,
-            };
-        }
+        } => return verify_with_mirror(s, p).await,
         ChangelogCommand::List {
             from_cluster: true, ..
         } => return cluster::run(s, cmd, p).await,
@@ -201,3 +187,22 @@ pub async fn run(
 
 #[cfg(test)]
 mod tests;
+
+/// `changelog verify --against-cluster`: the local chain checked first, then the mirror —
+/// also, not instead (a record edited after its mirror copy was pruned breaks only the
+/// chain); both are reported, each exit 1.
+///
+/// # Errors
+/// As `verify` and `anchor`.
+async fn verify_with_mirror(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
+    let local = verify::run(s, p);
+    let anchored = anchor::run(s, p).await;
+    match (local, anchored) {
+        (Err(l), Err(a)) => {
+            p.err_line(&format!("error: {l}"));
+            Err(a)
+        }
+        (Err(l), Ok(())) => Err(l),
+        (Ok(()), r) => r,
+    }
+}
