@@ -904,6 +904,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'Only entries with this result: success, failure (denied or an error) or unknown (an intent without an outcome; `pending` means the same)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the entries (the last record of every id) as json (an array) or yaml instead of a table')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the entries (the last record of every id) as json (an array) or yaml instead of a table')
+            [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'With --from-cluster: only the records USER created, as the API server saw it (`spec.createdBy`). Not `--user`: that is kubectl''s global flag choosing the kubeconfig user the command authenticates as')
             [CompletionResult]::new('--limit', '--limit', [CompletionResultType]::ParameterName, 'With --from-cluster: print only the newest N entries')
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')

@@ -767,6 +767,7 @@ failure\t'Refused (denied) or failed: changed nothing'
 unknown\t'An intent without an outcome record: may or may not have been made'"
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -s o -l output -d 'Print the entries (the last record of every id) as json (an array) or yaml instead of a table' -r -f -a "json\t'A JSON array of entries'
 yaml\t'A YAML list of entries'"
+complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l by -d 'With --from-cluster: only the records USER created, as the API server saw it (`spec.createdBy`). Not `--user`: that is kubectl\'s global flag choosing the kubeconfig user the command authenticates as' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l limit -d 'With --from-cluster: print only the newest N entries' -r
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l kubeconfig -d 'Path to the kubeconfig file (overrides KUBECONFIG)' -r -F
 complete -c kubectl-myops -n "__fish_kubectl_myops_using_subcommand changelog; and __fish_seen_subcommand_from list" -l context -d 'The kubeconfig context to use' -r
