@@ -54,7 +54,8 @@ pub struct PatchArgs {
 /// Arguments of `rollback`.
 #[derive(Debug, Args)]
 pub struct RollbackArgs {
-    /// The change-log entry id (`changelog list`).
+    /// The change-log entry id (`changelog list`): this workstation's, or a teammate's from
+    /// the cluster mirror (`changelog list --from-cluster`; plugin.yaml `changelog.mirror`).
     #[arg(required_unless_present = "session", conflicts_with = "session")]
     pub id: Option<String>,
     /// Roll back every change of one invocation (the `session` of its change-log entries,
@@ -127,7 +128,8 @@ pub enum ChangelogCommand {
     /// One change as a field-level diff, before → after (Secret values masked).
     #[command(after_help = help::CHANGELOG_DIFF_HELP)]
     Diff {
-        /// The entry id.
+        /// The entry id: this workstation's, or a teammate's from the cluster mirror
+        /// (plugin.yaml `changelog.mirror`).
         id: String,
     },
     /// Which journaled changes touched a field of an object, newest first.
@@ -144,7 +146,8 @@ pub enum ChangelogCommand {
     /// One entry, as pretty JSON.
     #[command(after_help = help::CHANGELOG_SHOW_HELP)]
     Show {
-        /// The entry id.
+        /// The entry id: this workstation's, or a teammate's from the cluster mirror
+        /// (plugin.yaml `changelog.mirror`).
         id: String,
     },
     /// Check the hash chain across the retained files: exit 0 when it holds, 1 naming the first break.

@@ -235,7 +235,8 @@ fn alices_patch_is_listed_shown_diffed_and_rolled_back_by_bob_from_the_mirror() 
     assert_eq!(shown["id"], id.as_str());
     assert_eq!(shown["before"]["data"]["k"], "v1");
     assert!(
-        r.stderr.contains("from the cluster mirror") && r.stderr.contains("written by alice for a change at"),
+        r.stderr.contains("from the cluster mirror")
+            && r.stderr.contains("written by alice for a change at"),
         "{}",
         r.stderr
     );
