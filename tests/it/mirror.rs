@@ -9,6 +9,9 @@ use serde_json::Value;
 
 use crate::fixture::{Myops, Namespace, Run, kubectl, kubectl_at, kubectl_stdin};
 
+#[path = "mirror_taken.rs"]
+mod taken;
+
 /// A plugin.yaml that may get and patch ConfigMaps and mirrors to `mirror_ns`.
 fn plugin(mirror_ns: &str) -> String {
     format!(

@@ -51,7 +51,7 @@ pub async fn run(s: &Settings, cmd: &MirrorCommand, p: &mut Printer<'_>) -> Resu
 /// Sends the queue of the session's server and user and says what it sent and left.
 async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let flushed = session.push_mirror().await;
-    for w in &flushed.rejected {
+    for w in flushed.rejected.iter().chain(&flushed.taken) {
         p.err_line(w);
     }
     for name in &flushed.sent {
@@ -75,6 +75,10 @@ async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbErro
     match flushed.failure {
         Some(why) => Err(VerbError::io(format!(
             "the mirror did not take every record: {why}"
+        ))),
+        None if !flushed.taken.is_empty() => Err(VerbError::io(format!(
+            "the mirror did not take every record: {} record(s) stay queued because another writer holds their object names (see the warnings above)",
+            flushed.taken.len()
         ))),
         None => Ok(()),
     }
