@@ -47,21 +47,23 @@ fn lock_path(home: &Path) -> PathBuf {
     home.join("changelog.lock")
 }
 
-/// This MYOPS_HOME's journal id: read from `journal-id`, or created there (0600) under the
-/// change log's lock when missing or not an id (16 lowercase hex digits, from
-/// `/dev/urandom`).
+/// This MYOPS_HOME's journal id for the mirror's writer: read from `journal-id`
+/// ([`existing_id`]), or created there (0600) under the change log's lock when missing (16
+/// lowercase hex digits, from `/dev/urandom`). A file that is not an id is never replaced.
 ///
 /// # Errors
+/// [`ChangelogError::JournalId`] when the file holds something that is not an id (the
+/// records stay queued); [`ChangelogError::Read`] when it cannot be read;
 /// [`ChangelogError::Write`] when the lock or the file cannot be written.
 pub fn journal_id(home: &Path) -> Result<String, ChangelogError> {
     let path = id_path(home);
-    if let Some(id) = read_id(&path) {
+    if let Some(id) = existing_id(home)? {
         return Ok(id);
     }
     fsutil::ensure_private_dir(home).map_err(|e| ChangelogError::write(&path, &e))?;
     let _lock =
         fsutil::lock_exclusive(&lock_path(home)).map_err(|e| ChangelogError::write(&path, &e))?;
-    if let Some(id) = read_id(&path) {
+    if let Some(id) = existing_id(home)? {
         return Ok(id);
     }
     let id: String = super::new_session_id().chars().take(16).collect();
@@ -70,12 +72,35 @@ pub fn journal_id(home: &Path) -> Result<String, ChangelogError> {
     Ok(id)
 }
 
-/// The id in `path` when it holds one (pure on the bytes read).
-fn read_id(path: &Path) -> Option<String> {
-    let bytes = fsutil::read_regular(path, 4096).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    let id = text.trim();
-    is_id(id).then(|| id.to_string())
+/// The journal id in `MYOPS_HOME/journal-id`, as the writer and the reader (`changelog
+/// verify --against-cluster`) both take it: `None` when the file does not exist (nothing
+/// mirrored from this home yet); the id when it holds one (16 lowercase hex digits, trimmed).
+/// The id goes into label selectors, so nothing else is ever taken.
+///
+/// # Errors
+/// [`ChangelogError::JournalId`] when the file holds anything else (never replaced: restore
+/// it or remove it); [`ChangelogError::Read`] when it is not a regular file or cannot be read.
+pub fn existing_id(home: &Path) -> Result<Option<String>, ChangelogError> {
+    let path = id_path(home);
+    let bytes = match fsutil::read_regular(&path, 4096) {
+        Ok(b) => b,
+        Err(e) if matches!(e.problem, fsutil::Unreadable::Missing) => return Ok(None),
+        Err(e) if matches!(e.problem, fsutil::Unreadable::TooLarge { .. }) => {
+            return Err(ChangelogError::JournalId { path });
+        }
+        Err(e) => {
+            return Err(ChangelogError::Read {
+                path,
+                why: e.problem.to_string(),
+            });
+        }
+    };
+    let id = std::str::from_utf8(&bytes).map(str::trim).unwrap_or("");
+    if is_id(id) {
+        Ok(Some(id.to_string()))
+    } else {
+        Err(ChangelogError::JournalId { path })
+    }
 }
 
 /// Whether `s` is a journal id: 16 lowercase hex digits.

@@ -144,7 +144,41 @@ fn the_journal_id_is_created_once_private_and_random() {
     assert_eq!(mode(&id_path(d.path())), 0o600);
     let other = tempfile::tempdir().unwrap();
     assert_ne!(journal_id(other.path()).unwrap(), a);
-    // A file that holds no id is replaced by a new one.
-    std::fs::write(id_path(d.path()), "not an id\n").unwrap();
-    assert!(is_id(&journal_id(d.path()).unwrap()));
+    assert_eq!(crate::changelog::journal_id(d.path()).unwrap(), Some(a));
+    assert_eq!(
+        crate::changelog::journal_id(other.path().join("x").as_path()).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn a_journal_id_file_that_holds_no_id_is_never_replaced_and_refused_by_writer_and_reader() {
+    let sentence = "is not a journal id; restore it from a backup or remove it to start a new journal (records mirrored under the old id are then no longer checked by verify)";
+    for bad in [
+        "not an id\n",
+        "0123456789ABCDEF\n",
+        "0123456789abcde\n",
+        "0123456789abcdef0\n",
+        "a,b in (c)\n",
+        "",
+    ] {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(id_path(d.path()), bad).unwrap();
+        let w = journal_id(d.path()).unwrap_err();
+        assert!(
+            matches!(w, ChangelogError::JournalId { .. }),
+            "{bad:?}: {w}"
+        );
+        assert!(w.to_string().ends_with(sentence), "{w}");
+        let r = crate::changelog::journal_id(d.path()).unwrap_err();
+        assert_eq!(r.to_string(), w.to_string());
+        assert_eq!(
+            std::fs::read_to_string(id_path(d.path())).unwrap(),
+            bad,
+            "kept"
+        );
+    }
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(id_path(d.path()), " 0123456789abcdef\n").unwrap();
+    assert_eq!(journal_id(d.path()).unwrap(), "0123456789abcdef");
 }

@@ -92,11 +92,11 @@ fn mirror_home(m: &Myops, context: &str, ns: &str) -> String {
     let path = m.dir.path().join("myops/journal-id");
     let journal = std::fs::read_to_string(&path).unwrap_or_else(|_| {
         let id = format!(
-            "j{:x}",
+            "{:016x}",
             std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
                 .unwrap()
-                .as_nanos()
+                .as_nanos() as u64
         );
         std::fs::write(&path, format!("{id}\n")).unwrap();
         id
