@@ -23,6 +23,14 @@ pub enum ChangelogError {
         /// The cause and what to do.
         why: String,
     },
+    /// The cluster mirror's queue (`MYOPS_HOME/mirror-queue.jsonl`) cannot be used.
+    #[error("cannot use the mirror queue {path}: {why}")]
+    Queue {
+        /// The queue file.
+        path: PathBuf,
+        /// The cause and what to do.
+        why: String,
+    },
     /// `MYOPS_HOME/journal-id` holds something that is not a journal id (16 lowercase hex
     /// digits). It is never replaced: a new id would orphan every record mirrored under the
     /// old one, which `changelog verify --against-cluster` then no longer checks.
@@ -57,6 +65,7 @@ impl ChangelogError {
         match self {
             ChangelogError::Write { path, .. }
             | ChangelogError::Read { path, .. }
+            | ChangelogError::Queue { path, .. }
             | ChangelogError::JournalId { path } => path,
         }
     }

@@ -58,8 +58,11 @@ pub struct Flushed {
     pub others: usize,
     /// Why sending stopped, with what to do; `None` when everything of this server was sent.
     pub failure: Option<String>,
-    /// The `warning:` lines about queue lines that are never sent (torn or edited).
+    /// The `warning:` line about queue lines that are never sent (torn or edited): one
+    /// line however many.
     pub rejected: Vec<String>,
+    /// The queue could not be read (then nothing was sent and nothing is counted).
+    pub unread: bool,
     /// The `warning:` lines about records whose object name another writer holds with
     /// other content: they stay queued, and an admin must look.
     pub taken: Vec<String>,
@@ -150,7 +153,7 @@ impl Session<'_> {
         if self.mirror_namespace().is_none() || resting {
             return;
         }
-        let flushed = self.push_mirror().await;
+        let flushed = self.send_queue(Some(outbox::AUTO_CAP)).await;
         for w in flushed.rejected.iter().chain(&flushed.taken) {
             eprintln!("{}", crate::output::for_terminal(w));
         }
@@ -159,9 +162,13 @@ impl Session<'_> {
         }
         if let Some(why) = &flushed.failure {
             *self.trail_stopped() = Some(std::time::Instant::now());
+            let count = if flushed.unread {
+                String::new()
+            } else {
+                format!(" ({} queued for this server and user)", flushed.left)
+            };
             let line = format!(
-                "warning: the change log's record is kept locally and queued for the cluster mirror ({} queued): {why}",
-                flushed.left + flushed.others
+                "warning: the change log's record is kept locally and queued for the cluster mirror{count}: {why}"
             );
             eprintln!("{}", crate::output::for_terminal(&line));
         }
@@ -178,20 +185,26 @@ impl Session<'_> {
     /// (sent lines removed, torn or edited ones moved to `mirror-rejected.jsonl`). A
     /// failure is in [`Flushed::failure`], never an error: the lines stay queued.
     pub async fn push_mirror(&self) -> Flushed {
+        self.send_queue(None).await
+    }
+
+    /// [`Session::push_mirror`] reading a queue of at most `cap` bytes (`None`: any size).
+    async fn send_queue(&self, cap: Option<u64>) -> Flushed {
         let mut out = Flushed::default();
         let Some(ns) = self.mirror_namespace().map(str::to_string) else {
             out.failure = Some("plugin.yaml sets no changelog.mirror.namespace; set it to the namespace that holds the ChangeRecords (docs/team.md)".into());
             return out;
         };
         let home = self.settings().home.clone();
-        let (queued, rejected) = match outbox::pending(&home) {
+        let (queued, rejected) = match outbox::pending(&home, cap) {
             Ok(q) => q,
             Err(e) => {
+                out.unread = true;
                 out.failure = Some(e.to_string());
                 return out;
             }
         };
-        out.rejected = rejected.iter().map(|r| r.warning(&home)).collect();
+        out.rejected = rejected.warning(&home).into_iter().collect();
         let user = if queued.iter().any(|q| q.server == self.server()) {
             self.user().await
         } else {
@@ -223,8 +236,8 @@ impl Session<'_> {
             }
         }
         out.left = mine.len() - sent_lines.len();
-        if (!sent_lines.is_empty() || !rejected.is_empty())
-            && let Err(e) = outbox::settle(&home, &sent_lines, &rejected)
+        if (!sent_lines.is_empty() || rejected.count > 0)
+            && let Err(e) = outbox::settle(&home, &sent_lines)
         {
             out.failure.get_or_insert(e.to_string());
         }

@@ -58,6 +58,10 @@ async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbErro
         p.out(&format!("changerecord/{name} mirrored\n"))?;
     }
     p.flush()?;
+    if flushed.unread {
+        let why = flushed.failure.unwrap_or_default();
+        return Err(VerbError::io(format!("nothing was sent: {why}")));
+    }
     let others = if flushed.others > 0 {
         format!(
             "; {} queued for other servers or users, sent by a command there",
