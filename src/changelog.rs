@@ -73,11 +73,13 @@ pub use retention::Retention;
 /// label of its mirrored records).
 pub const JOURNAL_ID_FILE: &str = "journal-id";
 
-/// This MYOPS_HOME's journal id: `MYOPS_HOME/journal-id`, trimmed; `None` when the file is
-/// missing, unreadable or empty (nothing was mirrored from this home yet). The mirror's writer
-/// creates the file with its first record.
-pub fn journal_id(home: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(home.join(JOURNAL_ID_FILE)).ok()?;
-    let id = text.trim();
-    (!id.is_empty() && id.len() <= 200).then(|| id.to_string())
+/// This MYOPS_HOME's journal id for a reader: `None` when `MYOPS_HOME/journal-id` does not
+/// exist (nothing was mirrored from this home yet; the mirror's writer creates the file with
+/// its first record). The one rule the writer uses too: [`outbox::existing_id`].
+///
+/// # Errors
+/// [`ChangelogError::JournalId`] when the file holds something that is not a journal id;
+/// [`ChangelogError::Read`] when it cannot be read.
+pub fn journal_id(home: &std::path::Path) -> Result<Option<String>, ChangelogError> {
+    outbox::existing_id(home)
 }

@@ -77,7 +77,11 @@ fn settings_for(line: &words::Line, env: &Env) -> Option<Settings> {
     let global = Cli::try_parse_from(argv)
         .map(|c| c.global)
         .unwrap_or_default();
-    Settings::resolve(&global, env).ok()
+    let mut s = Settings::resolve(&global, env).ok()?;
+    // The lookups' requests name what sends them, as every command's do (KEP-859), so the
+    // audit log does not show them as requests of no command.
+    s.kube.command = Some("__complete".into());
+    Some(s)
 }
 
 /// Completes `words` (the plugin's arguments, the word under the cursor last), asking the

@@ -23,6 +23,24 @@ pub enum ChangelogError {
         /// The cause and what to do.
         why: String,
     },
+    /// The cluster mirror's queue (`MYOPS_HOME/mirror-queue.jsonl`) cannot be used.
+    #[error("cannot use the mirror queue {path}: {why}")]
+    Queue {
+        /// The queue file.
+        path: PathBuf,
+        /// The cause and what to do.
+        why: String,
+    },
+    /// `MYOPS_HOME/journal-id` holds something that is not a journal id (16 lowercase hex
+    /// digits). It is never replaced: a new id would orphan every record mirrored under the
+    /// old one, which `changelog verify --against-cluster` then no longer checks.
+    #[error(
+        "{path} is not a journal id; restore it from a backup or remove it to start a new journal (records mirrored under the old id are then no longer checked by verify)"
+    )]
+    JournalId {
+        /// The journal id file.
+        path: PathBuf,
+    },
 }
 
 impl ChangelogError {
@@ -45,7 +63,10 @@ impl ChangelogError {
     /// The log file the error is about.
     pub fn path(&self) -> &Path {
         match self {
-            ChangelogError::Write { path, .. } | ChangelogError::Read { path, .. } => path,
+            ChangelogError::Write { path, .. }
+            | ChangelogError::Read { path, .. }
+            | ChangelogError::Queue { path, .. }
+            | ChangelogError::JournalId { path } => path,
         }
     }
 }

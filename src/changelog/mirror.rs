@@ -310,6 +310,30 @@ pub fn precedence<'a>(
     (problems.is_empty(), timestamp, created)
 }
 
+/// Whether `theirs`, an object found under the name of `ours` (one of [`objects`]), is the same
+/// mirror copy (pure): for a head its `spec.chain.hash`, `spec.createdBy` and `spec.record` or
+/// `spec.parts`; for a part its `spec.partOf`, `spec.part`, `spec.chunk` and `spec.createdBy`.
+/// An `AlreadyExists` means "already mirrored" only then: parts are created before the head and
+/// carry its name, so another writer can create that name first with his own content.
+pub fn same_copy(ours: &Value, theirs: &Value) -> bool {
+    let fields: &[&str] = if is_part(ours) {
+        &[
+            "/spec/partOf",
+            "/spec/part",
+            "/spec/chunk",
+            "/spec/createdBy",
+        ]
+    } else {
+        &[
+            "/spec/chain/hash",
+            "/spec/createdBy",
+            "/spec/record",
+            "/spec/parts",
+        ]
+    };
+    fields.iter().all(|f| ours.pointer(f) == theirs.pointer(f))
+}
+
 /// Whether an object is a part (pure): `spec.partOf` is set.
 pub fn is_part(obj: &Value) -> bool {
     obj.pointer("/spec/partOf").is_some()

@@ -126,3 +126,27 @@ fn object_names_are_dns_subdomains_even_for_edited_ids() {
     assert_eq!(object_name("//", "ff"), "record-ff");
     assert_eq!(label_value("-x:y-"), "xy");
 }
+
+#[test]
+fn an_object_under_our_name_with_another_writer_or_content_is_not_our_copy() {
+    let line = sealed(&sample_entry("web")).0;
+    let ours = objects(&line, "j1", "audit").unwrap().pop().unwrap();
+    assert!(same_copy(&ours, &ours.clone()));
+    let mut squat = ours.clone();
+    squat["spec"]["createdBy"] = json!("bob");
+    assert!(!same_copy(&ours, &squat));
+    let mut other = ours.clone();
+    other["spec"]["record"] = json!("{}");
+    assert!(!same_copy(&ours, &other));
+    let mut relabelled = ours.clone();
+    relabelled["metadata"]["labels"] = json!({});
+    assert!(
+        same_copy(&ours, &relabelled),
+        "labels are not the copy's content"
+    );
+    let part = json!({"spec": {"partOf": "h", "part": 1, "chunk": "ab", "createdBy": "alice"}});
+    let mut forged = part.clone();
+    forged["spec"]["chunk"] = json!("zz");
+    assert!(same_copy(&part, &part.clone()));
+    assert!(!same_copy(&part, &forged));
+}

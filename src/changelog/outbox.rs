@@ -17,13 +17,13 @@
 //! send (a slow server must not stall another process's journal): lines are removed by
 //! content, and a rewrite keeps every line appended meanwhile.
 
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use super::chain::hash_of;
-use super::checks::log_problem;
+use super::checks::kind_of;
 use super::error::ChangelogError;
 use crate::base::fsutil;
 
@@ -47,21 +47,23 @@ fn lock_path(home: &Path) -> PathBuf {
     home.join("changelog.lock")
 }
 
-/// This MYOPS_HOME's journal id: read from `journal-id`, or created there (0600) under the
-/// change log's lock when missing or not an id (16 lowercase hex digits, from
-/// `/dev/urandom`).
+/// This MYOPS_HOME's journal id for the mirror's writer: read from `journal-id`
+/// ([`existing_id`]), or created there (0600) under the change log's lock when missing (16
+/// lowercase hex digits, from `/dev/urandom`). A file that is not an id is never replaced.
 ///
 /// # Errors
+/// [`ChangelogError::JournalId`] when the file holds something that is not an id (the
+/// records stay queued); [`ChangelogError::Read`] when it cannot be read;
 /// [`ChangelogError::Write`] when the lock or the file cannot be written.
 pub fn journal_id(home: &Path) -> Result<String, ChangelogError> {
     let path = id_path(home);
-    if let Some(id) = read_id(&path) {
+    if let Some(id) = existing_id(home)? {
         return Ok(id);
     }
     fsutil::ensure_private_dir(home).map_err(|e| ChangelogError::write(&path, &e))?;
     let _lock =
         fsutil::lock_exclusive(&lock_path(home)).map_err(|e| ChangelogError::write(&path, &e))?;
-    if let Some(id) = read_id(&path) {
+    if let Some(id) = existing_id(home)? {
         return Ok(id);
     }
     let id: String = super::new_session_id().chars().take(16).collect();
@@ -70,12 +72,35 @@ pub fn journal_id(home: &Path) -> Result<String, ChangelogError> {
     Ok(id)
 }
 
-/// The id in `path` when it holds one (pure on the bytes read).
-fn read_id(path: &Path) -> Option<String> {
-    let bytes = fsutil::read_regular(path, 4096).ok()?;
-    let text = String::from_utf8(bytes).ok()?;
-    let id = text.trim();
-    is_id(id).then(|| id.to_string())
+/// The journal id in `MYOPS_HOME/journal-id`, as the writer and the reader (`changelog
+/// verify --against-cluster`) both take it: `None` when the file does not exist (nothing
+/// mirrored from this home yet); the id when it holds one (16 lowercase hex digits, trimmed).
+/// The id goes into label selectors, so nothing else is ever taken.
+///
+/// # Errors
+/// [`ChangelogError::JournalId`] when the file holds anything else (never replaced: restore
+/// it or remove it); [`ChangelogError::Read`] when it is not a regular file or cannot be read.
+pub fn existing_id(home: &Path) -> Result<Option<String>, ChangelogError> {
+    let path = id_path(home);
+    let bytes = match fsutil::read_regular(&path, 4096) {
+        Ok(b) => b,
+        Err(e) if matches!(e.problem, fsutil::Unreadable::Missing) => return Ok(None),
+        Err(e) if matches!(e.problem, fsutil::Unreadable::TooLarge { .. }) => {
+            return Err(ChangelogError::JournalId { path });
+        }
+        Err(e) => {
+            return Err(ChangelogError::Read {
+                path,
+                why: e.problem.to_string(),
+            });
+        }
+    };
+    let id = std::str::from_utf8(&bytes).map(str::trim).unwrap_or("");
+    if is_id(id) {
+        Ok(Some(id.to_string()))
+    } else {
+        Err(ChangelogError::JournalId { path })
+    }
 }
 
 /// Whether `s` is a journal id: 16 lowercase hex digits.
@@ -86,16 +111,32 @@ fn is_id(s: &str) -> bool {
 }
 
 /// Proves the queue usable before a mutation, as [`super::Journal::open`] proves the log:
-/// a queue path that is not a regular file would fail the outcome record after the request
-/// was sent, so it refuses the change before anything is sent.
+/// a queue path that is not a regular file (or is a symbolic link) would fail the outcome
+/// record after the request was sent, so it refuses the change before anything is sent.
 ///
 /// # Errors
-/// [`ChangelogError::Write`] naming the queue and what to do.
+/// [`ChangelogError::Queue`] naming the queue and what to do.
 pub fn check(home: &Path) -> Result<(), ChangelogError> {
     let path = queue_path(home);
-    match log_problem(&path) {
-        Some(why) => Err(ChangelogError::Write { path, why }),
+    match queue_problem(&path) {
+        Some(why) => Err(ChangelogError::Queue { path, why }),
         None => Ok(()),
+    }
+}
+
+/// What is wrong with a queue path, if anything: a symbolic link (never followed: the queue
+/// is written with the user's rights wherever the link points) or not a regular file. A
+/// missing queue is fine (it is created).
+fn queue_problem(path: &Path) -> Option<String> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_symlink() => Some(
+            "it is a symbolic link, which the queue never follows; remove the link and a new queue is started (the records stay in the change log)".into(),
+        ),
+        Ok(m) if !m.is_file() => Some(format!(
+            "it is {}, not a regular file; move it away and a new queue is started (the records stay in the change log)",
+            kind_of(&m)
+        )),
+        _ => None,
     }
 }
 
@@ -104,8 +145,8 @@ pub fn check(home: &Path) -> Result<(), ChangelogError> {
 /// the writer can cut it back when a later step of the append fails.
 ///
 /// # Errors
-/// [`ChangelogError::Write`] naming the queue: it is not a regular file (never opened, as
-/// the log), or the write fails (the queue is cut back to where it was).
+/// [`ChangelogError::Queue`] when it is not a regular file (never opened, as the log);
+/// [`ChangelogError::Write`] when the write fails (the queue is cut back to where it was).
 pub(super) fn enqueue(home: &Path, lines: &[&[u8]]) -> Result<u64, ChangelogError> {
     let path = queue_path(home);
     let f = open_append(&path)?;
@@ -147,11 +188,12 @@ pub(super) fn cut_back(home: &Path, len: u64) {
     }
 }
 
-/// Opens the queue for appending (0600), refusing a path that is not a regular file before
-/// opening it, as the log's path is refused.
+/// Opens a queue file for appending (0600), refusing a path that is a symbolic link or not
+/// a regular file before opening it (and `O_NOFOLLOW`, so a link put there meanwhile is
+/// refused too).
 fn open_append(path: &Path) -> Result<std::fs::File, ChangelogError> {
-    if let Some(why) = log_problem(path) {
-        return Err(ChangelogError::Write {
+    if let Some(why) = queue_problem(path) {
+        return Err(ChangelogError::Queue {
             path: path.to_path_buf(),
             why,
         });
@@ -159,6 +201,7 @@ fn open_append(path: &Path) -> Result<std::fs::File, ChangelogError> {
     let mut o = std::fs::OpenOptions::new();
     o.read(true).create(true).append(true);
     std::os::unix::fs::OpenOptionsExt::mode(&mut o, 0o600);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut o, libc::O_NOFOLLOW);
     o.open(path).map_err(|e| ChangelogError::write(path, &e))
 }
 
@@ -175,66 +218,143 @@ pub struct Queued {
     pub user: String,
 }
 
-/// One line of the queue that must never be sent.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rejected {
-    /// Its line number in the queue (1-based).
-    pub number: usize,
-    /// Why (never its content).
-    pub why: String,
-    /// The line's bytes, moved to `mirror-rejected.jsonl`.
-    pub bytes: Vec<u8>,
+/// Queue lines that must never be sent, summarized: how many, and the first
+/// [`NAMED_REJECTIONS`] by number with why (never their content). A queue of garbage is one
+/// warning, not one per line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rejections {
+    /// How many lines.
+    pub count: usize,
+    /// The first ones: line number in the queue (1-based) and why.
+    pub first: Vec<(usize, String)>,
 }
 
-impl Rejected {
-    /// The `warning:` line about it: its number and why, never its content.
-    pub fn warning(&self, home: &Path) -> String {
-        format!(
-            "warning: line {} of the mirror queue {} is never sent ({}); it was moved to {}",
-            self.number,
+/// How many rejected lines the warning names by number.
+pub const NAMED_REJECTIONS: usize = 5;
+
+/// The longest queue line kept (bytes): a record over 1.5 MiB is already split into parts
+/// in the mirror, so a longer line is garbage; it is moved cut at this length.
+pub const MAX_LINE: usize = 16 << 20;
+
+/// The largest queue (bytes) a command reads after its change: over it, the records stay
+/// queued and `changelog mirror push` sends them (it reads any size, line by line).
+pub const AUTO_CAP: u64 = 64 << 20;
+
+impl Rejections {
+    fn add(&mut self, number: usize, why: String) {
+        self.count += 1;
+        if self.first.len() < NAMED_REJECTIONS {
+            self.first.push((number, why));
+        }
+    }
+
+    /// The one `warning:` line about them (`None` when there are none): the count, the
+    /// first lines by number and why, never their content.
+    pub fn warning(&self, home: &Path) -> Option<String> {
+        if self.count == 0 {
+            return None;
+        }
+        let named: Vec<String> = self
+            .first
+            .iter()
+            .map(|(n, why)| format!("line {n}: {why}"))
+            .collect();
+        let more = match self.count - self.first.len() {
+            0 => String::new(),
+            n => format!("; and {n} more"),
+        };
+        Some(format!(
+            "warning: {} line(s) of the mirror queue {} are never sent ({}{more}); they were moved to {}",
+            self.count,
             queue_path(home).display(),
-            self.why,
+            named.join("; "),
             rejected_path(home).display()
-        )
+        ))
     }
 }
 
-/// The queue's bytes judged line by line (pure): lines that may be sent, oldest first, and
-/// lines that must not — torn (the last line without its newline, or not a JSON object of
-/// a sealed record), or edited (its `hash` does not match its content). Empty lines are
-/// skipped.
-pub fn judge(bytes: &[u8]) -> (Vec<Queued>, Vec<Rejected>) {
+/// One line read by [`next_line`]: at most [`MAX_LINE`] bytes of it.
+struct Line {
+    bytes: Vec<u8>,
+    newline: bool,
+    long: bool,
+}
+
+/// The next line of `r`, without holding more than [`MAX_LINE`] bytes of it; `None` at the
+/// end.
+fn next_line(r: &mut impl BufRead) -> std::io::Result<Option<Line>> {
+    let mut line = Line {
+        bytes: Vec::new(),
+        newline: false,
+        long: false,
+    };
+    loop {
+        let buf = r.fill_buf()?;
+        if buf.is_empty() {
+            let any = !line.bytes.is_empty() || line.long;
+            return Ok(any.then_some(line));
+        }
+        let end = buf.iter().position(|b| *b == b'\n');
+        let chunk = &buf[..end.unwrap_or(buf.len())];
+        let keep = chunk.len().min(MAX_LINE - line.bytes.len());
+        line.bytes.extend_from_slice(&chunk[..keep]);
+        line.long |= keep < chunk.len();
+        let used = end.map_or(buf.len(), |i| i + 1);
+        r.consume(used);
+        if end.is_some() {
+            line.newline = true;
+            return Ok(Some(line));
+        }
+    }
+}
+
+/// Why a line read is never sent, or `None` when it may be (with its line, server, user).
+fn judge_read(line: &Line) -> Result<(String, String, String), String> {
+    if line.long {
+        return Err(format!(
+            "it is longer than {} MiB, which no record is",
+            MAX_LINE >> 20
+        ));
+    }
+    if !line.newline {
+        return Err("torn: it does not end with a newline".into());
+    }
+    judge_line(&line.bytes)
+}
+
+/// A queue read line by line and judged: lines that may be sent, oldest first, and the
+/// summary of lines that must not — torn (the last line without its newline, or not a JSON
+/// object of a sealed record), edited (its `hash` does not match its content) or longer than
+/// [`MAX_LINE`]. Empty lines are skipped.
+///
+/// # Errors
+/// The reader's.
+pub fn judge_reader(r: &mut impl BufRead) -> std::io::Result<(Vec<Queued>, Rejections)> {
     let mut good = Vec::new();
-    let mut bad = Vec::new();
-    let ends_with_newline = bytes.last() == Some(&b'\n');
-    let pieces: Vec<&[u8]> = bytes.split(|b| *b == b'\n').collect();
-    let count = pieces.len();
-    for (i, raw) in pieces.into_iter().enumerate() {
-        let number = i + 1;
-        if raw.is_empty() {
+    let mut bad = Rejections::default();
+    let mut number = 0;
+    while let Some(line) = next_line(r)? {
+        number += 1;
+        if line.bytes.is_empty() && !line.long {
             continue;
         }
-        let torn_tail = i + 1 == count && !ends_with_newline;
-        let reject = |why: &str| Rejected {
-            number,
-            why: why.to_string(),
-            bytes: raw.to_vec(),
-        };
-        if torn_tail {
-            bad.push(reject("torn: it does not end with a newline"));
-            continue;
-        }
-        match judge_line(raw) {
+        match judge_read(&line) {
             Ok((line, server, user)) => good.push(Queued {
                 number,
                 line,
                 server,
                 user,
             }),
-            Err(why) => bad.push(reject(&why)),
+            Err(why) => bad.add(number, why),
         }
     }
-    (good, bad)
+    Ok((good, bad))
+}
+
+/// [`judge_reader`] over bytes (pure).
+pub fn judge(bytes: &[u8]) -> (Vec<Queued>, Rejections) {
+    let mut r = bytes;
+    judge_reader(&mut r).unwrap_or_default()
 }
 
 /// One queue line judged: the line, its server and user, or why it is never sent.
@@ -259,100 +379,115 @@ fn judge_line(raw: &[u8]) -> Result<(String, String, String), String> {
     }
 }
 
-/// The queue as it is now, judged ([`judge`]), read under the change log's lock; an absent
-/// queue is empty.
+/// The queue opened for reading, `None` when absent; refused when it is a symbolic link, not
+/// a regular file, or (with `cap`) larger than `cap` bytes.
+fn open_queue(path: &Path, cap: Option<u64>) -> Result<Option<std::fs::File>, ChangelogError> {
+    let refused = |why: String| ChangelogError::Queue {
+        path: path.to_path_buf(),
+        why,
+    };
+    if let Some(why) = queue_problem(path) {
+        return Err(refused(why));
+    }
+    let f = match std::fs::File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(ChangelogError::read(path, &e)),
+    };
+    let len = f
+        .metadata()
+        .map_err(|e| ChangelogError::read(path, &e))?
+        .len();
+    match cap {
+        Some(cap) if len > cap => Err(refused(format!(
+            "it holds {} MiB, more than the {} MiB a command reads after its change; its records stay queued: run `kubectl myops changelog mirror push` in the context they belong to",
+            len >> 20,
+            cap >> 20
+        ))),
+        _ => Ok(Some(f)),
+    }
+}
+
+/// The queue as it is now, judged line by line ([`judge_reader`]) under the change log's
+/// lock, never held whole; an absent queue is empty. `cap`: the largest queue read
+/// ([`AUTO_CAP`] after a change; `None` for `changelog mirror push`).
 ///
 /// # Errors
-/// [`ChangelogError::Read`] when the queue is not a regular file or cannot be read.
-pub fn pending(home: &Path) -> Result<(Vec<Queued>, Vec<Rejected>), ChangelogError> {
+/// [`ChangelogError::Queue`] when the queue is a symbolic link, not a regular file or over
+/// `cap`; [`ChangelogError::Read`] when it cannot be read.
+pub fn pending(home: &Path, cap: Option<u64>) -> Result<(Vec<Queued>, Rejections), ChangelogError> {
     let path = queue_path(home);
     if !home.is_dir() {
-        return Ok((Vec::new(), Vec::new()));
+        return Ok(Default::default());
     }
     let _lock =
         fsutil::lock_exclusive(&lock_path(home)).map_err(|e| ChangelogError::read(&path, &e))?;
-    Ok(judge(&read_queue(&path)?))
+    let Some(f) = open_queue(&path, cap)? else {
+        return Ok(Default::default());
+    };
+    judge_reader(&mut std::io::BufReader::new(f)).map_err(|e| ChangelogError::read(&path, &e))
 }
 
-/// The queue's bytes (empty when absent), refusing a path that is not a regular file.
-fn read_queue(path: &Path) -> Result<Vec<u8>, ChangelogError> {
-    if let Some(why) = log_problem(path) {
-        return Err(ChangelogError::Read {
-            path: path.to_path_buf(),
-            why,
-        });
-    }
-    match std::fs::read(path) {
-        Ok(b) => Ok(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(ChangelogError::read(path, &e)),
-    }
-}
-
-/// The queue's bytes without the lines `sent` and `rejected` (pure): each removed once,
-/// matched by content, every other line kept in order — lines appended since the queue was
-/// read stay.
-pub fn without(bytes: &[u8], sent: &[String], rejected: &[Vec<u8>]) -> Vec<u8> {
-    let mut drop_sent: Vec<&[u8]> = sent.iter().map(|s| s.as_bytes()).collect();
-    let mut drop_bad: Vec<&[u8]> = rejected.iter().map(Vec::as_slice).collect();
-    let mut out = Vec::with_capacity(bytes.len());
-    for raw in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-        if let Some(i) = drop_sent.iter().position(|s| *s == raw) {
-            drop_sent.swap_remove(i);
-            continue;
-        }
-        if let Some(i) = drop_bad.iter().position(|s| *s == raw) {
-            drop_bad.swap_remove(i);
-            continue;
-        }
-        out.extend_from_slice(raw);
-        out.push(b'\n');
-    }
-    out
-}
-
-/// Removes from the queue the lines the cluster took (`sent`) and moves `rejected` lines to
-/// `mirror-rejected.jsonl` (0600), under the change log's lock: the rejected lines are
-/// appended and fsynced first, then the queue is replaced atomically with what is left.
-/// Returns how many lines stay queued.
+/// Removes from the queue the lines the cluster took (`sent`, each once, matched by
+/// content) and moves the lines that must never be sent (judged again, as [`pending`]
+/// judges) to `mirror-rejected.jsonl` (0600), under the change log's lock, reading the
+/// queue line by line: the rejected lines are appended and fsynced first, then the queue is
+/// replaced atomically with what is left — every line appended since the queue was read
+/// stays. Returns how many lines stay queued.
 ///
 /// # Errors
-/// [`ChangelogError::Write`] when a file cannot be written (the queue is then unchanged, so
-/// a sent line is sent again: harmless, creates are idempotent by name).
-pub fn settle(
-    home: &Path,
-    sent: &[String],
-    rejected: &[Rejected],
-) -> Result<usize, ChangelogError> {
+/// [`ChangelogError::Queue`] or [`ChangelogError::Write`] when a file cannot be used or
+/// written (the queue is then unchanged, so a sent line is sent again: harmless, the copy
+/// there is the same).
+pub fn settle(home: &Path, sent: &[String]) -> Result<usize, ChangelogError> {
     let path = queue_path(home);
     let _lock =
         fsutil::lock_exclusive(&lock_path(home)).map_err(|e| ChangelogError::write(&path, &e))?;
-    let bytes = read_queue(&path).map_err(|e| ChangelogError::Write {
-        path: path.clone(),
-        why: e.to_string(),
-    })?;
-    if !rejected.is_empty() {
-        let rpath = rejected_path(home);
-        let f = open_append(&rpath)?;
-        let mut all = Vec::new();
-        for r in rejected {
-            all.extend_from_slice(&r.bytes);
-            all.push(b'\n');
+    let Some(f) = open_queue(&path, None)? else {
+        return Ok(0);
+    };
+    let mut drop_sent: Vec<&[u8]> = sent.iter().map(|s| s.as_bytes()).collect();
+    let (mut left, mut kept, mut changed) = (Vec::new(), 0usize, false);
+    let rpath = rejected_path(home);
+    let mut moved: Option<std::io::BufWriter<std::fs::File>> = None;
+    let fail = |e: std::io::Error| ChangelogError::write(&rpath, &e);
+    let mut r = std::io::BufReader::new(f);
+    while let Some(line) = next_line(&mut r).map_err(|e| ChangelogError::read(&path, &e))? {
+        if line.bytes.is_empty() && !line.long {
+            changed |= !line.newline;
+            continue;
         }
-        let mut w = &f;
-        w.write_all(&all)
-            .and_then(|()| f.sync_all())
-            .map_err(|e| ChangelogError::write(&rpath, &e))?;
+        if line.newline
+            && !line.long
+            && let Some(i) = drop_sent.iter().position(|s| *s == line.bytes)
+        {
+            drop_sent.swap_remove(i);
+            changed = true;
+            continue;
+        }
+        if judge_read(&line).is_err() {
+            if moved.is_none() {
+                moved = Some(std::io::BufWriter::new(open_append(&rpath)?));
+            }
+            let w = moved.as_mut().expect("opened above");
+            w.write_all(&line.bytes)
+                .and_then(|()| w.write_all(b"\n"))
+                .map_err(fail)?;
+            changed = true;
+            continue;
+        }
+        left.extend_from_slice(&line.bytes);
+        left.push(b'\n');
+        kept += 1;
     }
-    let bad: Vec<Vec<u8>> = rejected.iter().map(|r| r.bytes.clone()).collect();
-    let left = without(&bytes, sent, &bad);
-    if left != bytes {
+    if let Some(w) = moved {
+        let f = w.into_inner().map_err(|e| fail(e.into_error()))?;
+        f.sync_all().map_err(fail)?;
+    }
+    if changed {
         fsutil::write_atomic(&path, &left).map_err(|e| ChangelogError::write(&path, &e))?;
     }
-    Ok(left
-        .split(|b| *b == b'\n')
-        .filter(|l| !l.is_empty())
-        .count())
+    Ok(kept)
 }
 
 #[cfg(test)]

@@ -466,7 +466,7 @@ pub fn command_header(
 
 /// Our User-Agent (pure): `kubectl-myops/<version> (myops <command>) session/<id>`, or
 /// without the comment when no command path is known. The command is an RFC 9110 §10.1.5
-/// comment (parenthesized, only ASCII letters, digits and spaces from clap's subcommand
+/// comment (parenthesized, only ASCII letters, digits, spaces, `-` and `_` from clap's subcommand
 /// names; anything else is dropped so the value stays one valid header value), and
 /// `session/<id>` stays the last word, as the audit-log readers expect.
 pub fn user_agent(session: &str, command: Option<&str>) -> String {
@@ -474,7 +474,7 @@ pub fn user_agent(session: &str, command: Option<&str>) -> String {
     let command: Option<String> = command
         .map(|c| {
             c.chars()
-                .filter(|ch| ch.is_ascii_alphanumeric() || *ch == ' ' || *ch == '-')
+                .filter(|ch| ch.is_ascii_alphanumeric() || matches!(ch, ' ' | '-' | '_'))
                 .collect::<String>()
         })
         .filter(|c| !c.trim().is_empty());

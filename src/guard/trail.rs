@@ -8,9 +8,12 @@
 //! `deploy/changelog/` refuses a record claiming another user), oldest first, each as the
 //! objects of `changelog::mirror::objects` (parts first, the head last), one create each
 //! under the call deadline. An `AlreadyExists` for a name means that record is mirrored
-//! already (another process sent it, or an earlier send whose answer was lost). Sending stops
-//! at the first failure, so the order is kept; lines of other servers or users stay queued
-//! until a command there sends them.
+//! already (another process sent it, or an earlier send whose answer was lost) only when the
+//! object there is the same copy (`changelog::mirror::same_copy`): another writer can take the
+//! name first, and then the line stays queued with a warning naming him — never "mirrored".
+//! Sending stops at the first failure, so the order is kept (a taken name does not stop it:
+//! it never clears by itself); lines of other servers or users stay queued until a command
+//! there sends them.
 //!
 //! Any failure is one `warning:` line per session saying the record is queued, why and what
 //! to do — never a failed command, never another exit code: the record is in the local
@@ -55,8 +58,22 @@ pub struct Flushed {
     pub others: usize,
     /// Why sending stopped, with what to do; `None` when everything of this server was sent.
     pub failure: Option<String>,
-    /// The `warning:` lines about queue lines that are never sent (torn or edited).
+    /// The `warning:` line about queue lines that are never sent (torn or edited): one
+    /// line however many.
     pub rejected: Vec<String>,
+    /// The queue could not be read (then nothing was sent and nothing is counted).
+    pub unread: bool,
+    /// The `warning:` lines about records whose object name another writer holds with
+    /// other content: they stay queued, and an admin must look.
+    pub taken: Vec<String>,
+}
+
+/// Why one queued line was not mirrored.
+enum NotSent {
+    /// A failure that stops sending (the server, RBAC, the network), with what to do.
+    Failed(String),
+    /// The `warning:` line about a name another writer holds with other content.
+    Taken(String),
 }
 
 /// The `changerecords.myops.io/v1` resource.
@@ -136,15 +153,22 @@ impl Session<'_> {
         if self.mirror_namespace().is_none() || resting {
             return;
         }
-        let flushed = self.push_mirror().await;
-        for w in &flushed.rejected {
+        let flushed = self.send_queue(Some(outbox::AUTO_CAP)).await;
+        for w in flushed.rejected.iter().chain(&flushed.taken) {
             eprintln!("{}", crate::output::for_terminal(w));
+        }
+        if !flushed.taken.is_empty() && flushed.failure.is_none() {
+            *self.trail_stopped() = Some(std::time::Instant::now());
         }
         if let Some(why) = &flushed.failure {
             *self.trail_stopped() = Some(std::time::Instant::now());
+            let count = if flushed.unread {
+                String::new()
+            } else {
+                format!(" ({} queued for this server and user)", flushed.left)
+            };
             let line = format!(
-                "warning: the change log's record is kept locally and queued for the cluster mirror ({} queued): {why}",
-                flushed.left + flushed.others
+                "warning: the change log's record is kept locally and queued for the cluster mirror{count}: {why}"
             );
             eprintln!("{}", crate::output::for_terminal(&line));
         }
@@ -161,20 +185,26 @@ impl Session<'_> {
     /// (sent lines removed, torn or edited ones moved to `mirror-rejected.jsonl`). A
     /// failure is in [`Flushed::failure`], never an error: the lines stay queued.
     pub async fn push_mirror(&self) -> Flushed {
+        self.send_queue(None).await
+    }
+
+    /// [`Session::push_mirror`] reading a queue of at most `cap` bytes (`None`: any size).
+    async fn send_queue(&self, cap: Option<u64>) -> Flushed {
         let mut out = Flushed::default();
         let Some(ns) = self.mirror_namespace().map(str::to_string) else {
             out.failure = Some("plugin.yaml sets no changelog.mirror.namespace; set it to the namespace that holds the ChangeRecords (docs/team.md)".into());
             return out;
         };
         let home = self.settings().home.clone();
-        let (queued, rejected) = match outbox::pending(&home) {
+        let (queued, rejected) = match outbox::pending(&home, cap) {
             Ok(q) => q,
             Err(e) => {
+                out.unread = true;
                 out.failure = Some(e.to_string());
                 return out;
             }
         };
-        out.rejected = rejected.iter().map(|r| r.warning(&home)).collect();
+        out.rejected = rejected.warning(&home).into_iter().collect();
         let user = if queued.iter().any(|q| q.server == self.server()) {
             self.user().await
         } else {
@@ -194,7 +224,8 @@ impl Session<'_> {
                                 out.sent.push(name);
                                 sent_lines.push(q.line.clone());
                             }
-                            Err(why) => {
+                            Err(NotSent::Taken(warning)) => out.taken.push(warning),
+                            Err(NotSent::Failed(why)) => {
                                 out.failure = Some(why);
                                 break;
                             }
@@ -205,8 +236,8 @@ impl Session<'_> {
             }
         }
         out.left = mine.len() - sent_lines.len();
-        if (!sent_lines.is_empty() || !rejected.is_empty())
-            && let Err(e) = outbox::settle(&home, &sent_lines, &rejected)
+        if (!sent_lines.is_empty() || rejected.count > 0)
+            && let Err(e) = outbox::settle(&home, &sent_lines)
         {
             out.failure.get_or_insert(e.to_string());
         }
@@ -214,9 +245,11 @@ impl Session<'_> {
     }
 
     /// Creates the objects of one queued line, parts first; `Ok` with the head's name when
-    /// every object exists now (created, or there already).
-    async fn send_line(&self, line: &str, journal: &str, ns: &str) -> Result<String, String> {
-        let objects = mirror::objects(line, journal, ns).map_err(|e| e.to_string())?;
+    /// every object exists now (created, or there already as the same copy: read back and
+    /// compared on `AlreadyExists`).
+    async fn send_line(&self, line: &str, journal: &str, ns: &str) -> Result<String, NotSent> {
+        let failed = |e: String| NotSent::Failed(e);
+        let objects = mirror::objects(line, journal, ns).map_err(|e| failed(e.to_string()))?;
         let api = self.change_records(ns);
         let mut name = String::new();
         for obj in objects {
@@ -225,7 +258,8 @@ impl Session<'_> {
                 .and_then(|v| v.as_str())
                 .unwrap_or_default()
                 .to_string();
-            let dynamic: DynamicObject = serde_json::from_value(obj).map_err(|e| e.to_string())?;
+            let dynamic: DynamicObject =
+                serde_json::from_value(obj.clone()).map_err(|e| failed(e.to_string()))?;
             let created = self
                 .call(
                     "the ChangeRecord create",
@@ -234,12 +268,35 @@ impl Session<'_> {
                 .await;
             match created {
                 Ok(_) => {}
-                Err(ApiError::Server { code: 409, .. }) => {}
-                Err(e) => return Err(why_not_mirrored(&e, ns, self.server())),
+                Err(ApiError::Server { code: 409, .. }) => {
+                    let there = self
+                        .call("the ChangeRecord read", api.get(&name))
+                        .await
+                        .map_err(|e| failed(why_not_mirrored(&e, ns, self.server())))?;
+                    let there = serde_json::to_value(&there).unwrap_or_default();
+                    if !mirror::same_copy(&obj, &there) {
+                        return Err(NotSent::Taken(name_taken(&name, ns, &there)));
+                    }
+                }
+                Err(e) => return Err(failed(why_not_mirrored(&e, ns, self.server()))),
             }
         }
         Ok(name)
     }
+}
+
+/// The warning about a record whose object name `name` another writer holds with other
+/// content (pure): the object, who created it (`spec.createdBy`, echoed), that the record
+/// stays queued and in the local journal, and that an admin must look.
+pub fn name_taken(name: &str, ns: &str, there: &serde_json::Value) -> String {
+    let by = there
+        .pointer("/spec/createdBy")
+        .and_then(|v| v.as_str())
+        .unwrap_or("an unknown user");
+    format!(
+        "warning: ChangeRecord {name} in namespace {ns} already exists with other content, created by {}: the name is taken, so this record could not be mirrored; it stays queued and in the local journal, and an admin must look at that object",
+        crate::base::echo::bare(by)
+    )
 }
 
 /// Why a create of the mirror failed and what to do, as the warning says it (pure): the

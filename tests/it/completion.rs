@@ -365,3 +365,32 @@ fn tab_returns_within_the_deadline_when_the_server_never_answers() {
     );
     drop(silent);
 }
+
+#[test]
+fn completion_lookups_were_sent_without_a_command_and_now_name_kubectl_myops_complete() {
+    let ns = Namespace::new("completion-ua");
+    ns.pod("web-1");
+    let m = Myops::standard("completion-ua");
+    let bin = plugin_bin();
+    let mark = crate::fixture::audit_mark();
+    let args = ["__complete", "myops", "get", "pods", "-n", &ns.0, ""];
+    let r = kubectl_with(&[bin.path()], &m.env, &args);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(candidates(&r).0, ["web-1"], "{r:?}");
+    let lists: Vec<serde_json::Value> = crate::fixture::audit_since(mark)
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "list"
+                && e["objectRef"]["resource"] == "pods"
+                && e["objectRef"]["namespace"] == ns.0.as_str()
+        })
+        .collect();
+    assert!(!lists.is_empty(), "the lookup's audit event");
+    for e in &lists {
+        let agent = e["userAgent"].as_str().unwrap();
+        assert!(
+            agent.starts_with("kubectl-myops/") && agent.contains(" (myops __complete) session/"),
+            "{agent}"
+        );
+    }
+}

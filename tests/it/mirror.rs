@@ -9,6 +9,9 @@ use serde_json::Value;
 
 use crate::fixture::{Myops, Namespace, Run, kubectl, kubectl_at, kubectl_stdin};
 
+#[path = "mirror_taken.rs"]
+mod taken;
+
 /// A plugin.yaml that may get and patch ConfigMaps and mirrors to `mirror_ns`.
 fn plugin(mirror_ns: &str) -> String {
     format!(
@@ -161,7 +164,7 @@ fn the_mirror_namespace_missing_queues_with_a_warning_and_the_next_command_sends
     ok(&r);
     assert!(
         r.stderr.contains(&format!(
-            "warning: the change log's record is kept locally and queued for the cluster mirror (1 queued): the mirror namespace {trail} does not exist on "
+            "warning: the change log's record is kept locally and queued for the cluster mirror (1 queued for this server and user): the mirror namespace {trail} does not exist on "
         )),
         "{r:?}"
     );
@@ -219,7 +222,7 @@ fn the_crd_not_installed_queues_the_record_with_a_warning_and_exit_0() {
     ok(&r);
     assert!(
         r.stderr.contains(
-            "queued for the cluster mirror (1 queued): the ChangeRecord CRD is not installed on "
+            "queued for the cluster mirror (1 queued for this server and user): the ChangeRecord CRD is not installed on "
         ),
         "{r:?}"
     );
@@ -240,7 +243,7 @@ fn a_create_denied_by_rbac_queues_the_record_and_the_exit_code_stays_0() {
     ok(&r);
     assert!(
         r.stderr.contains(
-            "queued for the cluster mirror (1 queued): the server refused the ChangeRecord"
+            "queued for the cluster mirror (1 queued for this server and user): the server refused the ChangeRecord"
         ),
         "{r:?}"
     );
@@ -277,7 +280,10 @@ fn the_server_down_while_the_change_is_made_queues_it_and_the_next_command_sends
     let r = patch_as(&m, "alice", &ns.0, "web", "green");
     ok(&r);
     assert!(r.stderr.contains("cannot reach the API server"), "{r:?}");
-    assert!(r.stderr.contains("(1 queued)"), "{r:?}");
+    assert!(
+        r.stderr.contains("(1 queued for this server and user)"),
+        "{r:?}"
+    );
     assert!(heads_in(&ns.0).is_empty());
     m.env.retain(|(k, _)| k != "MYOPS_TEST_MIRROR");
     ok(&patch_as(&m, "alice", &ns.0, "web", "red"));
@@ -313,16 +319,13 @@ fn a_torn_queue_line_and_an_edited_one_are_rejected_and_the_rest_is_sent() {
     let r = m.run(&["--context", "alice", "changelog", "mirror", "push"]);
     ok(&r);
     assert!(
-        r.stderr.contains("warning: line 2 of the mirror queue ")
-            && r.stderr
-                .contains("is never sent (edited: its hash does not match its content)"),
+        r.stderr.contains("warning: 2 line(s) of the mirror queue ")
+            && r.stderr.contains(
+                " are never sent (line 2: edited: its hash does not match its content; line 4: torn: it does not end with a newline); they were moved to "
+            ),
         "{r:?}"
     );
-    assert!(
-        r.stderr.contains("warning: line 4 of the mirror queue ")
-            && r.stderr.contains("(torn: it does not end with a newline)"),
-        "{r:?}"
-    );
+    assert_eq!(r.stderr.matches("warning:").count(), 1, "one line: {r:?}");
     assert!(!r.stderr.contains(torn), "never the content: {r:?}");
     let mirrored: Vec<String> = heads_in(&ns.0)
         .iter()
@@ -566,4 +569,31 @@ fn a_queue_that_is_not_a_regular_file_refuses_the_change_before_anything_is_sent
     ]);
     assert_eq!(color, "blue");
     assert!(journal_lines(&m).is_empty());
+}
+
+#[test]
+fn a_queue_that_is_a_symbolic_link_refuses_the_change_and_push_prints_no_count_before_its_error() {
+    let ns = Namespace::new("mirror-link");
+    configmap(&ns.0, "web");
+    let m = Myops::new(&plugin(&ns.0));
+    std::fs::create_dir_all(home(&m)).unwrap();
+    let elsewhere = m.dir.path().join("elsewhere.jsonl");
+    std::fs::write(&elsewhere, "").unwrap();
+    std::os::unix::fs::symlink(&elsewhere, home(&m).join("mirror-queue.jsonl")).unwrap();
+    let r = patch_as(&m, "admin", &ns.0, "web", "green");
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr.contains("cannot use the mirror queue ")
+            && r.stderr
+                .contains("mirror-queue.jsonl: it is a symbolic link")
+            && r.stderr.contains("nothing was sent to the cluster"),
+        "{r:?}"
+    );
+    assert!(!r.stderr.contains("a new log is started"), "{r:?}");
+    assert!(journal_lines(&m).is_empty());
+    let r = m.run(&["--context", "admin", "changelog", "mirror", "push"]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(!r.stderr.contains("record(s) sent"), "{r:?}");
+    assert!(r.stderr.contains("it is a symbolic link"), "{r:?}");
+    assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "");
 }

@@ -139,7 +139,7 @@ pub async fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let (files, _) = changelog::read_files(&s.home).map_err(VerbError::io)?;
     let local = Local::of(&files);
     drop(files);
-    let Some(journal) = changelog::journal_id(&s.home) else {
+    let Some(journal) = changelog::journal_id(&s.home).map_err(VerbError::io)? else {
         if local.hashes.is_empty() {
             p.err_line("No change-log records and no journal id: nothing to verify.");
             return Ok(());

@@ -51,13 +51,17 @@ pub async fn run(s: &Settings, cmd: &MirrorCommand, p: &mut Printer<'_>) -> Resu
 /// Sends the queue of the session's server and user and says what it sent and left.
 async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbError> {
     let flushed = session.push_mirror().await;
-    for w in &flushed.rejected {
+    for w in flushed.rejected.iter().chain(&flushed.taken) {
         p.err_line(w);
     }
     for name in &flushed.sent {
         p.out(&format!("changerecord/{name} mirrored\n"))?;
     }
     p.flush()?;
+    if flushed.unread {
+        let why = flushed.failure.unwrap_or_default();
+        return Err(VerbError::io(format!("nothing was sent: {why}")));
+    }
     let others = if flushed.others > 0 {
         format!(
             "; {} queued for other servers or users, sent by a command there",
@@ -75,6 +79,10 @@ async fn push(session: &Session<'_>, p: &mut Printer<'_>) -> Result<(), VerbErro
     match flushed.failure {
         Some(why) => Err(VerbError::io(format!(
             "the mirror did not take every record: {why}"
+        ))),
+        None if !flushed.taken.is_empty() => Err(VerbError::io(format!(
+            "the mirror did not take every record: {} record(s) stay queued because another writer holds their object names (see the warnings above)",
+            flushed.taken.len()
         ))),
         None => Ok(()),
     }
