@@ -318,7 +318,7 @@ pub fn why_not_mirrored(e: &ApiError, ns: &str, server: &str) -> String {
         ApiError::Server {
             code: 403, message, ..
         } => format!(
-            "the server refused the ChangeRecord ({message}); check that namespace {ns} exists and bind the ClusterRole myops-changerecord-writer to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
+            "the server refused the ChangeRecord ({message}); check that deploy/changelog/ is installed on {server} (RBAC answers before a missing CRD shows), that namespace {ns} exists, and that the ClusterRole myops-changerecord-writer is bound to this user in namespace {ns} (deploy/changelog/rbac.yaml), then {next}"
         ),
         other => format!("{other}; {next}"),
     }
@@ -378,7 +378,7 @@ mod tests {
         let w = why_not_mirrored(&server(403, "forbidden"), "trail", s);
         assert!(
             w.contains(
-                "bind the ClusterRole myops-changerecord-writer to this user in namespace trail"
+                "check that deploy/changelog/ is installed on https://k:6443 (RBAC answers before a missing CRD shows), that namespace trail exists, and that the ClusterRole myops-changerecord-writer is bound to this user in namespace trail"
             ),
             "{w}"
         );

@@ -248,8 +248,9 @@ fn a_create_denied_by_rbac_queues_the_record_and_the_exit_code_stays_0() {
         "{r:?}"
     );
     assert!(
-        r.stderr
-            .contains("bind the ClusterRole myops-changerecord-writer to this user in namespace"),
+        r.stderr.contains(
+            "the ClusterRole myops-changerecord-writer is bound to this user in namespace"
+        ),
         "{r:?}"
     );
     assert_eq!(r.stderr.matches("warning:").count(), 1, "{r:?}");

@@ -384,7 +384,9 @@ mod tests {
             "admin",
             &["the record claims user alice but was created by admin"],
         );
-        assert!(forged.later_than(&ok));
+        // A record with problems never takes precedence over a clean one, however late.
+        assert!(!forged.later_than(&ok));
+        assert!(ok.later_than(&forged));
         let t = table(&[ok.clone(), forged.clone()]);
         assert_eq!(
             t.rows()[1],
