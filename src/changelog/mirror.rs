@@ -48,6 +48,18 @@ pub const PLURAL: &str = "changerecords";
 /// `apiVersion` of its objects.
 pub const API_VERSION: &str = "myops.io/v1";
 
+/// The API resource of `changerecords.myops.io/v1` (pure), for the kube client's dynamic
+/// API: the one definition the mirror's writer and readers share.
+pub fn api_resource() -> kube::api::ApiResource {
+    kube::api::ApiResource {
+        group: GROUP.into(),
+        version: VERSION.into(),
+        api_version: API_VERSION.into(),
+        kind: KIND.into(),
+        plural: PLURAL.into(),
+    }
+}
+
 /// Label: the workstation's journal id (`spec.chain.journal`), so one journal's records are
 /// listed with a label selector.
 pub const LABEL_JOURNAL: &str = "myops.io/journal";

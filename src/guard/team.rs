@@ -114,13 +114,7 @@ pub struct MirrorReader<'a> {
 
 /// The API resource of `changerecords.myops.io/v1` (pure).
 pub fn resource() -> ApiResource {
-    ApiResource {
-        group: mirror::GROUP.into(),
-        version: mirror::VERSION.into(),
-        api_version: mirror::API_VERSION.into(),
-        kind: mirror::KIND.into(),
-        plural: mirror::PLURAL.into(),
-    }
+    mirror::api_resource()
 }
 
 impl<'a> MirrorReader<'a> {

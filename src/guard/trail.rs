@@ -24,7 +24,6 @@
 use std::sync::Mutex;
 
 use kube::api::{Api, DynamicObject, PostParams};
-use kube::discovery::ApiResource;
 
 mod prune;
 
@@ -76,17 +75,6 @@ enum NotSent {
     Taken(String),
 }
 
-/// The `changerecords.myops.io/v1` resource.
-fn resource() -> ApiResource {
-    ApiResource {
-        group: mirror::GROUP.into(),
-        version: mirror::VERSION.into(),
-        api_version: mirror::API_VERSION.into(),
-        kind: mirror::KIND.into(),
-        plural: mirror::PLURAL.into(),
-    }
-}
-
 impl Session<'_> {
     /// The mirror namespace (plugin.yaml `changelog.mirror.namespace`), when configured.
     pub fn mirror_namespace(&self) -> Option<&str> {
@@ -100,7 +88,7 @@ impl Session<'_> {
 
     /// The `ChangeRecord` API of the mirror namespace.
     pub(crate) fn change_records(&self, namespace: &str) -> Api<DynamicObject> {
-        Api::namespaced_with(self.client().clone(), namespace, &resource())
+        Api::namespaced_with(self.client().clone(), namespace, &mirror::api_resource())
     }
 
     /// Appends complete records — one, or a group in one step — and then sends the mirror

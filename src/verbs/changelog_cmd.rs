@@ -139,13 +139,7 @@ pub async fn run(
             output,
             ..
         } => {
-            let cutoff = since_arg
-                .as_deref()
-                .map(|t| since(t, jiff::Timestamp::now()))
-                .transpose()?;
-            if session.as_deref() == Some("") {
-                return Err(VerbError::Usage(EMPTY_SESSION.into()));
-            }
+            let cutoff = filter::cutoff_of(since_arg.as_deref(), session.as_deref())?;
             // `--context NAME` lists the changes made in that context only (a fan-out's
             // entries otherwise look alike when the user names match); `--user NAME` those
             // made by that user.

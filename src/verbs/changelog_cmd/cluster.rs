@@ -12,8 +12,8 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::filter::{EMPTY_SESSION, ListFilter, select, since};
-use super::table::{OUTCOME_UNKNOWN, op_name};
+use super::filter::{ListFilter, select};
+
 use crate::base::echo::capped;
 use crate::changelog::{Entry, mirror::Mirrored, object_of};
 use crate::cli::{ChangelogCommand, ListFormat};
@@ -145,13 +145,7 @@ pub async fn run(
             crate::guard::GuardError::from(crate::guard::team::MirrorError::NotConfigured).into(),
         );
     }
-    let cutoff = since_arg
-        .as_deref()
-        .map(|t| since(t, jiff::Timestamp::now()))
-        .transpose()?;
-    if session.as_deref() == Some("") {
-        return Err(VerbError::Usage(EMPTY_SESSION.into()));
-    }
+    let cutoff = super::filter::cutoff_of(since_arg.as_deref(), session.as_deref())?;
     // The global --context picks the cluster here; contexts are names on each workstation,
     // so they do not filter. --by is matched against the record's creator (--user stays
     // kubectl's: the kubeconfig user this command authenticates as).
@@ -289,16 +283,7 @@ pub fn table(rows: &[Summary]) -> OwnTable {
     let mut t = OwnTable::new(headers);
     for r in rows {
         let e = &r.entry;
-        let op = if e.dry_run {
-            format!("{} (dry run)", op_name(e))
-        } else {
-            op_name(e)
-        };
-        let result = if e.outcome_unknown() {
-            OUTCOME_UNKNOWN.to_string()
-        } else {
-            e.result.clone()
-        };
+        let (op, result) = super::table::op_and_result(e);
         let mut cells = vec![
             e.id.clone(),
             e.timestamp.clone(),

@@ -96,3 +96,22 @@ pub fn since(text: &str, now: jiff::Timestamp) -> Result<jiff::Timestamp, VerbEr
 /// all carry the empty session id, so it would list unrelated changes as one
 /// invocation (`rollback --session ''` refuses it the same way).
 pub const EMPTY_SESSION: &str = "--session needs a session id (a fanned-out patch prints it; `kubectl myops changelog show ID` shows an entry's); an empty one would select every change logged before sessions existed";
+
+/// The `--since` cutoff of `changelog list` (local or `--from-cluster`), after checking
+/// `--session` is not empty.
+///
+/// # Errors
+/// [`crate::verbs::VerbError::Usage`] for a `--since` that is neither a duration nor a time, or an empty
+/// `--session`.
+pub fn cutoff_of(
+    since_arg: Option<&str>,
+    session: Option<&str>,
+) -> Result<Option<jiff::Timestamp>, crate::verbs::VerbError> {
+    let cutoff = since_arg
+        .map(|t| since(t, jiff::Timestamp::now()))
+        .transpose()?;
+    if session == Some("") {
+        return Err(crate::verbs::VerbError::Usage(EMPTY_SESSION.into()));
+    }
+    Ok(cutoff)
+}

@@ -55,16 +55,7 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
     }
     let mut t = OwnTable::new(headers);
     for e in entries {
-        let op = if e.dry_run {
-            format!("{} (dry run)", op_name(e))
-        } else {
-            op_name(e)
-        };
-        let result = if e.outcome_unknown() {
-            OUTCOME_UNKNOWN.to_string()
-        } else {
-            e.result.clone()
-        };
+        let (op, result) = op_and_result(e);
         t.row(
             [
                 e.id.clone(),
@@ -114,4 +105,20 @@ pub fn op_name(e: &Entry) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// The OPERATION and RESULT cells of an entry (pure), as every change-log table shows them:
+/// `(dry run)` after a dry run's operation, `outcome unknown` for an intent alone.
+pub fn op_and_result(e: &Entry) -> (String, String) {
+    let op = if e.dry_run {
+        format!("{} (dry run)", op_name(e))
+    } else {
+        op_name(e)
+    };
+    let result = if e.outcome_unknown() {
+        OUTCOME_UNKNOWN.to_string()
+    } else {
+        e.result.clone()
+    };
+    (op, result)
 }
