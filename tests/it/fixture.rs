@@ -108,6 +108,27 @@ pub fn kubectl(args: &[&str]) -> String {
     text_of(&out.stdout)
 }
 
+/// Installs `deploy/changelog/` (the ChangeRecord CRD, its ClusterRoles and admission policy)
+/// on the first test server once per test process, as an admin following docs/team.md
+/// would, and waits until the CRD is Established. The second server never gets it (tests
+/// use it as "the CRD not installed"). `kubectl apply` makes it idempotent across processes.
+pub fn changelog_mirror_installed() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let dir = root().join("deploy/changelog");
+        kubectl(&["--context", "admin", "apply", "-f", dir.to_str().unwrap()]);
+        kubectl(&[
+            "--context",
+            "admin",
+            "wait",
+            "--for",
+            "condition=Established",
+            "--timeout=60s",
+            "crd/changerecords.myops.io",
+        ]);
+    });
+}
+
 /// Runs the real kubectl (test kubeconfig) with `args`, `yaml` on its stdin.
 pub fn kubectl_stdin(args: &[&str], yaml: &str) -> std::process::Output {
     use std::io::Write;

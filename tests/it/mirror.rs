@@ -14,6 +14,7 @@ mod taken;
 
 /// A plugin.yaml that may get and patch ConfigMaps and mirrors to `mirror_ns`.
 fn plugin(mirror_ns: &str) -> String {
+    crate::fixture::changelog_mirror_installed();
     format!(
         "name: myops\nverbs: [get, patch]\nresources: [configmaps]\nscopes: [namespace]\nchangelog:\n  mirror:\n    namespace: {mirror_ns}\n"
     )
@@ -26,6 +27,7 @@ fn may_patch(ns: &Namespace, user: &str) {
 
 /// Binds the ClusterRole myops-changerecord-writer to `user` in `ns`.
 fn may_mirror(ns: &str, user: &str) {
+    crate::fixture::changelog_mirror_installed();
     kubectl(&[
         "create",
         "rolebinding",

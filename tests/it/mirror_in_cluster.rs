@@ -23,6 +23,7 @@ fn manifest(file: &str, ns: &str) -> String {
 
 /// The plugin.yaml that deploy/in-cluster/plugin-config.yaml holds, mirroring to `ns`.
 fn shipped_plugin_yaml(ns: &str) -> String {
+    crate::fixture::changelog_mirror_installed();
     let text =
         std::fs::read_to_string(root().join("deploy/in-cluster/plugin-config.yaml")).unwrap();
     let body = text.split_once("plugin.yaml: |\n").unwrap().1;

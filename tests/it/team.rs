@@ -17,6 +17,7 @@ use myops::changelog::mirror::objects;
 
 /// plugin.yaml: get and patch on ConfigMaps, the mirror in `mirror_ns` (none when `None`).
 fn myops(mirror_ns: Option<&str>) -> Myops {
+    crate::fixture::changelog_mirror_installed();
     let mirror = mirror_ns
         .map(|ns| format!("changelog:\n  mirror:\n    namespace: {ns}\n"))
         .unwrap_or_default();
@@ -28,6 +29,7 @@ fn myops(mirror_ns: Option<&str>) -> Myops {
 /// A mirror namespace in which alice and bob may write (ClusterRole
 /// myops-changerecord-writer bound there).
 fn mirror_namespace(test: &str) -> Namespace {
+    crate::fixture::changelog_mirror_installed();
     let ns = Namespace::new(test);
     for user in ["alice", "bob"] {
         kubectl(&[
