@@ -545,16 +545,28 @@ fn timeout_waits_for_the_status_and_times_out_as_kubectl_where_no_controller_run
     ]);
     assert_eq!(status, "3");
     // The second has no controller manager: kubectl and we time out alike.
-    let theirs = oracle(&[
-        "--context",
-        "admin-2",
-        "scale",
-        "deploy/twin",
-        "--replicas=2",
-        "--timeout=2s",
-        "-n",
-        &ns.0,
-    ]);
+    // On a loaded machine kubectl's own 2 s can pass in its client rate limiter before it
+    // sends anything (a CI run saw "client rate limiter Wait … would exceed context
+    // deadline"): that run says nothing about the timeout being compared, so ask again.
+    let twin = || {
+        oracle(&[
+            "--context",
+            "admin-2",
+            "scale",
+            "deploy/twin",
+            "--replicas=2",
+            "--timeout=2s",
+            "-n",
+            &ns.0,
+        ])
+    };
+    let mut theirs = twin();
+    for _ in 0..3 {
+        if !theirs.stderr.contains("client rate limiter") {
+            break;
+        }
+        theirs = twin();
+    }
     let ours = m.run(&[
         "--context",
         "admin-2",
