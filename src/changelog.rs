@@ -37,13 +37,14 @@
 //!
 //! One concern per file: the record ([`Entry`], `model.rs`), redaction (`redaction.rs`), the
 //! line parser (`parse.rs`), the checks of MYOPS_HOME and the log's path (`checks.rs`),
-//! reading (`read.rs`) and the writer ([`Journal`], `journal.rs`).
+//! reading (`read.rs`; line by line, `stream.rs`, and without the object states, `lean.rs`) and the writer ([`Journal`], `journal.rs`).
 
 pub mod canonical;
 pub mod chain;
 mod checks;
 mod error;
 mod journal;
+mod lean;
 pub mod mirror;
 mod model;
 pub mod outbox;
@@ -51,6 +52,7 @@ mod parse;
 mod read;
 mod redaction;
 pub mod retention;
+pub mod stream;
 
 pub use checks::{home_warning, path};
 pub use error::ChangelogError;
@@ -62,6 +64,7 @@ pub use model::{
     SNAPSHOT, SUCCESS, ambiguous, latest, new_id, new_session_id, now_rfc3339, object_of,
 };
 pub use parse::{InvalidLine, parse};
+pub(crate) use lean::judge_lean;
 pub(crate) use parse::{judge, lines};
 pub use read::{read_all, read_files, skipped_warning};
 pub use redaction::{

@@ -63,7 +63,25 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8], bool)> 
 /// One line as an entry, or the reason it is not one with its length in bytes (pure; never
 /// quoting the line); `unterminated` marks a last line without its newline, reported as torn.
 pub(crate) fn judge(raw: &[u8], unterminated: bool) -> Result<Entry, String> {
-    parse_line(raw).map_err(|why| {
+    judge_as::<Entry>(raw, unterminated)
+}
+
+/// A record type a line can be read as: the whole [`Entry`], or the lean one that skips the
+/// object states ([`super::lean`]) and judges every line the same.
+pub(crate) trait Record: serde::de::DeserializeOwned {
+    /// The record's id.
+    fn id(&self) -> &str;
+}
+
+impl Record for Entry {
+    fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// [`judge`], reading the line as `T`.
+pub(crate) fn judge_as<T: Record>(raw: &[u8], unterminated: bool) -> Result<T, String> {
+    parse_line::<T>(raw).map_err(|why| {
         let why = if unterminated {
             format!(
                 "torn: the last line ends without a newline and is not a complete entry ({why})"
@@ -76,10 +94,10 @@ pub(crate) fn judge(raw: &[u8], unterminated: bool) -> Result<Entry, String> {
 }
 
 /// One line as an entry, or why it is not one (never quoting the line).
-fn parse_line(raw: &[u8]) -> Result<Entry, String> {
+fn parse_line<T: Record>(raw: &[u8]) -> Result<T, String> {
     let text = std::str::from_utf8(raw)
         .map_err(|e| format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1))?;
-    let entry: Entry = serde_json::from_str(text).map_err(|e| {
+    let entry: T = serde_json::from_str(text).map_err(|e| {
         use serde_json::error::Category;
         let column = e.column();
         match e.classify() {
@@ -107,9 +125,8 @@ fn parse_line(raw: &[u8]) -> Result<Entry, String> {
             }
         }
     })?;
-    if entry.id.is_empty()
-        || entry.id.len() > MAX_ID_LEN
-        || !entry.id.bytes().all(|b| b.is_ascii_graphic())
+    let id = entry.id();
+    if id.is_empty() || id.len() > MAX_ID_LEN || !id.bytes().all(|b| b.is_ascii_graphic())
     {
         return Err(
             "not a change-log entry: the id is empty, longer than 128 characters or not printable"
