@@ -27,6 +27,7 @@ mod change_diff;
 mod cluster;
 mod error;
 mod filter;
+mod listing;
 mod mirror;
 mod reconcile;
 mod table;
@@ -77,6 +78,29 @@ pub async fn run(
     }
     if let ChangelogCommand::Mirror(m) = cmd {
         return mirror::run(s, m, p).await;
+    }
+    // The local list streams the log in bounded memory ([`listing`]).
+    if let ChangelogCommand::List {
+        since,
+        object,
+        session,
+        operation,
+        result,
+        output,
+        invalid,
+        ..
+    } = cmd
+    {
+        let args = listing::ListArgs {
+            since: since.as_deref(),
+            object: object.as_deref(),
+            session: session.as_deref(),
+            operation: operation.as_deref(),
+            result: *result,
+            output: *output,
+            invalid: *invalid,
+        };
+        return listing::run(s, &args, p);
     }
     let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;
     let listing_invalid = matches!(cmd, ChangelogCommand::List { invalid: true, .. });

@@ -49,23 +49,25 @@ pub struct ListFilter<'a> {
 pub fn select(records: Vec<Entry>, f: &ListFilter<'_>) -> Vec<Entry> {
     changelog::latest(records)
         .into_iter()
-        .filter(|e| {
-            f.cutoff
-                .is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c))
-        })
-        .filter(|e| f.object.is_none_or(|o| matches_object(e, o)))
-        .filter(|e| f.session.is_none_or(|s| e.session == s))
-        .filter(|e| f.context.is_none_or(|c| e.context.as_deref() == Some(c)))
-        .filter(|e| f.user.is_none_or(|u| e.user == u))
-        .filter(|e| f.operation.is_none_or(|o| op_name(e) == o))
-        .filter(|e| {
-            f.result.is_none_or(|r| match r {
-                ResultFilter::Success => e.result == "success",
-                ResultFilter::Unknown => e.outcome_unknown(),
-                ResultFilter::Failure => e.result != "success" && !e.outcome_unknown(),
-            })
-        })
+        .filter(|e| matches(e, f))
         .collect()
+}
+
+/// Whether the (last) record `e` of an id matches every filter of `f` (pure): what
+/// [`select`] keeps, and what the streamed listing asks of each id's last record.
+pub fn matches(e: &Entry, f: &ListFilter<'_>) -> bool {
+    f.cutoff
+        .is_none_or(|c| e.timestamp.parse::<jiff::Timestamp>().is_ok_and(|t| t >= c))
+        && f.object.is_none_or(|o| matches_object(e, o))
+        && f.session.is_none_or(|s| e.session == s)
+        && f.context.is_none_or(|c| e.context.as_deref() == Some(c))
+        && f.user.is_none_or(|u| e.user == u)
+        && f.operation.is_none_or(|o| op_name(e) == o)
+        && f.result.is_none_or(|r| match r {
+            ResultFilter::Success => e.result == "success",
+            ResultFilter::Unknown => e.outcome_unknown(),
+            ResultFilter::Failure => e.result != "success" && !e.outcome_unknown(),
+        })
 }
 
 /// Parses `--since`: a duration before `now` (`1h`, `30m`) or an RFC 3339 time.
