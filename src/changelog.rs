@@ -66,7 +66,7 @@ pub use model::{
 pub use parse::{InvalidLine, parse};
 pub(crate) use lean::judge_lean;
 pub(crate) use parse::{judge, lines};
-pub use read::{read_all, read_files, skipped_warning};
+pub use read::{read_all, read_files, skipped_warning, verify_log};
 pub use redaction::{
     REDACTED_CHANGED, redact, redact_after, redact_as, redact_patch, secret_data_keys,
 };

@@ -35,7 +35,10 @@ mod verify;
 pub use head::{Head, HeadRead, head_path, read_head, write_head};
 pub use seal::{GENESIS, hash_of, legacy_digest, seal};
 pub use tip::{Tip, file_tip, tip_in};
-pub use verify::{Break, Broken, LogFiles, Place, Problem, Summary, Verdict, verify};
+pub use verify::{
+    Break, Broken, LegacyDigest, LogFiles, Place, Problem, Summary, Verdict, Walk, is_leftover,
+    verify,
+};
 
 #[cfg(test)]
 mod tests;

@@ -10,6 +10,7 @@ use super::error::ChangelogError;
 use super::model::Entry;
 use super::parse::{InvalidLine, parse};
 use super::retention;
+use super::stream::LogStream;
 
 /// The stderr line for `n` skipped lines of the log at `path` (pure): the warning of every
 /// command that reads the log (`changelog`, `drift`).
@@ -108,6 +109,66 @@ fn read_log_file(path: &Path) -> Result<Option<Vec<u8>>, ChangelogError> {
     f.read_to_end(&mut bytes)
         .map_err(|e| ChangelogError::read(path, &e))?;
     Ok(Some(bytes))
+}
+
+/// Walks the retained files as one hash chain, line by line ([`chain::Walk`]): what
+/// [`chain::verify`] answers for [`read_files`]' files and head, holding one line at a time
+/// instead of the whole log. `changelog.head` is read under the same shared lock.
+///
+/// # Errors
+/// As [`read_all`].
+pub fn verify_log(home: &Path) -> Result<chain::Verdict, ChangelogError> {
+    let mut stream = LogStream::open(home)?;
+    let head = chain::read_head(home);
+    let base = match &head {
+        Ok(Some(h)) => h.base.clone(),
+        _ => chain::GENESIS.to_string(),
+    };
+    let mut names: Vec<String> = stream.names().map(str::to_string).collect();
+    let mut leftover = None;
+    if names.len() > 1 && chain::is_leftover(&stream.tip(0)?, &base) {
+        stream.skip_oldest();
+        leftover = Some(names.remove(0));
+    }
+    let skipped = usize::from(leftover.is_some());
+    let mut walk = chain::Walk::new(&head);
+    let mut raw = Vec::new();
+    loop {
+        let (loc, number, unterminated) = match stream.next_line()? {
+            Some(l) => {
+                raw.clear();
+                raw.extend_from_slice(l.raw);
+                (l.loc, l.number, l.unterminated)
+            }
+            None => break,
+        };
+        let mut failed = None;
+        let mut digest = |file: usize, end: Option<usize>| {
+            let i = (file + skipped) as u32;
+            let end = end.map_or(u64::MAX, |e| e as u64);
+            match stream.read_range(i, 0, end) {
+                Ok(bytes) => chain::legacy_digest(&bytes),
+                Err(e) => {
+                    failed = Some(e);
+                    String::new()
+                }
+            }
+        };
+        let file = loc.file as usize - skipped;
+        walk.line(
+            &names[file],
+            file,
+            number,
+            &raw,
+            unterminated,
+            loc.offset as usize,
+            &mut digest,
+        );
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    Ok(walk.finish(head, names, leftover))
 }
 
 #[cfg(test)]

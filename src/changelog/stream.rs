@@ -165,6 +165,35 @@ impl LogStream {
         }))
     }
 
+    /// Passes over the oldest file: the walk starts with the next one. Only before the walk.
+    pub fn skip_oldest(&mut self) {
+        if self.current.is_none() && self.next_file == 0 {
+            self.next_file = 1;
+        }
+    }
+
+    /// The last valid record of file `file` ([`super::chain::file_tip`]'s answer, read
+    /// from the open file in growing windows from its end).
+    ///
+    /// # Errors
+    /// [`ChangelogError::Read`] when the file cannot be read.
+    pub fn tip(&self, file: u32) -> Result<super::chain::Tip, ChangelogError> {
+        use super::chain::{Tip, tip_in};
+        let Some((name, f)) = self.files.get(file as usize) else {
+            return Ok(Tip::None);
+        };
+        let len = f.metadata().map_err(|e| read_error(name, &e))?.len();
+        let mut window: u64 = 64 * 1024;
+        loop {
+            let start = len.saturating_sub(window);
+            let buf = self.read_range(file, start, len - start)?;
+            match tip_in(&buf, start == 0) {
+                Tip::None if start > 0 => window = window.saturating_mul(2),
+                tip => return Ok(tip),
+            }
+        }
+    }
+
     /// The bytes of the line at `loc` (without its `\n` and `\r`), read again from its file;
     /// for after the walk ([`LogStream::next_line`] returned `None`).
     ///
@@ -188,6 +217,8 @@ impl LogStream {
         let Some((name, f)) = self.files.get(file as usize) else {
             return Ok(Vec::new());
         };
+        let size = f.metadata().map_err(|e| read_error(name, &e))?.len();
+        let len = len.min(size.saturating_sub(offset));
         let mut out = vec![0; usize::try_from(len).unwrap_or(usize::MAX)];
         let mut got = 0;
         while got < out.len() {

@@ -229,3 +229,119 @@ fn the_tip_is_read_from_the_end_past_bad_lines_and_a_partial_first_line() {
     let legacy = serde_json::to_vec(&record("old", "admin")).unwrap();
     assert_eq!(tip_in(&legacy, true), Tip::Legacy);
 }
+
+/// Writes `files` (name, lines) into a fresh MYOPS_HOME with `head`.
+fn home_with(files: &[(&str, Vec<Vec<u8>>)], head: Option<&Head>) -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    for (name, lines) in files {
+        let mut bytes = Vec::new();
+        for l in lines {
+            bytes.extend_from_slice(l);
+            bytes.push(b'\n');
+        }
+        std::fs::write(d.path().join(name), bytes).unwrap();
+    }
+    if let Some(h) = head {
+        write_head(d.path(), h).unwrap();
+    }
+    d
+}
+
+#[test]
+fn the_streamed_verify_answers_what_the_whole_log_verify_answers() {
+    let (lines, head) = log(9);
+    let legacy = |id: &str| serde_json::to_vec(&record(id, "admin")).unwrap();
+    // The chain after two records without hashes, in a file of their own and in the same one.
+    let mut prev = legacy_digest(&[legacy("o1"), b"\n".to_vec(), legacy("o2")].concat());
+    let mut after_legacy = Vec::new();
+    for i in 0..3 {
+        let (line, hash) = seal(record(&format!("n{i}"), "admin"), &prev).unwrap();
+        after_legacy.push(line);
+        prev = hash;
+    }
+    let legacy_head = Head {
+        head: prev,
+        base: GENESIS.into(),
+    };
+    let mut edited = lines.clone();
+    edited[4] = String::from_utf8(edited[4].clone())
+        .unwrap()
+        .replace("admin", "mallory")
+        .into_bytes();
+    let rotated_head = Head {
+        head: head.head.clone(),
+        base: String::from_utf8(lines[2].clone()).unwrap()[..0].to_string(),
+    };
+    let tip3 = match tip_in(&file(&lines[..3])[0].1, true) {
+        Tip::Hashed(h) => h,
+        t => panic!("{t:?}"),
+    };
+    let cases: Vec<(Vec<(&str, Vec<Vec<u8>>)>, Option<Head>)> = vec![
+        (
+            vec![
+                ("changelog.jsonl.2", lines[..3].to_vec()),
+                ("changelog.jsonl.1", lines[3..6].to_vec()),
+                ("changelog.jsonl", lines[6..].to_vec()),
+            ],
+            Some(head.clone()),
+        ),
+        // A rotation stopped before deleting its oldest file: that file is passed over.
+        (
+            vec![
+                ("changelog.jsonl.2", lines[..3].to_vec()),
+                ("changelog.jsonl.1", lines[3..6].to_vec()),
+                ("changelog.jsonl", lines[6..].to_vec()),
+            ],
+            Some(Head {
+                head: head.head.clone(),
+                base: tip3,
+            }),
+        ),
+        (
+            vec![
+                ("changelog.jsonl.1", vec![legacy("o1"), legacy("o2")]),
+                ("changelog.jsonl", after_legacy.clone()),
+            ],
+            Some(legacy_head.clone()),
+        ),
+        (
+            vec![(
+                "changelog.jsonl",
+                [vec![legacy("o1"), legacy("o2")], after_legacy.clone()].concat(),
+            )],
+            Some(legacy_head),
+        ),
+        (
+            vec![
+                ("changelog.jsonl.1", edited[..5].to_vec()),
+                ("changelog.jsonl", edited[5..].to_vec()),
+            ],
+            Some(head.clone()),
+        ),
+        (
+            vec![(
+                "changelog.jsonl",
+                [&lines[..2], &[b"torn {\"id\":\"x".to_vec()], &lines[3..7]].concat(),
+            )],
+            Some(head.clone()),
+        ),
+        (
+            vec![("changelog.jsonl", lines[..5].to_vec())],
+            Some(head.clone()),
+        ),
+        (vec![("changelog.jsonl", lines.clone())], None),
+        (vec![("changelog.jsonl", lines.clone())], Some(rotated_head)),
+        (vec![], None),
+    ];
+    for (i, (files, head)) in cases.iter().enumerate() {
+        let d = home_with(files, head.as_ref());
+        let (bytes, read) = crate::changelog::read_files(d.path()).unwrap();
+        let whole = verify(&bytes, read);
+        assert_eq!(
+            crate::changelog::verify_log(d.path()).unwrap(),
+            whole,
+            "case {i}"
+        );
+        assert_eq!(whole.is_ok(), [0, 1, 2, 3, 9].contains(&i), "case {i}: {whole:?}");
+    }
+}

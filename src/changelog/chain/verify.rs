@@ -1,14 +1,13 @@
 //! Verifying the chain ([`verify`], pure): walking the retained files as one chain against
 //! `changelog.head`, and naming the first place where it does not hold.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use super::head::{Head, HeadRead};
 use super::seal::{GENESIS, hash_of, legacy_digest};
 use super::tip::{Tip, tip_in};
-use crate::changelog::parse::{judge, lines};
+use crate::changelog::judge_lean;
+use crate::changelog::parse::lines;
 
 /// Where a record is: the file's name and the 1-based line number, and its id when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,33 +175,29 @@ pub type Verdict = Result<Summary, Box<Broken>>;
 /// Walks `files` (name and bytes, oldest first) as one chain against `head` (pure): every
 /// line must be a valid record, every hashed record must match its hash and chain to the
 /// one before it (the first to `head.base`, or [`GENESIS`] without a head), and the last hash
-/// must be `head.head` (or an earlier record's, see [`Summary::head_lags`]).
+/// must be `head.head` (or an earlier record's, see [`Summary::head_lags`]). The same walk as
+/// the streamed one of `changelog verify` ([`Walk`]), over bytes in memory.
 pub fn verify(files: &[(String, Vec<u8>)], head: HeadRead) -> Verdict {
-    let (head, head_error) = match head {
-        Ok(h) => (h, None),
-        Err(e) => (None, Some(e)),
+    let base = match &head {
+        Ok(Some(h)) => h.base.clone(),
+        _ => GENESIS.to_string(),
     };
-    let base = head.as_ref().map_or(GENESIS, |h| h.base.as_str());
-    let (files, leftover) = without_leftover(files, base);
-    let mut walk = Walk::new(base);
-    for (name, bytes) in files {
-        walk.file(name, bytes);
+    let (files, leftover) = without_leftover(files, &base);
+    let mut walk = Walk::new(&head);
+    for (i, (name, bytes)) in files.iter().enumerate() {
+        for (line, raw, unterminated) in lines(bytes) {
+            let start = raw.as_ptr() as usize - bytes.as_ptr() as usize;
+            walk.line(name, i, line, raw, unterminated, start, &mut |file, end| {
+                let b = &files[file].1;
+                legacy_digest(&b[..end.unwrap_or(b.len())])
+            });
+        }
     }
-    let head_lags = walk.check_head(head.as_ref(), head_error);
-    if let Some(first) = walk.breaks.first() {
-        return Err(Box::new(Broken {
-            first: first.clone(),
-            more: walk.breaks.len() - 1,
-        }));
-    }
-    Ok(Summary {
-        records: walk.records,
-        unchained: walk.unchained,
-        files: files.iter().map(|(n, _)| n.clone()).collect(),
-        last: walk.last.map_or(GENESIS.to_string(), |(h, _)| h),
+    walk.finish(
+        head,
+        files.iter().map(|(n, _)| n.clone()).collect(),
         leftover,
-        head_lags,
-    })
+    )
 }
 
 /// `files` without its oldest file when that one ends at `base` (not [`GENESIS`]): a
@@ -214,22 +209,37 @@ fn without_leftover<'f>(
 ) -> (&'f [(String, Vec<u8>)], Option<String>) {
     if let [first, rest @ ..] = files
         && !rest.is_empty()
-        && base != GENESIS
-        && tip_in(&first.1, true) == Tip::Hashed(base.to_string())
+        && is_leftover(&tip_in(&first.1, true), base)
     {
         return (rest, Some(first.0.clone()));
     }
     (files, None)
 }
 
-/// What a walk along the chain has found so far.
-struct Walk<'a> {
+/// Whether the oldest of several files, whose last record is `tip`, is left over from an
+/// interrupted rotation: it ends at `base`, and `base` is not [`GENESIS`].
+pub fn is_leftover(tip: &Tip, base: &str) -> bool {
+    base != GENESIS && *tip == Tip::Hashed(base.to_string())
+}
+
+/// The digest of the records before the chain ([`legacy_digest`]): of file `file` (an index
+/// of the files walked) up to byte `end`, or whole for `None`.
+pub type LegacyDigest<'d> = dyn FnMut(usize, Option<usize>) -> String + 'd;
+
+/// A walk along the chain, fed one line at a time, oldest first; it holds no line and no
+/// file, only the last hash and place and the first break (a log at its retention bound
+/// is walked in constant memory).
+pub struct Walk {
     /// The `prev` the first hashed record must have when no record precedes it.
-    base: &'a str,
-    /// Every break, in log order.
-    breaks: Vec<Break>,
-    /// The hashes of the hashed records read.
-    seen: HashSet<String>,
+    base: String,
+    /// The last hash `changelog.head` names, if it was read.
+    head: Option<String>,
+    /// Whether a hashed record with the head's hash was read (before the last).
+    head_seen: bool,
+    /// The first break, in log order.
+    first: Option<Break>,
+    /// How many breaks were found.
+    breaks: usize,
     /// The last hashed record: its hash and place.
     last: Option<(String, Place)>,
     /// The last valid record, hashed or not.
@@ -238,16 +248,23 @@ struct Walk<'a> {
     records: usize,
     /// Valid records before the chain started.
     unchained: usize,
-    /// The bytes of the file holding the last record before the chain ([`legacy_digest`]).
-    legacy: Option<&'a [u8]>,
+    /// The file (index) holding the last record before the chain ([`legacy_digest`]).
+    legacy: Option<usize>,
 }
 
-impl<'a> Walk<'a> {
-    fn new(base: &'a str) -> Walk<'a> {
+impl Walk {
+    /// A walk against `changelog.head` as read (its base is where the chain starts).
+    pub fn new(head: &HeadRead) -> Walk {
+        let head = match head {
+            Ok(h) => h.as_ref(),
+            Err(_) => None,
+        };
         Walk {
-            base,
-            breaks: Vec::new(),
-            seen: HashSet::new(),
+            base: head.map_or(GENESIS.to_string(), |h| h.base.clone()),
+            head: head.map(|h| h.head.clone()),
+            head_seen: false,
+            first: None,
+            breaks: 0,
             last: None,
             last_place: None,
             records: 0,
@@ -256,48 +273,61 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// Walks the lines of the file `name`.
-    fn file(&mut self, name: &str, bytes: &'a [u8]) {
-        // Whether the last record before the chain is in this file.
-        let mut legacy_here = false;
-        for (line, raw, unterminated) in lines(bytes) {
-            let place = |id: Option<String>| Place {
-                file: name.to_string(),
-                line,
-                id,
-            };
-            let entry = match judge(raw, unterminated) {
-                Ok(e) => e,
-                Err(why) => {
-                    self.breaks.push(Break {
-                        place: Some(place(sniff_id(raw))),
-                        problem: Problem::Invalid(why),
-                    });
-                    continue;
-                }
-            };
-            let here = place(Some(entry.id));
-            self.records += 1;
-            self.last_place = Some(here.clone());
-            let Ok(map) = serde_json::from_slice::<Map<String, Value>>(raw) else {
-                continue; // judged valid, so it is an object; never reached
-            };
-            let Some(hash) = map.get("hash").and_then(Value::as_str) else {
-                if self.last.is_some() {
-                    self.breaks.push(Break {
-                        place: Some(here),
-                        problem: Problem::Unhashed,
-                    });
-                } else {
-                    self.unchained += 1;
-                    self.legacy = Some(bytes);
-                    legacy_here = true;
-                }
-                continue;
-            };
-            let start = raw.as_ptr() as usize - bytes.as_ptr() as usize;
-            self.hashed(&map, hash, here, legacy_here.then_some(start));
-        }
+    /// Records a break; only the first is kept, the others are counted.
+    fn push(&mut self, b: Break) {
+        self.breaks += 1;
+        self.first.get_or_insert(b);
+    }
+
+    /// Walks one line: line `line` of file `name` (index `file` of the files walked), which
+    /// starts at byte `start` of it. `digest` gives the [`legacy_digest`] of a file's start
+    /// when the chain begins after records without hashes.
+    #[allow(clippy::too_many_arguments)]
+    pub fn line(
+        &mut self,
+        name: &str,
+        file: usize,
+        line: usize,
+        raw: &[u8],
+        unterminated: bool,
+        start: usize,
+        digest: &mut LegacyDigest<'_>,
+    ) {
+        let place = |id: Option<String>| Place {
+            file: name.to_string(),
+            line,
+            id,
+        };
+        let entry = match judge_lean(raw, unterminated) {
+            Ok(e) => e,
+            Err(why) => {
+                self.push(Break {
+                    place: Some(place(sniff_id(raw))),
+                    problem: Problem::Invalid(why),
+                });
+                return;
+            }
+        };
+        let here = place(Some(entry.id));
+        self.records += 1;
+        self.last_place = Some(here.clone());
+        let Ok(map) = serde_json::from_slice::<Map<String, Value>>(raw) else {
+            return; // judged valid, so it is an object; never reached
+        };
+        let Some(hash) = map.get("hash").and_then(Value::as_str) else {
+            if self.last.is_some() {
+                self.push(Break {
+                    place: Some(here),
+                    problem: Problem::Unhashed,
+                });
+            } else {
+                self.unchained += 1;
+                self.legacy = Some(file);
+            }
+            return;
+        };
+        let legacy_end = (self.legacy == Some(file)).then_some(start);
+        self.hashed(&map, hash, here, legacy_end, digest);
     }
 
     /// Checks one hashed record at `here`: its content against `hash`, its `prev` against
@@ -309,9 +339,10 @@ impl<'a> Walk<'a> {
         hash: &str,
         here: Place,
         legacy_end: Option<usize>,
+        digest: &mut LegacyDigest<'_>,
     ) {
         if hash_of(map) != hash {
-            self.breaks.push(Break {
+            self.push(Break {
                 place: Some(here.clone()),
                 problem: Problem::Edited,
             });
@@ -319,14 +350,11 @@ impl<'a> Walk<'a> {
         let prev = map.get("prev").and_then(Value::as_str).unwrap_or("");
         let (expected, after) = match (&self.last, self.legacy) {
             (Some((h, p)), _) => (h.clone(), Some(p.clone())),
-            (None, Some(file)) => (
-                legacy_digest(&file[..legacy_end.unwrap_or(file.len())]),
-                None,
-            ),
-            (None, None) => (self.base.to_string(), None),
+            (None, Some(file)) => (digest(file, legacy_end), None),
+            (None, None) => (self.base.clone(), None),
         };
         if prev != expected {
-            self.breaks.push(Break {
+            self.push(Break {
                 place: Some(here.clone()),
                 problem: Problem::Unlinked {
                     prev: crate::base::echo::capped(prev, 80),
@@ -335,8 +363,35 @@ impl<'a> Walk<'a> {
                 },
             });
         }
-        self.seen.insert(hash.to_string());
+        if self.head.as_deref() == Some(hash) {
+            self.head_seen = true;
+        }
         self.last = Some((hash.to_string(), here));
+    }
+
+    /// Ends the walk: checks the end of the chain against `changelog.head` (as read when
+    /// the walk began) and gives the verdict over `files` (the names walked) and the
+    /// `leftover` file passed over.
+    pub fn finish(mut self, head: HeadRead, files: Vec<String>, leftover: Option<String>) -> Verdict {
+        let (head, head_error) = match head {
+            Ok(h) => (h, None),
+            Err(e) => (None, Some(e)),
+        };
+        let head_lags = self.check_head(head.as_ref(), head_error);
+        if let Some(first) = self.first {
+            return Err(Box::new(Broken {
+                first,
+                more: self.breaks - 1,
+            }));
+        }
+        Ok(Summary {
+            records: self.records,
+            unchained: self.unchained,
+            files,
+            last: self.last.map_or(GENESIS.to_string(), |(h, _)| h),
+            leftover,
+            head_lags,
+        })
     }
 
     /// Checks the end of the chain against `changelog.head` (or why it could not be read);
@@ -354,7 +409,7 @@ impl<'a> Walk<'a> {
             (_, _, Some(why)) => Problem::BadHead(why),
             (None, Some(_), None) => Problem::NoHead,
             (Some(h), Some((tip, _)), None) if &h.head != tip => {
-                if self.seen.contains(&h.head) {
+                if self.head_seen {
                     return true;
                 }
                 truncated(h)
@@ -362,7 +417,7 @@ impl<'a> Walk<'a> {
             (Some(h), None, None) if h.head != GENESIS && h.head != h.base => truncated(h),
             _ => return false,
         };
-        self.breaks.push(Break {
+        self.push(Break {
             place: end,
             problem,
         });

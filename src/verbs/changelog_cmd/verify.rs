@@ -15,8 +15,8 @@ use crate::verbs::VerbError;
 /// [`VerbError::ChainBroken`] (exit 1) naming the first break and how many follow;
 /// [`VerbError::Io`] (exit 1) when a log file cannot be read at all.
 pub fn run(s: &Settings, p: &mut Printer<'_>) -> Result<(), VerbError> {
-    let (files, head) = changelog::read_files(&s.home).map_err(VerbError::io)?;
-    let summary = chain::verify(&files, head)
+    let summary = changelog::verify_log(&s.home)
+        .map_err(VerbError::io)?
         .map_err(|b| VerbError::ChainBroken(broken(&b.first, b.more)))?;
     if summary.records == 0 {
         p.err_line("No change-log records: nothing to verify.");
