@@ -57,6 +57,7 @@ pub mod stream;
 pub use checks::{home_warning, path};
 pub use error::ChangelogError;
 pub use journal::Journal;
+pub(crate) use lean::judge_lean;
 #[cfg(test)]
 pub(crate) use model::sample_entry;
 pub use model::{
@@ -64,7 +65,6 @@ pub use model::{
     SNAPSHOT, SUCCESS, ambiguous, latest, new_id, new_session_id, now_rfc3339, object_of,
 };
 pub use parse::{InvalidLine, parse};
-pub(crate) use lean::judge_lean;
 pub(crate) use parse::{judge, lines};
 pub use read::{read_all, read_files, skipped_warning, verify_log};
 pub use redaction::{

@@ -191,8 +191,14 @@ mod tests {
         let good = serde_json::to_string(&e).unwrap();
         let mut lines: Vec<String> = vec![
             good.clone(),
-            good.replace("\"before\":{", &format!("\"before\":{},\"x\":{{", deep(120))),
-            good.replace("\"before\":{", &format!("\"before\":{},\"x\":{{", deep(200))),
+            good.replace(
+                "\"before\":{",
+                &format!("\"before\":{},\"x\":{{", deep(120)),
+            ),
+            good.replace(
+                "\"before\":{",
+                &format!("\"before\":{},\"x\":{{", deep(200)),
+            ),
             good.replace("\"before\":{", "\"before\":1e400,\"x\":{"),
             good.replace("\"before\":{", "\"before\":\"\\ud800\",\"x\":{"),
             good.replace("\"before\":{", "\"before\":\"\\q\",\"x\":{"),

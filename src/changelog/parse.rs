@@ -126,8 +126,7 @@ fn parse_line<T: Record>(raw: &[u8]) -> Result<T, String> {
         }
     })?;
     let id = entry.id();
-    if id.is_empty() || id.len() > MAX_ID_LEN || !id.bytes().all(|b| b.is_ascii_graphic())
-    {
+    if id.is_empty() || id.len() > MAX_ID_LEN || !id.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(
             "not a change-log entry: the id is empty, longer than 128 characters or not printable"
                 .into(),

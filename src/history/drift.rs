@@ -40,10 +40,12 @@ use crate::rules::diff;
 
 mod managed_fields;
 mod report;
+mod scan;
 mod team;
 
 pub use managed_fields::{holds, owners, writers_since};
 pub use report::{Field, Manager, ObjectDrift, REPORT_API_VERSION, REPORT_KIND, Report, State};
+pub use scan::{Scan, scan};
 pub use team::{TeamChange, Teammates};
 
 /// The last change of ours to one object, and whether a newer attempt's outcome is unknown.

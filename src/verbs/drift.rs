@@ -45,14 +45,17 @@ pub async fn run(
     if let Some(w) = changelog::home_warning(&s.home) {
         p.err_line(&w);
     }
-    let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;
-    if !invalid.is_empty() {
+    // The log is walked without its object states and only each object's baseline is read
+    // whole ([`drift::scan`]), before the session is opened: the shared lock is not held
+    // across network calls.
+    let mut scan = drift::scan(&s.home).map_err(VerbError::io)?;
+    if scan.invalid > 0 {
         p.err_line(&changelog::skipped_warning(
-            invalid.len(),
+            scan.invalid,
             &changelog::path(&s.home),
         ));
     }
-    let ours: std::collections::HashSet<String> = entries.iter().map(|e| e.id.clone()).collect();
+    let ours = std::mem::take(&mut scan.ours);
     let session = Session::open(s, p, Purpose::Read).await?;
     let kind = match &args.type_name {
         Some(t) => {
@@ -61,7 +64,8 @@ pub async fn run(
         }
         None => None,
     };
-    let selected: Vec<Baseline> = drift::baselines(entries, session.server())
+    let selected: Vec<Baseline> = scan
+        .take(session.server())
         .into_iter()
         .filter(|b| {
             let e = &b.entry;

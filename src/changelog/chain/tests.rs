@@ -342,6 +342,10 @@ fn the_streamed_verify_answers_what_the_whole_log_verify_answers() {
             whole,
             "case {i}"
         );
-        assert_eq!(whole.is_ok(), [0, 1, 2, 3, 9].contains(&i), "case {i}: {whole:?}");
+        assert_eq!(
+            whole.is_ok(),
+            [0, 1, 2, 3, 9].contains(&i),
+            "case {i}: {whole:?}"
+        );
     }
 }

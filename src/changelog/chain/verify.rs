@@ -372,7 +372,12 @@ impl Walk {
     /// Ends the walk: checks the end of the chain against `changelog.head` (as read when
     /// the walk began) and gives the verdict over `files` (the names walked) and the
     /// `leftover` file passed over.
-    pub fn finish(mut self, head: HeadRead, files: Vec<String>, leftover: Option<String>) -> Verdict {
+    pub fn finish(
+        mut self,
+        head: HeadRead,
+        files: Vec<String>,
+        leftover: Option<String>,
+    ) -> Verdict {
         let (head, head_error) = match head {
             Ok(h) => (h, None),
             Err(e) => (None, Some(e)),

@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use super::filter::{ListFilter, cutoff_of, matches};
 use super::table::{invalid_table, op_and_result};
 use crate::base::echo::capped;
-use crate::changelog::stream::{LogStream, Loc};
+use crate::changelog::stream::{Loc, LogStream};
 use crate::changelog::{self, Entry, InvalidLine, object_of};
 use crate::cli::{ListFormat, ResultFilter};
 use crate::output::table::align;
