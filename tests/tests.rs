@@ -85,6 +85,8 @@ mod label;
 mod layering;
 #[path = "it/leader.rs"]
 mod leader;
+#[path = "it/long_tails.rs"]
+mod long_tails;
 #[path = "it/metrics.rs"]
 mod metrics;
 #[path = "it/mirror.rs"]

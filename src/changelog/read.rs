@@ -133,15 +133,7 @@ pub fn verify_log(home: &Path) -> Result<chain::Verdict, ChangelogError> {
     let skipped = usize::from(leftover.is_some());
     let mut walk = chain::Walk::new(&head);
     let mut raw = Vec::new();
-    loop {
-        let (loc, number, unterminated) = match stream.next_line()? {
-            Some(l) => {
-                raw.clear();
-                raw.extend_from_slice(l.raw);
-                (l.loc, l.number, l.unterminated)
-            }
-            None => break,
-        };
+    while let Some((loc, number, unterminated)) = next_copied(&mut stream, &mut raw)? {
         let mut failed = None;
         let mut digest = |file: usize, end: Option<usize>| {
             let i = (file + skipped) as u32;
@@ -169,6 +161,19 @@ pub fn verify_log(home: &Path) -> Result<chain::Verdict, ChangelogError> {
         }
     }
     Ok(walk.finish(head, names, leftover))
+}
+
+/// The stream's next line copied into `raw`, with its place, number and whether it is
+/// unterminated (the copy frees the stream for re-reading a file's start mid-walk).
+fn next_copied(
+    stream: &mut LogStream,
+    raw: &mut Vec<u8>,
+) -> Result<Option<(super::stream::Loc, usize, bool)>, ChangelogError> {
+    Ok(stream.next_line()?.map(|l| {
+        raw.clear();
+        raw.extend_from_slice(l.raw);
+        (l.loc, l.number, l.unterminated)
+    }))
 }
 
 #[cfg(test)]

@@ -80,26 +80,7 @@ pub async fn run(
         return mirror::run(s, m, p).await;
     }
     // The local list streams the log in bounded memory ([`listing`]).
-    if let ChangelogCommand::List {
-        since,
-        object,
-        session,
-        operation,
-        result,
-        output,
-        invalid,
-        ..
-    } = cmd
-    {
-        let args = listing::ListArgs {
-            since: since.as_deref(),
-            object: object.as_deref(),
-            session: session.as_deref(),
-            operation: operation.as_deref(),
-            result: *result,
-            output: *output,
-            invalid: *invalid,
-        };
+    if let Some(args) = listing::args_of(cmd) {
         return listing::run(s, &args, p);
     }
     let (entries, invalid) = changelog::read_all(&s.home).map_err(VerbError::io)?;

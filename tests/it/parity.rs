@@ -850,6 +850,9 @@ fn kubectl_and_myops_print_the_same_bytes_and_exit_codes_on_the_same_objects() {
         // --chunk-size=1: several pages, one output
         get(a, &["pods", "--chunk-size=1"]),
         get(a, &["pods", "--chunk-size=1", "-o", "name"]),
+        // -o json|yaml print each page's items as they arrive inside one List (issue 31)
+        get(a, &["pods", "--chunk-size=1", "-o", "json"]),
+        get(a, &["configmaps", "--chunk-size=1", "-o", "yaml"]),
         get(
             a,
             &[

@@ -276,7 +276,8 @@ fn the_streamed_verify_answers_what_the_whole_log_verify_answers() {
         Tip::Hashed(h) => h,
         t => panic!("{t:?}"),
     };
-    let cases: Vec<(Vec<(&str, Vec<Vec<u8>>)>, Option<Head>)> = vec![
+    type Case<'a> = (Vec<(&'a str, Vec<Vec<u8>>)>, Option<Head>);
+    let cases: Vec<Case<'_>> = vec![
         (
             vec![
                 ("changelog.jsonl.2", lines[..3].to_vec()),

@@ -149,17 +149,17 @@ mod tests {
             let e = Entry {
                 id: format!("{:x}-1-0", n % 450),
                 server: format!("https://s{}", n % 2),
-                api_version: if n % 3 == 0 { "apps/v1" } else { "v1" }.into(),
-                kind: if n % 3 == 0 {
+                api_version: if n.is_multiple_of(3) { "apps/v1" } else { "v1" }.into(),
+                kind: if n.is_multiple_of(3) {
                     "Deployment"
                 } else {
                     "ConfigMap"
                 }
                 .into(),
-                namespace: (n % 4 != 0).then(|| "shop".into()),
+                namespace: (!n.is_multiple_of(4)).then(|| "shop".into()),
                 name: format!("o{}", n % 17),
                 operation: [Operation::Patch, Operation::Scale, Operation::Apply][n % 3],
-                dry_run: n % 19 == 0,
+                dry_run: n.is_multiple_of(19),
                 result: [
                     changelog::SUCCESS,
                     PENDING,

@@ -22,7 +22,7 @@ use super::table::{invalid_table, op_and_result};
 use crate::base::echo::capped;
 use crate::changelog::stream::{Loc, LogStream};
 use crate::changelog::{self, Entry, InvalidLine, object_of};
-use crate::cli::{ListFormat, ResultFilter};
+use crate::cli::{ChangelogCommand, ListFormat, ResultFilter};
 use crate::output::table::align;
 use crate::output::{OutputError, Printer, to_yaml};
 use crate::settings::Settings;
@@ -54,6 +54,34 @@ pub struct ListArgs<'a> {
     pub output: Option<ListFormat>,
     /// `--invalid`.
     pub invalid: bool,
+}
+
+/// The arguments of a local `changelog list` (`None` for another subcommand and for
+/// `--from-cluster`).
+pub fn args_of(cmd: &ChangelogCommand) -> Option<ListArgs<'_>> {
+    let ChangelogCommand::List {
+        since,
+        object,
+        session,
+        operation,
+        result,
+        output,
+        invalid,
+        from_cluster: false,
+        ..
+    } = cmd
+    else {
+        return None;
+    };
+    Some(ListArgs {
+        since: since.as_deref(),
+        object: object.as_deref(),
+        session: session.as_deref(),
+        operation: operation.as_deref(),
+        result: *result,
+        output: *output,
+        invalid: *invalid,
+    })
 }
 
 /// What is kept of the last record of an id that matches the filters.
@@ -110,7 +138,9 @@ fn list(
         result: a.result,
     };
     let table = a.output.is_none() && !a.invalid;
-    let walked = walk(&mut stream, &filter, table).map_err(VerbError::io)?;
+    let active = changelog::path(home);
+    let active = active.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let walked = walk(&mut stream, &filter, table, active).map_err(VerbError::io)?;
     if a.invalid {
         if walked.invalid.is_empty() {
             p.err_line("No invalid lines.");
@@ -138,13 +168,14 @@ fn list(
     }
 }
 
-/// Walks every line once: the last record of each id, its row kept when it matches.
+/// Walks every line once: the last record of each id, its row kept when it matches. A bad
+/// line is named by its file unless that is the `active` one (as [`changelog::read_all`]).
 fn walk(
     stream: &mut LogStream,
     filter: &ListFilter<'_>,
     table: bool,
+    active: &str,
 ) -> Result<Walked, changelog::ChangelogError> {
-    let active = stream.names().count().saturating_sub(1) as u32;
     let mut ids: HashMap<Box<str>, usize> = HashMap::new();
     let mut out = Walked::default();
     while let Some(line) = stream.next_line()? {
@@ -154,7 +185,7 @@ fn walk(
                 let file = line.loc.file;
                 let number = line.number;
                 out.invalid.push(InvalidLine {
-                    file: (file != active).then(|| stream.name(file).to_string()),
+                    file: (stream.name(file) != active).then(|| stream.name(file).to_string()),
                     line: number,
                     reason,
                 });

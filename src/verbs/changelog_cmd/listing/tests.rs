@@ -16,17 +16,22 @@ fn record(n: usize, result: &str) -> Entry {
         id: format!("{n:x}-1-0"),
         session: format!("s{}", n % 3),
         timestamp: format!("2026-11-30T08:{:02}:00Z", n % 60),
-        context: (n % 4 != 0).then(|| format!("ctx-{}", n % 4)),
-        kind: if n % 2 == 0 { "ConfigMap" } else { "Pod" }.into(),
-        namespace: (n % 5 != 0).then(|| "shop".to_string()),
+        context: (!n.is_multiple_of(4)).then(|| format!("ctx-{}", n % 4)),
+        kind: if n.is_multiple_of(2) {
+            "ConfigMap"
+        } else {
+            "Pod"
+        }
+        .into(),
+        namespace: (!n.is_multiple_of(5)).then(|| "shop".to_string()),
         name,
-        operation: if n % 3 == 0 {
+        operation: if n.is_multiple_of(3) {
             Operation::Patch
         } else {
             Operation::Apply
         },
-        dry_run: n % 11 == 0,
-        reason: (n % 13 == 0).then(|| format!("ticket {n}\nsecond line")),
+        dry_run: n.is_multiple_of(11),
+        reason: (n.is_multiple_of(13)).then(|| format!("ticket {n}\nsecond line")),
         before: Some(json!({"metadata": {"name": n}, "data": {"k": "v".repeat(n % 50)}})),
         after: (result != PENDING).then(|| json!({"data": {"k": "w"}})),
         result: result.into(),
@@ -43,13 +48,20 @@ fn write_log(home: &std::path::Path, ids: usize) {
         let line = |e: &Entry| format!("{}\n", serde_json::to_string(e).unwrap());
         files[file].extend(line(&record(n, PENDING)).as_bytes());
         if n % 10 != 9 {
-            let mut done = record(n, if n % 6 == 0 { "denied" } else { "success" });
+            let mut done = record(
+                n,
+                if n.is_multiple_of(6) {
+                    "denied"
+                } else {
+                    "success"
+                },
+            );
             if n + 1 == ids {
                 done.name = "w".repeat(700);
             }
-            files[(file + usize::from(n % 5 == 0)).min(2)].extend(line(&done).as_bytes());
+            files[(file + usize::from(n.is_multiple_of(5))).min(2)].extend(line(&done).as_bytes());
         }
-        if n % 997 == 0 {
+        if n.is_multiple_of(997) {
             files[file].extend(b"not json\n{\"id\":\"torn");
             files[file].push(b'\n');
         }
@@ -207,6 +219,18 @@ fn the_streamed_list_prints_byte_for_byte_what_the_whole_log_list_printed() {
         assert!(want == got, "case {i}: the outputs differ");
         assert!(!(want.0.is_empty() && want.1.is_empty()), "case {i}");
     }
+    // Only rotated files (the active one not written yet): their bad lines name their file.
+    std::fs::remove_file(d.path().join("changelog.jsonl")).unwrap();
+    for a in [
+        args(),
+        ListArgs {
+            invalid: true,
+            ..args()
+        },
+    ] {
+        assert!(whole(d.path(), None, &a) == streamed(d.path(), None, &a));
+    }
+    write_log(d.path(), 4500);
     let (table, _) = streamed(d.path(), None, &args());
     assert!(table.lines().count() > 2 * BATCH, "more than two batches");
     assert!(table.contains("REASON"));
@@ -219,7 +243,7 @@ fn the_streamed_list_keeps_no_object_state() {
     let d = tempfile::tempdir().unwrap();
     write_log(d.path(), 300);
     let mut stream = LogStream::open(d.path()).unwrap();
-    let walked = walk(&mut stream, &ListFilter::default(), true).unwrap();
+    let walked = walk(&mut stream, &ListFilter::default(), true, "changelog.jsonl").unwrap();
     let rows: Vec<&Row> = walked.rows.iter().flatten().collect();
     assert_eq!(rows.len(), 300);
     let widest = rows.iter().map(|r| r.cells.len()).max().unwrap();
