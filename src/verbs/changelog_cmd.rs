@@ -20,7 +20,8 @@
 //!
 //! Both read every retained file ([`changelog::retention`]); a bad line of a
 //! rotated file is listed as `changelog.jsonl.N:LINE`. `changelog verify` checks the hash
-//! chain ([`verify`]).
+//! chain ([`verify`]). `list` and `verify` stream the log line by line in bounded memory
+//! (`listing`, [`changelog::verify_log`]); the others read it whole.
 
 mod anchor;
 mod change_diff;
