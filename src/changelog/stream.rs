@@ -45,8 +45,9 @@ pub struct Line<'a> {
 
 /// The retained log files opened for reading, oldest first, walked line by line.
 pub struct LogStream {
-    /// The writers' lock, taken shared (best effort), held while the stream lives.
-    _lock: Option<File>,
+    /// The writers' lock, taken shared (best effort), held while the stream lives or until
+    /// [`LogStream::unlock`].
+    lock: Option<File>,
     /// The file names (`changelog.jsonl.5` … `changelog.jsonl`) and their open handles.
     files: Vec<(String, File)>,
     /// The file being walked: its index and a reader over a handle of its own.
@@ -90,7 +91,7 @@ impl LogStream {
             }
         }
         Ok(LogStream {
-            _lock: lock,
+            lock,
             files,
             current: None,
             next_file: 0,
@@ -163,6 +164,14 @@ impl LogStream {
             raw: &self.buf[..end],
             unterminated,
         }))
+    }
+
+    /// Lets writers go on after the walk: the files stay open, so [`LogStream::read_at`]
+    /// still reads the records walked (an append only adds after them; a rotation renames
+    /// or deletes a file, which an open file survives). A reader that prints to a pipe
+    /// must not hold back every mutation until the pipe is drained.
+    pub fn unlock(&mut self) {
+        self.lock = None;
     }
 
     /// Passes over the oldest file: the walk starts with the next one. Only before the walk.

@@ -12,8 +12,10 @@
 //!   one escaped, capped string each), measured, then laid out in batches of
 //!   [`BATCH`] rows by the same [`align`] with a first line of the widest cells (dropped),
 //!   so every batch has the columns of the whole table;
-//! - `-o json|yaml` re-read each listed record from its place in the file (under the same
-//!   shared lock, so nothing moved) and write it out before reading the next.
+//! - `-o json|yaml` re-read each listed record from its place in its file, still open (an
+//!   append only adds after it, a rotation renames or deletes a file, which an open file
+//!   survives; the shared lock is let go before printing, so a slow pipe never holds back
+//!   the writers) and write it out before reading the next.
 
 use std::collections::HashMap;
 
@@ -141,6 +143,8 @@ fn list(
     let active = changelog::path(home);
     let active = active.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let walked = walk(&mut stream, &filter, table, active).map_err(VerbError::io)?;
+    // Printing may wait on a slow pipe: the writers' lock is not held across it.
+    stream.unlock();
     if a.invalid {
         if walked.invalid.is_empty() {
             p.err_line("No invalid lines.");

@@ -251,3 +251,51 @@ fn the_streamed_list_keeps_no_object_state() {
     assert!(rows.iter().all(|r| !r.cells.contains("metadata")));
     assert_eq!(std::mem::size_of::<Row>(), 40);
 }
+
+/// stdout that, when written to, checks whether a writer could take the log's lock now.
+struct LockProbe {
+    lock: std::path::PathBuf,
+    writes: usize,
+    locked_out: usize,
+}
+
+impl std::io::Write for LockProbe {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        let f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.lock)
+            .unwrap();
+        self.writes += 1;
+        if f.try_lock().is_err() {
+            self.locked_out += 1;
+        }
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_listing_printing_into_a_slow_pipe_does_not_hold_back_the_writers() {
+    let d = tempfile::tempdir().unwrap();
+    write_log(d.path(), 300);
+    let lock = d.path().join("changelog.lock");
+    std::fs::write(&lock, "").unwrap();
+    for output in [None, Some(ListFormat::Json), Some(ListFormat::Yaml)] {
+        let mut out = LockProbe {
+            lock: lock.clone(),
+            writes: 0,
+            locked_out: 0,
+        };
+        let mut err = Vec::new();
+        let mut p = Printer::new(&mut out, &mut err);
+        let a = ListArgs { output, ..args() };
+        list(d.path(), None, None, &a, &mut p).unwrap();
+        assert!(out.writes > 0);
+        assert_eq!(
+            out.locked_out, 0,
+            "{output:?}: the lock was held while printing"
+        );
+    }
+}
