@@ -1,8 +1,8 @@
 //! Issue 31 item 4, the long tails: `changelog list`, `-o json` and `verify` over a log at
 //! its retention bound (six files — five rotated and the active one — of 10 MiB, 59,400
 //! records of about 1 KiB, hash-chained) stay within 64 MiB of peak RSS, because they stream
-//! the log instead of holding it (src/changelog/stream.rs). The peak is the child's own
-//! (`wait4`'s `ru_maxrss`), so tests running beside it do not count. Not timed.
+//! the log instead of holding it (src/changelog/stream.rs). The peak is the binary's own
+//! (GNU time's `%M`), so tests running beside it do not count. Not timed.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -73,24 +73,29 @@ fn write_log(home: &Path) -> String {
     prev
 }
 
-/// Runs the binary with `args`, stdout into `out`; returns the exit code and the child's
-/// peak RSS in KiB.
+/// Runs the binary with `args`, stdout into `out`; returns the exit code and its peak RSS in
+/// KiB, as GNU time (`%M`, installed by scripts/setup) reports it. Not `wait4` on our own
+/// child: a process's `ru_maxrss` keeps the high-water mark of the memory it was forked
+/// from (Linux records the old mm's at `exec`), so a child of this test process would
+/// report the test process's size; GNU time's child is forked from GNU time, which is small.
 fn run_measured(m: &Myops, args: &[&str], out: &Path) -> (i32, i64) {
-    let child = m
-        .command(args)
+    let rss = out.with_extension("rss");
+    let status = std::process::Command::new("/usr/bin/time")
+        .args(["-f", "%M", "-o"])
+        .arg(&rss)
+        .arg(env!("CARGO_BIN_EXE_kubectl-myops"))
+        .args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(Stdio::null())
         .stdout(Stdio::from(std::fs::File::create(out).unwrap()))
         .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value, and wait4 writes only into the two out
-    // parameters it is given, which live until it returns.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(waited, pid);
-    std::mem::forget(child); // reaped above
-    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+        .status()
+        .expect("GNU time runs (scripts/setup installs it)");
+    let kib = std::fs::read_to_string(&rss).unwrap();
+    let kib = kib.lines().last().unwrap_or("").trim().parse().unwrap();
+    (status.code().unwrap_or(-1), kib)
 }
 
 #[test]
