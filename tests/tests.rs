@@ -87,6 +87,8 @@ mod layering;
 mod leader;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/metrics_background.rs"]
+mod metrics_background;
 #[path = "it/mirror.rs"]
 mod mirror;
 #[path = "it/mirror_in_cluster.rs"]

@@ -13,14 +13,19 @@
 //! anyway).
 //!
 //! Losing nothing: the totals are on disk before the pusher starts, and the pusher pushes
-//! what the state holds when it runs, not what the command saw. Two pushers at once: each
-//! takes a non-blocking exclusive lock on `<MYOPS_HOME>/metrics-push.lock`; one that finds it
-//! held exits at once, and the holder, after each `PUT`, re-reads the state and pushes again
-//! while it changed — once more after releasing the lock, so a pusher that gave up just before
-//! the release is covered (its command recorded before it tried the lock, so before the
-//! release). An older total therefore never stays on the gateway after a newer one. A pusher
-//! that is killed (a CI job that ends at once kills its process tree) or that times out loses
-//! nothing either: the totals stay on disk and the next push carries them.
+//! what the state holds when it runs, not what the command saw. Two pushers at once are
+//! serialised by an exclusive lock on `<MYOPS_HOME>/metrics-push.lock`, which a pusher polls
+//! for (never blocking its command, which has already exited): each pushes under the lock
+//! what the state holds then, and re-reads the state after each `PUT` and pushes again while
+//! it changed. The last pusher to take the lock therefore reads the newest totals, and an
+//! older total never stays on the gateway after a newer one. A pusher whose totals the last
+//! successful push already sent to the same group (`metrics-pushed`) sends nothing, so ten
+//! commands at once cost one or two `PUT`s, not ten. (A pusher that left at once when the lock
+//! was held, trusting the holder to push its totals, loses them when the holder's push fails
+//! or goes to another group: a gateway down for the holder, or a plugin.yaml changed between
+//! the two commands; waiting costs nothing on any command's path.) A pusher that is killed (a
+//! CI job that ends at once kills its process tree) or that times out loses nothing either:
+//! the totals stay on disk and the next push carries them.
 //!
 //! A failed push cannot warn in a terminal that has moved on: the pusher writes its warning
 //! line (URL without userinfo, secrets scrubbed) to `<MYOPS_HOME>/metrics-push-failed`, and the
@@ -63,11 +68,20 @@ const FAILED_NOTE: &str = "metrics-push-failed";
 /// string over 128 KiB (`MAX_ARG_STRLEN`); a larger one (a CA bundle) pushes in the command.
 const MAX_SPEC_BYTES: usize = 96 * 1024;
 
+/// What the last successful background push sent (`<MYOPS_HOME>/metrics-pushed`): the group
+/// URL, a newline, the body. A pusher that finds the state's totals already sent to its group
+/// has nothing to do.
+const PUSHED: &str = "metrics-pushed";
+
+/// The largest [`PUSHED`] record read back, in bytes (a larger one is simply pushed again).
+const MAX_PUSHED_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The largest failure note read back, in bytes.
 const MAX_NOTE_BYTES: u64 = 16 * 1024;
 
-/// How long a pusher may run at most, in multiples of the push timeout: each `PUT` is bounded
-/// by the timeout, and a holder that keeps finding newer totals stops after this many.
+/// How long a pusher may run at most, in multiples of the push timeout: waiting for the push
+/// lock and pushing together (each `PUT` is bounded by the timeout; a holder that keeps
+/// finding newer totals stops at the deadline).
 const DEADLINE_TIMEOUTS: u32 = 4;
 
 /// What a pusher needs: where the state is, where and how to push, and which families.
@@ -187,45 +201,58 @@ pub fn pusher_main() -> u8 {
     0
 }
 
-/// The pusher's work: under the push lock, push the state's totals until they stop changing
-/// (or the deadline), record a failure for the next command; after releasing the lock, check
-/// once more and start over when the totals moved on meanwhile.
+/// The pusher's work: wait (polling, until the deadline) for the push lock; under it, push
+/// the state's totals unless the last successful push — by any pusher, to the same group —
+/// already sent exactly these ([`PUSHED`]); keep pushing while they change; record a failure
+/// for the next command.
 async fn push_latest(home: &Path, target: &PushTarget, families: &[MetricFamily]) {
     let deadline = Instant::now() + target.timeout.saturating_mul(DEADLINE_TIMEOUTS);
     let lock_path = home.join(PUSH_LOCK);
-    loop {
-        // Held by another pusher: it pushes what this one's command recorded.
-        let Ok(Some(lock)) = fsutil::try_lock_exclusive(&lock_path) else {
-            return;
-        };
-        let Ok(state) = load(home) else {
-            return;
-        };
-        let (pushed, warnings) =
-            super::push_settled(home, state, families, target, deadline).await;
-        if !warnings.is_empty() {
-            let text: String = warnings
-                .iter()
-                .map(|w| {
-                    let w = w.replacen(
-                        "warning: metrics push",
-                        "warning: the last background metrics push",
-                        1,
-                    );
-                    format!("{}\n", crate::base::redact::scrub(&w))
-                })
-                .collect();
-            // Serialised by the push lock, as write_atomic needs.
-            let _ = fsutil::write_atomic(&home.join(FAILED_NOTE), text.as_bytes());
+    let _lock = loop {
+        match fsutil::try_lock_exclusive(&lock_path) {
+            Ok(Some(lock)) => break lock,
+            Ok(None) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            // Still held at the deadline: the holder, or the next command's pusher, carries
+            // these totals (they are on disk).
+            _ => return,
         }
-        drop(lock);
-        let Some(pushed) = pushed else {
-            return;
-        };
-        let now = load(home).map(|s| encode(&s, families));
-        if now.as_deref().is_ok_and(|now| now == pushed) || Instant::now() >= deadline {
-            return;
+    };
+    let Ok(state) = load(home) else {
+        return;
+    };
+    let pushed_path = home.join(PUSHED);
+    let marker = |body: &str| format!("{}\n{body}", target.url);
+    let body = encode(&state, families);
+    if fsutil::read_regular(&pushed_path, MAX_PUSHED_BYTES)
+        .is_ok_and(|last| last == marker(&body).as_bytes())
+    {
+        return;
+    }
+    let (pushed, warnings) = super::push_settled(home, state, families, target, deadline).await;
+    // Under the push lock, as write_atomic needs (one writer at a time).
+    match pushed {
+        Some(body) => {
+            let _ = fsutil::write_atomic(&pushed_path, marker(&body).as_bytes());
         }
+        None => {
+            let _ = std::fs::remove_file(&pushed_path);
+        }
+    }
+    if !warnings.is_empty() {
+        let text: String = warnings
+            .iter()
+            .map(|w| {
+                let w = w.replacen(
+                    "warning: metrics push",
+                    "warning: the last background metrics push",
+                    1,
+                );
+                format!("{}\n", crate::base::redact::scrub(&w))
+            })
+            .collect();
+        let _ = fsutil::write_atomic(&home.join(FAILED_NOTE), text.as_bytes());
     }
 }
 

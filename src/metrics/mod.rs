@@ -246,7 +246,11 @@ async fn record_and_push(
         return warnings;
     }
     let deadline = std::time::Instant::now() + target.timeout;
-    warnings.extend(push_settled(home, state, families, target, deadline).await.1);
+    warnings.extend(
+        push_settled(home, state, families, target, deadline)
+            .await
+            .1,
+    );
     warnings
 }
 
@@ -273,10 +277,8 @@ async fn push_settled(
     let Some(target) = &group_target(target, &state) else {
         return (None, Vec::new());
     };
+    // The first push gets the whole timeout (its warning names it); repeats what is left.
     let mut this_push = target.clone();
-    this_push.timeout = deadline
-        .saturating_duration_since(std::time::Instant::now())
-        .min(target.timeout);
     loop {
         if let Err(err) = push(&this_push, body.clone()).await {
             let warning = format!(
