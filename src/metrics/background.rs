@@ -141,6 +141,12 @@ pub fn start(home: &Path, target: &PushTarget, families: &[MetricFamily]) -> std
     command.spawn().map(drop)
 }
 
+/// Forgets what the last background push sent (`metrics reset` and `metrics delete` remove the
+/// group from the gateway, so the next pusher must send the totals even when they are the same).
+pub fn forget_pushed(home: &Path) {
+    let _ = std::fs::remove_file(home.join(PUSHED));
+}
+
 /// Takes the failure note a background push left in `home`, if any: its lines (each a
 /// complete `warning: …` line), and removes it, so it is shown once. The note is renamed to a
 /// name of this process's own before it is read, so two commands at once never both show it.

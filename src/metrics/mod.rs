@@ -416,6 +416,7 @@ pub async fn delete_groups(
     {
         groups.push(old_group_target(&current, old));
     }
+    background::forget_pushed(home);
     let mut deleted = Vec::new();
     for group in &groups {
         let url = redact_url(&group.url);
