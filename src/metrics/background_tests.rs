@@ -36,3 +36,22 @@ fn a_spec_round_trips_through_the_environment_text() {
     assert_eq!(back.ca_pem, spec.ca_pem);
     assert_eq!(back.families, spec.families);
 }
+
+#[test]
+fn a_held_push_lock_is_reported_as_held_not_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(PUSH_LOCK);
+    let held = fsutil::try_lock_exclusive(&path).unwrap();
+    assert!(held.is_some());
+    assert!(fsutil::try_lock_exclusive(&path).unwrap().is_none());
+    drop(held);
+    assert!(fsutil::try_lock_exclusive(&path).unwrap().is_some());
+}
+
+#[test]
+fn forgetting_what_was_pushed_removes_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(PUSHED), "http://gw/\nops_total 1\n").unwrap();
+    forget_pushed(dir.path());
+    assert!(!dir.path().join(PUSHED).exists());
+}
