@@ -15,6 +15,13 @@ pub use crate::cli::one_line_usage_error;
 
 /// Runs the CLI with the process's argv and environment; returns the exit code.
 pub fn main() -> u8 {
+    // The detached metrics pusher a command started (not a clap command: in no help).
+    if std::env::args_os()
+        .nth(1)
+        .is_some_and(|a| a == metrics::background::PUSHER_ARG)
+    {
+        return metrics::background::pusher_main();
+    }
     let cli = match crate::cli::help::try_parse() {
         Ok(c) => c,
         Err(e) => {

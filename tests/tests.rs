@@ -89,6 +89,8 @@ mod leader;
 mod long_tails;
 #[path = "it/metrics.rs"]
 mod metrics;
+#[path = "it/metrics_background.rs"]
+mod metrics_background;
 #[path = "it/mirror.rs"]
 mod mirror;
 #[path = "it/mirror_in_cluster.rs"]

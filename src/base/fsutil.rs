@@ -61,6 +61,21 @@ pub fn lock_exclusive(lock_path: &Path) -> io::Result<File> {
     Ok(f)
 }
 
+/// Opens `lock_path` like [`lock_exclusive`] but never waits: `Ok(None)` when someone else
+/// holds the lock (a process that only needs the work done once, by whoever holds it, leaves
+/// at once instead of queueing). The lock is released when the returned file is dropped.
+///
+/// # Errors
+/// The I/O error of creating the directory, opening or locking (other than "held").
+pub fn try_lock_exclusive(lock_path: &Path) -> io::Result<Option<File>> {
+    let f = open_lock(lock_path)?;
+    match f.try_lock() {
+        Ok(()) => Ok(Some(f)),
+        Err(fs::TryLockError::WouldBlock) => Ok(None),
+        Err(fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
 /// Opens `lock_path` like [`lock_exclusive`] but takes a shared lock: any number of shared
 /// holders at once, waiting only while an exclusive holder writes. For readers that must not
 /// see a read-modify-write cycle half-way; the lock is released when the file is dropped.

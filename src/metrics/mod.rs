@@ -23,9 +23,11 @@
 //! Files: `state.rs` (the state file), `state_format.rs` (its text), `totals.rs` (the totals
 //! it holds), `error.rs` (its errors), `encode.rs` (text exposition format), `url.rs` (group
 //! URLs), `target.rs` (where to push, why a push failed), `push.rs` (the HTTP `PUT` and
-//! `DELETE`), `serve.rs` (the `/metrics`, `/healthz`, `/readyz` endpoint of a long-running
+//! `DELETE`), `background.rs` (the detached pusher that keeps the push off a command's
+//! critical path), `serve.rs` (the `/metrics`, `/healthz`, `/readyz` endpoint of a long-running
 //! `crds watch --metrics-addr`). Tests: `tests.rs`, `state_tests.rs`, `push_tests.rs`.
 
+pub mod background;
 mod encode;
 mod error;
 mod push;
@@ -157,7 +159,11 @@ pub fn instance_default() -> String {
 ///
 /// Nothing is pushed when recording failed (the totals would be stale or unreadable) or when
 /// no requested family has data (an empty `PUT` would delete the group on the gateway). The
-/// push is bounded by `target.timeout`; the state file I/O runs on tokio's blocking pool.
+/// push runs in a detached pusher process ([`background`]): the command does not wait for
+/// the gateway, and a failed background push is the first warning of the next run that
+/// records (its line starts `warning: the last background metrics push`). With
+/// `MYOPS_METRICS_PUSH=sync`, or when no pusher can be started, the push runs here, bounded by
+/// `target.timeout`, and warns on this run. The state file I/O runs on tokio's blocking pool.
 /// Credentials in the URL are removed from the warning.
 pub async fn finish(
     home: &Path,
@@ -172,12 +178,13 @@ pub async fn finish(
     let (home_owned, plugin_owned, obs_owned) =
         (home.to_path_buf(), plugin.to_string(), obs.to_vec());
     let recorded = move || record_all(&home_owned, &plugin_owned, &obs_owned);
-    record_and_push(home, recorded, families, target).await
+    record_and_push(home, recorded, families, target, false).await
 }
 
 /// Records a batch of CRD loads — `(result, duration in seconds)` each — with
 /// [`record_crd_loads`] and, when `target` is `Some`, pushes the totals of `families`; the
-/// same contract as [`finish`]: warnings, never an error; no push when recording failed or
+/// same contract as [`finish`], but the push always runs here (the long-running `crds watch`
+/// outlives it, and a batch reports its own push): warnings, never an error; no push when recording failed or
 /// nothing requested has data; the push carries the `ops_*` families too when requested and
 /// present, so it never deletes them from the gateway.
 ///
@@ -195,19 +202,22 @@ pub async fn finish_crd_loads(
     let (home_owned, plugin_owned, loads_owned) =
         (home.to_path_buf(), plugin.to_string(), loads.to_vec());
     let recorded = move || record_crd_loads(&home_owned, &plugin_owned, &loads_owned);
-    record_and_push(home, recorded, families, target).await
+    record_and_push(home, recorded, families, target, true).await
 }
 
 /// The part [`finish`] and [`finish_crd_loads`] share: run `recorded` (a locked
 /// read-modify-write of the state file) on tokio's blocking pool, then push the totals of
-/// `families` from the state it returns, turning every failure into a warning line.
+/// `families` — from a detached pusher ([`background`]) unless `in_command` or
+/// [`background::push_in_command`], else here, from the state it returns — turning every
+/// failure into a warning line. A failure a background push left for this run comes first.
 async fn record_and_push(
     home: &Path,
     recorded: impl FnOnce() -> Result<State, MetricsError> + Send + 'static,
     families: &[MetricFamily],
     target: Option<&PushTarget>,
+    in_command: bool,
 ) -> Vec<String> {
-    let mut warnings = Vec::new();
+    let mut warnings = background::take_failure_note(home);
     let state = match tokio::task::spawn_blocking(recorded).await {
         Ok(Ok(state)) => state,
         Ok(Err(err)) => {
@@ -224,40 +234,71 @@ async fn record_and_push(
     let Some(target) = target else {
         return warnings;
     };
-    let mut body = encode(&state, families);
-    if body.is_empty() {
+    if encode(&state, families).is_empty() {
         return warnings;
     }
-    let Some(target) = &group_target(target, &state) else {
+    // The totals are on disk: a pusher started here pushes them (or newer ones) without this
+    // command waiting; only when none can be started does the command push itself.
+    if !in_command
+        && !background::push_in_command()
+        && background::start(home, target, families).is_ok()
+    {
         return warnings;
-    };
-    // Concurrent runs push after releasing the state lock, so an older total can land at the
-    // gateway after a newer one (a PUT replaces the group). After each push, re-read the state:
-    // if it moved on, push again. The run whose push lands last then always leaves the newest
-    // totals behind. Bounded by the push timeout, so a command is never held up longer.
+    }
     let deadline = std::time::Instant::now() + target.timeout;
+    warnings.extend(
+        push_settled(home, state, families, target, deadline)
+            .await
+            .1,
+    );
+    warnings
+}
+
+/// Pushes the totals of `families` in `state` to its group under `target`, then re-reads the
+/// state and pushes again while it changed, until `deadline`; then settles the group
+/// ([`settle_group`]). Returns the body last pushed (`None` when nothing was pushed: no data,
+/// no state id, or the push failed) and the warnings.
+///
+/// Concurrent runs push after releasing the state lock, so an older total can land at the
+/// gateway after a newer one (a PUT replaces the group). Re-reading after each push and
+/// pushing again when it moved on leaves the newest totals behind with whoever pushes last.
+/// Each repeated push gets only what is left until `deadline`.
+async fn push_settled(
+    home: &Path,
+    state: State,
+    families: &[MetricFamily],
+    target: &PushTarget,
+    deadline: std::time::Instant,
+) -> (Option<String>, Vec<String>) {
+    let mut body = encode(&state, families);
+    if body.is_empty() {
+        return (None, Vec::new());
+    }
+    let Some(target) = &group_target(target, &state) else {
+        return (None, Vec::new());
+    };
+    // The first push gets the whole timeout (its warning names it); repeats what is left.
     let mut this_push = target.clone();
     loop {
         if let Err(err) = push(&this_push, body.clone()).await {
-            warnings.push(format!(
+            let warning = format!(
                 "warning: metrics push to {} failed: {err}; the totals are kept in {} and sent with the next push",
                 url::redact_url(&target.url),
                 state_path(home).display()
-            ));
-            return warnings;
+            );
+            return (None, vec![warning]);
         }
         let home_owned = home.to_path_buf();
         let now = match tokio::task::spawn_blocking(move || load(&home_owned)).await {
             Ok(Ok(state)) => encode(&state, families),
-            _ => return warnings,
+            _ => return (Some(body), Vec::new()),
         };
         let left = deadline.saturating_duration_since(std::time::Instant::now());
         if now == body || left < std::time::Duration::from_millis(10) {
-            warnings.extend(settle_group(home, target, state.pushed_group.as_deref()).await);
-            return warnings;
+            let settled = settle_group(home, target, state.pushed_group.as_deref()).await;
+            return (Some(body), settled);
         }
-        // A repeated push gets only what is left of the timeout: the whole stays within it.
-        this_push.timeout = left;
+        this_push.timeout = left.min(target.timeout);
         body = now;
     }
 }
@@ -375,6 +416,7 @@ pub async fn delete_groups(
     {
         groups.push(old_group_target(&current, old));
     }
+    background::forget_pushed(home);
     let mut deleted = Vec::new();
     for group in &groups {
         let url = redact_url(&group.url);

@@ -322,6 +322,9 @@ impl Myops {
                 dir.path().join("plugin.yaml").display().to_string(),
             ),
             ("KUBECONFIG".into(), c.kubeconfig.display().to_string()),
+            // Pushed in the command, so a test reads the gateway right after a run; the
+            // background pusher's own tests remove it (tests/it/metrics_background.rs).
+            ("MYOPS_METRICS_PUSH".into(), "sync".into()),
         ];
         Myops { dir, env }
     }
