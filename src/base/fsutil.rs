@@ -99,27 +99,88 @@ pub fn lock_shared(lock_path: &Path) -> io::Result<File> {
 /// The I/O error of any step; the old content stays intact when one fails, and a temp file
 /// a failed write or rename left is removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let staged = stage_atomic(path, bytes)?;
+    if let Err(e) = staged.sync() {
+        staged.abandon();
+        return Err(e);
+    }
+    staged.commit()
+}
+
+/// [`write_atomic`] in two halves, for a writer whose other fsync can run beside this one's:
+/// the temporary file written (not yet synced) and kept open. [`Staged::sync`] syncs it,
+/// [`Staged::commit`] renames it over the target and syncs the directory; until the commit
+/// the target is untouched. The change log uses it to sync its new line and the temporary
+/// `changelog.head` at once (two devices' worth of waiting become one), renaming only when
+/// both are on disk.
+///
+/// # Errors
+/// The I/O error of creating the directory or of writing the temporary file (which is then
+/// removed).
+pub fn stage_atomic(path: &Path, bytes: &[u8]) -> io::Result<Staged> {
     let dir = path.parent().unwrap_or(Path::new("."));
     ensure_private_dir(dir)?;
     let tmp = temp_path(path);
     let written = open_private(&tmp, true).and_then(|mut f| {
         f.write_all(bytes)?;
-        f.sync_all()
+        Ok(f)
     });
-    if let Err(e) = written {
-        // A full disk fails the write part-way: the partial temp file would keep holding the
-        // space the next write needs.
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+    match written {
+        Ok(file) => Ok(Staged {
+            file,
+            tmp,
+            path: path.to_path_buf(),
+        }),
+        Err(e) => {
+            // A full disk fails the write part-way: the partial temp file would keep holding
+            // the space the next write needs.
+            let _ = fs::remove_file(&tmp);
+            Err(e)
+        }
     }
-    if let Err(e) = fs::rename(&tmp, path) {
-        let _ = fs::remove_file(&tmp);
-        return Err(e);
+}
+
+/// A replacement of a file written to its temporary file and not yet renamed over it
+/// ([`stage_atomic`]). Dropped without [`Staged::commit`], the temporary file stays (the next
+/// write of the same target reuses its name); [`Staged::abandon`] removes it.
+#[derive(Debug)]
+pub struct Staged {
+    file: File,
+    tmp: PathBuf,
+    path: PathBuf,
+}
+
+impl Staged {
+    /// fsyncs the temporary file.
+    ///
+    /// # Errors
+    /// The I/O error of the sync.
+    pub fn sync(&self) -> io::Result<()> {
+        self.file.sync_all()
     }
-    // The rename is durable only once the directory entry is on disk.
-    #[cfg(unix)]
-    File::open(dir)?.sync_all()?;
-    Ok(())
+
+    /// Renames the temporary file over the target, then fsyncs the directory (the rename is
+    /// durable only once the directory entry is on disk). Call it after [`Staged::sync`]
+    /// succeeded: a rename of unsynced data could leave an empty file after a crash.
+    ///
+    /// # Errors
+    /// The I/O error of the rename (the temporary file is then removed) or of the directory
+    /// sync.
+    pub fn commit(self) -> io::Result<()> {
+        drop(self.file);
+        if let Err(e) = fs::rename(&self.tmp, &self.path) {
+            let _ = fs::remove_file(&self.tmp);
+            return Err(e);
+        }
+        #[cfg(unix)]
+        File::open(self.path.parent().unwrap_or(Path::new(".")))?.sync_all()?;
+        Ok(())
+    }
+
+    /// Removes the temporary file: the replacement is given up, the target untouched.
+    pub fn abandon(self) {
+        let _ = fs::remove_file(&self.tmp);
+    }
 }
 
 /// The bytes an unprivileged process may still write on the file system holding `dir`

@@ -32,7 +32,7 @@ mod seal;
 mod tip;
 mod verify;
 
-pub use head::{Head, HeadRead, head_path, read_head, write_head};
+pub use head::{Head, HeadRead, head_path, read_head, stage_head, write_head};
 pub use seal::{GENESIS, hash_of, legacy_digest, seal};
 pub use tip::{Tip, file_tip, tip_in};
 pub use verify::{

@@ -402,6 +402,13 @@ impl Session<'_> {
     /// SelfSubjectAccessReviews ([`Change::reviews`]). A refusal is journaled as one complete
     /// record (`denied`, or the review's error) for the attempt described by `intent`.
     ///
+    /// Within the boundary, what every change asks next is asked in the same round trip: the
+    /// `get` review of the before-state ([`Session::before_state`], the live-object checks of
+    /// `undelete` and `rollback`) and the SelfSubjectReview naming the user of the journal's
+    /// records. Both are read-only questions whose answers are cached for this process; the
+    /// `get` review only warms the cache — the read is still sent only when a grant that
+    /// holds it allows it. Outside the boundary nothing is sent before the refusal's record.
+    ///
     /// # Errors
     /// The refusal ([`GateError`], exit 3; a review that cannot be made, exit 1), or
     /// [`GuardError::Journal`].
@@ -411,15 +418,23 @@ impl Session<'_> {
         change: &Change,
         intent: Intent<'_>,
     ) -> Result<Grant, GuardError> {
-        match self
-            .authorize(
-                super::change::plugin_verb(intent.operation),
-                &obj.t,
-                false,
-                &change.reviews(obj),
-            )
-            .await
-        {
+        let verb = super::change::plugin_verb(intent.operation);
+        let reviews = change.reviews(obj);
+        let gate = self.authorize(verb, &obj.t, false, &reviews);
+        let authorized = if self.boundary(verb, &obj.t, false).is_ok() {
+            let get = obj.access("get", None);
+            let ahead = async {
+                if !reviews.contains(&get) {
+                    // Warms the cache only: an error is asked again where it is needed.
+                    let _ = self.decide(&get).await;
+                }
+            };
+            let (authorized, (), _) = tokio::join!(gate, ahead, self.self_review());
+            authorized
+        } else {
+            gate.await
+        };
+        match authorized {
             Ok(g) => Ok(g),
             Err(e) => {
                 let result = match &e {

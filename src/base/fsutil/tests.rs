@@ -30,6 +30,24 @@ fn write_atomic_replaces_content_and_leaves_no_temp_file() {
 }
 
 #[test]
+fn a_staged_replacement_leaves_the_target_as_it_was_until_it_is_committed() {
+    let d = tempfile::tempdir().unwrap();
+    let target = d.path().join("head");
+    fs::write(&target, b"old").unwrap();
+    let staged = stage_atomic(&target, b"new").unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"old");
+    staged.sync().unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"old");
+    staged.commit().unwrap();
+    assert_eq!(fs::read(&target).unwrap(), b"new");
+    assert!(!temp_path(&target).exists());
+    // Given up: the target keeps its content and no temporary file stays behind.
+    stage_atomic(&target, b"newer").unwrap().abandon();
+    assert_eq!(fs::read(&target).unwrap(), b"new");
+    assert!(!temp_path(&target).exists());
+}
+
+#[test]
 fn the_temp_file_is_hidden_beside_the_target() {
     let p = Path::new("/home/me/.myops/metrics-state.json");
     assert_eq!(

@@ -42,7 +42,22 @@ pub fn read_head(home: &Path) -> HeadRead {
 /// # Errors
 /// The I/O error of writing, syncing or renaming.
 pub fn write_head(home: &Path, head: &Head) -> std::io::Result<()> {
+    crate::base::fsutil::write_atomic(&head_path(home), &head_text(head)?)
+}
+
+/// [`write_head`] in two halves ([`crate::base::fsutil::stage_atomic`]): the new head written
+/// to its temporary file, to be synced beside the log's new lines and renamed over
+/// `changelog.head` only when both are on disk. The caller holds the writers' lock.
+///
+/// # Errors
+/// The I/O error of writing the temporary file.
+pub fn stage_head(home: &Path, head: &Head) -> std::io::Result<crate::base::fsutil::Staged> {
+    crate::base::fsutil::stage_atomic(&head_path(home), &head_text(head)?)
+}
+
+/// The bytes of `changelog.head` for `head`: one JSON line.
+fn head_text(head: &Head) -> std::io::Result<Vec<u8>> {
     let mut text = serde_json::to_vec(head).map_err(std::io::Error::other)?;
     text.push(b'\n');
-    crate::base::fsutil::write_atomic(&head_path(home), &text)
+    Ok(text)
 }
