@@ -98,6 +98,25 @@ pub struct Stages {
     pub served: Duration,
 }
 
+impl Stages {
+    /// A batch that starts now, for the first file event at `event`: settled, nothing else yet.
+    fn settled_now(event: Instant) -> Stages {
+        Stages {
+            event_at: SystemTime::now()
+                .checked_sub(event.elapsed())
+                .unwrap_or_else(SystemTime::now),
+            settled: event.elapsed(),
+            parsed: Duration::ZERO,
+            reviewed: Duration::ZERO,
+            read: Duration::ZERO,
+            sent: Duration::ZERO,
+            answered: Duration::ZERO,
+            established: Duration::ZERO,
+            served: Duration::ZERO,
+        }
+    }
+}
+
 /// What a batch tells about itself while it runs, besides its [`Event`]s: for a progress
 /// line and for the user waiting at a terminal. Never part of the outcome.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,19 +223,7 @@ async fn carry_out(
 ) {
     let secs = || started.elapsed().as_secs_f64();
     let since = |t: Instant| t.saturating_duration_since(started);
-    let mut batch = Stages {
-        event_at: SystemTime::now()
-            .checked_sub(started.elapsed())
-            .unwrap_or_else(SystemTime::now),
-        settled: started.elapsed(),
-        parsed: Duration::ZERO,
-        reviewed: Duration::ZERO,
-        read: Duration::ZERO,
-        sent: Duration::ZERO,
-        answered: Duration::ZERO,
-        established: Duration::ZERO,
-        served: Duration::ZERO,
-    };
+    let mut batch = Stages::settled_now(started);
     // The directory's mode can change while we watch (chmod, re-created, replaced).
     if let Err(e) = check_dir_mode(dir) {
         out.event(Event::Refused(e));
