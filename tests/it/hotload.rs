@@ -27,6 +27,15 @@ fn settle(w: &mut Watcher, dir: &std::path::Path, g: &str, plural: &str) -> Vec<
     w.seen.clone()
 }
 
+/// Deletes the CRDs `plurals` of group `g` (CRDs are cluster-wide: a kind left behind makes
+/// other tests' bare names ambiguous).
+fn forget(g: &str, plurals: &[&str]) {
+    let names: Vec<String> = plurals.iter().map(|p| format!("crd/{p}.{g}")).collect();
+    let mut args = vec!["delete", "--wait=false", "--ignore-not-found"];
+    args.extend(names.iter().map(String::as_str));
+    kubectl(&args);
+}
+
 /// The lines of `event` about CRD `name`.
 fn count(lines: &[Value], event: &str, name: &str) -> usize {
     lines
@@ -42,11 +51,11 @@ fn a_file_written_in_one_write_and_closed_is_applied_once_without_waiting_for_qu
     let dir = watched_dir(&m);
     let g = format!("{}.hotload.example.com", ns.0);
     let mut w = Watcher::start(&m, &dir, &[]);
-    std::fs::write(dir.join("widgets.yaml"), crd(&g, "widgets", "Widget")).unwrap();
-    w.expect("registered", &format!("widgets.{g}"), SLOW);
-    let lines = settle(&mut w, &dir, &g, "sentinels");
+    std::fs::write(dir.join("hlwidgets.yaml"), crd(&g, "hlwidgets", "HlWidget")).unwrap();
+    w.expect("registered", &format!("hlwidgets.{g}"), SLOW);
+    let lines = settle(&mut w, &dir, &g, "hlsentinels");
     assert_eq!(
-        count(&lines, "applied", &format!("widgets.{g}")),
+        count(&lines, "applied", &format!("hlwidgets.{g}")),
         1,
         "{lines:#?}"
     );
@@ -56,9 +65,10 @@ fn a_file_written_in_one_write_and_closed_is_applied_once_without_waiting_for_qu
         events.first().is_some_and(|v| v["atOnce"] == true),
         "{events:#?}"
     );
-    let r = m.run(&["get", &format!("widgets.{g}"), "-n", &ns.0, "-o", "name"]);
+    let r = m.run(&["get", &format!("hlwidgets.{g}"), "-n", &ns.0, "-o", "name"]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(w.stop(), 0);
+    forget(&g, &["hlwidgets", "hlsentinels"]);
 }
 
 #[test]
@@ -67,21 +77,22 @@ fn an_editor_save_through_a_temp_file_and_a_rename_is_one_apply_of_the_new_conte
     let m = Myops::standard(&ns.0);
     let dir = watched_dir(&m);
     let g = format!("{}.hotload.example.com", ns.0);
-    let name = format!("gizmos.{g}");
+    let name = format!("hlgizmos.{g}");
     let mut w = Watcher::start(&m, &dir, &[]);
-    std::fs::write(dir.join("gizmos.yaml"), crd(&g, "gizmos", "Gizmo")).unwrap();
+    std::fs::write(dir.join("hlgizmos.yaml"), crd(&g, "hlgizmos", "HlGizmo")).unwrap();
     w.expect("registered", &name, SLOW);
 
     // The new version, saved as an editor does: a hidden temp file renamed over the file,
-    // with the old one kept as a backup first (vim's `gizmos.yaml~`), then the backup removed.
-    let new = crd(&g, "gizmos", "Gizmo").replace("kind: Gizmo}", "kind: Gizmo, shortNames: [gzm]}");
-    assert_ne!(new, crd(&g, "gizmos", "Gizmo"));
-    std::fs::write(dir.join(".gizmos.yaml.swp"), &new).unwrap();
-    std::fs::rename(dir.join("gizmos.yaml"), dir.join("gizmos.yaml~")).unwrap();
-    std::fs::rename(dir.join(".gizmos.yaml.swp"), dir.join("gizmos.yaml")).unwrap();
-    std::fs::remove_file(dir.join("gizmos.yaml~")).unwrap();
+    // with the old one kept as a backup first (vim's `hlgizmos.yaml~`), then the backup removed.
+    let new = crd(&g, "hlgizmos", "HlGizmo")
+        .replace("kind: HlGizmo}", "kind: HlGizmo, shortNames: [hlgzm]}");
+    assert_ne!(new, crd(&g, "hlgizmos", "HlGizmo"));
+    std::fs::write(dir.join(".hlgizmos.yaml.swp"), &new).unwrap();
+    std::fs::rename(dir.join("hlgizmos.yaml"), dir.join("hlgizmos.yaml~")).unwrap();
+    std::fs::rename(dir.join(".hlgizmos.yaml.swp"), dir.join("hlgizmos.yaml")).unwrap();
+    std::fs::remove_file(dir.join("hlgizmos.yaml~")).unwrap();
     w.expect("registered", &name, SLOW);
-    let lines = settle(&mut w, &dir, &g, "sentinels");
+    let lines = settle(&mut w, &dir, &g, "hlsentinels");
     assert_eq!(
         count(&lines, "applied", &name),
         2,
@@ -95,8 +106,9 @@ fn an_editor_save_through_a_temp_file_and_a_rename_is_one_apply_of_the_new_conte
         "-o",
         "jsonpath={.spec.names.shortNames}",
     ]);
-    assert_eq!(short.trim(), r#"["gzm"]"#);
+    assert_eq!(short.trim(), r#"["hlgzm"]"#);
     assert_eq!(w.stop(), 0);
+    forget(&g, &["hlgizmos", "hlsentinels"]);
 }
 
 #[test]
@@ -105,17 +117,17 @@ fn regression_a_file_written_in_pauses_is_applied_once_with_its_final_content_ne
     let m = Myops::standard(&ns.0);
     let dir = watched_dir(&m);
     let g = format!("{}.hotload.example.com", ns.0);
-    let name = format!("sprockets.{g}");
+    let name = format!("hlsprockets.{g}");
     let mut w = Watcher::start(&m, &dir, &[]);
     // The first reconcile (which reads the directory without waiting for any event) is over
     // once a first file is registered.
-    settle(&mut w, &dir, &g, "firsts");
+    settle(&mut w, &dir, &g, "hlfirsts");
     // Cut mid-line, with pauses far longer than the debounce and no close in between: each
     // prefix alone is torn YAML (reported `invalid` when it was read half-written).
-    let text = crd(&g, "sprockets", "Sprocket");
+    let text = crd(&g, "hlsprockets", "HlSprocket");
     let cuts = [0, text.len() / 3 + 1, 2 * text.len() / 3 + 1, text.len()];
     {
-        let mut f = std::fs::File::create(dir.join("sprockets.yaml")).unwrap();
+        let mut f = std::fs::File::create(dir.join("hlsprockets.yaml")).unwrap();
         for pair in cuts.windows(2) {
             f.write_all(&text.as_bytes()[pair[0]..pair[1]]).unwrap();
             f.flush().unwrap();
@@ -123,16 +135,24 @@ fn regression_a_file_written_in_pauses_is_applied_once_with_its_final_content_ne
         }
     }
     w.expect("registered", &name, SLOW);
-    let lines = settle(&mut w, &dir, &g, "sentinels");
+    let lines = settle(&mut w, &dir, &g, "hlsentinels");
     let invalid: Vec<&Value> = lines.iter().filter(|v| v["event"] == "invalid").collect();
     assert!(
         invalid.is_empty(),
         "a half-written file was read: {lines:#?}"
     );
     assert_eq!(count(&lines, "applied", &name), 1, "{lines:#?}");
-    let r = m.run(&["get", &format!("sprockets.{g}"), "-n", &ns.0, "-o", "name"]);
+    let r = m.run(&[
+        "get",
+        &format!("hlsprockets.{g}"),
+        "-n",
+        &ns.0,
+        "-o",
+        "name",
+    ]);
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(w.stop(), 0);
+    forget(&g, &["hlsprockets", "hlfirsts", "hlsentinels"]);
 }
 
 #[test]
@@ -141,20 +161,20 @@ fn get_resolves_a_kind_registered_a_moment_ago_and_an_unknown_kind_fails_as_befo
     let g = format!("{}.hotload.example.com", ns.0);
     // plugin.yaml names the new type itself: the boundary is not what is tested here.
     let m = Myops::new(&format!(
-        "name: myops\nverbs: [get]\nresources: [doohickeys.{g}, nosuchkinds.{g}, nosuchkinds.nosuch.example.com]\nscopes: [namespace, cluster]\n"
+        "name: myops\nverbs: [get]\nresources: [hldoohickeys.{g}, nosuchkinds.{g}, nosuchkinds.nosuch.example.com]\nscopes: [namespace, cluster]\n"
     ));
-    kubectl_apply(&crd(&g, "doohickeys", "Doohickey"));
+    kubectl_apply(&crd(&g, "hldoohickeys", "HlDoohickey"));
     kubectl(&[
         "wait",
         "--for=condition=Established",
-        &format!("crd/doohickeys.{g}"),
+        &format!("crd/hldoohickeys.{g}"),
         "--timeout=30s",
     ]);
     // At once after Established, by every qualified form.
     for t in [
-        format!("doohickeys.{g}"),
-        format!("doohickeys.v1.{g}"),
-        format!("Doohickey.{g}"),
+        format!("hldoohickeys.{g}"),
+        format!("hldoohickeys.v1.{g}"),
+        format!("HlDoohickey.{g}"),
     ] {
         let r = m.run(&["get", &t, "-n", &ns.0, "-o", "name"]);
         assert_eq!(r.code, 0, "{t}: {r:?}");
@@ -177,5 +197,5 @@ fn get_resolves_a_kind_registered_a_moment_ago_and_an_unknown_kind_fails_as_befo
             "{r:?}"
         );
     }
-    kubectl(&["delete", "crd", &format!("doohickeys.{g}"), "--wait=false"]);
+    forget(&g, &["hldoohickeys"]);
 }
