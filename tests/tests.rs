@@ -71,6 +71,8 @@ mod hostile_metrics;
 mod hostile_regressions;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
+#[path = "it/hotload.rs"]
+mod hotload;
 #[path = "it/house.rs"]
 mod house;
 #[path = "it/in_cluster.rs"]

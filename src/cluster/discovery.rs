@@ -7,6 +7,7 @@
 //! registered by another process is visible at once (kube-rs' per-group `Discovery::run()`
 //! is slower and fails whole if one group is down).
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResourceList;
 use kube::core::discovery::v2::{APIGroupDiscovery, APIGroupDiscoveryList};
 use kube::discovery::ApiResource;
 
@@ -110,6 +111,56 @@ impl TypeIndex {
         &self.types
     }
 
+    /// Whether any type of API group `group` is in the index.
+    pub fn has_group(&self, group: &str) -> bool {
+        self.types.iter().any(|t| t.api.group == group)
+    }
+
+    /// Adds API group `group` from its per-group discovery documents: the
+    /// `APIResourceList` of each version it serves, the preferred version first (the
+    /// `/apis/GROUP/VERSION` answers; k8s.io/apimachinery `metav1.APIResourceList`).
+    /// Subresources (`widgets/status`) are listed with their resource, as aggregated
+    /// discovery lists them. A group already in the index is left as it is.
+    pub fn add_group(&mut self, group: &str, lists: Vec<APIResourceList>) {
+        if group.is_empty() || self.has_group(group) {
+            return;
+        }
+        for (i, list) in lists.into_iter().enumerate() {
+            let version = list
+                .group_version
+                .rsplit_once('/')
+                .map_or(list.group_version.as_str(), |(_, v)| v)
+                .to_string();
+            let subresources = |plural: &str| -> Vec<String> {
+                list.resources
+                    .iter()
+                    .filter_map(|r| r.name.strip_prefix(plural)?.strip_prefix('/'))
+                    .map(String::from)
+                    .collect()
+            };
+            for r in list.resources.iter().filter(|r| !r.name.contains('/')) {
+                self.types.push(ResolvedType {
+                    api: ApiResource {
+                        group: group.to_string(),
+                        version: version.clone(),
+                        api_version: format!("{group}/{version}"),
+                        kind: r.kind.clone(),
+                        plural: r.name.clone(),
+                    },
+                    namespaced: r.namespaced,
+                    singular: Some(r.singular_name.clone())
+                        .filter(|s| !s.is_empty())
+                        .unwrap_or_else(|| r.kind.to_lowercase()),
+                    short_names: r.short_names.clone().unwrap_or_default(),
+                    categories: r.categories.clone().unwrap_or_default(),
+                    verbs: r.verbs.clone(),
+                    preferred: i == 0,
+                    subresources: subresources(&r.name),
+                });
+            }
+        }
+    }
+
     /// The resource types of category `name` (e.g. `all`), each in its group's preferred
     /// version, in discovery order, each group/resource once — kubectl's category expander
     /// (k8s.io/client-go/restmapper/category_expansion.go: categories from discovery, matched
@@ -178,6 +229,61 @@ impl TypeIndex {
         }
         Err(ResolveError::Unknown(input.to_string()))
     }
+}
+
+/// The API groups a qualified TYPE can name, to look at per-group discovery when aggregated
+/// discovery does not list it (yet): `NAME.GROUP` names GROUP, and `NAME.VERSION.GROUP` names
+/// GROUP too when VERSION is a Kubernetes version (`v1`, `v2beta1`). Only names that are a
+/// valid API group (a lowercase DNS subdomain: they go into a URL path); empty for a bare
+/// TYPE.
+pub fn groups_named_by(input: &str) -> Vec<String> {
+    let want = input.to_lowercase();
+    let mut out = Vec::new();
+    let Some((_, rest)) = want.split_once('.') else {
+        return out;
+    };
+    out.push(rest.to_string());
+    if let Some((version, group)) = rest.split_once('.')
+        && is_version(version)
+    {
+        out.push(group.to_string());
+    }
+    out.retain(|g| is_group_name(g));
+    out
+}
+
+/// `v1`, `v1alpha1`, `v2beta3`: a Kubernetes API version (k8s.io/apimachinery version
+/// priority rules).
+fn is_version(v: &str) -> bool {
+    let Some(rest) = v.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    if digits == 0 || rest.starts_with('0') {
+        return false;
+    }
+    let tail = &rest[digits..];
+    tail.is_empty()
+        || ["alpha", "beta"].iter().any(|pre| {
+            tail.strip_prefix(pre).is_some_and(|n| {
+                !n.is_empty() && !n.starts_with('0') && n.chars().all(|c| c.is_ascii_digit())
+            })
+        })
+}
+
+/// Whether `g` is a lowercase DNS subdomain (RFC 1123) of at most 253 characters: what an
+/// API group name is, and safe in a URL path.
+fn is_group_name(g: &str) -> bool {
+    g.len() <= 253
+        && g.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && label
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
 }
 
 /// Whether `want` (lowercase) names `t` as `NAME.GROUP` or `NAME.VERSION.GROUP`, NAME being
@@ -403,6 +509,62 @@ mod tests {
         );
         let e = i.resolve(&"t".repeat(100_000)).unwrap_err().to_string();
         assert!(e.contains("(100000 characters)") && e.len() < 300, "{e}");
+    }
+
+    #[test]
+    fn a_qualified_type_names_its_group_and_a_version_form_names_the_group_after_it() {
+        assert_eq!(groups_named_by("widgets.a.io"), ["a.io"]);
+        assert_eq!(groups_named_by("Widgets.A.IO"), ["a.io"]);
+        assert_eq!(
+            groups_named_by("widgets.v1beta2.a.io"),
+            ["v1beta2.a.io", "a.io"]
+        );
+        // Not a version: only the whole rest is a group.
+        assert_eq!(groups_named_by("widgets.vx.a.io"), ["vx.a.io"]);
+        assert_eq!(groups_named_by("widgets.v01.a.io"), ["v01.a.io"]);
+        assert!(groups_named_by("widgets").is_empty());
+        // Nothing that is not a group name goes into a URL.
+        assert!(groups_named_by("widgets.a.io/../../api").is_empty());
+        assert!(groups_named_by("widgets.a..io").is_empty());
+        assert!(groups_named_by("widgets.a.io?x=1").is_empty());
+        assert!(groups_named_by("widgets.-a.io").is_empty());
+    }
+
+    #[test]
+    fn a_group_from_per_group_discovery_resolves_like_an_aggregated_one() {
+        let mut i = index();
+        let list = |v: &str| -> APIResourceList {
+            serde_json::from_value(serde_json::json!({
+                "groupVersion": format!("new.example.com/{v}"),
+                "resources": [
+                    {"name": "gadgets", "singularName": "gadget", "namespaced": true, "kind": "Gadget",
+                     "verbs": ["get", "list"], "shortNames": ["gd"], "categories": ["myops"]},
+                    {"name": "gadgets/status", "singularName": "", "namespaced": true, "kind": "Gadget", "verbs": ["get"]}
+                ]
+            }))
+            .unwrap()
+        };
+        assert!(i.resolve("gadgets.new.example.com").is_err());
+        i.add_group("new.example.com", vec![list("v2"), list("v1")]);
+        let t = i.resolve("gadgets.new.example.com").unwrap();
+        assert_eq!(
+            (
+                t.api.api_version.as_str(),
+                t.api.kind.as_str(),
+                t.namespaced
+            ),
+            ("new.example.com/v2", "Gadget", true)
+        );
+        assert_eq!(t.singular, "gadget");
+        assert_eq!(t.subresources, ["status"]);
+        assert_eq!(gr(&i, "gd"), "gadgets.new.example.com/v2");
+        assert_eq!(
+            gr(&i, "gadgets.v1.new.example.com"),
+            "gadgets.new.example.com/v1"
+        );
+        // A group the index has is not added twice.
+        i.add_group("new.example.com", vec![list("v3")]);
+        assert!(i.resolve("gadgets.v3.new.example.com").is_err());
     }
 
     #[test]

@@ -213,6 +213,53 @@ pub async fn fetch(
     Ok(TypeIndex::from_discovery(core, groups))
 }
 
+/// One API group's per-group discovery: `/apis/GROUP`, then `/apis/GROUP/VERSION` for each
+/// version it serves, the preferred one first. `None` when the server does not serve the group
+/// (404). [`crate::guard::Session::index_for`] asks it for a qualified TYPE that aggregated
+/// discovery does not list: the group of a CRD registered a moment ago is served here as soon
+/// as the CRD is Established, while aggregated discovery may list it later.
+///
+/// # Errors
+/// The kube error of a request (other than the group's 404).
+pub async fn fetch_group(
+    client: &Client,
+    group: &str,
+) -> Result<Option<Vec<k8s_openapi::apimachinery::pkg::apis::meta::v1::APIResourceList>>, kube::Error>
+{
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{APIGroup, APIResourceList};
+    let get = |path: String| {
+        http::Request::get(path)
+            .header(http::header::ACCEPT, "application/json")
+            .body(Vec::new())
+            .map_err(kube::Error::HttpError)
+    };
+    let g: APIGroup = match client.request(get(format!("/apis/{group}"))?).await {
+        Ok(g) => g,
+        Err(kube::Error::Api(s)) if s.code == 404 => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let preferred = g.preferred_version.map(|v| v.version);
+    let mut versions: Vec<String> = g.versions.into_iter().map(|v| v.version).collect();
+    if let Some(p) = preferred
+        && let Some(i) = versions.iter().position(|v| *v == p)
+    {
+        let v = versions.remove(i);
+        versions.insert(0, v);
+    }
+    let mut lists = Vec::new();
+    for v in versions {
+        match client
+            .request::<APIResourceList>(get(format!("/apis/{group}/{v}"))?)
+            .await
+        {
+            Ok(l) => lists.push(l),
+            Err(kube::Error::Api(s)) if s.code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Some(lists))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,6 +39,20 @@ pub const ANNOUNCE_WAIT_AFTER: Duration = Duration::from_secs(1);
 /// Established`). Unbounded: at most one message per CRD.
 pub type WaitNotices = tokio::sync::mpsc::UnboundedSender<String>;
 
+/// When each step of one CRD's apply happened: the hot-load breakdown that `crds watch -v`
+/// logs with every registered CRD (docs/performance.md, "Hot-load, stage by stage").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppliedCrd {
+    /// The CRD's before-state was read (it is journaled with the intent).
+    pub read: Instant,
+    /// The apply was admitted (protection) and about to be journaled and sent.
+    pub sent: Instant,
+    /// The server answered the apply (and its outcome was journaled).
+    pub answered: Instant,
+    /// `Established` and `NamesAccepted` were seen `True`.
+    pub established: Instant,
+}
+
 /// The field manager of every server-side apply this tool makes.
 pub const FIELD_MANAGER: &str = "kubectl-myops";
 
@@ -219,7 +233,7 @@ impl<'a> Applier<'a> {
         &'s self,
         crds: &'s [&'c LoadedCrd],
         notices: Option<&'s WaitNotices>,
-    ) -> impl futures::Stream<Item = (&'c LoadedCrd, Result<Instant, ApplyError>)> + 's
+    ) -> impl futures::Stream<Item = (&'c LoadedCrd, Result<AppliedCrd, ApplyError>)> + 's
     where
         'c: 's,
     {
@@ -262,13 +276,13 @@ impl<'a> Applier<'a> {
     }
 
     /// Server-side applies `crd` and waits until it is Established with its names accepted.
-    /// Returns the time the apply request was sent. Every attempt is journaled with the
+    /// Returns when each step happened ([`AppliedCrd`]). Every attempt is journaled with the
     /// CRD as it was before (read first; journaled without it when it cannot be read).
     ///
     /// # Errors
     /// [`ApplyError::Rejected`] with the file and the server's message (a field conflict names
     /// the other manager), [`ApplyError::NotReady`] after the timeout.
-    pub async fn apply(&self, crd: &LoadedCrd) -> Result<Instant, ApplyError> {
+    pub async fn apply(&self, crd: &LoadedCrd) -> Result<AppliedCrd, ApplyError> {
         self.apply_noticed(crd, None).await
     }
 
@@ -277,13 +291,14 @@ impl<'a> Applier<'a> {
         &self,
         crd: &LoadedCrd,
         notices: Option<&WaitNotices>,
-    ) -> Result<Instant, ApplyError> {
+    ) -> Result<AppliedCrd, ApplyError> {
         let before = self
             .session
             .call("the read of the CRD", self.api.get_opt(&crd.name))
             .await
             .ok()
             .flatten();
+        let read = Instant::now();
         let from =
             serde_json::json!({"appliedFrom": format!("{}:{}", crd.file.display(), crd.line)});
         if let Some(e) = self.check_fence(&crd.name) {
@@ -293,7 +308,6 @@ impl<'a> Applier<'a> {
         let intent = self
             .intent(Operation::CrdApply, &change, &crd.name, before.as_ref())
             .await;
-        let sent = Instant::now();
         let (Request::Patch { patch, .. }, Params::Patch(pp)) = change
             .request(FIELD_MANAGER, false)
             .map_err(GuardError::Usage)?
@@ -311,7 +325,8 @@ impl<'a> Applier<'a> {
             Ok(serde_json::to_value(answer).unwrap_or_default())
         };
         let intent = self.session.admit(intent, before.as_ref(), dry_run).await?;
-        match self
+        let sent = Instant::now();
+        let answer = match self
             .session
             .journaled_with(intent, "the server-side apply", request, |o| {
                 let answer = serde_json::to_value(o).unwrap_or_default();
@@ -319,7 +334,7 @@ impl<'a> Applier<'a> {
             })
             .await
         {
-            Ok(_) => {}
+            Ok(answer) => answer,
             Err(GuardError::Api(source)) => {
                 return Err(ApplyError::Rejected {
                     file: crd.file.display().to_string(),
@@ -329,9 +344,16 @@ impl<'a> Applier<'a> {
                 });
             }
             Err(e) => return Err(e.into()),
-        }
-        self.wait_established(&crd.name, sent, notices).await?;
-        Ok(sent)
+        };
+        let answered = Instant::now();
+        self.wait_established(&crd.name, answer, sent, notices)
+            .await?;
+        Ok(AppliedCrd {
+            read,
+            sent,
+            answered,
+            established: Instant::now(),
+        })
     }
 
     /// Deletes the CRD `name` from the cluster if this tool applied it (its managedFields
@@ -424,72 +446,6 @@ impl<'a> Applier<'a> {
             .await
     }
 
-    /// Polls the CRD every 50 ms until `Established` and `NamesAccepted` are `True`; once the
-    /// wait has lasted [`ANNOUNCE_WAIT_AFTER`], says so on `notices` (once).
-    async fn wait_established(
-        &self,
-        name: &str,
-        started: Instant,
-        notices: Option<&WaitNotices>,
-    ) -> Result<(), ApplyError> {
-        let mut announced = false;
-        loop {
-            let crd = self
-                .session
-                .call("the read of the CRD", self.api.get(name))
-                .await
-                .map_err(|source| ApplyError::Wait {
-                    name: name.into(),
-                    source,
-                })?;
-            let conds = crd.status.and_then(|s| s.conditions).unwrap_or_default();
-            let is_true = |t: &str| conds.iter().any(|c| c.type_ == t && c.status == "True");
-            let (established, names) = (is_true("Established"), is_true("NamesAccepted"));
-            if established && names {
-                return Ok(());
-            }
-            // NamesAccepted=False is the server's decision (a name clash), not a delay: say so now.
-            if let Some(c) = conds
-                .iter()
-                .find(|c| c.type_ == "NamesAccepted" && c.status == "False")
-            {
-                return Err(ApplyError::NamesRejected {
-                    name: name.into(),
-                    reason: format!(
-                        "{}: {}",
-                        c.reason.as_deref().unwrap_or("NamesNotAccepted"),
-                        c.message.as_deref().unwrap_or("")
-                    ),
-                });
-            }
-            if !announced
-                && started.elapsed() >= ANNOUNCE_WAIT_AFTER
-                && let Some(n) = notices
-            {
-                announced = true;
-                let what = if names {
-                    "Established"
-                } else {
-                    "Established with its names accepted"
-                };
-                let _ = n.send(format!("CRD {name} to be {what}"));
-            }
-            if started.elapsed() > self.timeout {
-                let what = if names {
-                    "Established"
-                } else {
-                    "NamesAccepted (another CRD may use its names)"
-                };
-                return Err(ApplyError::NotReady {
-                    name: name.into(),
-                    what: what.into(),
-                    seconds: started.elapsed().as_secs_f64(),
-                });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
-
     /// One look at aggregated discovery: for each of `crds`, whether its storage version is
     /// served (so a new process resolves the kind at once). The caller polls (every 100 ms
     /// in [`super::crd_batch`]) and applies its own deadline per CRD.
@@ -522,6 +478,8 @@ impl<'a> Applier<'a> {
         self.timeout
     }
 }
+
+mod established;
 
 #[cfg(test)]
 mod tests {

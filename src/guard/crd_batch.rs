@@ -11,11 +11,11 @@
 //! many CRDs are being applied, and what a wait longer than a second waits for.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use futures::StreamExt;
 
-use super::crd_apply::{ANNOUNCE_WAIT_AFTER, Applier, ApplyError};
+use super::crd_apply::{ANNOUNCE_WAIT_AFTER, AppliedCrd, Applier, ApplyError};
 use crate::crds::{Action, LoadError, LoadedCrd, Registry, WatchState, check_dir_mode, scan};
 use crate::metrics::{self, Status};
 use crate::settings::Settings;
@@ -63,9 +63,58 @@ pub enum Event {
         watcher: Duration,
         /// From the first file event to served by discovery.
         total: Duration,
+        /// Stage by stage, from the first file event.
+        stages: Stages,
     },
     /// Something that does not stop the batch (registry file, metrics push).
     Warning(String),
+}
+
+/// When each stage of one CRD's hot-load ended, as time since the first file event of its
+/// batch: the breakdown `crds watch -v` logs with every registered CRD (docs/performance.md,
+/// "Hot-load, stage by stage"). The first `get` in a new process is the only stage missing:
+/// it is measured by that process (`scripts/bench`, row crd-drop).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stages {
+    /// The wall-clock time of the first file event (to line the stages up with another
+    /// process's clock).
+    pub event_at: SystemTime,
+    /// The batch started: the burst of file events settled (`crds watch`'s debounce, or at
+    /// once when a file was closed after writing or renamed into place).
+    pub settled: Duration,
+    /// The directory was read and parsed.
+    pub parsed: Duration,
+    /// Access was reviewed: plugin.yaml and the SelfSubjectAccessReviews.
+    pub reviewed: Duration,
+    /// The CRD's before-state was read.
+    pub read: Duration,
+    /// The apply was admitted and went to the journal and the server.
+    pub sent: Duration,
+    /// The server answered the apply.
+    pub answered: Duration,
+    /// `Established` and `NamesAccepted` were seen `True`.
+    pub established: Duration,
+    /// Aggregated discovery was seen serving it.
+    pub served: Duration,
+}
+
+impl Stages {
+    /// A batch that starts now, for the first file event at `event`: settled, nothing else yet.
+    fn settled_now(event: Instant) -> Stages {
+        Stages {
+            event_at: SystemTime::now()
+                .checked_sub(event.elapsed())
+                .unwrap_or_else(SystemTime::now),
+            settled: event.elapsed(),
+            parsed: Duration::ZERO,
+            reviewed: Duration::ZERO,
+            read: Duration::ZERO,
+            sent: Duration::ZERO,
+            answered: Duration::ZERO,
+            established: Duration::ZERO,
+            served: Duration::ZERO,
+        }
+    }
 }
 
 /// What a batch tells about itself while it runs, besides its [`Event`]s: for a progress
@@ -173,6 +222,8 @@ async fn carry_out(
     out: &mut Counting<'_>,
 ) {
     let secs = || started.elapsed().as_secs_f64();
+    let since = |t: Instant| t.saturating_duration_since(started);
+    let mut batch = Stages::settled_now(started);
     // The directory's mode can change while we watch (chmod, re-created, replaced).
     if let Err(e) = check_dir_mode(dir) {
         out.event(Event::Refused(e));
@@ -188,6 +239,7 @@ async fn carry_out(
             return;
         }
     };
+    batch.parsed = started.elapsed();
     let mut to_apply: Vec<LoadedCrd> = Vec::new();
     let mut gone: Vec<String> = Vec::new();
     for action in state.plan(&snap) {
@@ -234,6 +286,7 @@ async fn carry_out(
         });
         return;
     }
+    batch.reviewed = started.elapsed();
     out.sink.notice(Notice::Applying(to_apply.len()));
     let refs: Vec<&LoadedCrd> = to_apply.iter().collect();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
@@ -249,15 +302,23 @@ async fn carry_out(
         tokio::select! {
             next = applies.next(), if !applies_done => match next {
                 None => applies_done = true,
-                Some((c, Ok(sent))) => {
+                Some((c, Ok(applied))) => {
                     if pending.is_empty() {
                         next_look = next_look.max(Instant::now());
                     }
+                    let AppliedCrd { read, sent, answered, established } = applied;
                     pending.push(Pending {
                         crd: c,
-                        watcher: sent.saturating_duration_since(started),
+                        watcher: since(sent),
                         established: Instant::now(),
                         announced: false,
+                        stages: Stages {
+                            read: since(read),
+                            sent: since(sent),
+                            answered: since(answered),
+                            established: since(established),
+                            ..batch
+                        },
                     });
                 }
                 Some((c, Err(error))) => {
@@ -283,6 +344,8 @@ struct Pending<'c> {
     established: Instant,
     /// Whether its wait was announced ([`Notice::Waiting`]).
     announced: bool,
+    /// Its stages so far (`served` is set when discovery serves it).
+    stages: Stages,
 }
 
 /// One discovery look for every pending CRD: the served ones are recorded in the registry
@@ -307,6 +370,7 @@ async fn look_for_served(
             return;
         }
     };
+    let seen = started.elapsed();
     let mut now_served: Vec<Pending<'_>> = Vec::new();
     let mut still = Vec::new();
     for (p, ok) in std::mem::take(pending).into_iter().zip(served) {
@@ -352,6 +416,10 @@ async fn look_for_served(
             crd: p.crd.clone(),
             watcher: p.watcher,
             total,
+            stages: Stages {
+                served: seen,
+                ..p.stages
+            },
         });
     }
 }

@@ -62,8 +62,8 @@ pub mod trail;
 pub mod watch;
 
 pub use change::{Change, Inverse};
-pub use crd_apply::{Applier, ApplyError, FIELD_MANAGER, crd_type};
-pub use crd_batch::{BatchSink, Event, Notice, run_batch, run_batch_into};
+pub use crd_apply::{AppliedCrd, Applier, ApplyError, FIELD_MANAGER, crd_type};
+pub use crd_batch::{BatchSink, Event, Notice, Stages, run_batch, run_batch_into};
 pub use deadline::Deadlines;
 pub use identity::{IdentityError, Observed};
 pub use mutation::lifecycle::Sent;

@@ -31,6 +31,7 @@ use super::GuardError;
 use super::deadline::{Deadlines, bounded};
 use super::identity::verify;
 use crate::changelog::{self, Journal};
+use crate::cluster::discovery::{ResolveError, groups_named_by};
 use crate::cluster::{ApiError, Cluster, ResolvedType, TypeIndex, connect, discovery_cache};
 use crate::config::Verb;
 use crate::crds::Registry;
@@ -298,12 +299,63 @@ impl<'s> Session<'s> {
         .await
     }
 
-    /// Resolves TYPE as kubectl does.
+    /// Resolves TYPE as kubectl does (through [`Session::index_for`]).
     ///
     /// # Errors
     /// Discovery failures (1) and unknown or ambiguous TYPE (2).
     pub async fn resolve(&self, type_name: &str) -> Result<ResolvedType, GuardError> {
-        Ok(self.index().await?.resolve(type_name)?.clone())
+        Ok(self
+            .index_for(&[type_name])
+            .await?
+            .resolve(type_name)?
+            .clone())
+    }
+
+    /// [`Session::index`], plus the API group of each qualified TYPE of `types`
+    /// (`NAME.GROUP`, `NAME.VERSION.GROUP`) that it does not know, from that group's own
+    /// discovery documents ([`discovery_cache::fetch_group`]): a CRD registered a moment ago
+    /// is served (and in `/apis/GROUP/VERSION`) as soon as it is Established, while the
+    /// aggregated `/apis` document may list it later, on a loaded server by a few hundred
+    /// milliseconds (docs/performance.md, "Hot-load, stage by stage"). kubectl's cached
+    /// discovery refetches on a miss too (client-go `DeferredDiscoveryRESTMapper` resets and
+    /// asks again); asking the group's own document is what makes the refetch see it.
+    /// Costs nothing when every TYPE resolves; a group the server does not serve (404), or a
+    /// per-group request that fails, leaves the index as it was, so an unknown TYPE fails
+    /// exactly as before.
+    ///
+    /// # Errors
+    /// The aggregated discovery request's error or timeout.
+    pub async fn index_for(&self, types: &[&str]) -> Result<Cow<'_, TypeIndex>, ApiError> {
+        let index = self.index().await?;
+        let mut missing: Vec<String> = Vec::new();
+        for t in types {
+            if matches!(index.resolve(t), Err(ResolveError::Unknown(_)))
+                && index.category(t).is_empty()
+            {
+                for g in groups_named_by(t) {
+                    if !index.has_group(&g) && !missing.contains(&g) {
+                        missing.push(g);
+                    }
+                }
+            }
+        }
+        if missing.is_empty() {
+            return Ok(Cow::Borrowed(index));
+        }
+        let mut more = index.clone();
+        for g in missing {
+            let fetched = bounded(
+                &self.cluster.server,
+                "the discovery request",
+                self.deadlines.discovery,
+                async { discovery_cache::fetch_group(&self.cluster.client, &g).await },
+            )
+            .await;
+            if let Ok(Some(lists)) = fetched {
+                more.add_group(&g, lists);
+            }
+        }
+        Ok(Cow::Owned(more))
     }
 
     /// The plugin.yaml boundary (pure; registered CRDs included).

@@ -1,10 +1,11 @@
 //! `crds watch [DIR]`: the hot-load loop (docs/watcher.md).
 //!
-//! File events come from notify through a debouncer (25 ms of quiet) and only trigger a
-//! rescan; [`WatchState::plan`] decides what changed, so every event kind — atomic saves,
-//! moves, bursts, the directory itself removed and re-created — takes one path. The parent
-//! directory is watched too, so a directory that appears (created, or renamed into place)
-//! is picked up.
+//! File events come from notify and only trigger a rescan, at once when a CRD file was
+//! closed after writing or renamed into place, after 25 ms of quiet otherwise (a file still
+//! open for writing is waited for, see `files.rs`); [`WatchState::plan`] decides what
+//! changed, so every event kind — atomic saves, moves, bursts, the directory itself removed
+//! and re-created — takes one path. The parent directory is watched too, so a directory that
+//! appears (created, or renamed into place) is picked up.
 //!
 //! Stopping: SIGINT, SIGTERM and SIGHUP stop the watcher within a second, always.
 //! Between batches they stop it at once; during a batch (or a prune) the work in

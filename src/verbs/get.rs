@@ -57,8 +57,9 @@ pub async fn run(s: &Settings, args: &GetArgs, p: &mut Printer<'_>) -> Outcome {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
-    let planned = match session.index().await {
-        Ok(index) => target::plan(&targets, index),
+    let names: Vec<&str> = targets.iter().map(|t| t.type_name.as_str()).collect();
+    let planned = match session.index_for(&names).await {
+        Ok(index) => target::plan(&targets, &index),
         Err(e) => return Outcome::early(e),
     };
     let planned = match planned {

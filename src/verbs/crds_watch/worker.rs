@@ -12,7 +12,7 @@ use super::stop::{Raced, StopSignals, race};
 use crate::crds::{Action, WatchState, check_dir_mode, scan};
 use crate::guard::lease::{Change, Leadership, Observer};
 use crate::guard::outage::Outage;
-use crate::guard::{Applier, ApplyError, Event, run_batch};
+use crate::guard::{Applier, ApplyError, Event, Stages, run_batch};
 use crate::output::Printer;
 use crate::settings::Settings;
 
@@ -435,6 +435,7 @@ impl Worker<'_> {
                 crd,
                 watcher,
                 total,
+                stages,
             } => {
                 self.pending_prune.remove(&crd.name);
                 self.log.emit(
@@ -450,6 +451,13 @@ impl Worker<'_> {
                 );
                 self.log.emit(
                     p,
+                    "debug",
+                    "stages",
+                    &format!("{}: {}", crd.name, stages_text(&stages)),
+                    stages_json(&crd.name, &stages),
+                );
+                self.log.emit(
+                    p,
                     "info",
                     "registered",
                     &format!("registered {} ({}) in {}ms", crd.name, crd.versions.join(", "), total.as_millis()),
@@ -459,4 +467,48 @@ impl Worker<'_> {
             Event::Warning(w) => self.log.emit(p, "warning", "warning", &w, json!({})),
         }
     }
+}
+
+/// Milliseconds, to a tenth.
+fn ms(d: Duration) -> f64 {
+    (d.as_secs_f64() * 10_000.0).round() / 10.0
+}
+
+/// The stage names of the hot-load breakdown, each with when it ended after the first file
+/// event (docs/performance.md, "Hot-load, stage by stage").
+fn stage_list(s: &Stages) -> [(&'static str, Duration); 8] {
+    [
+        ("settled", s.settled),
+        ("parsed", s.parsed),
+        ("reviewed", s.reviewed),
+        ("read", s.read),
+        ("sent", s.sent),
+        ("answered", s.answered),
+        ("established", s.established),
+        ("served", s.served),
+    ]
+}
+
+/// `event +settled 0.4ms +parsed 0.9ms …`: the `stages` debug line as text.
+fn stages_text(s: &Stages) -> String {
+    let mut out = String::from("file event");
+    for (name, d) in stage_list(s) {
+        out.push_str(&format!(" → {name} {:.1}ms", ms(d)));
+    }
+    out
+}
+
+/// The `stages` debug line's fields: milliseconds after the first file event per stage, and
+/// that event's wall-clock time in Unix milliseconds (`eventUnixMs`) so another process can
+/// line its own clock up with it.
+fn stages_json(name: &str, s: &Stages) -> serde_json::Value {
+    let at = s
+        .event_at
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let mut ms_of = serde_json::Map::new();
+    for (n, d) in stage_list(s) {
+        ms_of.insert(n.into(), json!(ms(d)));
+    }
+    json!({"crd": name, "eventUnixMs": at.as_secs_f64() * 1000.0, "stagesMs": ms_of})
 }
