@@ -266,6 +266,8 @@ pub async fn run_command(
             .and_then(|(verb, _)| super::protect::verb_of(verb)),
     };
     let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
+    // `get -o name|json|yaml`: each context printed once it and those before it are done.
+    let mut streamed: Option<super::stream::Release> = None;
     let (runs, shape, template, verb) =
         match &plan {
             Plan::Get {
@@ -273,10 +275,20 @@ pub async fn run_command(
                 shape,
                 template,
             } => {
-                let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
+                let one = async |s: &Settings, cp: &mut Printer<'_>| {
                     done_of(verbs::get::run(s, args, cp).await)
-                })
-                .await;
+                };
+                streamed = super::stream::Release::for_get(args);
+                let runs = match &mut streamed {
+                    Some(rel) => {
+                        let release = &mut |r: &mut ContextRun, p: &mut Printer<'_>| {
+                            rel.context(r, p)
+                        };
+                        super::run::run_releasing(&fleet, settings, &all, false, p, one, release)
+                            .await
+                    }
+                    None => super::run(&fleet, settings, &all, false, p, one).await,
+                };
                 (runs, *shape, template.as_ref(), Some("get"))
             }
             Plan::Patch {
@@ -326,7 +338,10 @@ pub async fn run_command(
                 (runs, Shape::Cells, None, None)
             }
         };
-    let mut status = print_merged(&runs, shape, template, global_no_headers(&plan), p);
+    let mut status = match streamed {
+        Some(rel) => rel.finish(p),
+        None => print_merged(&runs, shape, template, global_no_headers(&plan), p),
+    };
     status = ExitStatus::most_severe(
         [status].into_iter().chain(
             runs.iter()

@@ -27,6 +27,7 @@ pub mod commands;
 pub mod protect;
 pub mod rollback;
 pub mod run;
+pub mod stream;
 
 use crate::output::objects::{kubectl_json, kubectl_yaml, list_of, sort_keys};
 use crate::output::{Chunk, OutputError, TableBlock};
