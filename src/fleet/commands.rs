@@ -267,7 +267,7 @@ pub async fn run_command(
     };
     let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
     // `get -o name|json|yaml`: each context printed once it and those before it are done.
-    let mut streamed: Option<super::stream::Release> = None;
+    let mut streamed = None;
     let (runs, shape, template, verb) =
         match &plan {
             Plan::Get {
@@ -275,20 +275,8 @@ pub async fn run_command(
                 shape,
                 template,
             } => {
-                let one = async |s: &Settings, cp: &mut Printer<'_>| {
-                    done_of(verbs::get::run(s, args, cp).await)
-                };
-                streamed = super::stream::Release::for_get(args);
-                let runs = match &mut streamed {
-                    Some(rel) => {
-                        let release = &mut |r: &mut ContextRun, p: &mut Printer<'_>| {
-                            rel.context(r, p)
-                        };
-                        super::run::run_releasing(&fleet, settings, &all, false, p, one, release)
-                            .await
-                    }
-                    None => super::run(&fleet, settings, &all, false, p, one).await,
-                };
+                let runs;
+                (runs, streamed) = run_get(&fleet, settings, &all, args, p).await;
                 (runs, *shape, template.as_ref(), Some("get"))
             }
             Plan::Patch {
@@ -356,6 +344,29 @@ pub async fn run_command(
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// Runs `get` in every context: with an output that can go out context by context
+/// ([`super::stream::Release`]) each context is printed in order as soon as it and those
+/// before it are done, and the release is returned to be finished; else everything is held.
+async fn run_get(
+    fleet: &Fleet,
+    settings: &Settings,
+    all: &[std::ops::Range<usize>],
+    args: &crate::cli::GetArgs,
+    p: &mut Printer<'_>,
+) -> (Vec<ContextRun>, Option<super::stream::Release>) {
+    let one =
+        async |s: &Settings, cp: &mut Printer<'_>| done_of(verbs::get::run(s, args, cp).await);
+    let mut streamed = super::stream::Release::for_get(args);
+    let runs = match &mut streamed {
+        Some(rel) => {
+            let release = &mut |r: &mut ContextRun, p: &mut Printer<'_>| rel.context(r, p);
+            super::run::run_releasing(fleet, settings, all, false, p, one, release).await
+        }
+        None => super::run(fleet, settings, all, false, p, one).await,
+    };
+    (runs, streamed)
 }
 
 /// The first wave's size (`--canary`, default 1) of a command that runs in waves.

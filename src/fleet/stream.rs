@@ -40,10 +40,16 @@ impl Release {
     /// The streamed printer for a fan-out `get` with `args`, or `None` when its output
     /// needs every context first (tables, templates, `-o kyaml`, `--sort-by`).
     pub fn for_get(args: &GetArgs) -> Option<Release> {
-        if args.sort_by.is_some() {
+        Release::for_output(&args.output, args.sort_by.is_some())
+    }
+
+    /// The streamed printer for output format `output` (`sorted`: `--sort-by` given), or
+    /// `None` when it needs every context first.
+    pub fn for_output(output: &OutputFormat, sorted: bool) -> Option<Release> {
+        if sorted {
             return None;
         }
-        let mode = match args.output {
+        let mode = match output {
             OutputFormat::Name => Mode::Lines,
             OutputFormat::Json => Mode::List(ListWriter::new(ListFormat::Json), Shape::Json),
             OutputFormat::Yaml => Mode::List(ListWriter::new(ListFormat::Yaml), Shape::Yaml),
