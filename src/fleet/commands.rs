@@ -276,7 +276,7 @@ pub async fn run_command(
                 template,
             } => {
                 let runs;
-                (runs, streamed) = run_get(&fleet, settings, &all, args, p).await;
+                (runs, streamed) = run_get(&fleet, settings, &all, (args, template), p).await;
                 (runs, *shape, template.as_ref(), Some("get"))
             }
             Plan::Patch {
@@ -348,17 +348,22 @@ pub async fn run_command(
 
 /// Runs `get` in every context: with an output that can go out context by context
 /// ([`super::stream::Release`]) each context is printed in order as soon as it and those
-/// before it are done, and the release is returned to be finished; else everything is held.
+/// before it are done, and the release is returned to be finished; else everything is held
+/// (a `template` is applied to the whole merged List: `args.output` is then the `json` its
+/// contexts print, and still held).
 async fn run_get(
     fleet: &Fleet,
     settings: &Settings,
     all: &[std::ops::Range<usize>],
-    args: &crate::cli::GetArgs,
+    (args, template): (&crate::cli::GetArgs, &Option<TemplateFormat>),
     p: &mut Printer<'_>,
 ) -> (Vec<ContextRun>, Option<super::stream::Release>) {
     let one =
         async |s: &Settings, cp: &mut Printer<'_>| done_of(verbs::get::run(s, args, cp).await);
-    let mut streamed = super::stream::Release::for_get(args);
+    let mut streamed = template
+        .is_none()
+        .then(|| super::stream::Release::for_get(args))
+        .flatten();
     let runs = match &mut streamed {
         Some(rel) => {
             let release = &mut |r: &mut ContextRun, p: &mut Printer<'_>| rel.context(r, p);
