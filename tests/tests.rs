@@ -137,6 +137,8 @@ mod rollout_guard;
 mod scale;
 #[path = "it/standin.rs"]
 mod standin;
+#[path = "it/stream_fleet.rs"]
+mod stream_fleet;
 #[path = "it/team.rs"]
 mod team;
 #[path = "it/undelete.rs"]

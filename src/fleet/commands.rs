@@ -266,6 +266,8 @@ pub async fn run_command(
             .and_then(|(verb, _)| super::protect::verb_of(verb)),
     };
     let all: Vec<std::ops::Range<usize>> = std::iter::once(0..fleet.contexts.len()).collect();
+    // `get -o name|json|yaml`: each context printed once it and those before it are done.
+    let mut streamed = None;
     let (runs, shape, template, verb) =
         match &plan {
             Plan::Get {
@@ -273,10 +275,8 @@ pub async fn run_command(
                 shape,
                 template,
             } => {
-                let runs = super::run(&fleet, settings, &all, false, p, async |s, cp| {
-                    done_of(verbs::get::run(s, args, cp).await)
-                })
-                .await;
+                let runs;
+                (runs, streamed) = run_get(&fleet, settings, &all, (args, template), p).await;
                 (runs, *shape, template.as_ref(), Some("get"))
             }
             Plan::Patch {
@@ -326,7 +326,10 @@ pub async fn run_command(
                 (runs, Shape::Cells, None, None)
             }
         };
-    let mut status = print_merged(&runs, shape, template, global_no_headers(&plan), p);
+    let mut status = match streamed {
+        Some(rel) => rel.finish(p),
+        None => print_merged(&runs, shape, template, global_no_headers(&plan), p),
+    };
     status = ExitStatus::most_severe(
         [status].into_iter().chain(
             runs.iter()
@@ -341,6 +344,34 @@ pub async fn run_command(
         observe(settings, verb, &runs, p).await;
     }
     status
+}
+
+/// Runs `get` in every context: with an output that can go out context by context
+/// ([`super::stream::Release`]) each context is printed in order as soon as it and those
+/// before it are done, and the release is returned to be finished; else everything is held
+/// (a `template` is applied to the whole merged List: `args.output` is then the `json` its
+/// contexts print, and still held).
+async fn run_get(
+    fleet: &Fleet,
+    settings: &Settings,
+    all: &[std::ops::Range<usize>],
+    (args, template): (&crate::cli::GetArgs, &Option<TemplateFormat>),
+    p: &mut Printer<'_>,
+) -> (Vec<ContextRun>, Option<super::stream::Release>) {
+    let one =
+        async |s: &Settings, cp: &mut Printer<'_>| done_of(verbs::get::run(s, args, cp).await);
+    let mut streamed = template
+        .is_none()
+        .then(|| super::stream::Release::for_get(args))
+        .flatten();
+    let runs = match &mut streamed {
+        Some(rel) => {
+            let release = &mut |r: &mut ContextRun, p: &mut Printer<'_>| rel.context(r, p);
+            super::run::run_releasing(fleet, settings, all, false, p, one, release).await
+        }
+        None => super::run(fleet, settings, all, false, p, one).await,
+    };
+    (runs, streamed)
 }
 
 /// The first wave's size (`--canary`, default 1) of a command that runs in waves.

@@ -11,7 +11,8 @@
 //! kubeconfig's names ([`select`], `*` globs), planning the waves of `patch` ([`waves`]) and
 //! merging the captured outputs ([`merge`]). The exit code is the most severe of the
 //! contexts' ([`ExitStatus::most_severe`], the one order shared with `rollback --session`). [`run`] is the thin runner (bounded concurrency on the current-thread
-//! runtime, the progress line, wave stops).
+//! runtime, the progress line, wave stops), [`run::run_releasing`] the same handing each context
+//! out in order as soon as it and those before it are done, for [`stream`]'s output.
 //!
 //! Output shapes (docs/fleet.md):
 //! - tables: one table with a leading `CONTEXT` column, tables of the same type and header
@@ -27,6 +28,7 @@ pub mod commands;
 pub mod protect;
 pub mod rollback;
 pub mod run;
+pub mod stream;
 
 use crate::output::objects::{kubectl_json, kubectl_yaml, list_of, sort_keys};
 use crate::output::{Chunk, OutputError, TableBlock};
@@ -41,8 +43,9 @@ pub const CONTEXT_ANNOTATION: &str = "kubectl-myops/context";
 /// The default `--max-parallel`: 32 contexts at once. Each context costs a few requests
 /// (discovery revalidation, a review, the call) that mostly wait on the network, so on one
 /// thread they overlap well; contexts on one server share one HTTP/2 connection
-/// (`cluster::connector`), and every context's output is held until the merge whatever the
-/// parallelism, so more at once costs little. Measured (scripts/bench `fleet`, 40 contexts
+/// (`cluster::connector`), and a context's output is held until it is printed (in order:
+/// [`stream`]; tables until every context is done) whatever the parallelism, so more at once
+/// costs little. Measured (scripts/bench `fleet`, 40 contexts
 /// on two local servers): 8 at once took 3.7× one context, 40 at once 2.6×. Lower it to
 /// spare slow links or servers; `patch` waves still stop at the first failure.
 pub const DEFAULT_MAX_PARALLEL: usize = 32;

@@ -81,6 +81,29 @@ pub async fn run<F>(
 where
     F: AsyncFn(&Settings, &mut Printer<'_>) -> Done,
 {
+    run_releasing(fleet, base, waves, stop_on_failure, p, one, &mut |_, _| {}).await
+}
+
+/// [`run`], handing each context's run to `release` in selection order as soon as it and
+/// every context before it are done (an in-order release: context k goes out once contexts
+/// 1..k have all finished, whatever order they finished in), so that a caller can print a
+/// context's output without waiting for the slowest context. The progress line is cleared
+/// before each release (stdout and stderr often share a terminal). `release` may take the
+/// run's `chunks` (they are not needed after it printed them); a context not attempted is
+/// released at the end, with `done` `None`.
+pub async fn run_releasing<F>(
+    fleet: &Fleet,
+    base: &Settings,
+    waves: &[Range<usize>],
+    stop_on_failure: bool,
+    p: &mut Printer<'_>,
+    one: F,
+    release: &mut dyn FnMut(&mut ContextRun, &mut Printer<'_>),
+) -> Vec<ContextRun>
+where
+    F: AsyncFn(&Settings, &mut Printer<'_>) -> Done,
+{
+    let mut released = 0usize;
     let n = fleet.contexts.len();
     let mut results: Vec<Option<ContextRun>> = (0..n).map(|_| None).collect();
     let stopped = Cell::new(false);
@@ -149,19 +172,27 @@ where
                         stopped.set(true);
                     }
                 }
-                if show {
-                    p.progress(Some(&format!(
-                        "contexts: {finished}/{n} done, {failed} failed"
-                    )));
-                }
             }
+            let ran = run.is_some();
             results[i] = run;
+            if show && i == released && ran {
+                p.progress(None);
+            }
+            while let Some(Some(r)) = results.get_mut(released) {
+                release(r, p);
+                released += 1;
+            }
+            if show && ran {
+                p.progress(Some(&format!(
+                    "contexts: {finished}/{n} done, {failed} failed"
+                )));
+            }
         }
     }
     if show {
         p.progress(None);
     }
-    results
+    let mut all: Vec<ContextRun> = results
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
@@ -173,7 +204,11 @@ where
                 seconds: 0.0,
             })
         })
-        .collect()
+        .collect();
+    for r in all.iter_mut().skip(released) {
+        release(r, p);
+    }
+    all
 }
 
 /// What the protection question of wave `w` (0-based) of `n` answered for its contexts

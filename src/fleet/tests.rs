@@ -312,3 +312,100 @@ fn stderr_lines_name_their_context() {
         "context a: No resources found in default namespace."
     );
 }
+
+/// The streamed release printed context by context ([`stream::Release`]) is byte for byte
+/// the held merge of the same captured outputs: with empty contexts first and between, a
+/// failed context (`done` but nothing printed), a context not attempted, for `-o name`,
+/// `json` and `yaml`.
+#[test]
+fn the_streamed_release_is_byte_for_byte_the_held_merge() {
+    use crate::cli::OutputFormat;
+    use crate::exit::ExitStatus;
+    let json = |names: &[&str]| {
+        let items: Vec<serde_json::Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": n}, "data": {"k": "two\nlines"}}))
+            .collect();
+        crate::output::objects::kubectl_json(&crate::output::objects::list_of(items)).unwrap()
+    };
+    let yaml = |names: &[&str]| {
+        let items: Vec<serde_json::Value> = names
+            .iter()
+            .map(|n| serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": n, "annotations": {"x": "y"}}}))
+            .collect();
+        crate::output::objects::kubectl_yaml(&crate::output::objects::list_of(items)).unwrap()
+    };
+    let name = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| format!("configmap/{n}\n"))
+            .collect::<String>()
+    };
+    let per_context: [&[&str]; 5] = [&[], &["a"], &[], &["b", "c"], &["d"]];
+    for (format, shape, text) in [
+        (
+            OutputFormat::Name,
+            Shape::Cells,
+            &name as &dyn Fn(&[&str]) -> String,
+        ),
+        (OutputFormat::Json, Shape::Json, &json),
+        (OutputFormat::Yaml, Shape::Yaml, &yaml),
+    ] {
+        for skip in [None, Some(0), Some(3)] {
+            let mut runs: Vec<ContextRun> = per_context
+                .iter()
+                .enumerate()
+                .map(|(i, names)| ContextRun {
+                    context: format!("ctx\t{i}"),
+                    done: (Some(i) != skip).then_some(Done {
+                        status: if names.is_empty() && i == 2 {
+                            ExitStatus::Denied
+                        } else {
+                            ExitStatus::Success
+                        },
+                        message: None,
+                        resource: None,
+                    }),
+                    chunks: if names.is_empty() && i == 2 {
+                        Vec::new()
+                    } else {
+                        vec![Chunk::Text(text(names))]
+                    },
+                    stderr: Vec::new(),
+                    seconds: 0.0,
+                })
+                .collect();
+            let captured: Vec<Captured<'_>> = runs
+                .iter()
+                .filter(|r| r.done.is_some())
+                .map(|r| Captured {
+                    context: &r.context,
+                    chunks: &r.chunks,
+                })
+                .collect();
+            let held = merge(&captured, shape).unwrap();
+            let mut rel = stream::Release::for_output(&format, false).unwrap();
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            {
+                let mut p = crate::output::Printer::capturing(&mut out, &mut err);
+                for r in &mut runs {
+                    rel.context(r, &mut p);
+                }
+                assert_eq!(rel.finish(&mut p), ExitStatus::Success);
+            }
+            let streamed: String = out
+                .iter()
+                .map(|c| match c {
+                    Chunk::Text(t) => t.as_str(),
+                    Chunk::Table(_) => panic!("a table in streamed output"),
+                })
+                .collect();
+            assert_eq!(streamed, held, "{format:?}, context {skip:?} not attempted");
+            assert!(err.is_empty());
+        }
+    }
+    for held_format in [OutputFormat::Table, OutputFormat::Wide, OutputFormat::KYaml] {
+        assert!(stream::Release::for_output(&held_format, false).is_none());
+    }
+    assert!(stream::Release::for_output(&OutputFormat::Json, true).is_none());
+}
