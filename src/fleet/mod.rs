@@ -259,6 +259,17 @@ pub fn annotated(mut item: Value, context: &str) -> Value {
     item
 }
 
+/// The text `c` printed (its table chunks left out: a JSON or YAML output has none).
+pub(crate) fn text_of(c: &Captured<'_>) -> String {
+    c.chunks
+        .iter()
+        .filter_map(|ch| match ch {
+            Chunk::Text(t) => Some(t.as_str()),
+            Chunk::Table(_) => None,
+        })
+        .collect()
+}
+
 /// The merged `v1` `List` of several contexts' JSON or YAML outputs, every item annotated
 /// with its context, in context order.
 ///
@@ -267,14 +278,7 @@ pub fn annotated(mut item: Value, context: &str) -> Value {
 pub fn merged_list(outputs: &[Captured<'_>], shape: Shape) -> Result<Value, OutputError> {
     let mut items = Vec::new();
     for c in outputs {
-        let text: String = c
-            .chunks
-            .iter()
-            .filter_map(|ch| match ch {
-                Chunk::Text(t) => Some(t.as_str()),
-                Chunk::Table(_) => None,
-            })
-            .collect();
+        let text = text_of(c);
         items.extend(
             items_of(&text, shape)?
                 .into_iter()

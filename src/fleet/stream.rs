@@ -13,7 +13,7 @@
 use crate::cli::{GetArgs, OutputFormat};
 use crate::exit::ExitStatus;
 use crate::output::objects::{ListFormat, ListWriter};
-use crate::output::{Chunk, OutputError, Printer};
+use crate::output::{OutputError, Printer};
 
 use super::{Captured, ContextRun, Shape};
 
@@ -109,14 +109,7 @@ impl Release {
 
 /// The text of one context's items in the merged `List`, each annotated with the context.
 fn list_items(w: &mut ListWriter, c: Captured<'_>, shape: Shape) -> Result<String, OutputError> {
-    let text: String = c
-        .chunks
-        .iter()
-        .filter_map(|ch| match ch {
-            Chunk::Text(t) => Some(t.as_str()),
-            Chunk::Table(_) => None,
-        })
-        .collect();
+    let text = super::text_of(&c);
     let mut out = String::new();
     for item in super::items_of(&text, shape)? {
         out.push_str(&w.item(&super::annotated(item, c.context))?);

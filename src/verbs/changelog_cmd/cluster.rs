@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use super::filter::{ListFilter, select};
+use super::table::MAX_CELL;
 
 use crate::base::echo::capped;
 use crate::changelog::{Entry, mirror::Mirrored, object_of};
@@ -23,9 +24,6 @@ use crate::output::table::OwnTable;
 use crate::output::{Printer, to_json, to_yaml};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
-
-/// The widest cell, in characters (as `changelog list`).
-const MAX_CELL: usize = 600;
 
 /// One entry as `list --from-cluster` keeps it: the record without its states and who created it.
 #[derive(Debug, Clone)]

@@ -20,18 +20,14 @@
 use std::collections::HashMap;
 
 use super::filter::{ListFilter, cutoff_of, matches};
-use super::table::{invalid_table, op_and_result};
-use crate::base::echo::capped;
+use super::table::{invalid_table, list_cells};
 use crate::changelog::stream::{Loc, LogStream};
-use crate::changelog::{self, Entry, InvalidLine, object_of};
+use crate::changelog::{self, Entry, InvalidLine};
 use crate::cli::{ChangelogCommand, ListFormat, ResultFilter};
 use crate::output::table::align;
 use crate::output::{OutputError, Printer, to_yaml};
 use crate::settings::Settings;
 use crate::verbs::VerbError;
-
-/// The widest cell, as [`super::list_table`] cuts it.
-const MAX_CELL: usize = 600;
 
 /// Rows laid out at a time: a batch's cells are all that is held twice.
 const BATCH: usize = 2000;
@@ -214,19 +210,7 @@ fn walk(
 
 /// The cells [`super::list_table`] makes of `e`, joined by [`SEP`].
 fn cells(e: &Entry) -> Box<str> {
-    let (op, result) = op_and_result(e);
-    let cells = [
-        e.id.clone(),
-        e.timestamp.clone(),
-        e.user.clone(),
-        e.context.clone().unwrap_or_default(),
-        op,
-        object_of(e),
-        result,
-        e.reason.clone().unwrap_or_default(),
-    ]
-    .map(|c| capped(&c, MAX_CELL));
-    cells.join(&SEP.to_string()).into_boxed_str()
+    list_cells(e).join(&SEP.to_string()).into_boxed_str()
 }
 
 /// The table of `rows` (not empty), as [`super::list_table`] renders it, written in batches.

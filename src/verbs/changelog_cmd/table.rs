@@ -31,8 +31,9 @@ pub fn ambiguous_warning(e: &Entry, records: usize) -> String {
 }
 
 /// The widest cell `changelog list` prints, in characters: a namespace and name of 253
-/// each fit; a longer one (an edited log) is cut, like every echoed input.
-const MAX_CELL: usize = 600;
+/// each fit; a longer one (an edited log) is cut, like every echoed input. Every change-log
+/// table (`list`, `list --from-cluster`, `why`) cuts its cells at this width.
+pub const MAX_CELL: usize = 600;
 
 /// The `changelog list` table of `entries` (pure; [`select`] chooses them). RESULT is the
 /// record's result, or [`OUTCOME_UNKNOWN`] for an intent with no outcome. A last REASON
@@ -55,22 +56,26 @@ pub fn list_table(entries: &[Entry]) -> OwnTable {
     }
     let mut t = OwnTable::new(headers);
     for e in entries {
-        let (op, result) = op_and_result(e);
-        t.row(
-            [
-                e.id.clone(),
-                e.timestamp.clone(),
-                e.user.clone(),
-                e.context.clone().unwrap_or_default(),
-                op,
-                object_of(e),
-                result,
-                e.reason.clone().unwrap_or_default(),
-            ]
-            .map(|cell| display_capped(&cell, MAX_CELL)),
-        );
+        t.row(list_cells(e));
     }
     t
+}
+
+/// The cells of `e`'s row in [`list_table`], escaped and capped at [`MAX_CELL`] characters
+/// (the REASON cell last: a table without that column drops it).
+pub fn list_cells(e: &Entry) -> [String; 8] {
+    let (op, result) = op_and_result(e);
+    [
+        e.id.clone(),
+        e.timestamp.clone(),
+        e.user.clone(),
+        e.context.clone().unwrap_or_default(),
+        op,
+        object_of(e),
+        result,
+        e.reason.clone().unwrap_or_default(),
+    ]
+    .map(|cell| display_capped(&cell, MAX_CELL))
 }
 
 /// Whether any of `entries` was given a `--reason` (then `changelog list` and `changelog why`

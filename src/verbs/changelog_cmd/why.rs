@@ -10,16 +10,13 @@
 //! change has one) the `--reason` it was made for.
 
 use super::filter::matches_object;
-use super::table::{any_reason, op_name};
+use super::table::{MAX_CELL, any_reason, op_name};
 use crate::changelog::{self, Entry, object_of};
 use crate::history;
 use crate::output::Printer;
 use crate::output::table::OwnTable;
 use crate::rules::diff;
 use crate::verbs::{HistoryError, VerbError};
-
-/// The widest cell, in characters (as `changelog list`).
-const MAX_CELL: usize = 600;
 
 /// Runs `changelog why`: the table of [`touching`] entries, or one stderr line when none.
 ///

@@ -3,6 +3,7 @@ use serde_json::json;
 use super::*;
 use crate::changelog::{Operation, PENDING};
 use crate::output::to_json;
+use crate::verbs::changelog_cmd::table::MAX_CELL;
 use crate::verbs::changelog_cmd::{list_table, select};
 
 /// A record of id `n` in the log written by [`write_log`].
