@@ -280,9 +280,10 @@ fn plugin_yaml_cases() -> Vec<Case> {
                 std::fs::create_dir_all(&user).unwrap();
                 symlink("/nonexistent/plugin.yaml", user.join("plugin.yaml")).unwrap();
             }),
+        // Named by the user, so read once (a `<(…)`), but never waited for past the deadline.
         Case::new("plugin_yaml_fifo_from_myops_config_env_hangs", 2)
-            .args(&["get", "pods", "-n", "default"])
-            .stderr_has("it is a FIFO (named pipe)")
+            .args(&["get", "pods", "-n", "default", "--request-timeout", "1s"])
+            .stderr_has("it is a FIFO (named pipe) and nothing wrote to it and closed it within 1s")
             .deadline(Duration::from_secs(15))
             .setup(|m| {
                 let p = m.dir.path().join("plugin.yaml");
