@@ -90,13 +90,18 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
             return finish_plain(verbs::config_cmd::schema(&mut p), &mut p);
         }
         Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
-            // The settings only find the kubeconfig its protect: warnings compare with; an
-            // active plugin.yaml that does not load only leaves those warnings out.
-            let contexts = crate::settings::Settings::resolve(&cli.global, &env)
-                .ok()
-                .and_then(|s| kubeconfig_contexts(&s));
+            // The settings only find the kubeconfig its protect: warnings compare with and the
+            // deadline of a FIFO PATH; an active plugin.yaml that does not load only leaves
+            // those warnings out (and the deadline at its default).
+            let settings = crate::settings::Settings::resolve(&cli.global, &env).ok();
+            let contexts = settings.as_ref().and_then(kubeconfig_contexts);
             return finish_plain(
-                verbs::config_cmd::validate(None, Some(path), contexts.as_deref(), &mut p),
+                verbs::config_cmd::validate(
+                    settings.as_ref(),
+                    Some(path),
+                    contexts.as_deref(),
+                    &mut p,
+                ),
                 &mut p,
             );
         }

@@ -184,6 +184,17 @@ fn parser_message(msg: &str) -> String {
     tame(m)
 }
 
+/// Whether an unknown JSON patch `op` may be echoed: a short word (letters, `-`, `_`; at most
+/// 16) is a typo of an op and naming it finds the typo at once; anything else — digits, long
+/// strings — may be a value pasted into the wrong field (a token), and is not shown.
+fn is_word(op: &str) -> bool {
+    !op.is_empty()
+        && op.len() <= 16
+        && op
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
+}
+
 /// The shape of an RFC 6902 patch, checked without echoing any of its values: every
 /// operation an object with a known `op`, a string `path`, a `value` for add, replace and
 /// test, a string `from` for move and copy.
@@ -210,9 +221,13 @@ fn check_json_patch(ops: &[Value]) -> Result<(), String> {
                 // keyword, not a value of the object being patched.
                 let got = match got {
                     None => "has no \"op\"".to_string(),
-                    Some(Value::String(k)) => {
+                    Some(Value::String(k)) if is_word(k) => {
                         format!("has \"op\": {}", crate::base::echo::quoted(k))
                     }
+                    Some(Value::String(k)) => format!(
+                        "has an unknown \"op\" of {} characters, not shown",
+                        k.chars().count()
+                    ),
                     Some(_) => "has an \"op\" that is not a string".to_string(),
                 };
                 return Err(format!(

@@ -372,7 +372,7 @@ fn bad_flags_and_arguments_are_one_true_sentence_and_the_right_exit_code() {
                 "-p",
                 &format!(r#"[{{"op":"{CANARY}","path":"/a"}}]"#),
             ]),
-            "operation 1 needs \"op\"",
+            "operation 1 has an unknown \"op\" of 26 characters, not shown",
         ),
         usage(
             "merge_patch_with_duplicate_keys_holding_the_canary",
