@@ -74,7 +74,15 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     let mut p = Printer::new(out, err);
     // A template file `-o` names is part of the flags: a bad one is a usage error like a bad
     // inline template, before anything else is checked.
-    if let Err(e) = crate::settings::load_template_files(&mut cli.command) {
+    // The request deadline bounds a template file that is a FIFO; a bad --request-timeout is
+    // reported by the settings below.
+    let deadline = crate::base::deadline::of(
+        cli.global
+            .request_timeout
+            .as_deref()
+            .and_then(|t| crate::settings::request_timeout(t).ok().flatten()),
+    );
+    if let Err(e) = crate::settings::load_template_files(&mut cli.command, deadline) {
         p.err_line(&format!("error: {e}"));
         return ExitStatus::Usage;
     }

@@ -71,6 +71,12 @@ fn process_substitution_config_kubeconfig_and_kuberc_were_refused_as_fifos() {
         let r = bash(&m, &script);
         assert_eq!((r.code, r.stdout, r.stderr), want, "{script}");
     }
+    // A template file is read the same way (it blocked without a deadline before).
+    let r = bash(
+        &m,
+        &format!("\"$0\" get configmap one -n {n} -o jsonpath-file=<(echo '{{.metadata.name}}')"),
+    );
+    assert_eq!((r.code, r.stdout.as_str()), (0, "one\n"), "{r:?}");
 }
 
 #[test]
@@ -131,10 +137,12 @@ fn a_named_fifo_nobody_writes_waits_for_the_request_deadline_only() {
             .success()
     );
     let f = fifo.display().to_string();
+    let jsonpath = format!("jsonpath-file={f}");
     for args in [
         vec!["--config", &f, "get", "namespaces"],
         vec!["--kubeconfig", &f, "get", "namespaces"],
         vec!["--kuberc", &f, "get", "namespaces"],
+        vec!["get", "namespaces", "-o", &jsonpath],
     ] {
         let started = std::time::Instant::now();
         let mut all = args.clone();
