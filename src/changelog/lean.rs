@@ -213,17 +213,7 @@ mod tests {
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         for round in 0..3000 {
             let mut b = good.as_bytes().to_vec();
-            for _ in 0..(round % 5 + 1) {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let at = (seed as usize) % (b.len() + 1);
-                match seed % 3 {
-                    0 if at < b.len() => b[at] = (seed >> 8) as u8,
-                    1 => b.insert(at, (seed >> 16) as u8 & 0x7f),
-                    _ => b.truncate(at),
-                }
-            }
+            super::super::parse::mutate(&mut b, &mut seed, round % 5 + 1, 0x7f);
             lines.push(String::from_utf8_lossy(&b).into_owned());
         }
         let mut valid = 0;

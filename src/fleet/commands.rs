@@ -447,14 +447,7 @@ fn print_merged(
     no_headers: bool,
     p: &mut Printer<'_>,
 ) -> ExitStatus {
-    let captured: Vec<Captured<'_>> = runs
-        .iter()
-        .filter(|r| r.done.is_some())
-        .map(|r| Captured {
-            context: &r.context,
-            chunks: &r.chunks,
-        })
-        .collect();
+    let captured = Captured::of_attempted(runs);
     // A template is rendered on the merged List when some context answered (kubectl renders
     // an empty List too: `{.items}` is `[]`, custom columns print their header); when every
     // context failed there is nothing to render, as kubectl prints nothing after an error.

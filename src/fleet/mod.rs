@@ -206,6 +206,20 @@ pub struct Captured<'a> {
     pub chunks: &'a [Chunk],
 }
 
+impl<'a> Captured<'a> {
+    /// The output of every context of `runs` that was attempted, in order (a context a failed
+    /// `patch` wave left out printed nothing).
+    pub fn of_attempted(runs: &'a [run::ContextRun]) -> Vec<Captured<'a>> {
+        runs.iter()
+            .filter(|r| r.done.is_some())
+            .map(|r| Captured {
+                context: &r.context,
+                chunks: &r.chunks,
+            })
+            .collect()
+    }
+}
+
 /// The objects one context printed as a JSON or YAML document: the items of a `List`, or
 /// the one object; nothing for empty output.
 ///

@@ -375,14 +375,7 @@ fn the_streamed_release_is_byte_for_byte_the_held_merge() {
                     seconds: 0.0,
                 })
                 .collect();
-            let captured: Vec<Captured<'_>> = runs
-                .iter()
-                .filter(|r| r.done.is_some())
-                .map(|r| Captured {
-                    context: &r.context,
-                    chunks: &r.chunks,
-                })
-                .collect();
+            let captured = Captured::of_attempted(&runs);
             let held = merge(&captured, shape).unwrap();
             let mut rel = stream::Release::for_output(&format, false).unwrap();
             let (mut out, mut err) = (Vec::new(), Vec::new());

@@ -51,6 +51,22 @@ fn warnings(stderr: &str) -> Vec<&str> {
         .collect()
 }
 
+/// Runs `n` copies of the command `args` at once and waits for all; each must succeed.
+fn at_once(m: &Myops, n: usize, args: &[&str]) {
+    let children: Vec<_> = (0..n)
+        .map(|_| {
+            m.command(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+}
+
 #[test]
 fn a_hundred_runs_whose_pushes_were_cut_off_then_one_normal_run_leave_101_on_the_gateway() {
     let ns = Namespace::new("bg-cutoff");
@@ -62,18 +78,7 @@ fn a_hundred_runs_whose_pushes_were_cut_off_then_one_normal_run_leave_101_on_the
         &format!("http://127.0.0.1:{}", free_port()),
     );
     for _ in 0..25 {
-        let children: Vec<_> = (0..4)
-            .map(|_| {
-                m.command(&["get", "pods", "-n", &ns.0])
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        for mut c in children {
-            assert!(c.wait().unwrap().success());
-        }
+        at_once(&m, 4, &["get", "pods", "-n", &ns.0]);
     }
     assert_eq!(
         gateway_counts(&ns.0),
@@ -93,18 +98,7 @@ fn two_runs_at_once_leave_the_final_totals_on_the_gateway() {
     ns.pod("web-1");
     let m = background(&ns.0);
     for round in 1..=5 {
-        let children: Vec<_> = (0..2)
-            .map(|_| {
-                m.command(&["get", "pods", "-n", &ns.0])
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
-        for mut c in children {
-            assert!(c.wait().unwrap().success());
-        }
+        at_once(&m, 2, &["get", "pods", "-n", &ns.0]);
         let want = f64::from(2 * round);
         assert_eq!(settled_counts(&ns.0, want), (want, want), "round {round}");
     }
