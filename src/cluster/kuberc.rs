@@ -52,6 +52,10 @@ pub enum PluginPolicy {
     DenyAll,
     /// Only plugins matching an entry (a command name looked up in `PATH`, or a path).
     Allowlist(Vec<String>),
+    /// The default kuberc exists but gave no preferences (unreadable, not YAML, no
+    /// `Preference`): the command goes on as in kubectl, but no credential plugin runs — a
+    /// policy that could not be read is never taken for `AllowAll`. Holds why (one clause).
+    Unknown(String),
 }
 
 /// The policy in effect and the file it came from (`None`: no kuberc, [`PluginPolicy::AllowAll`]).
@@ -104,6 +108,19 @@ pub enum KubercError {
         /// The kuberc file.
         file: String,
     },
+    /// The default kuberc gave no policy (see the warning before) and the kubeconfig user runs a
+    /// credential plugin: it was not run.
+    #[error(
+        "the credential plugin {program} of the kubeconfig user was not run: no preferences could be loaded from the kuberc {file} ({problem}), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy"
+    )]
+    PolicyUnknown {
+        /// The plugin's command as the kubeconfig names it (escaped).
+        program: String,
+        /// Why no preferences were loaded.
+        problem: String,
+        /// The kuberc file.
+        file: String,
+    },
 }
 
 /// Chooses the kuberc as kubectl's `LoadKuberc` does (pure): `flag` (`--kuberc`), else
@@ -144,7 +161,9 @@ pub fn locate(
 /// As kubectl 1.36 (`kubectl/pkg/kuberc`, `LoadKuberc`'s callers): a default file that is
 /// missing is no kuberc; one that cannot be read, is not YAML or has no `Preference` document
 /// loads no preferences and the command goes on, with [`Policy::warning`] saying so (`sudo -u`
-/// keeps a HOME that is not the user's own); an explicit file with any of these is an error. An
+/// keeps a HOME that is not the user's own) — but with [`PluginPolicy::Unknown`], so a credential
+/// plugin does not run (kubectl would run it: a policy that cannot be read is not `AllowAll`
+/// here); an explicit file with any of these is an error. An
 /// invalid credential plugin policy in a `Preference` is an error from either file.
 ///
 /// # Errors
@@ -158,10 +177,11 @@ pub fn load(source: &KubercSource, deadline: std::time::Duration) -> Result<Poli
     };
     let shown = path.display().to_string();
     let none_loaded = |problem: &str| Policy {
+        policy: PluginPolicy::Unknown(problem.to_string()),
+        file: Some(path.clone()),
         warning: Some(format!(
             "warning: kuberc: no preferences loaded from {shown}: {problem}"
         )),
-        ..Policy::default()
     };
     let read = if explicit {
         crate::base::fsutil::read_named(path, MAX_KUBERC_BYTES, deadline).map(|(bytes, _)| bytes)
@@ -404,6 +424,16 @@ pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<()
     let list = match &policy.policy {
         PluginPolicy::AllowAll => return Ok(()),
         PluginPolicy::DenyAll => return Err(deny("credentialPluginPolicy is DenyAll".into())),
+        PluginPolicy::Unknown(problem) => {
+            return Err(KubercError::PolicyUnknown {
+                program: crate::base::echo::quoted(command),
+                problem: problem.clone(),
+                file: policy
+                    .file
+                    .as_ref()
+                    .map_or_else(|| "the kuberc".into(), |f| f.display().to_string()),
+            });
+        }
         PluginPolicy::Allowlist(list) => list,
     };
     let cmd = clean(command);

@@ -105,7 +105,10 @@ fn template_file_that_is_endless_missing_or_a_huge_template_is_a_capped_usage_er
     let huge = format!("jsonpath={{.a[{}", "x".repeat(100_000));
     for (out, says) in [
         // A device is refused unopened (a terminal would block, /dev/zero never ends).
-        ("jsonpath-file=/dev/zero", "it is a character device, not a regular file"),
+        (
+            "jsonpath-file=/dev/zero",
+            "it is a character device, not a regular file",
+        ),
         (
             "custom-columns-file=/nonexistent/cols",
             "error reading /nonexistent/cols",

@@ -278,3 +278,38 @@ fn json_patch_with_an_unknown_op_did_not_name_it() {
         "{r:?}"
     );
 }
+
+#[test]
+fn an_unreadable_default_kuberc_let_every_credential_plugin_run() {
+    let m0 = Myops::new(PLUGIN);
+    let dir = m0.dir.path().to_path_buf();
+    let marker = dir.join("plugin-ran");
+    let (kc, bin) = crate::flags::exec_plugin_setup(&dir, &marker, "");
+    let kuberc = dir.join("home/.kube/kuberc");
+    std::fs::create_dir_all(&kuberc).unwrap();
+    let mut m = m0;
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = m.run(&["get", "namespaces", "default", "-o", "name"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        !marker.exists(),
+        "the plugin ran under a kuberc that could not be read"
+    );
+    let k = kuberc.display().to_string();
+    assert_eq!(
+        r.stderr,
+        format!(
+            "error: the credential plugin \"{}\" of the kubeconfig user was not run: no preferences could be loaded from the kuberc {k} (it is a directory, not a regular file; replace it with a regular file), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy\n",
+            bin.join("myops-test-cred").display()
+        )
+    );
+    // KUBERC=off says so deliberately: the plugin runs.
+    m.set_env("KUBERC", "off");
+    let r = m.run(&["get", "namespaces", "default", "-o", "name"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "namespace/default\n"),
+        "{r:?}"
+    );
+    assert!(marker.exists());
+}
