@@ -74,7 +74,15 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     let mut p = Printer::new(out, err);
     // A template file `-o` names is part of the flags: a bad one is a usage error like a bad
     // inline template, before anything else is checked.
-    if let Err(e) = crate::settings::load_template_files(&mut cli.command) {
+    // The request deadline bounds a template file that is a FIFO; a bad --request-timeout is
+    // reported by the settings below.
+    let deadline = crate::base::deadline::of(
+        cli.global
+            .request_timeout
+            .as_deref()
+            .and_then(|t| crate::settings::request_timeout(t).ok().flatten()),
+    );
+    if let Err(e) = crate::settings::load_template_files(&mut cli.command, deadline) {
         p.err_line(&format!("error: {e}"));
         return ExitStatus::Usage;
     }
@@ -90,13 +98,18 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
             return finish_plain(verbs::config_cmd::schema(&mut p), &mut p);
         }
         Command::Config(ConfigCommand::Validate { path: Some(path) }) => {
-            // The settings only find the kubeconfig its protect: warnings compare with; an
-            // active plugin.yaml that does not load only leaves those warnings out.
-            let contexts = crate::settings::Settings::resolve(&cli.global, &env)
-                .ok()
-                .and_then(|s| kubeconfig_contexts(&s));
+            // The settings only find the kubeconfig its protect: warnings compare with and the
+            // deadline of a FIFO PATH; an active plugin.yaml that does not load only leaves
+            // those warnings out (and the deadline at its default).
+            let settings = crate::settings::Settings::resolve(&cli.global, &env).ok();
+            let contexts = settings.as_ref().and_then(kubeconfig_contexts);
             return finish_plain(
-                verbs::config_cmd::validate(None, Some(path), contexts.as_deref(), &mut p),
+                verbs::config_cmd::validate(
+                    settings.as_ref(),
+                    Some(path),
+                    contexts.as_deref(),
+                    &mut p,
+                ),
                 &mut p,
             );
         }

@@ -215,7 +215,13 @@ impl Settings {
             user_home.as_deref(),
             env.exe.as_deref(),
         );
-        let plugin = config::load_source(&source)?;
+        let request_timeout = match &g.request_timeout {
+            None => None,
+            Some(t) => request_timeout(t)?,
+        };
+        // A plugin.yaml the user named may be a FIFO (`--config <(…)`): its read has the same
+        // deadline as every request.
+        let plugin = config::load_source(&source, crate::base::deadline::of(request_timeout))?;
         // Never a path relative to wherever the command happens to run: a change log there
         // could not be found (listed, rolled back) from anywhere else.
         let home = env
@@ -224,10 +230,6 @@ impl Settings {
             .or_else(|| user_home.as_ref().map(|h| h.join(".kube").join("myops")))
             .ok_or(SettingsError::NoHome)?;
         let home = std::path::absolute(&home).unwrap_or(home);
-        let request_timeout = match &g.request_timeout {
-            None => None,
-            Some(t) => request_timeout(t)?,
-        };
         let kube = KubeOptions {
             kubeconfig: g.kubeconfig.clone(),
             kubeconfig_env: split_kubeconfig(env.kubeconfig.as_deref()),

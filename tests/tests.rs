@@ -97,6 +97,8 @@ mod metrics_background;
 mod mirror;
 #[path = "it/mirror_in_cluster.rs"]
 mod mirror_in_cluster;
+#[path = "it/named_files.rs"]
+mod named_files;
 #[path = "it/output.rs"]
 mod output;
 #[path = "it/packaging.rs"]

@@ -24,7 +24,7 @@ mod read;
 #[cfg(test)]
 mod tests;
 
-pub use read::{FileKind, ReadError, Unreadable, read_regular, read_regular_with_mode};
+pub use read::{FileKind, ReadError, Unreadable, read_named, read_regular, read_regular_with_mode};
 
 /// Creates `dir` and any missing parents with mode 0700 if `dir` is not a directory yet;
 /// `dir` itself is then set to exactly 0700, whatever the umask. An existing directory is

@@ -100,6 +100,10 @@ pub struct CrdsListArgs {
 pub struct CrdsSyncArgs {
     /// Directory of CRD YAML files (default: plugin.yaml crdDir, else ~/.kube/plugins/crds).
     pub dir: Option<PathBuf>,
+    /// Take over fields another field manager owns instead of reporting the conflict (as
+    /// `crds watch --force-conflicts` and `kubectl apply --server-side --force-conflicts`).
+    #[arg(long)]
+    pub force_conflicts: bool,
     /// How long to wait for each CRD to become Established and discoverable.
     #[arg(long, default_value = "30s", value_name = "DURATION")]
     pub timeout: String,

@@ -69,6 +69,9 @@ pub struct Cluster {
     /// Whether the client came from the pod's service account (in-cluster configuration),
     /// not from a kubeconfig or `--server`.
     pub in_cluster: bool,
+    /// The default kuberc's `warning: kuberc: no preferences loaded from …` line, to print
+    /// once ([`super::kuberc::load`]).
+    pub kuberc_warning: Option<String>,
 }
 
 /// The identity requested with `Impersonate-User`, `Impersonate-Group` and `Impersonate-Uid`
@@ -167,7 +170,8 @@ pub async fn connect(
     check_impersonation(opts)?;
     // Read before anything can run a credential plugin: a missing explicit kuberc is an
     // error whatever the user, as in kubectl.
-    let plugin_policy = super::kuberc::load(&opts.kuberc)?;
+    let mut plugin_policy = super::kuberc::load(&opts.kuberc, deadline)?;
+    let kuberc_warning = plugin_policy.warning.take();
     // The cluster's `proxy-url`, read before kube consumes the kubeconfig (kube's own proxy
     // choice is replaced in `choose_proxy`: see super::proxy).
     let kubeconfig_proxy = kubeconfig
@@ -213,6 +217,7 @@ pub async fn connect(
         impersonation,
         proxy,
         in_cluster,
+        kuberc_warning,
     })
 }
 

@@ -52,6 +52,10 @@ pub enum PluginPolicy {
     DenyAll,
     /// Only plugins matching an entry (a command name looked up in `PATH`, or a path).
     Allowlist(Vec<String>),
+    /// The default kuberc exists but gave no preferences (unreadable, not YAML, no
+    /// `Preference`): the command goes on as in kubectl, but no credential plugin runs — a
+    /// policy that could not be read is never taken for `AllowAll`. Holds why (one clause).
+    Unknown(String),
 }
 
 /// The policy in effect and the file it came from (`None`: no kuberc, [`PluginPolicy::AllowAll`]).
@@ -61,6 +65,9 @@ pub struct Policy {
     pub policy: PluginPolicy,
     /// The kuberc file it was read from.
     pub file: Option<PathBuf>,
+    /// `warning: kuberc: no preferences loaded from …` when the default kuberc exists but
+    /// gives no preferences ([`load`]); the caller prints it and goes on.
+    pub warning: Option<String>,
 }
 
 /// Why the kuberc cannot be used, or why it refuses a credential plugin.
@@ -101,6 +108,19 @@ pub enum KubercError {
         /// The kuberc file.
         file: String,
     },
+    /// The default kuberc gave no policy (see the warning before) and the kubeconfig user runs a
+    /// credential plugin: it was not run.
+    #[error(
+        "the credential plugin {program} of the kubeconfig user was not run: no preferences could be loaded from the kuberc {file} ({problem}), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy"
+    )]
+    PolicyUnknown {
+        /// The plugin's command as the kubeconfig names it (escaped).
+        program: String,
+        /// Why no preferences were loaded.
+        problem: String,
+        /// The kuberc file.
+        file: String,
+    },
 }
 
 /// Chooses the kuberc as kubectl's `LoadKuberc` does (pure): `flag` (`--kuberc`), else
@@ -132,43 +152,84 @@ pub fn locate(
     }))
 }
 
-/// Reads the policy from `source` (the file through [`crate::base::fsutil::read_regular`], so a
-/// FIFO or a huge file is refused, not read).
+/// Reads the policy from `source`. An explicit file (`--kuberc`, `$KUBERC`) is a file the
+/// user named: read with [`crate::base::fsutil::read_named`], so `--kuberc <(…)` works (its
+/// writer done within `deadline`); the
+/// default `~/.kube/kuberc` through [`crate::base::fsutil::read_regular`] (a FIFO or a huge file
+/// there is refused, not read).
+///
+/// As kubectl 1.36 (`kubectl/pkg/kuberc`, `LoadKuberc`'s callers): a default file that is
+/// missing is no kuberc; one that cannot be read, is not YAML or has no `Preference` document
+/// loads no preferences and the command goes on, with [`Policy::warning`] saying so (`sudo -u`
+/// keeps a HOME that is not the user's own) — but with [`PluginPolicy::Unknown`], so a credential
+/// plugin does not run (kubectl would run it: a policy that cannot be read is not `AllowAll`
+/// here); an explicit file with any of these is an error. An
+/// invalid credential plugin policy in a `Preference` is an error from either file.
 ///
 /// # Errors
-/// [`KubercError::Read`] for an explicit file that cannot be read or a default one that
-/// exists but cannot be read; [`KubercError::Invalid`] as [`parse`].
-pub fn load(source: &KubercSource) -> Result<Policy, KubercError> {
+/// [`KubercError::Read`] for an explicit file that cannot be read; [`KubercError::Invalid`]
+/// for an explicit file that gives no preferences, or an invalid policy in any file.
+pub fn load(source: &KubercSource, deadline: std::time::Duration) -> Result<Policy, KubercError> {
     let (path, explicit) = match source {
         KubercSource::Off => return Ok(Policy::default()),
         KubercSource::Default(p) => (p, false),
         KubercSource::Explicit(p) => (p, true),
     };
-    let bytes = match crate::base::fsutil::read_regular(path, MAX_KUBERC_BYTES) {
+    let shown = path.display().to_string();
+    let none_loaded = |problem: &str| Policy {
+        policy: PluginPolicy::Unknown(problem.to_string()),
+        file: Some(path.clone()),
+        warning: Some(format!(
+            "warning: kuberc: no preferences loaded from {shown}: {problem}"
+        )),
+    };
+    let read = if explicit {
+        crate::base::fsutil::read_named(path, MAX_KUBERC_BYTES, deadline).map(|(bytes, _)| bytes)
+    } else {
+        crate::base::fsutil::read_regular(path, MAX_KUBERC_BYTES)
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(e) => {
             let io: std::io::Error = e.into();
-            if !explicit && io.kind() == std::io::ErrorKind::NotFound {
-                return Ok(Policy::default());
-            }
-            return Err(KubercError::Read {
-                path: path.display().to_string(),
-                problem: io.to_string(),
-            });
+            return match (explicit, io.kind()) {
+                (false, std::io::ErrorKind::NotFound) => Ok(Policy::default()),
+                (false, _) => Ok(none_loaded(&io.to_string())),
+                (true, _) => Err(KubercError::Read {
+                    path: shown,
+                    problem: io.to_string(),
+                }),
+            };
         }
     };
-    let text = String::from_utf8(bytes).map_err(|_| KubercError::Invalid {
-        path: path.display().to_string(),
-        problem: "not UTF-8 text; save it as UTF-8 YAML".into(),
-    })?;
-    let policy = parse(&text).map_err(|problem| KubercError::Invalid {
-        path: path.display().to_string(),
-        problem,
-    })?;
-    Ok(Policy {
-        policy,
-        file: Some(path.clone()),
-    })
+    let parsed = String::from_utf8(bytes)
+        .map_err(|_| ParseError::NoPreferences("not UTF-8 text; save it as UTF-8 YAML".into()))
+        .and_then(|text| parse(&text));
+    match parsed {
+        Ok(policy) => Ok(Policy {
+            policy,
+            file: Some(path.clone()),
+            warning: None,
+        }),
+        Err(ParseError::NoPreferences(problem)) if !explicit => Ok(none_loaded(&problem)),
+        Err(e) => Err(KubercError::Invalid {
+            path: shown,
+            problem: e.to_string(),
+        }),
+    }
+}
+
+/// Why kuberc text gives no credential plugin policy; displays as one sentence (without the
+/// file name) saying what is wrong and what to do.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// Not UTF-8, not YAML, or no `Preference` document: no preferences are loaded (kubectl
+    /// only warns about this in the default file).
+    #[error("{0}")]
+    NoPreferences(String),
+    /// A `Preference` whose credential plugin policy is invalid: an error in any file.
+    #[error("{0}")]
+    Policy(String),
 }
 
 /// Parses kuberc text (pure): the first document of kind `Preference` in group
@@ -177,13 +238,13 @@ pub fn load(source: &KubercSource) -> Result<Policy, KubercError> {
 /// [`PluginPolicy::AllowAll`].
 ///
 /// # Errors
-/// One sentence (without the file name) saying what is wrong and what to do.
-pub fn parse(text: &str) -> Result<PluginPolicy, String> {
+/// [`ParseError`]: no preferences in the text, or an invalid policy.
+pub fn parse(text: &str) -> Result<PluginPolicy, ParseError> {
     let docs: Vec<Value> = serde_saphyr::from_multiple(text).map_err(|e| {
-        format!(
+        ParseError::NoPreferences(format!(
             "not valid YAML ({}); fix the file or set KUBERC=off",
             e.to_string().lines().next().unwrap_or("").trim()
-        )
+        ))
     })?;
     let mut attempted = 0;
     for doc in docs.iter().filter(|d| !d.is_null()) {
@@ -194,12 +255,12 @@ pub fn parse(text: &str) -> Result<PluginPolicy, String> {
         if group != GROUP || kind != "Preference" {
             continue;
         }
-        return policy_of(doc, version);
+        return policy_of(doc, version).map_err(ParseError::Policy);
     }
     if attempted > 0 {
-        return Err(format!(
+        return Err(ParseError::NoPreferences(format!(
             "no valid preferences found: no document has apiVersion {GROUP}/v1beta1 and kind Preference; fix the file or set KUBERC=off"
-        ));
+        )));
     }
     Ok(PluginPolicy::AllowAll)
 }
@@ -363,6 +424,16 @@ pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<()
     let list = match &policy.policy {
         PluginPolicy::AllowAll => return Ok(()),
         PluginPolicy::DenyAll => return Err(deny("credentialPluginPolicy is DenyAll".into())),
+        PluginPolicy::Unknown(problem) => {
+            return Err(KubercError::PolicyUnknown {
+                program: crate::base::echo::quoted(command),
+                problem: problem.clone(),
+                file: policy
+                    .file
+                    .as_ref()
+                    .map_or_else(|| "the kuberc".into(), |f| f.display().to_string()),
+            });
+        }
         PluginPolicy::Allowlist(list) => list,
     };
     let cmd = clean(command);
@@ -403,163 +474,4 @@ pub fn check_plugin(policy: &Policy, command: &str, path_env: &str) -> Result<()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const V1BETA1: &str = "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\n";
-
-    #[test]
-    fn kuberc_location_follows_kubectl_flag_then_env_then_home_and_off() {
-        let home = Path::new("/home/u");
-        assert_eq!(
-            locate(None, None, Some(home)).unwrap(),
-            KubercSource::Default(PathBuf::from("/home/u/.kube/kuberc"))
-        );
-        assert_eq!(
-            locate(None, Some("/e/rc"), Some(home)).unwrap(),
-            KubercSource::Explicit(PathBuf::from("/e/rc"))
-        );
-        assert_eq!(
-            locate(Some(Path::new("/f/rc")), Some("/e/rc"), Some(home)).unwrap(),
-            KubercSource::Explicit(PathBuf::from("/f/rc"))
-        );
-        assert_eq!(
-            locate(None, Some("off"), Some(home)).unwrap(),
-            KubercSource::Off
-        );
-        assert_eq!(
-            locate(Some(Path::new("/f/rc")), Some("off"), Some(home)).unwrap_err(),
-            KubercError::OffAndFlag
-        );
-        assert_eq!(locate(None, None, None).unwrap(), KubercSource::Off);
-    }
-
-    #[test]
-    fn policies_parse_and_other_sections_are_ignored() {
-        assert_eq!(parse("").unwrap(), PluginPolicy::AllowAll);
-        let aliases = format!(
-            "{V1BETA1}aliases:\n- name: getn\n  command: get\n  appendArgs: [namespaces]\ndefaults:\n- command: apply\n  options: [{{name: server-side, default: 'true'}}]\n"
-        );
-        assert_eq!(parse(&aliases).unwrap(), PluginPolicy::AllowAll);
-        assert_eq!(
-            parse(&format!("{V1BETA1}credentialPluginPolicy: DenyAll\n")).unwrap(),
-            PluginPolicy::DenyAll
-        );
-        assert_eq!(
-            parse(&format!(
-                "{V1BETA1}credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist:\n- command: gke-auth\n- name: /usr/bin/x\n"
-            ))
-            .unwrap(),
-            PluginPolicy::Allowlist(vec!["gke-auth".into(), "/usr/bin/x".into()])
-        );
-        // A first document of another kind is skipped, as kubectl's decodePreference does.
-        let two = format!(
-            "apiVersion: v1\nkind: Config\n---\n{V1BETA1}credentialPluginPolicy: DenyAll\n"
-        );
-        assert_eq!(parse(&two).unwrap(), PluginPolicy::DenyAll);
-    }
-
-    #[test]
-    fn misconfigured_policies_are_errors_as_client_go_validates_them() {
-        let cases = [
-            ("credentialPluginPolicy: Allowlist\n", "unspecified"),
-            (
-                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: []\n",
-                "DenyAll",
-            ),
-            (
-                "credentialPluginPolicy: DenyAll\ncredentialPluginAllowlist: [{command: x}]\n",
-                "misconfigured",
-            ),
-            (
-                "credentialPluginAllowlist: [{command: x}]\n",
-                "misconfigured",
-            ),
-            (
-                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{}]\n",
-                "empty allowlist entry #1",
-            ),
-            (
-                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{command: /usr//bin/x}]\n",
-                "non-normalized",
-            ),
-            (
-                "credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: [{command: a, name: b}]\n",
-                "deprecated",
-            ),
-            (
-                "credentialPluginPolicy: denyall\n",
-                "unknown credential plugin policy",
-            ),
-        ];
-        for (body, want) in cases {
-            let e = parse(&format!("{V1BETA1}{body}")).unwrap_err();
-            assert!(e.contains(want), "{body}: {e}");
-        }
-        let e = parse("apiVersion: kubectl.config.k8s.io/v1alpha1\nkind: Preference\ncredentialPluginPolicy: DenyAll\n").unwrap_err();
-        assert!(
-            e.contains("only in apiVersion kubectl.config.k8s.io/v1beta1"),
-            "{e}"
-        );
-        let e = parse("apiVersion: v1\nkind: Config\n").unwrap_err();
-        assert!(e.contains("no valid preferences found"), "{e}");
-        let e = parse("a: [").unwrap_err();
-        assert!(e.starts_with("not valid YAML"), "{e}");
-    }
-
-    #[test]
-    fn go_filepath_clean_is_reproduced() {
-        for (i, o) in [
-            ("", "."),
-            ("a//b/./c/", "a/b/c"),
-            ("/../x", "/x"),
-            ("../a/..", ".."),
-            ("/usr/local/bin/p", "/usr/local/bin/p"),
-            ("a/../../b", "../b"),
-        ] {
-            assert_eq!(clean(i), o, "{i}");
-        }
-    }
-
-    #[test]
-    fn allowlist_matches_by_verbatim_name_resolved_path_or_basename_lookup() {
-        use std::os::unix::fs::PermissionsExt;
-        let dir = tempfile::tempdir().unwrap();
-        let bin = dir.path().join("bin");
-        std::fs::create_dir(&bin).unwrap();
-        let plugin = bin.join("my-plugin");
-        std::fs::write(&plugin, "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let path_env = format!("/nonexistent:{}", bin.display());
-        let full = plugin.display().to_string();
-        let allow = |entries: &[&str]| Policy {
-            policy: PluginPolicy::Allowlist(entries.iter().map(|e| e.to_string()).collect()),
-            file: Some(PathBuf::from("/k/kuberc")),
-        };
-        // A bare name in the list allows the plugin named by name or by its full path.
-        assert!(check_plugin(&allow(&["my-plugin"]), "my-plugin", &path_env).is_ok());
-        assert!(check_plugin(&allow(&["my-plugin"]), &full, &path_env).is_ok());
-        // A full path in the list allows the bare name that PATH resolves to it.
-        assert!(check_plugin(&allow(&[&full]), "my-plugin", &path_env).is_ok());
-        // Another plugin of the same base name elsewhere is not the allowed one.
-        let e = check_plugin(&allow(&["/opt/my-plugin"]), "my-plugin", &path_env).unwrap_err();
-        assert!(matches!(e, KubercError::Denied { .. }), "{e}");
-        assert!(e.to_string().contains("/k/kuberc"), "{e}");
-        // A plugin that cannot be resolved is refused, unless listed verbatim (as client-go).
-        assert!(check_plugin(&allow(&["missing"]), "missing", &path_env).is_ok());
-        let e = check_plugin(&allow(&["other"]), "missing", &path_env).unwrap_err();
-        assert!(e.to_string().contains("not an executable"), "{e}");
-        let deny = Policy {
-            policy: PluginPolicy::DenyAll,
-            file: Some(PathBuf::from("/k/kuberc")),
-        };
-        let e = check_plugin(&deny, "my-plugin", &path_env)
-            .unwrap_err()
-            .to_string();
-        assert_eq!(
-            e,
-            "the credential plugin \"my-plugin\" of the kubeconfig user was not run: credentialPluginPolicy is DenyAll in /k/kuberc; allow it there (credentialPluginAllowlist) or use another user"
-        );
-        assert!(check_plugin(&Policy::default(), "anything", "").is_ok());
-    }
-}
+mod tests;

@@ -168,11 +168,29 @@ pub fn parse(text: &str, origin: &Path) -> Result<PluginConfig, ConfigError> {
 /// [`ConfigError::Parse`] when it is not UTF-8 (located at the first bad byte); otherwise as
 /// [`parse`].
 pub fn load(path: &Path) -> Result<PluginConfig, ConfigError> {
-    let (bytes, mode) =
-        fsutil::read_regular_with_mode(path, MAX_BYTES).map_err(|e| ConfigError::Read {
-            path: path.to_path_buf(),
-            source: e.problem,
-        })?;
+    checked(fsutil::read_regular_with_mode(path, MAX_BYTES), path)
+}
+
+/// [`load`] for a plugin.yaml the user named (`--config`, `$MYOPS_CONFIG`, `config validate
+/// PATH`): read with [`fsutil::read_named`], so a FIFO such as `--config <(…)` is read once
+/// (its writer done within `deadline`) instead of refused.
+///
+/// # Errors
+/// As [`load`], and [`ConfigError::Read`] when a FIFO's writer does not finish in time.
+pub fn load_named(path: &Path, deadline: std::time::Duration) -> Result<PluginConfig, ConfigError> {
+    checked(fsutil::read_named(path, MAX_BYTES, deadline), path)
+}
+
+/// The plugin.yaml in `read` (the bytes and mode of `path`), once its mode lets only its
+/// owner write it.
+fn checked(
+    read: Result<(Vec<u8>, u32), fsutil::ReadError>,
+    path: &Path,
+) -> Result<PluginConfig, ConfigError> {
+    let (bytes, mode) = read.map_err(|e| ConfigError::Read {
+        path: path.to_path_buf(),
+        source: e.problem,
+    })?;
     if mode & 0o022 != 0 {
         return Err(ConfigError::Writable {
             path: path.to_path_buf(),

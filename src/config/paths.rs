@@ -102,15 +102,21 @@ fn present(p: &Path) -> bool {
     std::fs::symlink_metadata(p).is_ok()
 }
 
-/// Loads the plugin.yaml of `src`; [`ConfigSource::Builtin`] gives [`builtin`].
+/// Loads the plugin.yaml of `src`; [`ConfigSource::Builtin`] gives [`builtin`]. A file the user
+/// named (`--config`, `$MYOPS_CONFIG`) goes through [`super::load_named`] (a FIFO is read once,
+/// its writer done within `deadline`); a file found by the lookup through [`load`] (a FIFO
+/// there is refused: nobody asked for it).
 ///
 /// # Errors
 /// As [`load`]: the file cannot be read, does not parse, or breaks a rule of
 /// docs/configuration.md.
-pub fn load_source(src: &ConfigSource) -> Result<PluginConfig, ConfigError> {
-    match src.path() {
-        Some(path) => load(path),
-        None => Ok(builtin()),
+pub fn load_source(
+    src: &ConfigSource,
+    deadline: std::time::Duration,
+) -> Result<PluginConfig, ConfigError> {
+    match src {
+        ConfigSource::Flag(path) | ConfigSource::Env(path) => super::load_named(path, deadline),
+        _ => src.path().map_or_else(|| Ok(builtin()), load),
     }
 }
 
@@ -148,7 +154,11 @@ mod tests {
             locate(None, Some(&env), Some(&home), None),
             ConfigSource::Env(env.clone())
         );
-        let err = load_source(&ConfigSource::Env(env.clone())).unwrap_err();
+        let err = load_source(
+            &ConfigSource::Env(env.clone()),
+            crate::base::deadline::DEFAULT,
+        )
+        .unwrap_err();
         assert!(matches!(err, ConfigError::Read { .. }));
         assert_eq!(err.exit_status(), ExitStatus::Usage);
         let shown = err.to_string();
@@ -211,7 +221,9 @@ mod tests {
         std::os::unix::fs::symlink(t.path().join("gone.yaml"), &user).unwrap();
         let src = locate(None, None, Some(&home), None);
         assert_eq!(src, ConfigSource::UserFile(user.clone()));
-        let shown = load_source(&src).unwrap_err().to_string();
+        let shown = load_source(&src, crate::base::deadline::DEFAULT)
+            .unwrap_err()
+            .to_string();
         assert!(
             shown.starts_with(&format!(
                 "{}: cannot read plugin.yaml: it is a dangling symbolic link to ",
@@ -231,7 +243,10 @@ mod tests {
             ConfigSource::Builtin
         );
         assert_eq!(locate(None, None, None, None), ConfigSource::Builtin);
-        assert_eq!(load_source(&ConfigSource::Builtin).unwrap(), builtin());
+        assert_eq!(
+            load_source(&ConfigSource::Builtin, crate::base::deadline::DEFAULT).unwrap(),
+            builtin()
+        );
         assert_eq!(ConfigSource::Builtin.path(), None);
         assert_eq!(
             ConfigSource::Builtin.to_string(),
@@ -249,7 +264,12 @@ mod tests {
         );
         let src = ConfigSource::UserFile(p.clone());
         assert_eq!(src.to_string(), format!("{} (user file)", p.display()));
-        assert_eq!(load_source(&src).unwrap().name, "x");
+        assert_eq!(
+            load_source(&src, crate::base::deadline::DEFAULT)
+                .unwrap()
+                .name,
+            "x"
+        );
     }
 
     #[test]

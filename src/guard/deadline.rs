@@ -9,9 +9,8 @@ use std::time::Duration;
 
 use crate::cluster::ApiError;
 
-/// The default deadline of one request when `--request-timeout` is not given (or is 0):
-/// client-go's discovery timeout, 32 seconds.
-pub const DEFAULT: Duration = Duration::from_secs(32);
+/// The default deadline of one request when `--request-timeout` is not given (or is 0).
+pub use crate::base::deadline::DEFAULT;
 
 /// The deadlines of one invocation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,7 +26,7 @@ pub struct Deadlines {
 impl Deadlines {
     /// `--request-timeout` bounds everything when given; [`DEFAULT`] otherwise.
     pub fn new(request_timeout: Option<Duration>) -> Deadlines {
-        let d = request_timeout.filter(|d| !d.is_zero()).unwrap_or(DEFAULT);
+        let d = crate::base::deadline::of(request_timeout);
         Deadlines {
             discovery: d,
             review: d,

@@ -145,6 +145,9 @@ impl<'s> Session<'s> {
             .unwrap_or_else(changelog::new_session_id);
         let deadlines = Deadlines::new(settings.kube.request_timeout);
         let cluster = connect(&settings.kube, &id, deadlines.call).await?;
+        if let Some(w) = &cluster.kuberc_warning {
+            p.err_line(w);
+        }
         // The registry only adds CRDs to the boundary; if it is unreadable, go on without them.
         let registered = match Registry::load(&settings.home) {
             Ok(r) => r.names(),

@@ -9,23 +9,29 @@ use crate::output::format::{
 };
 
 /// Replaces a template file named by the command's `-o` ([`TemplateFormat::File`]) with the
-/// template it holds. Commands without one are left as they are.
+/// template it holds. Commands without one are left as they are. The file is named by the user,
+/// so it may be a FIFO (`-o jsonpath-file=<(…)`), read once, its writer done within `deadline`
+/// ([`crate::base::fsutil::read_named`]).
 ///
 /// # Errors
 /// [`SettingsError::TemplateFile`] when the file cannot be read, is over
 /// [`MAX_TEMPLATE_FILE_BYTES`], is not UTF-8 or holds no valid template — or, for `patch`,
 /// holds custom columns (kubectl patch has no such printer): a usage error, exit 2.
-pub fn load_template_files(command: &mut Command) -> Result<(), SettingsError> {
+pub fn load_template_files(
+    command: &mut Command,
+    deadline: std::time::Duration,
+) -> Result<(), SettingsError> {
     match command {
         Command::Get(a) => {
             if let OutputFormat::Template(TemplateFormat::File(f)) = &a.output {
-                a.output = OutputFormat::Template(load(f)?);
+                a.output = OutputFormat::Template(load(f, deadline)?);
             }
         }
         Command::Patch(a) => {
             if let Some(ObjectFormat::Template(TemplateFormat::File(f))) = &a.output {
                 let f = f.clone();
-                let format = ObjectFormat::template(load(&f)?).map_err(|e| error(&f, &e))?;
+                let format =
+                    ObjectFormat::template(load(&f, deadline)?).map_err(|e| error(&f, &e))?;
                 a.output = Some(format);
             }
         }
@@ -34,8 +40,8 @@ pub fn load_template_files(command: &mut Command) -> Result<(), SettingsError> {
     Ok(())
 }
 
-fn load(f: &TemplateFile) -> Result<TemplateFormat, SettingsError> {
-    read_template_file(&f.path)
+fn load(f: &TemplateFile, deadline: std::time::Duration) -> Result<TemplateFormat, SettingsError> {
+    read_template_file(&f.path, deadline)
         .and_then(|text| f.parse(&text))
         .map_err(|reason| error(f, &reason))
 }
@@ -44,20 +50,18 @@ fn error(f: &TemplateFile, reason: &str) -> SettingsError {
     SettingsError::TemplateFile(output_value_error(&f.flag, reason))
 }
 
-/// The text of the template file at `path`: at most [`MAX_TEMPLATE_FILE_BYTES`], UTF-8.
-fn read_template_file(path: &str) -> Result<String, String> {
-    use std::io::Read;
-    let mut buf = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(MAX_TEMPLATE_FILE_BYTES + 1).read_to_end(&mut buf))
-        .map_err(|e| {
-            format!("error reading {path}: {e}; give the path of a readable template file")
-        })?;
-    if buf.len() as u64 > MAX_TEMPLATE_FILE_BYTES {
-        return Err(format!(
-            "{path} is larger than {MAX_TEMPLATE_FILE_BYTES} bytes; a template file holds the template only"
-        ));
-    }
+/// The text of the template file at `path`: a regular file or a FIFO (never a device, which
+/// could block or never end), at most [`MAX_TEMPLATE_FILE_BYTES`], UTF-8.
+fn read_template_file(path: &str, deadline: std::time::Duration) -> Result<String, String> {
+    use crate::base::fsutil::Unreadable;
+    let (buf, _) =
+        crate::base::fsutil::read_named(std::path::Path::new(path), MAX_TEMPLATE_FILE_BYTES, deadline)
+            .map_err(|e| match e.problem {
+                Unreadable::TooLarge { .. } => format!(
+                    "{path} is larger than {MAX_TEMPLATE_FILE_BYTES} bytes; a template file holds the template only"
+                ),
+                other => format!("error reading {path}: {other}"),
+            })?;
     String::from_utf8(buf)
         .map_err(|_| format!("{path} is not UTF-8 text; save the template as UTF-8"))
 }

@@ -190,7 +190,7 @@ fn template_files_are_read_after_parsing_with_the_o_parser_s_message() {
         a.output,
         OutputFormat::Template(TemplateFormat::File(_))
     ));
-    load_template_files(&mut cli.command).unwrap();
+    load_template_files(&mut cli.command, crate::base::deadline::DEFAULT).unwrap();
     let Command::Get(a) = &cli.command else {
         panic!("not get")
     };
@@ -207,7 +207,7 @@ fn template_files_are_read_after_parsing_with_the_o_parser_s_message() {
         "custom-columns-file=/nonexistent/cols",
     ])
     .unwrap();
-    let e = load_template_files(&mut cli.command)
+    let e = load_template_files(&mut cli.command, crate::base::deadline::DEFAULT)
         .unwrap_err()
         .to_string();
     assert!(

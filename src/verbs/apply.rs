@@ -167,7 +167,8 @@ impl<'a> Run<'a> {
     /// Checks, then applies, one input.
     async fn input(&mut self, input: &Input, p: &mut Printer<'_>) {
         let path = input.path();
-        let text: Arc<str> = match sources::read(input).and_then(|bytes| {
+        let deadline = crate::base::deadline::of(self.session.settings().kube.request_timeout);
+        let text: Arc<str> = match sources::read(input, deadline).and_then(|bytes| {
             utf8(&bytes, &path)?;
             Ok(String::from_utf8(bytes).unwrap_or_default())
         }) {

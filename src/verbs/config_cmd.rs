@@ -35,7 +35,13 @@ pub fn validate(
     p: &mut Printer<'_>,
 ) -> Result<(), VerbError> {
     let (cfg, origin): (PluginConfig, String) = match (path, settings) {
-        (Some(path), _) => (config::load(path)?, path.display().to_string()),
+        (Some(path), _) => (
+            config::load_named(
+                path,
+                crate::base::deadline::of(settings.and_then(|s| s.kube.request_timeout)),
+            )?,
+            path.display().to_string(),
+        ),
         (None, Some(s)) => (s.plugin.clone(), describe(&s.config_source)),
         (None, None) => (config::builtin(), "built-in default".into()),
     };

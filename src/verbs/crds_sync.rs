@@ -65,7 +65,7 @@ pub async fn run(s: &Settings, args: &CrdsSyncArgs, p: &mut Printer<'_>) -> Resu
         return Ok(());
     }
     let session = Session::open(s, p, Verb::Patch).await?;
-    let applier = Applier::new(&session, false, timeout);
+    let applier = Applier::new(&session, args.force_conflicts, timeout);
     let terminal = s.stderr_is_terminal && !p.is_capturing();
     let mut reporter = Reporter::new(p, terminal, s.verbose);
     run_batch_into(

@@ -93,7 +93,7 @@ pub fn parse_patch(text: &str, origin: &str, patch_type: PatchType) -> Result<Va
 /// Errors in the [`Outcome`]: usage (2: bad patch, strategic merge on a custom resource, a
 /// failed JSON patch test), denied (3), not found (4), conflict (5), failures (1).
 pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome {
-    let (target, body) = match prepare(args) {
+    let (target, body) = match prepare(args, crate::base::deadline::of(s.kube.request_timeout)) {
         Ok(x) => x,
         Err(e) => return Outcome::early(e),
     };
@@ -116,35 +116,28 @@ pub async fn run(s: &Settings, args: &PatchArgs, p: &mut Printer<'_>) -> Outcome
 /// (3 MiB, k8s.io/apiserver `MaxRequestBodyBytes`); a larger body is refused by the server.
 pub const MAX_PATCH_BYTES: usize = 3 * 1024 * 1024;
 
-/// Reads `--patch-file`: a regular file (links followed) of at most [`MAX_PATCH_BYTES`],
-/// UTF-8. A FIFO, device or directory is refused before it is opened, so a FIFO without a
-/// writer cannot hang the command; the size cap bounds the read.
+/// Reads `--patch-file`, a file the user named ([`crate::base::fsutil::read_named`]): a
+/// regular file (links followed) or a FIFO (`--patch-file <(…)`, read once, its writer done
+/// within `deadline`) of at most [`MAX_PATCH_BYTES`], UTF-8. A device or directory is refused
+/// before it is opened; the size cap bounds the read.
 ///
 /// # Errors
 /// [`VerbError::Usage`] naming the file (escaped and capped) and what is wrong.
-fn read_patch_file(f: &std::path::Path) -> Result<String, VerbError> {
-    use std::io::Read;
+fn read_patch_file(
+    f: &std::path::Path,
+    deadline: std::time::Duration,
+) -> Result<String, VerbError> {
+    use crate::base::fsutil::Unreadable;
     let name = crate::base::echo::quoted(&f.display().to_string());
     let bad = |why: String| VerbError::Usage(format!("cannot read --patch-file {name}: {why}"));
-    let meta = std::fs::metadata(f).map_err(|e| bad(e.to_string()))?;
-    if !meta.is_file() {
-        return Err(bad(
-            "it is not a regular file (a directory, FIFO, socket or device); give a file holding the patch".into(),
-        ));
-    }
-    if meta.len() > MAX_PATCH_BYTES as u64 {
-        return Err(bad(format!(
-            "it is {} bytes, more than the API server accepts in one request ({MAX_PATCH_BYTES} bytes)",
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::new();
-    std::fs::File::open(f)
-        .and_then(|file| {
-            file.take(MAX_PATCH_BYTES as u64 + 1)
-                .read_to_end(&mut bytes)
-        })
-        .map_err(|e| bad(e.to_string()))?;
+    let (bytes, _) = crate::base::fsutil::read_named(f, MAX_PATCH_BYTES as u64, deadline).map_err(
+        |e| match e.problem {
+            Unreadable::TooLarge { size, .. } => bad(format!(
+                "it is {size} bytes, more than the API server accepts in one request ({MAX_PATCH_BYTES} bytes)"
+            )),
+            other => bad(other.to_string()),
+        },
+    )?;
     String::from_utf8(bytes).map_err(|e| {
         bad(format!(
             "it is not UTF-8 text (invalid byte at offset {}); save the patch as UTF-8 JSON or YAML",
@@ -191,6 +184,17 @@ fn parser_message(msg: &str) -> String {
     tame(m)
 }
 
+/// Whether an unknown JSON patch `op` may be echoed: a short word (letters, `-`, `_`; at most
+/// 16) is a typo of an op and naming it finds the typo at once; anything else — digits, long
+/// strings — may be a value pasted into the wrong field (a token), and is not shown.
+fn is_word(op: &str) -> bool {
+    !op.is_empty()
+        && op.len() <= 16
+        && op
+            .chars()
+            .all(|c| c.is_ascii_alphabetic() || c == '-' || c == '_')
+}
+
 /// The shape of an RFC 6902 patch, checked without echoing any of its values: every
 /// operation an object with a known `op`, a string `path`, a `value` for add, replace and
 /// test, a string `from` for move and copy.
@@ -203,15 +207,34 @@ fn check_json_patch(ops: &[Value]) -> Result<(), String> {
         let Some(o) = op.as_object() else {
             return Err(format!("operation {n} is not an object"));
         };
-        let kind = o.get("op").and_then(Value::as_str).unwrap_or_default();
-        if !matches!(
-            kind,
-            "add" | "remove" | "replace" | "move" | "copy" | "test"
-        ) {
-            return Err(format!(
-                "operation {n} needs \"op\": one of add, remove, replace, move, copy or test"
-            ));
-        }
+        let kind = match o.get("op") {
+            Some(Value::String(k))
+                if matches!(
+                    k.as_str(),
+                    "add" | "remove" | "replace" | "move" | "copy" | "test"
+                ) =>
+            {
+                k.as_str()
+            }
+            got => {
+                // The op is named (escaped and capped) so a typo is found at once; it is a
+                // keyword, not a value of the object being patched.
+                let got = match got {
+                    None => "has no \"op\"".to_string(),
+                    Some(Value::String(k)) if is_word(k) => {
+                        format!("has \"op\": {}", crate::base::echo::quoted(k))
+                    }
+                    Some(Value::String(k)) => format!(
+                        "has an unknown \"op\" of {} characters, not shown",
+                        k.chars().count()
+                    ),
+                    Some(_) => "has an \"op\" that is not a string".to_string(),
+                };
+                return Err(format!(
+                    "operation {n} {got}; use one of add, remove, replace, move, copy or test"
+                ));
+            }
+        };
         if !o.get("path").is_some_and(Value::is_string) {
             return Err(format!("operation {n} ({kind}) needs a string \"path\""));
         }
@@ -227,7 +250,7 @@ fn check_json_patch(ops: &[Value]) -> Result<(), String> {
 
 /// Parses the arguments: exactly one object, one patch source, a known subresource (pure
 /// apart from reading `--patch-file`).
-fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
+fn prepare(args: &PatchArgs, deadline: std::time::Duration) -> Result<(Target, Value), VerbError> {
     let target = parse_target(&args.args).map_err(VerbError::Usage)?;
     if target.names.len() != 1 {
         return Err(VerbError::Usage(
@@ -237,7 +260,7 @@ fn prepare(args: &PatchArgs) -> Result<(Target, Value), VerbError> {
     let (text, origin) = match (&args.patch, &args.patch_file) {
         (Some(t), None) => (t.clone(), "--patch".to_string()),
         (None, Some(f)) => (
-            read_patch_file(f)?,
+            read_patch_file(f, deadline)?,
             crate::base::echo::bare(&f.display().to_string()),
         ),
         _ => {
@@ -315,8 +338,9 @@ mod tests {
     #[test]
     fn bad_patches_never_quote_their_values_in_the_message() {
         let bad = [
+            // The op is named (a keyword, not a value of the object); the value never is.
             (
-                format!(r#"[{{"op":"{CANARY}","path":"/a"}}]"#),
+                format!(r#"[{{"op":"frob","path":"/a","value":"{CANARY}"}}]"#),
                 PatchType::Json,
             ),
             (
@@ -343,7 +367,7 @@ mod tests {
     }
 
     #[test]
-    fn a_patch_file_that_is_a_fifo_or_too_large_is_refused_without_reading_it() {
+    fn a_patch_file_fifo_without_a_writer_times_out_and_a_too_large_one_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let fifo = dir.path().join("patch.fifo");
         if std::process::Command::new("mkfifo")
@@ -351,19 +375,28 @@ mod tests {
             .status()
             .is_ok_and(|s| s.success())
         {
-            let e = read_patch_file(&fifo).unwrap_err().to_string();
-            assert!(e.contains("not a regular file"), "{e}");
+            let e = read_patch_file(&fifo, std::time::Duration::from_millis(50))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains("nothing wrote to it and closed it within"),
+                "{e}"
+            );
         }
         let big = dir.path().join("big.json");
         std::fs::File::create(&big)
             .unwrap()
             .set_len(MAX_PATCH_BYTES as u64 + 1)
             .unwrap();
-        let e = read_patch_file(&big).unwrap_err().to_string();
+        let e = read_patch_file(&big, std::time::Duration::from_secs(1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("3145729 bytes"), "{e}");
         let bin = dir.path().join("bin.json");
         std::fs::write(&bin, b"{\"a\": \"\xff\"}").unwrap();
-        let e = read_patch_file(&bin).unwrap_err().to_string();
+        let e = read_patch_file(&bin, std::time::Duration::from_secs(1))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not UTF-8"), "{e}");
     }
 
@@ -400,7 +433,10 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("not a JSON patch"), "{e}");
-        assert!(e.contains("operation 1 needs \"op\""), "{e}");
+        assert!(
+            e.contains("operation 1 has \"op\": \"frobnicate\"; use one of add, remove"),
+            "{e}"
+        );
         let e = parse_patch("[1, 2]", "-p", PatchType::Merge)
             .unwrap_err()
             .to_string();

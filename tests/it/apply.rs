@@ -600,9 +600,20 @@ fn a_fifo_or_a_closed_stdin_is_an_error_not_a_hang() {
             .success()
     );
     let started = std::time::Instant::now();
-    let r = m.run(&["apply", "-f", fifo.to_str().unwrap()]);
+    // A FIFO named with -f is read once (`-f <(…)`); with no writer the deadline ends the wait.
+    let r = m.run(&[
+        "apply",
+        "-f",
+        fifo.to_str().unwrap(),
+        "--request-timeout",
+        "1s",
+    ]);
     assert_eq!(r.code, 2, "{r:?}");
-    assert!(r.stderr.contains("not a regular file"), "{r:?}");
+    assert!(
+        r.stderr
+            .contains("nothing wrote to it and closed it within 1s"),
+        "{r:?}"
+    );
     assert!(started.elapsed() < std::time::Duration::from_secs(20));
     let closed = std::process::Command::new("sh")
         .arg("-c")

@@ -236,3 +236,46 @@ fn crds_sync_of_a_missing_or_world_writable_directory_is_exit_2() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.stderr.contains("world-writable"), "{r:?}");
 }
+
+#[test]
+fn crds_sync_force_conflicts_was_rejected_as_an_unknown_flag() {
+    let name = "widgetfcs.fc.myops.test";
+    let crd = |short: &str| {
+        format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {name}\nspec:\n  group: fc.myops.test\n  names: {{kind: WidgetFc, plural: widgetfcs, singular: widgetfc, shortNames: [{short}]}}\n  scope: Namespaced\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema: {{openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}}}\n"
+        )
+    };
+    // Another field manager owns spec.names.shortNames.
+    let out = crate::fixture::kubectl_stdin(
+        &[
+            "apply",
+            "--server-side",
+            "--field-manager=someone-else",
+            "-f",
+            "-",
+        ],
+        &crd("other"),
+    );
+    assert!(out.status.success(), "{out:?}");
+    let m = Myops::standard("crds-force-conflicts");
+    let dir = m.dir.path().join("crds");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("w.yaml"), crd("wfc")).unwrap();
+    let d = dir.display().to_string();
+    let r = m.run(&["crds", "sync", &d]);
+    assert_eq!(r.code, 5, "{r:?}");
+    assert!(r.stderr.contains("conflict with \"someone-else\""), "{r:?}");
+    let r = m.run(&["crds", "sync", &d, "--force-conflicts"]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(
+        kubectl(&[
+            "get",
+            "crd",
+            name,
+            "-o",
+            "jsonpath={.spec.names.shortNames}"
+        ]),
+        "[\"wfc\"]"
+    );
+    kubectl(&["delete", "crd", name, "--wait=false"]);
+}

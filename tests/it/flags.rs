@@ -384,7 +384,7 @@ fn as_user_extra_reaches_the_api_server_as_kubectl_sends_it() {
 
 /// A real exec credential plugin: touches `marker` when run, then prints the admin token
 /// as an ExecCredential. Returns (kubeconfig, the plugin's directory).
-fn exec_plugin_setup(dir: &Path, marker: &Path, command: &str) -> (PathBuf, PathBuf) {
+pub(crate) fn exec_plugin_setup(dir: &Path, marker: &Path, command: &str) -> (PathBuf, PathBuf) {
     use std::os::unix::fs::PermissionsExt;
     let token = kubectl(&[
         "config",

@@ -163,20 +163,36 @@ fn plugin_yaml_cases() -> Vec<Case> {
             "it is a directory, not a regular file",
             |p| std::fs::create_dir(p).unwrap(),
         ),
+        // A PATH named on the command line is read even as a FIFO (`config validate <(…)`),
+        // but no longer than the deadline.
         validate(
             "plugin_yaml_is_a_fifo_hangs",
-            "it is a FIFO (named pipe)",
+            "it is a FIFO (named pipe) and nothing wrote to it and closed it within 1s",
             fifo,
-        ),
+        )
+        .args(&[
+            "config",
+            "validate",
+            "{dir}/p.yaml",
+            "--request-timeout",
+            "1s",
+        ]),
         validate(
             "plugin_yaml_symlink_to_fifo_hangs",
-            "it is a FIFO (named pipe)",
+            "it is a FIFO (named pipe) and nothing wrote to it and closed it within 1s",
             |p| {
                 let f = p.with_file_name("f");
                 fifo(&f);
                 symlink(&f, p).unwrap();
             },
-        ),
+        )
+        .args(&[
+            "config",
+            "validate",
+            "{dir}/p.yaml",
+            "--request-timeout",
+            "1s",
+        ]),
         validate("plugin_yaml_is_a_socket", "it is a socket", socket),
         validate(
             "plugin_yaml_symlink_to_dev_zero_reads_forever",
@@ -280,9 +296,10 @@ fn plugin_yaml_cases() -> Vec<Case> {
                 std::fs::create_dir_all(&user).unwrap();
                 symlink("/nonexistent/plugin.yaml", user.join("plugin.yaml")).unwrap();
             }),
+        // Named by the user, so read once (a `<(…)`), but never waited for past the deadline.
         Case::new("plugin_yaml_fifo_from_myops_config_env_hangs", 2)
-            .args(&["get", "pods", "-n", "default"])
-            .stderr_has("it is a FIFO (named pipe)")
+            .args(&["get", "pods", "-n", "default", "--request-timeout", "1s"])
+            .stderr_has("it is a FIFO (named pipe) and nothing wrote to it and closed it within 1s")
             .deadline(Duration::from_secs(15))
             .setup(|m| {
                 let p = m.dir.path().join("plugin.yaml");

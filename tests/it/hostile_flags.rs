@@ -372,7 +372,7 @@ fn bad_flags_and_arguments_are_one_true_sentence_and_the_right_exit_code() {
                 "-p",
                 &format!(r#"[{{"op":"{CANARY}","path":"/a"}}]"#),
             ]),
-            "operation 1 needs \"op\"",
+            "operation 1 has an unknown \"op\" of 26 characters, not shown",
         ),
         usage(
             "merge_patch_with_duplicate_keys_holding_the_canary",
@@ -447,8 +447,16 @@ fn bad_flags_and_arguments_are_one_true_sentence_and_the_right_exit_code() {
         }),
         usage(
             "patch_file_that_is_a_fifo_hung",
-            v(&["patch", "pods", "web-1", "--patch-file", "{dir}/patch.fifo"]),
-            "not a regular file",
+            v(&[
+                "patch",
+                "pods",
+                "web-1",
+                "--patch-file",
+                "{dir}/patch.fifo",
+                "--request-timeout",
+                "1s",
+            ]),
+            "nothing wrote to it and closed it within 1s",
         )
         .setup(|m| {
             offline_kubeconfig(m);

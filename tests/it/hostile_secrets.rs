@@ -298,9 +298,10 @@ fn secrets_never_reach_an_output_channel() {
                 std::fs::write(&p, kc).unwrap();
                 m.set_env("KUBECONFIG", &p.display().to_string());
             }),
+        // Named in KUBECONFIG, so read once (a `<(…)`), but not past the deadline.
         Case::new("kubeconfig_is_a_fifo", 2)
-            .args(&get)
-            .stderr_has("not a regular file")
+            .args(&["get", "pods", "-n", "default", "--request-timeout", "1s"])
+            .stderr_has("it is a FIFO (named pipe) and nothing wrote to it and closed it within 1s")
             .setup(|m| {
                 let p = m.dir.path().join("kc.fifo");
                 assert!(

@@ -104,7 +104,11 @@ fn template_file_that_is_endless_missing_or_a_huge_template_is_a_capped_usage_er
     let m = Myops::new(&boundary());
     let huge = format!("jsonpath={{.a[{}", "x".repeat(100_000));
     for (out, says) in [
-        ("jsonpath-file=/dev/zero", "larger than 1048576 bytes"),
+        // A device is refused unopened (a terminal would block, /dev/zero never ends).
+        (
+            "jsonpath-file=/dev/zero",
+            "it is a character device, not a regular file",
+        ),
         (
             "custom-columns-file=/nonexistent/cols",
             "error reading /nonexistent/cols",

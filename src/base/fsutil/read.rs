@@ -1,6 +1,7 @@
 //! [`read_regular`]: reading a file a user (or anyone else) can point this tool at, so that a
 //! FIFO, a device, a dangling link or a huge file is a clear error instead of a hang or an
-//! out-of-memory kill.
+//! out-of-memory kill; [`read_named`]: the same for a file the user named on the command line
+//! (a flag or its environment variable), which may also be a FIFO such as bash's `<(…)`.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read};
@@ -98,6 +99,15 @@ pub enum Unreadable {
         /// The cap, in bytes.
         cap: u64,
     },
+    /// A FIFO the user named that nothing wrote to and closed within the deadline
+    /// ([`read_named`]).
+    #[error(
+        "it is a FIFO (named pipe) and nothing wrote to it and closed it within {deadline:?}; start the program that writes it, or save its output to a file and give that"
+    )]
+    FifoTimedOut {
+        /// How long the read waited.
+        deadline: std::time::Duration,
+    },
     /// The user may not read it (`EACCES`/`EPERM`).
     #[error("permission denied; make it readable by you (chmod u+r) or point to another file")]
     PermissionDenied,
@@ -115,6 +125,7 @@ impl Unreadable {
             Unreadable::TooLarge { .. } => io::ErrorKind::FileTooLarge,
             Unreadable::NotRegular(FileKind::Directory) => io::ErrorKind::IsADirectory,
             Unreadable::SymlinkLoop | Unreadable::NotRegular(_) => io::ErrorKind::InvalidInput,
+            Unreadable::FifoTimedOut { .. } => io::ErrorKind::TimedOut,
             Unreadable::Io(e) => e.kind(),
         }
     }
@@ -207,6 +218,72 @@ pub fn read_regular_with_mode(path: &Path, cap: u64) -> Result<(Vec<u8>, u32), R
             size: meta.len().max(bytes.len() as u64),
             cap,
         }));
+    }
+    Ok((bytes, mode_bits(&meta)))
+}
+
+/// Reads a file the user named on the command line (a flag such as `--config`,
+/// `--kubeconfig`, `--kuberc`, `--patch-file`, `-f`, or the environment variable standing for
+/// it): a regular file as [`read_regular_with_mode`], and also a FIFO — bash's process
+/// substitution `--config <(…)` hands over `/dev/fd/63`, a pipe — read once, to its end, at
+/// most `cap` bytes, within `deadline` (the command's, [`crate::base::deadline::of`]: a writer
+/// that never comes, never writes or never closes is an error, not a hang; kubectl waits
+/// forever). kubectl reads such files (client-go `clientcmd` reads `--kubeconfig`
+/// with `os.ReadFile`). Directory scans and files this tool finds on its own keep
+/// [`read_regular`], which never opens a FIFO: nobody asked for that one.
+///
+/// A FIFO is opened and read on a thread of its own (opening a FIFO for reading blocks until a
+/// writer opens it, fifo(7)); after the deadline that thread is left blocked and the process
+/// ends without it. The mode returned is the FIFO's (an anonymous pipe's is 0600).
+///
+/// # Errors
+/// As [`read_regular_with_mode`], and [`Unreadable::FifoTimedOut`].
+pub fn read_named(
+    path: &Path,
+    cap: u64,
+    deadline: std::time::Duration,
+) -> Result<(Vec<u8>, u32), ReadError> {
+    let fail = |problem: Unreadable| ReadError {
+        path: path.to_path_buf(),
+        problem,
+    };
+    let meta = fs::metadata(path).map_err(|e| fail(stat_problem(path, e)))?;
+    if FileKind::of(&meta) != Some(FileKind::Fifo) {
+        return read_regular_with_mode(path, cap);
+    }
+    let (tx, rx) = std::sync::mpsc::channel();
+    let owned = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(read_fifo(&owned, cap));
+    });
+    match rx.recv_timeout(deadline) {
+        Ok(read) => read.map_err(fail),
+        Err(_) => Err(fail(Unreadable::FifoTimedOut { deadline })),
+    }
+}
+
+/// Opens `path` (blocking until a writer comes) and reads it to its end, at most `cap` bytes;
+/// refuses a handle that is neither a FIFO nor a regular file (the path was swapped).
+fn read_fifo(path: &Path, cap: u64) -> Result<(Vec<u8>, u32), Unreadable> {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NOCTTY);
+    let file = options.open(path).map_err(|e| stat_problem(path, e))?;
+    let meta = file.metadata().map_err(Unreadable::Io)?;
+    match FileKind::of(&meta) {
+        None | Some(FileKind::Fifo) => {}
+        Some(kind) => return Err(Unreadable::NotRegular(kind)),
+    }
+    let mut bytes = Vec::new();
+    file.take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_problem)?;
+    if bytes.len() as u64 > cap {
+        return Err(Unreadable::TooLarge {
+            size: bytes.len() as u64,
+            cap,
+        });
     }
     Ok((bytes, mode_bits(&meta)))
 }

@@ -6,7 +6,7 @@ use super::error::ClusterError;
 /// Refuses a kubeconfig that is not a regular file after resolving links (a FIFO would
 /// block the read forever) or is larger than 16 MiB (no real kubeconfig comes close).
 pub(super) fn check_kubeconfig_file(path: &std::path::Path) -> Result<(), ClusterError> {
-    match file_problem(path, 16 * 1024 * 1024) {
+    match file_problem(path, MAX_KUBECONFIG) {
         Some(message) => Err(ClusterError::KubeconfigFile {
             path: path.display().to_string(),
             message,
@@ -14,6 +14,9 @@ pub(super) fn check_kubeconfig_file(path: &std::path::Path) -> Result<(), Cluste
         None => Ok(()),
     }
 }
+
+/// The largest kubeconfig read (bytes, 16 MiB): no real kubeconfig comes close.
+pub(super) const MAX_KUBECONFIG: u64 = 16 * 1024 * 1024;
 
 /// The largest certificate or key file read (bytes): a CA bundle of every public CA is
 /// about 200 KiB.

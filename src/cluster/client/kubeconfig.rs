@@ -34,6 +34,11 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
         return Ok(Some(kc.as_ref().clone()));
     }
     let read = |path: &PathBuf| {
+        // Named by the user (`--kubeconfig`, `$KUBECONFIG`): a FIFO is read once. The default
+        // ~/.kube/config is found, not named: a FIFO there is refused as before.
+        if is_fifo(path) && opts.default_kubeconfig.as_ref() != Some(path) {
+            return read_piped(path, crate::base::deadline::of(opts.request_timeout));
+        }
         check_kubeconfig_file(path)?;
         Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
             path: path.display().to_string(),
@@ -60,6 +65,34 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
         });
     }
     Ok(merged)
+}
+
+/// Whether `path` is a FIFO after resolving links (bash's `--kubeconfig <(…)` is one).
+fn is_fifo(path: &std::path::Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| {
+        crate::base::fsutil::FileKind::of(&m) == Some(crate::base::fsutil::FileKind::Fifo)
+    })
+}
+
+/// The kubeconfig in the FIFO `path` the user named (`--kubeconfig <(…)`, a `$KUBECONFIG`
+/// entry), read once as kubectl reads it ([`crate::base::fsutil::read_named`]: at most 16 MiB,
+/// its writer done within `deadline`). Relative file paths inside stay relative to
+/// the working directory: the FIFO's own directory (`/dev/fd`) holds no certificates.
+fn read_piped(
+    path: &std::path::Path,
+    deadline: std::time::Duration,
+) -> Result<Kubeconfig, ClusterError> {
+    let origin = path.display().to_string();
+    let (bytes, _) = crate::base::fsutil::read_named(path, super::files::MAX_KUBECONFIG, deadline)
+        .map_err(|e| ClusterError::KubeconfigFile {
+            path: origin.clone(),
+            message: e.problem.to_string(),
+        })?;
+    let text = String::from_utf8(bytes).map_err(|_| ClusterError::KubeconfigFile {
+        path: origin.clone(),
+        message: "not UTF-8 text; save it as UTF-8 YAML".into(),
+    })?;
+    parse_kubeconfig(&text, &origin)
 }
 
 /// The part of the merged kubeconfig `kc` that connecting in `context` reads (pure): that

@@ -23,7 +23,9 @@ pub const MAX_FILE_BYTES: u64 = crate::crds::MAX_FILE_BYTES;
 pub enum Input {
     /// Standard input.
     Stdin,
-    /// A file (given, or found in a directory).
+    /// A file named with `-f`: may be a FIFO (`-f <(…)`), read once as kubectl reads it.
+    Named(PathBuf),
+    /// A file found in a directory given with `-f`: a FIFO there is refused, not read.
     File(PathBuf),
 }
 
@@ -32,7 +34,7 @@ impl Input {
     pub fn path(&self) -> PathBuf {
         match self {
             Input::Stdin => PathBuf::from("STDIN"),
-            Input::File(p) => p.clone(),
+            Input::Named(p) | Input::File(p) => p.clone(),
         }
     }
 }
@@ -66,7 +68,7 @@ pub fn inputs(given: &[PathBuf], recursive: bool) -> Result<Vec<Input>, String> 
         if meta.is_dir() {
             walk(f, recursive, &mut out)?;
         } else {
-            out.push(Input::File(f.clone()));
+            out.push(Input::Named(f.clone()));
         }
     }
     Ok(out)
@@ -99,11 +101,13 @@ fn walk(dir: &Path, recursive: bool, out: &mut Vec<Input>) -> Result<(), String>
     Ok(())
 }
 
-/// Reads one input's bytes.
+/// Reads one input's bytes; a named FIFO's writer must be done within `deadline`
+/// ([`crate::base::fsutil::read_named`]).
 ///
 /// # Errors
-/// [`LoadError`] at 1:1 saying what the input is (a FIFO, too large, missing, stdin closed).
-pub fn read(input: &Input) -> Result<Vec<u8>, LoadError> {
+/// [`LoadError`] at 1:1 saying what the input is (a FIFO found in a directory, too large,
+/// missing, stdin closed, a named FIFO whose writer did not finish in time).
+pub fn read(input: &Input, deadline: std::time::Duration) -> Result<Vec<u8>, LoadError> {
     let err = |message: String| LoadError {
         file: input.path(),
         line: 1,
@@ -111,6 +115,9 @@ pub fn read(input: &Input) -> Result<Vec<u8>, LoadError> {
         message,
     };
     match input {
+        Input::Named(path) => crate::base::fsutil::read_named(path, MAX_FILE_BYTES, deadline)
+            .map(|(bytes, _)| bytes)
+            .map_err(|e| err(format!("not read: {}", e.problem))),
         Input::File(path) => crate::base::fsutil::read_regular(path, MAX_FILE_BYTES)
             .map_err(|e| err(format!("not read: {}", e.problem))),
         Input::Stdin => {
@@ -186,7 +193,7 @@ mod tests {
             .status()
             .is_ok_and(|s| s.success())
         {
-            let e = read(&Input::File(fifo)).unwrap_err();
+            let e = read(&Input::File(fifo), std::time::Duration::from_secs(1)).unwrap_err();
             assert!(e.message.contains("not a regular file"), "{e}");
         }
     }
