@@ -200,7 +200,6 @@ fn reconcile_cases(n: &str) -> Vec<Case> {
                 "--outcome",
                 "not-applied",
             ])
-            .stderr_has("nothing to reconcile")
             .setup({
                 let ns = n.to_string();
                 move |m| {
@@ -209,7 +208,10 @@ fn reconcile_cases(n: &str) -> Vec<Case> {
                     m.set_env("ID", &id);
                 }
             })
-            .after(|m, _| {
+            .after(|m, r| {
+                if !r.stdout.contains("nothing to reconcile") {
+                    return Err(format!("stdout lacks `nothing to reconcile`: {}", r.stdout));
+                }
                 let last = m.latest_records()[0]["result"].clone();
                 if last == "success" {
                     Ok(())
@@ -289,6 +291,8 @@ fn drift_cases(n: &str) -> Vec<Case> {
             .stderr_has("xml"),
         Case::new("drift_of_an_object_deleted_since_is_in_sync", 6)
             .args(&["drift", "configmaps", "-n", n])
+            .answer()
+            .stderr_has("1 of 1 object(s) changed")
             .setup({
                 let ns = n.to_string();
                 move |m| {

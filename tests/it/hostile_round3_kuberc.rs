@@ -87,7 +87,7 @@ fn hostile_round3_kuberc_that_cannot_be_trusted_never_starts_a_plugin() {
         kuberc_case(
             "kuberc_allowlist_empty_allows_everything",
             &format!("{HEAD}credentialPluginPolicy: Allowlist\ncredentialPluginAllowlist: []\n"),
-            "credentialPluginAllowlist",
+            "the allowlist is empty",
         ),
         kuberc_case(
             "kuberc_allowlist_glob_matches_any_plugin",
