@@ -238,14 +238,23 @@ fn answer_one(stream: TcpStream, answer: &Answer, log: &Mutex<Vec<String>>) {
     let mut w = stream;
     match answer {
         Answer::Status(code, n) => {
-            let mut text = format!("\u{1b}[2J{}\n", head.join("\n")).into_bytes();
-            text.resize(text.len().max(*n), b'x');
+            // Streamed: the head and the echo first, then `x` up to `n` bytes.
+            let text = format!("\u{1b}[2J{}\n", head.join("\n")).into_bytes();
+            let total = text.len().max(*n);
             let _ = write!(
                 w,
-                "HTTP/1.1 {code} Nope\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-                text.len()
+                "HTTP/1.1 {code} Nope\r\nContent-Type: text/plain\r\nContent-Length: {total}\r\nConnection: close\r\n\r\n"
             );
             let _ = w.write_all(&text);
+            let chunk = [b'x'; 65536];
+            let mut left = total - text.len();
+            while left > 0 {
+                let k = left.min(chunk.len());
+                if w.write_all(&chunk[..k]).is_err() {
+                    break;
+                }
+                left -= k;
+            }
         }
         Answer::RedirectTo(url) => {
             let _ = write!(

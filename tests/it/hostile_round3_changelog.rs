@@ -253,28 +253,31 @@ fn reconcile_cases(n: &str) -> Vec<Case> {
                     m.set_env("ID", &id);
                 }
             }),
-        Case::new("reconcile_pending_entry_with_its_server_gone_hangs", 1)
-            .args(&[
-                "changelog",
-                "reconcile",
-                "{env:ID}",
-                "--request-timeout",
-                "2s",
-            ])
-            .deadline(std::time::Duration::from_secs(20))
-            .setup({
-                let f = pending("r4");
-                move |m| {
-                    let kc = m.dir.path().join("kubeconfig");
-                    let text =
-                        std::fs::read_to_string(&crate::fixture::cluster().kubeconfig).unwrap();
-                    std::fs::write(&kc, &text).unwrap();
-                    m.set_env("KUBECONFIG", &kc.display().to_string());
-                    f(m);
-                    let dead = crate::hostile_round3::closed_url().replace("http://", "https://");
-                    std::fs::write(&kc, text.replace(&crate::hostile::server(), &dead)).unwrap();
-                }
-            }),
+        Case::new(
+            "reconcile_pending_entry_after_its_context_moved_reads_the_new_server",
+            5,
+        )
+        .stderr_has("the object was not read")
+        .args(&[
+            "changelog",
+            "reconcile",
+            "{env:ID}",
+            "--request-timeout",
+            "2s",
+        ])
+        .deadline(std::time::Duration::from_secs(20))
+        .setup({
+            let f = pending("r4");
+            move |m| {
+                let kc = m.dir.path().join("kubeconfig");
+                let text = std::fs::read_to_string(&crate::fixture::cluster().kubeconfig).unwrap();
+                std::fs::write(&kc, &text).unwrap();
+                m.set_env("KUBECONFIG", &kc.display().to_string());
+                f(m);
+                let dead = crate::hostile_round3::closed_url().replace("http://", "https://");
+                std::fs::write(&kc, text.replace(&crate::hostile::server(), &dead)).unwrap();
+            }
+        }),
     ]
 }
 
