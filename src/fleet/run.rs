@@ -105,16 +105,8 @@ where
 {
     let mut released = 0usize;
     let n = fleet.contexts.len();
-    // A fan-out that changes something stops cleanly on SIGTERM (a CI job cancelled, a pod
-    // stopped): nothing more is started, what is in flight is abandoned (its journal intent
-    // stays, `changelog reconcile` decides it), and the caller reports it all as a failure.
-    let mut term = if stop_on_failure {
-        tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok()
-    } else {
-        None
-    };
-    let began: std::cell::RefCell<Vec<bool>> = std::cell::RefCell::new(vec![false; n]);
-    let began_ref = &began;
+    let mut term = term_signal(stop_on_failure);
+    let begun = &std::cell::RefCell::new(vec![false; n]);
     let mut results: Vec<Option<ContextRun>> = (0..n).map(|_| None).collect();
     let stopped = Cell::new(false);
     let show = fleet.progress && n > super::PROGRESS_ABOVE;
@@ -141,7 +133,7 @@ where
             if stopped_ref.get() {
                 return (i, None);
             }
-            began_ref.borrow_mut()[i] = true;
+            begun.borrow_mut()[i] = true;
             let mut s = base.clone();
             s.kube.preloaded = fleet.kubeconfig.as_ref().map(|kc| {
                 std::sync::Arc::new(crate::cluster::client::for_context(
@@ -175,10 +167,7 @@ where
             let next = tokio::select! {
                 next = stream.next() => next,
                 () = signalled(term.as_mut()) => {
-                    drop(stream);
-                    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
-                    stopped.set(true);
-                    abandon(&mut results, fleet, &began.borrow());
+                    stopped.set(abandon(&mut results, fleet, &begun.borrow()));
                     break;
                 }
             };
@@ -242,6 +231,16 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
+/// SIGTERM, for a fan-out that changes something (`stop_on`): it then stops cleanly on it (a
+/// CI job cancelled, a pod stopped) — nothing more is started, what is in flight is abandoned
+/// (its journal intent stays, `changelog reconcile` decides it), and the caller reports it all
+/// as a failure. `None` otherwise (the signal keeps its default action).
+fn term_signal(stop_on: bool) -> Option<tokio::signal::unix::Signal> {
+    stop_on
+        .then(|| tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok())
+        .flatten()
+}
+
 /// Waits for the next signal of `sig`; forever when there is none.
 async fn signalled(sig: Option<&mut tokio::signal::unix::Signal>) {
     match sig {
@@ -253,8 +252,10 @@ async fn signalled(sig: Option<&mut tokio::signal::unix::Signal>) {
 }
 
 /// After a SIGTERM: every context that began and has no result yet was abandoned mid-way;
-/// whether its change landed is unknown (exit 1).
-fn abandon(results: &mut [Option<ContextRun>], fleet: &Fleet, began: &[bool]) {
+/// whether its change landed is unknown (exit 1). Marks the process [`interrupted`]; returns
+/// `true` (the fan-out is stopped).
+fn abandon(results: &mut [Option<ContextRun>], fleet: &Fleet, began: &[bool]) -> bool {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
     for (i, r) in results.iter_mut().enumerate() {
         if began[i] && r.is_none() {
             *r = Some(ContextRun {
@@ -272,6 +273,7 @@ fn abandon(results: &mut [Option<ContextRun>], fleet: &Fleet, began: &[bool]) {
             });
         }
     }
+    true
 }
 
 /// What the protection question of wave `w` (0-based) of `n` answered for its contexts

@@ -270,7 +270,7 @@ fn metrics_endpoint_slow_clients_hold_connections_forever() {
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
     let began = Instant::now();
     let mut buf = [0u8; 512];
-    let closed = matches!(s.read(&mut buf), Ok(_));
+    let closed = s.read(&mut buf).is_ok();
     assert!(
         closed && began.elapsed() < Duration::from_secs(15),
         "a half-sent request was held {:?}",
