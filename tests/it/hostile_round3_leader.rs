@@ -152,7 +152,7 @@ impl Drop for Watcher {
 }
 
 #[test]
-fn lease_held_by_another_until_the_year_9999_is_stolen_or_released() {
+fn lease_renewed_until_the_year_9999_fails_every_round_as_unreachable() {
     let ns = Namespace::new("r3-lease-future");
     plant_lease(
         &ns.0,
