@@ -69,6 +69,20 @@ mod hostile_journal;
 mod hostile_metrics;
 #[path = "it/hostile_regressions.rs"]
 mod hostile_regressions;
+#[path = "it/hostile_round3.rs"]
+mod hostile_round3;
+#[path = "it/hostile_round3_changelog.rs"]
+mod hostile_round3_changelog;
+#[path = "it/hostile_round3_fleet.rs"]
+mod hostile_round3_fleet;
+#[path = "it/hostile_round3_groups.rs"]
+mod hostile_round3_groups;
+#[path = "it/hostile_round3_kuberc.rs"]
+mod hostile_round3_kuberc;
+#[path = "it/hostile_round3_leader.rs"]
+mod hostile_round3_leader;
+#[path = "it/hostile_round3_policies.rs"]
+mod hostile_round3_policies;
 #[path = "it/hostile_secrets.rs"]
 mod hostile_secrets;
 #[path = "it/hotload.rs"]

@@ -24,7 +24,7 @@ mod tests;
 pub use field_manager::{MAX_FIELD_MANAGER_BYTES, check_field_manager, is_go_printable};
 pub use fields::check_field_selector;
 pub use labels::{MAX_LABEL_BYTES, check_label_selector};
-pub use names::{MAX_NAME_BYTES, MAX_NAMESPACE_BYTES, check_namespace};
+pub use names::{MAX_NAME_BYTES, MAX_NAMESPACE_BYTES, check_namespace, check_subdomain_name};
 
 /// The longest request URI the HTTP client builds (`http::uri::MAX_LEN`, 65,534 bytes, in the
 /// `http` crate kube and the Pushgateway client use); a longer one fails before it is sent.

@@ -30,17 +30,23 @@ use super::discovery::TypeIndex;
 /// and parses the documents once for all of them (discovery is the same for every user of a
 /// server: RBAC does not filter it, and the on-disk cache is per server already, as
 /// kubectl's is). Each server's index is fetched by the first session that needs it while
-/// the others wait for it; a failed fetch is not kept (the next session tries itself, so one
-/// context's bad credentials never become another's error). Within one process only: every
+/// the others wait for it; a failed fetch is not kept (every waiting session then tries
+/// itself, all at once, so one context's bad credentials never become another's error and a
+/// dead server costs one timeout, not one per context). Within one process only: every
 /// invocation still asks the server ([`fetch`]).
 #[derive(Debug, Default)]
 pub struct SharedIndex {
-    servers: std::sync::Mutex<
-        std::collections::HashMap<
-            String,
-            std::sync::Arc<tokio::sync::OnceCell<std::sync::Arc<TypeIndex>>>,
-        >,
-    >,
+    servers: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Slot>>>,
+}
+
+/// One server's index and the state of its first fetch.
+#[derive(Debug, Default)]
+struct Slot {
+    index: tokio::sync::OnceCell<std::sync::Arc<TypeIndex>>,
+    /// Held by the session making the first fetch; the others wait for it.
+    first: tokio::sync::Mutex<()>,
+    /// The first fetch failed: every session fetches on its own, at once.
+    failed: std::sync::atomic::AtomicBool,
 }
 
 impl SharedIndex {
@@ -58,16 +64,45 @@ impl SharedIndex {
     where
         F: AsyncFnOnce() -> Result<TypeIndex, E>,
     {
-        let cell = {
+        use std::sync::atomic::Ordering;
+        let slot = {
             let mut servers = self
                 .servers
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             servers.entry(server.to_string()).or_default().clone()
         };
-        cell.get_or_try_init(async || fetch().await.map(std::sync::Arc::new))
-            .await
-            .cloned()
+        if let Some(index) = slot.index.get() {
+            return Ok(index.clone());
+        }
+        if !slot.failed.load(Ordering::SeqCst) {
+            let first = match slot.first.try_lock() {
+                Ok(guard) => Some(guard),
+                Err(_) => {
+                    // Another session is fetching: wait for its answer once.
+                    drop(slot.first.lock().await);
+                    None
+                }
+            };
+            if let Some(_first) = first {
+                return match fetch().await {
+                    Ok(index) => Ok(slot.index.get_or_init(async || index.into()).await.clone()),
+                    Err(e) => {
+                        slot.failed.store(true, Ordering::SeqCst);
+                        Err(e)
+                    }
+                };
+            }
+            if let Some(index) = slot.index.get() {
+                return Ok(index.clone());
+            }
+        }
+        // The first fetch failed (a server that does not answer, or that session's bad
+        // credentials): each session tries on its own and in parallel, so N contexts on a dead
+        // server take one timeout, not N timeouts one after another.
+        let index = std::sync::Arc::new(fetch().await?);
+        let _ = slot.index.set(index.clone());
+        Ok(index)
     }
 }
 

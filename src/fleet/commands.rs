@@ -336,6 +336,9 @@ pub async fn run_command(
                 .filter_map(|r| r.done.as_ref().map(|d| d.status)),
         ),
     );
+    if super::run::interrupted() {
+        status = ExitStatus::most_severe([status, ExitStatus::Failure]);
+    }
     report_contexts(&runs, p);
     if let Some((verb, dry_run)) = waved(&plan) {
         report_waves(verb, &runs, &fleet.session_id, dry_run, p);
@@ -520,8 +523,13 @@ fn report_waves(
         .map(|r| r.context.as_str())
         .collect();
     if !skipped.is_empty() {
+        let why = if super::run::interrupted() {
+            "by SIGTERM"
+        } else {
+            "after a failure"
+        };
         p.err_line(&format!(
-            "error: {verb} stopped after a failure; not attempted (nothing was sent): {}",
+            "error: {verb} stopped {why}; not attempted (nothing was sent): {}",
             skipped.join(", ")
         ));
     }

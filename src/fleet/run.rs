@@ -105,6 +105,8 @@ where
 {
     let mut released = 0usize;
     let n = fleet.contexts.len();
+    let mut term = term_signal(stop_on_failure);
+    let begun = &std::cell::RefCell::new(vec![false; n]);
     let mut results: Vec<Option<ContextRun>> = (0..n).map(|_| None).collect();
     let stopped = Cell::new(false);
     let show = fleet.progress && n > super::PROGRESS_ABOVE;
@@ -131,6 +133,7 @@ where
             if stopped_ref.get() {
                 return (i, None);
             }
+            begun.borrow_mut()[i] = true;
             let mut s = base.clone();
             s.kube.preloaded = fleet.kubeconfig.as_ref().map(|kc| {
                 std::sync::Arc::new(crate::cluster::client::for_context(
@@ -160,7 +163,15 @@ where
         let mut stream = futures::stream::iter(wave.clone())
             .map(start)
             .buffer_unordered(fleet.max_parallel.max(1));
-        while let Some((i, run)) = stream.next().await {
+        loop {
+            let next = tokio::select! {
+                next = stream.next() => next,
+                () = signalled(term.as_mut()) => {
+                    stopped.set(abandon(&mut results, fleet, &begun.borrow()));
+                    break;
+                }
+            };
+            let Some((i, run)) = next else { break };
             if let Some(r) = &run {
                 finished += 1;
                 if r.done
@@ -209,6 +220,60 @@ where
         release(r, p);
     }
     all
+}
+
+/// Set when a SIGTERM stopped a fan-out ([`run`] with `stop_on_failure`).
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whether a SIGTERM stopped this process's fan-out: the contexts not attempted were not
+/// started because of it, not because of a failure.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// SIGTERM, for a fan-out that changes something (`stop_on`): it then stops cleanly on it (a
+/// CI job cancelled, a pod stopped) — nothing more is started, what is in flight is abandoned
+/// (its journal intent stays, `changelog reconcile` decides it), and the caller reports it all
+/// as a failure. `None` otherwise (the signal keeps its default action).
+fn term_signal(stop_on: bool) -> Option<tokio::signal::unix::Signal> {
+    stop_on
+        .then(|| tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok())
+        .flatten()
+}
+
+/// Waits for the next signal of `sig`; forever when there is none.
+async fn signalled(sig: Option<&mut tokio::signal::unix::Signal>) {
+    match sig {
+        Some(s) => {
+            s.recv().await;
+        }
+        None => std::future::pending().await,
+    }
+}
+
+/// After a SIGTERM: every context that began and has no result yet was abandoned mid-way;
+/// whether its change landed is unknown (exit 1). Marks the process [`interrupted`]; returns
+/// `true` (the fan-out is stopped).
+fn abandon(results: &mut [Option<ContextRun>], fleet: &Fleet, began: &[bool]) -> bool {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+    for (i, r) in results.iter_mut().enumerate() {
+        if began[i] && r.is_none() {
+            *r = Some(ContextRun {
+                context: fleet.contexts[i].clone(),
+                done: Some(Done {
+                    status: ExitStatus::Failure,
+                    message: Some(
+                        "stopped by SIGTERM while its change was under way, so whether it was made is unknown; run `kubectl myops changelog reconcile` to find out".into(),
+                    ),
+                    resource: None,
+                }),
+                chunks: Vec::new(),
+                stderr: Vec::new(),
+                seconds: 0.0,
+            });
+        }
+    }
+    true
 }
 
 /// What the protection question of wave `w` (0-based) of `n` answered for its contexts

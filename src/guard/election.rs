@@ -56,7 +56,7 @@ pub const JITTER_FACTOR: f64 = 1.2;
 pub enum TimingError {
     /// `leaseDurationSeconds` is an integer number of seconds.
     #[error(
-        "--lease-duration must be a whole number of seconds of at least 1s (the Lease stores leaseDurationSeconds), got {0:?}"
+        "--lease-duration must be a whole number of seconds from 1s to 2147483647s (the Lease stores leaseDurationSeconds, a 32-bit integer), got {0:?}"
     )]
     LeaseNotWholeSeconds(Duration),
     /// A zero retry period or renew deadline.
@@ -116,7 +116,10 @@ impl Timing {
         renew_deadline: Duration,
         retry_period: Duration,
     ) -> Result<Timing, TimingError> {
-        if lease_duration.subsec_nanos() != 0 || lease_duration.as_secs() == 0 {
+        if lease_duration.subsec_nanos() != 0
+            || lease_duration.as_secs() == 0
+            || i32::try_from(lease_duration.as_secs()).is_err()
+        {
             return Err(TimingError::LeaseNotWholeSeconds(lease_duration));
         }
         if renew_deadline.is_zero() || retry_period.is_zero() {

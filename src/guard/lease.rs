@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use jiff::Timestamp;
 use k8s_openapi::api::coordination::v1::Lease;
 use kube::Api;
-use kube::api::{ObjectMeta, PostParams};
+use kube::api::{ApiResource, DynamicObject, ObjectMeta, PostParams};
 use tokio::sync::{oneshot, watch};
 
 use super::GuardError;
@@ -100,6 +100,8 @@ pub enum WriteError {
 #[derive(Clone)]
 pub struct LeaseLock {
     api: Api<Lease>,
+    /// The same Lease read as plain JSON: [`LeaseLock::get`] reads each field on its own.
+    raw: Api<DynamicObject>,
     namespace: String,
     name: String,
     server: String,
@@ -111,6 +113,11 @@ impl LeaseLock {
     pub fn new(session: &Session<'_>, namespace: &str, name: &str) -> LeaseLock {
         LeaseLock {
             api: Api::namespaced(session.client().clone(), namespace),
+            raw: Api::namespaced_with(
+                session.client().clone(),
+                namespace,
+                &ApiResource::erase::<Lease>(&()),
+            ),
             namespace: namespace.into(),
             name: name.into(),
             server: session.server().into(),
@@ -132,11 +139,11 @@ impl LeaseLock {
             &self.server,
             "the read of the Lease",
             self.deadline,
-            self.api.get_opt(&self.name),
+            self.raw.get_opt(&self.name),
         )
         .await?;
         Ok(lease.map(|l| Seen {
-            record: Record::from_spec(l.spec.as_ref()),
+            record: Record::from_spec(Some(&lenient_spec(&l.data["spec"]))),
             resource_version: l.metadata.resource_version.unwrap_or_default(),
         }))
     }
@@ -192,6 +199,26 @@ impl LeaseLock {
             Err(ApiError::Server { code: 409, .. }) => Err(WriteError::Conflict),
             Err(e) => Err(WriteError::Api(e)),
         }
+    }
+}
+
+/// The Lease spec in `spec` (JSON), each field read on its own: a field this client cannot
+/// hold is left out instead of failing the whole read. The API server accepts times its
+/// clients cannot represent (`renewTime: 9999-12-31T23:59:59Z` is past the last instant jiff
+/// holds once a time zone could apply), and whoever can write the Lease may put one there; the
+/// election measures expiry on its own clock and never needs those times.
+fn lenient_spec(spec: &serde_json::Value) -> k8s_openapi::api::coordination::v1::LeaseSpec {
+    fn field<T: serde::de::DeserializeOwned>(spec: &serde_json::Value, key: &str) -> Option<T> {
+        spec.get(key)
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+    k8s_openapi::api::coordination::v1::LeaseSpec {
+        holder_identity: field(spec, "holderIdentity"),
+        lease_duration_seconds: field(spec, "leaseDurationSeconds"),
+        acquire_time: field(spec, "acquireTime"),
+        renew_time: field(spec, "renewTime"),
+        lease_transitions: field(spec, "leaseTransitions"),
+        ..Default::default()
     }
 }
 

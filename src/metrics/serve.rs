@@ -159,6 +159,10 @@ pub async fn bind(addr: SocketAddr) -> Result<tokio::net::TcpListener, ServeErro
         .map_err(|source| ServeError::Bind { addr, source })
 }
 
+/// How long a client may take to send a request head (Prometheus sends it at once; its
+/// scrape timeout is 10 s by default).
+const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// Serves on `listener` until the task is aborted (or the process ends); returns the bound
 /// address (the real port when 0 was asked) and the task.
 ///
@@ -182,7 +186,12 @@ pub fn serve(
             let source = source.clone();
             tokio::spawn(async move {
                 let service = service_fn(move |req| handle(req, source.clone()));
+                // A client must send its request head within HEADER_TIMEOUT: without a timer
+                // hyper waits forever, so slow or silent clients would each hold a task and a
+                // file descriptor for the life of the watcher.
                 let _ = http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(HEADER_TIMEOUT)
                     .serve_connection(TokioIo::new(stream), service)
                     .await;
             });

@@ -13,8 +13,11 @@ use crate::exit::ExitStatus;
 /// with all its labels and, for a histogram, every bucket (1,088 characters measured for an
 /// `ops_duration_seconds` series against Pushgateway 1.5.1), and a warning cut before the
 /// reason's end does not say what to fix. A longer answer is not a Pushgateway's
-/// reason (or is a hostile one): it is cut, with its length.
-pub const MAX_BODY_CHARS: usize = 2048;
+/// reason (or is a hostile one): it is cut, with its length. Small enough that the line it
+/// goes into — two group URLs before it, what to do after it — stays within the 2,000
+/// characters every stderr line is cut at (`output::MAX_LINE_CHARS`): a longer answer cut
+/// the advice (`metrics delete`, the `curl -X DELETE` command) off the end of the line.
+pub const MAX_BODY_CHARS: usize = 1200;
 
 /// Where and how to push.
 #[derive(Clone, PartialEq)]

@@ -89,6 +89,14 @@ fn election_timing(args: &CrdsWatchArgs) -> Result<Option<Timing>, VerbError> {
             "--lease-name and --lease-namespace must not be empty".into(),
         ));
     }
+    // Names the API server can never accept are refused here, before the watcher starts
+    // and retries a request that fails the same way forever.
+    crate::base::validate::check_subdomain_name("--lease-name", &args.lease_name)
+        .map_err(VerbError::Usage)?;
+    if let Some(ns) = args.lease_namespace.as_deref() {
+        crate::base::validate::check_namespace(ns)
+            .map_err(|e| VerbError::Usage(format!("--lease-namespace: {e}")))?;
+    }
     Ok(Some(timing))
 }
 

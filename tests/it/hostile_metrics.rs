@@ -572,7 +572,7 @@ fn metrics_state_and_pushgateway_faults_are_warnings_or_one_error_never_a_hang()
                     .lines()
                     .find(|l| l.starts_with("warning: metrics push"))
                     .unwrap_or_default();
-                // The gateway's answer is kept up to 2,048 characters (a real HTTP 400 reason
+                // The gateway's answer is kept up to 1,200 characters (a real HTTP 400 reason
                 // for a histogram is about 1,100), plus the URL and our advice.
                 if line.chars().count() > 2500 {
                     return Err(format!("a {}-character warning", line.chars().count()));

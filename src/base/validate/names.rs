@@ -29,6 +29,21 @@ pub fn check_namespace(ns: &str) -> Result<(), String> {
     ))
 }
 
+/// Whether `name`, given with `flag`, is a DNS subdomain, the name rule of most kinds
+/// (`validation.IsDNS1123Subdomain`; a Lease's, for one).
+///
+/// # Errors
+/// A usage message naming the flag and the rule, echoing the value escaped and capped.
+pub fn check_subdomain_name(flag: &str, name: &str) -> Result<(), String> {
+    if is_dns_subdomain(name) {
+        return Ok(());
+    }
+    Err(format!(
+        "{flag} {}: the name must be a DNS subdomain of at most {MAX_NAME_BYTES} lowercase letters, digits, '-' and '.', each part starting and ending with a letter or digit (apimachinery validation.IsDNS1123Subdomain)",
+        quoted(name)
+    ))
+}
+
 /// RFC 1123 label: `[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 bytes.
 fn is_dns_label(s: &str) -> bool {
     !s.is_empty()

@@ -233,6 +233,11 @@ pub fn with_plurals(rules: &[PolicyRule], resources: &[String]) -> Vec<PolicyRul
 /// limit.
 pub const MAX_WILDCARDS: usize = 8;
 
+/// The most segments a deny or allow path may have: the CEL nests one member or `has()`
+/// test per segment, and a few dozen deep the parser's recursion overflows the stack (the
+/// process aborts). No Kubernetes field is nested this deep.
+pub const MAX_SEGMENTS: usize = 32;
+
 /// The objects for rule `index`.
 fn one(
     plugin: &str,
@@ -261,6 +266,13 @@ fn one(
     };
     let mut validations = Vec::new();
     for raw in rule.deny.iter().chain(&rule.allow) {
+        let segments = raw.split('/').count().saturating_sub(1);
+        if segments > MAX_SEGMENTS {
+            return Err(format!(
+                "{title}: {} has {segments} segments; the CEL of a path deeper than {MAX_SEGMENTS} is too deep to compile: shorten the path or deny a parent with /**",
+                crate::base::echo::capped(raw, 64)
+            ));
+        }
         let wildcards = raw.split('/').filter(|s| *s == "*" || *s == "**").count();
         if wildcards > MAX_WILDCARDS {
             return Err(format!(

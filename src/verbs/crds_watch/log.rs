@@ -41,10 +41,15 @@ impl Log {
                 o.extend(f.clone());
             }
             obj.to_string()
-        } else if level == "error" {
-            format!("error: {text}")
         } else {
-            text.to_string()
+            // A text line carries values the cluster wrote (a Lease's holder, a server's
+            // answer): control characters escaped and the line capped, as on stderr.
+            let text = crate::output::for_terminal(text);
+            if level == "error" {
+                format!("error: {text}")
+            } else {
+                text
+            }
         };
         let _ = p.out(&format!("{line}\n"));
         let _ = p.flush();
