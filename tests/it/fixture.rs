@@ -298,6 +298,17 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl From<Output> for Run {
+    /// The exit code (-1 when killed by a signal) and both streams as text.
+    fn from(out: Output) -> Run {
+        Run {
+            code: out.status.code().unwrap_or(-1),
+            stdout: text_of(&out.stdout),
+            stderr: text_of(&out.stderr),
+        }
+    }
+}
+
 /// A private MYOPS_HOME, HOME and plugin.yaml for running the binary under test.
 pub struct Myops {
     pub dir: tempfile::TempDir,

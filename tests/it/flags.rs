@@ -6,11 +6,11 @@ use std::process::{Command, Stdio};
 
 use myops::cli::{DryRun, DryRunFlag};
 
-use super::fixture::{Myops, Namespace, Run, cluster, kubectl, root, text_of};
+use super::fixture::{Myops, Namespace, Run, cluster, kubectl, root};
 
 /// The real kubectl with a given environment on top of a clean one (HOME, KUBECONFIG, …).
-fn real_kubectl(env: &[(&str, &str)], args: &[&str]) -> Run {
-    let out = Command::new(root().join("target/testbin/kubectl"))
+pub(crate) fn real_kubectl(env: &[(&str, &str)], args: &[&str]) -> Run {
+    Command::new(root().join("target/testbin/kubectl"))
         .args(args)
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
@@ -19,12 +19,8 @@ fn real_kubectl(env: &[(&str, &str)], args: &[&str]) -> Run {
         .envs(env.iter().copied())
         .stdin(Stdio::null())
         .output()
-        .expect("target/testbin/kubectl runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: text_of(&out.stdout),
-        stderr: text_of(&out.stderr),
-    }
+        .expect("target/testbin/kubectl runs")
+        .into()
 }
 
 /// kubectl's klog warning lines (`W1202 00:10:17.123456  1234 helpers.go:725] TEXT`) as

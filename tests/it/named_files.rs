@@ -6,11 +6,11 @@
 
 use std::process::{Command, Stdio};
 
-use crate::fixture::{Myops, Namespace, Run, cluster, kubectl, root, text_of};
+use crate::fixture::{Myops, Namespace, Run, cluster, kubectl};
 
 /// Runs `script` with bash, `$0` being the binary under test, in `m`'s environment.
 fn bash(m: &Myops, script: &str) -> Run {
-    let out = Command::new("bash")
+    Command::new("bash")
         .arg("-c")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_kubectl-myops"))
@@ -19,30 +19,14 @@ fn bash(m: &Myops, script: &str) -> Run {
         .envs(m.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdin(Stdio::null())
         .output()
-        .expect("bash runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: text_of(&out.stdout),
-        stderr: text_of(&out.stderr),
-    }
+        .expect("bash runs")
+        .into()
 }
 
 /// The real kubectl with `m`'s HOME (so its kuberc is the one `m` sees).
 fn real_kubectl(m: &Myops, args: &[&str]) -> Run {
-    let out = Command::new(root().join("target/testbin/kubectl"))
-        .args(args)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("KUBECONFIG", &cluster().kubeconfig)
-        .env("HOME", m.dir.path().join("home"))
-        .stdin(Stdio::null())
-        .output()
-        .expect("target/testbin/kubectl runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: text_of(&out.stdout),
-        stderr: text_of(&out.stderr),
-    }
+    let home = m.dir.path().join("home").display().to_string();
+    crate::flags::real_kubectl(&[("HOME", &home)], args)
 }
 
 const PLUGIN: &str = "name: myops\nverbs: [get, patch, apply]\nresources: [configmaps, namespaces]\nscopes: [namespace, cluster]\nmetrics: [ops_total]\n";
@@ -243,40 +227,30 @@ fn an_unreadable_default_kuberc_failed_every_command() {
 #[test]
 fn json_patch_with_an_unknown_op_did_not_name_it() {
     let m = Myops::new(PLUGIN);
-    let r = m.run(&[
-        "patch",
-        "configmap",
-        "any",
-        "-n",
-        "default",
-        "--type",
-        "json",
-        "-p",
-        r#"[{"op":"frob","path":"/data/k","value":"v"}]"#,
-    ]);
-    assert_eq!(r.code, 2, "{r:?}");
-    assert!(
-        r.stderr.contains(
-            "operation 1 has \"op\": \"frob\"; use one of add, remove, replace, move, copy or test"
+    for (patch, says) in [
+        (
+            r#"[{"op":"frob","path":"/data/k","value":"v"}]"#,
+            "operation 1 has \"op\": \"frob\"; use one of add, remove, replace, move, copy or test",
         ),
-        "{r:?}"
-    );
-    let r = m.run(&[
-        "patch",
-        "configmap",
-        "any",
-        "-n",
-        "default",
-        "--type",
-        "json",
-        "-p",
-        r#"[{"op":"add","path":"/a","value":1},{"path":"/b"}]"#,
-    ]);
-    assert_eq!(r.code, 2, "{r:?}");
-    assert!(
-        r.stderr.contains("operation 2 has no \"op\"; use one of"),
-        "{r:?}"
-    );
+        (
+            r#"[{"op":"add","path":"/a","value":1},{"path":"/b"}]"#,
+            "operation 2 has no \"op\"; use one of",
+        ),
+    ] {
+        let r = m.run(&[
+            "patch",
+            "configmap",
+            "any",
+            "-n",
+            "default",
+            "--type",
+            "json",
+            "-p",
+            patch,
+        ]);
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(r.stderr.contains(says), "{r:?}");
+    }
 }
 
 #[test]
