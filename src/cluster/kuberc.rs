@@ -53,8 +53,9 @@ pub enum PluginPolicy {
     /// Only plugins matching an entry (a command name looked up in `PATH`, or a path).
     Allowlist(Vec<String>),
     /// The default kuberc exists but gave no preferences (unreadable, not YAML, no
-    /// `Preference`): the command goes on as in kubectl, but no credential plugin runs — a
-    /// policy that could not be read is never taken for `AllowAll`. Holds why (one clause).
+    /// `Preference`), or a `Preference` spells a policy field in another case: the command
+    /// goes on as in kubectl, but no credential plugin runs — a policy that could not be read
+    /// is never taken for `AllowAll`. Holds why (one clause).
     Unknown(String),
 }
 
@@ -111,7 +112,7 @@ pub enum KubercError {
     /// The default kuberc gave no policy (see the warning before) and the kubeconfig user runs a
     /// credential plugin: it was not run.
     #[error(
-        "the credential plugin {program} of the kubeconfig user was not run: no preferences could be loaded from the kuberc {file} ({problem}), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy"
+        "the credential plugin {program} of the kubeconfig user was not run: the credential plugin policy of the kuberc {file} could not be read ({problem}), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy"
     )]
     PolicyUnknown {
         /// The plugin's command as the kubeconfig names it (escaped).
@@ -207,9 +208,12 @@ pub fn load(source: &KubercSource, deadline: std::time::Duration) -> Result<Poli
         .and_then(|text| parse(&text));
     match parsed {
         Ok(policy) => Ok(Policy {
+            warning: match &policy {
+                PluginPolicy::Unknown(why) => Some(format!("warning: kuberc {shown}: {why}")),
+                _ => None,
+            },
             policy,
             file: Some(path.clone()),
-            warning: None,
         }),
         Err(ParseError::NoPreferences(problem)) if !explicit => Ok(none_loaded(&problem)),
         Err(e) => Err(KubercError::Invalid {
@@ -267,6 +271,22 @@ pub fn parse(text: &str) -> Result<PluginPolicy, ParseError> {
 
 /// The credential plugin policy of one `Preference` document of `version`.
 fn policy_of(doc: &Value, version: &str) -> Result<PluginPolicy, String> {
+    // A policy field spelled in another case is no field to kubectl, which warns and lets every
+    // plugin run; here the policy the user meant is unknown, so no plugin runs (and a warning
+    // says why on every command).
+    let misspelled = doc.as_object().and_then(|o| {
+        o.keys().find(|k| {
+            ["credentialPluginPolicy", "credentialPluginAllowlist"]
+                .iter()
+                .any(|f| k.eq_ignore_ascii_case(f) && k.as_str() != *f)
+        })
+    });
+    if let Some(key) = misspelled {
+        return Ok(PluginPolicy::Unknown(format!(
+            "{} is not a kuberc field (field names are case-sensitive: credentialPluginPolicy, credentialPluginAllowlist), so the credential plugin policy it means is not read",
+            crate::base::echo::quoted(key)
+        )));
+    }
     let policy = doc.get("credentialPluginPolicy");
     let list = doc.get("credentialPluginAllowlist");
     if version != "v1beta1" && (policy.is_some() || list.is_some()) {

@@ -1,8 +1,9 @@
 //! Files the user names on the command line may be FIFOs — bash's `<(…)` hands over
 //! `/dev/fd/63` — and are read once, as kubectl reads them (docs/troubleshooting.md); a
 //! default kuberc that gives no preferences is a warning, as in kubectl 1.36; a JSON patch
-//! operation with an unknown `op` names the op it got. Each test is named after the failure
-//! it reproduces on the build before.
+//! operation with an unknown `op` names the op it got; a kubeconfig with two entries of one
+//! name is refused and a kuberc policy field spelled in another case is not taken for
+//! `AllowAll`. Each test is named after the failure it reproduces on the build before.
 
 use std::process::{Command, Stdio};
 
@@ -273,7 +274,7 @@ fn an_unreadable_default_kuberc_let_every_credential_plugin_run() {
     assert_eq!(
         r.stderr,
         format!(
-            "error: the credential plugin \"{}\" of the kubeconfig user was not run: no preferences could be loaded from the kuberc {k} (it is a directory, not a regular file; replace it with a regular file), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy\n",
+            "error: the credential plugin \"{}\" of the kubeconfig user was not run: the credential plugin policy of the kuberc {k} could not be read (it is a directory, not a regular file; replace it with a regular file), so which plugins it allows is unknown; fix the file, or set KUBERC=off to run credential plugins without a policy\n",
             bin.join("myops-test-cred").display()
         )
     );
@@ -286,4 +287,76 @@ fn an_unreadable_default_kuberc_let_every_credential_plugin_run() {
         "{r:?}"
     );
     assert!(marker.exists());
+}
+
+#[test]
+fn a_kubeconfig_with_two_contexts_of_one_name_was_used_silently() {
+    let m0 = Myops::new(PLUGIN);
+    let kc = m0.dir.path().join("dup-kubeconfig");
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&kubectl(&["config", "view", "--raw", "-o", "json"])).unwrap();
+    let first = doc["contexts"][0].clone();
+    let n = doc["contexts"].as_array().unwrap().len();
+    doc["contexts"].as_array_mut().unwrap().push(first.clone());
+    std::fs::write(&kc, doc.to_string()).unwrap();
+    let mut m = m0;
+    let k = kc.display().to_string();
+    m.set_env("KUBECONFIG", &k);
+    let r = m.run(&["get", "namespaces", "default", "-o", "name"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "error: kubeconfig {k}: duplicate name {} in contexts (entries 1 and {}); fix the file or point --kubeconfig/KUBECONFIG elsewhere\n",
+            first["name"],
+            n + 1
+        )
+    );
+    // The oracle refuses the same file.
+    let theirs = crate::flags::real_kubectl(&[("KUBECONFIG", &k)], &["get", "namespaces"]);
+    assert_ne!(theirs.code, 0, "{theirs:?}");
+    assert!(theirs.stderr.contains("duplicate name"), "{theirs:?}");
+}
+
+#[test]
+fn a_kuberc_policy_spelled_in_lowercase_let_every_plugin_run() {
+    let m0 = Myops::new(PLUGIN);
+    let dir = m0.dir.path().to_path_buf();
+    let marker = dir.join("plugin-ran");
+    let (kc, _) = crate::flags::exec_plugin_setup(&dir, &marker, "");
+    let kuberc = dir.join("home/.kube/kuberc");
+    std::fs::create_dir_all(kuberc.parent().unwrap()).unwrap();
+    std::fs::write(
+        &kuberc,
+        "apiVersion: kubectl.config.k8s.io/v1beta1\nkind: Preference\ncredentialpluginpolicy: DenyAll\n",
+    )
+    .unwrap();
+    let mut m = m0;
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = m.run(&["get", "namespaces", "default", "-o", "name"]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(
+        !marker.exists(),
+        "the plugin ran under a misspelled DenyAll"
+    );
+    assert!(
+        r.stderr
+            .contains("\"credentialpluginpolicy\" is not a kuberc field"),
+        "{r:?}"
+    );
+    // A user without a plugin goes on, warned once.
+    m.set_env("KUBECONFIG", &cluster().kubeconfig.display().to_string());
+    let r = m.run(&["get", "namespaces", "default", "-o", "name"]);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "namespace/default\n"),
+        "{r:?}"
+    );
+    assert_eq!(
+        r.stderr,
+        format!(
+            "warning: kuberc {}: \"credentialpluginpolicy\" is not a kuberc field (field names are case-sensitive: credentialPluginPolicy, credentialPluginAllowlist), so the credential plugin policy it means is not read\n",
+            kuberc.display()
+        )
+    );
 }

@@ -33,20 +33,26 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
     if let Some(kc) = &opts.preloaded {
         return Ok(Some(kc.as_ref().clone()));
     }
-    let read = |path: &PathBuf| {
+    let read = |path: &PathBuf| -> Result<Kubeconfig, ClusterError> {
         // Named by the user (`--kubeconfig`, `$KUBECONFIG`): a FIFO is read once. The default
         // ~/.kube/config is found, not named: a FIFO there is refused as before.
-        if is_fifo(path) && opts.default_kubeconfig.as_ref() != Some(path) {
-            return read_piped(path, crate::base::deadline::of(opts.request_timeout));
-        }
-        check_kubeconfig_file(path)?;
-        Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
+        let kc = if is_fifo(path) && opts.default_kubeconfig.as_ref() != Some(path) {
+            read_piped(path, crate::base::deadline::of(opts.request_timeout))?
+        } else {
+            check_kubeconfig_file(path)?;
+            Kubeconfig::read_from(path).map_err(|e| ClusterError::KubeconfigFile {
+                path: path.display().to_string(),
+                message: match e {
+                    KubeconfigError::ReadConfig(io, _) => io.to_string(),
+                    other => safe_message(&other),
+                },
+            })?
+        };
+        no_duplicate_names(&kc).map_err(|message| ClusterError::KubeconfigFile {
             path: path.display().to_string(),
-            message: match e {
-                KubeconfigError::ReadConfig(io, _) => io.to_string(),
-                other => safe_message(&other),
-            },
-        })
+            message,
+        })?;
+        Ok(kc)
     };
     if let Some(path) = &opts.kubeconfig {
         return Ok(Some(read(path)?));
@@ -65,6 +71,42 @@ pub fn load_kubeconfig(opts: &KubeOptions) -> Result<Option<Kubeconfig>, Cluster
         });
     }
     Ok(merged)
+}
+
+/// Refuses a kubeconfig file with two contexts, clusters or users of one name, as kubectl does
+/// (client-go `clientcmd/api/v1` conversion: `duplicate name "admin" in list`): otherwise the
+/// first would be used silently and the second, perhaps the one meant, never.
+///
+/// # Errors
+/// The list, the name (escaped and capped) and both positions (the caller adds what to do).
+fn no_duplicate_names(kc: &Kubeconfig) -> Result<(), String> {
+    let lists: [(&str, Vec<&str>); 3] = [
+        (
+            "contexts",
+            kc.contexts.iter().map(|c| c.name.as_str()).collect(),
+        ),
+        (
+            "clusters",
+            kc.clusters.iter().map(|c| c.name.as_str()).collect(),
+        ),
+        (
+            "users",
+            kc.auth_infos.iter().map(|u| u.name.as_str()).collect(),
+        ),
+    ];
+    for (list, names) in lists {
+        for (j, name) in names.iter().enumerate() {
+            if let Some(i) = names[..j].iter().position(|n| n == name) {
+                return Err(format!(
+                    "duplicate name {} in {list} (entries {} and {})",
+                    crate::base::echo::quoted(name),
+                    i + 1,
+                    j + 1
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `path` is a FIFO after resolving links (bash's `--kubeconfig <(…)` is one).

@@ -52,6 +52,12 @@ fn policies_parse_and_other_sections_are_ignored() {
     let two =
         format!("apiVersion: v1\nkind: Config\n---\n{V1BETA1}credentialPluginPolicy: DenyAll\n");
     assert_eq!(parse(&two).unwrap(), PluginPolicy::DenyAll);
+    // A policy field in another case is not read, and not taken for AllowAll either.
+    let misspelled = parse(&format!("{V1BETA1}credentialpluginpolicy: DenyAll\n")).unwrap();
+    assert!(
+        matches!(&misspelled, PluginPolicy::Unknown(why) if why.starts_with("\"credentialpluginpolicy\" is not a kuberc field")),
+        "{misspelled:?}"
+    );
 }
 
 #[test]
