@@ -153,6 +153,29 @@ pub fn locate(
     }))
 }
 
+/// The policy of `source`, read once per process ([`read_policy`]) and handed to every later
+/// caller: the contexts of a fan-out each connect, and an explicit kuberc may be a FIFO
+/// (`--kuberc <(…)`) that gives its text only once — read again, it would be empty, and an
+/// empty kuberc allows every plugin. The file does not change meaning within one command,
+/// as in kubectl, which reads it once at start.
+///
+/// # Errors
+/// As [`read_policy`] (the same error to every caller).
+pub fn load(source: &KubercSource, deadline: std::time::Duration) -> Result<Policy, KubercError> {
+    type Loaded = Vec<(KubercSource, Result<Policy, KubercError>)>;
+    static LOADED: std::sync::Mutex<Loaded> = std::sync::Mutex::new(Vec::new());
+    // Held while the first caller reads, so concurrent contexts wait for that one read.
+    let mut loaded = LOADED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, read)) = loaded.iter().find(|(s, _)| s == source) {
+        return read.clone();
+    }
+    let read = read_policy(source, deadline);
+    loaded.push((source.clone(), read.clone()));
+    read
+}
+
 /// Reads the policy from `source`. An explicit file (`--kuberc`, `$KUBERC`) is a file the
 /// user named: read with [`crate::base::fsutil::read_named`], so `--kuberc <(…)` works (its
 /// writer done within `deadline`); the
@@ -170,7 +193,10 @@ pub fn locate(
 /// # Errors
 /// [`KubercError::Read`] for an explicit file that cannot be read; [`KubercError::Invalid`]
 /// for an explicit file that gives no preferences, or an invalid policy in any file.
-pub fn load(source: &KubercSource, deadline: std::time::Duration) -> Result<Policy, KubercError> {
+fn read_policy(
+    source: &KubercSource,
+    deadline: std::time::Duration,
+) -> Result<Policy, KubercError> {
     let (path, explicit) = match source {
         KubercSource::Off => return Ok(Policy::default()),
         KubercSource::Default(p) => (p, false),

@@ -360,3 +360,35 @@ fn a_kuberc_policy_spelled_in_lowercase_let_every_plugin_run() {
         )
     );
 }
+
+#[test]
+fn a_piped_kuberc_denied_only_the_first_context_of_a_fan_out() {
+    let m0 = Myops::new(PLUGIN);
+    let dir = m0.dir.path().to_path_buf();
+    let marker = dir.join("plugin-ran");
+    let (kc, _) = crate::flags::exec_plugin_setup(&dir, &marker, "");
+    // A second context with the same plugin user.
+    let text = std::fs::read_to_string(&kc).unwrap().replace(
+        "contexts:\n- name: e\n  context: {cluster: c, user: u}\n",
+        "contexts:\n- name: e\n  context: {cluster: c, user: u}\n- name: f\n  context: {cluster: c, user: u}\n",
+    );
+    std::fs::write(&kc, text).unwrap();
+    let mut m = m0;
+    m.set_env("KUBECONFIG", &kc.display().to_string());
+    let r = bash(
+        &m,
+        "\"$0\" --kuberc <(printf 'apiVersion: kubectl.config.k8s.io/v1beta1\\nkind: Preference\\ncredentialPluginPolicy: DenyAll\\n') --contexts e,f get namespaces default -o name",
+    );
+    assert_ne!(r.code, 0, "{r:?}");
+    assert!(
+        !marker.exists(),
+        "a context ran the plugin the piped kuberc denies: {r:?}"
+    );
+    for context in ["e", "f"] {
+        assert!(
+            r.stderr
+                .contains(&format!("context {context}: the credential plugin")),
+            "{context}: {r:?}"
+        );
+    }
+}
