@@ -392,3 +392,52 @@ fn a_piped_kuberc_denied_only_the_first_context_of_a_fan_out() {
         );
     }
 }
+
+#[test]
+fn a_piped_patch_file_reached_only_the_first_context_of_a_fan_out() {
+    let ns = Namespace::new("named-fifo-fan");
+    let n = ns.0.clone();
+    kubectl(&["create", "configmap", "one", "-n", &n, "--from-literal=k=v"]);
+    kubectl(&["--context", "admin-2", "create", "namespace", &n]);
+    kubectl(&[
+        "--context",
+        "admin-2",
+        "create",
+        "configmap",
+        "one",
+        "-n",
+        &n,
+        "--from-literal=k=v",
+    ]);
+    let m = Myops::new(PLUGIN);
+    let r = bash(
+        &m,
+        &format!(
+            "\"$0\" patch configmap one -n {n} --type merge --patch-file <(echo '{{\"data\":{{\"k\":\"piped\"}}}}') --contexts admin,admin-2 --yes"
+        ),
+    );
+    let on = |context: &str| {
+        kubectl(&[
+            "--context",
+            context,
+            "get",
+            "configmap",
+            "one",
+            "-n",
+            &n,
+            "-o",
+            "jsonpath={.data.k}",
+        ])
+    };
+    let seen = (on("admin"), on("admin-2"));
+    kubectl(&[
+        "--context",
+        "admin-2",
+        "delete",
+        "namespace",
+        &n,
+        "--wait=false",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(seen, ("piped".to_string(), "piped".to_string()), "{r:?}");
+}

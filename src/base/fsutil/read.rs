@@ -234,7 +234,10 @@ pub fn read_regular_with_mode(path: &Path, cap: u64) -> Result<(Vec<u8>, u32), R
 ///
 /// A FIFO is opened and read on a thread of its own (opening a FIFO for reading blocks until a
 /// writer opens it, fifo(7)); after the deadline that thread is left blocked and the process
-/// ends without it. The mode returned is the FIFO's (an anonymous pipe's is 0600).
+/// ends without it. The mode returned is the FIFO's (an anonymous pipe's is 0600). A FIFO gives
+/// its text once: what was read is kept for the process and handed to every later read of
+/// the same path (the contexts of a fan-out each read `--patch-file` and `-f`; read again, the
+/// pipe would be empty).
 ///
 /// # Errors
 /// As [`read_regular_with_mode`], and [`Unreadable::FifoTimedOut`].
@@ -251,13 +254,26 @@ pub fn read_named(
     if FileKind::of(&meta) != Some(FileKind::Fifo) {
         return read_regular_with_mode(path, cap);
     }
+    type Kept = Vec<(std::path::PathBuf, (Vec<u8>, u32))>;
+    static READ: std::sync::Mutex<Kept> = std::sync::Mutex::new(Vec::new());
+    // Held while the first reader waits, so concurrent readers of one FIFO share that read.
+    let mut kept = READ
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, read)) = kept.iter().find(|(p, _)| p == path) {
+        return Ok(read.clone());
+    }
     let (tx, rx) = std::sync::mpsc::channel();
     let owned = path.to_path_buf();
     std::thread::spawn(move || {
         let _ = tx.send(read_fifo(&owned, cap));
     });
     match rx.recv_timeout(deadline) {
-        Ok(read) => read.map_err(fail),
+        Ok(Ok(read)) => {
+            kept.push((path.to_path_buf(), read.clone()));
+            Ok(read)
+        }
+        Ok(Err(problem)) => Err(fail(problem)),
         Err(_) => Err(fail(Unreadable::FifoTimedOut { deadline })),
     }
 }
