@@ -58,7 +58,13 @@ pub fn main() -> u8 {
     };
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
-    let mut out = std::io::BufWriter::new(stdout.lock());
+    // The MCP server speaks its protocol on stdout through tokio, which writes through
+    // `std::io::stdout()` on a blocking thread: holding its lock here would block every answer.
+    let mut out: Box<dyn Write> = if matches!(cli.command, crate::cli::Command::Mcp(_)) {
+        Box::new(std::io::sink())
+    } else {
+        Box::new(std::io::BufWriter::new(stdout.lock()))
+    };
     let mut err = stderr.lock();
     let code = rt.block_on(run(cli, Env::from_process(), &mut out, &mut err));
     let _ = out.flush();
@@ -85,6 +91,11 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
     if let Err(e) = crate::settings::load_template_files(&mut cli.command, deadline) {
         p.err_line(&format!("error: {e}"));
         return ExitStatus::Usage;
+    }
+    // The MCP server fixes its contexts itself (`--contexts` names those an agent may use),
+    // so it is not a fan-out.
+    if let Command::Mcp(args) = &cli.command {
+        return mcp(&cli.global, args, &env, &mut p).await;
     }
     if crate::fleet::commands::wanted(&cli.global)
         && let Err(e) = crate::fleet::commands::applies(&cli.global, &cli.command)
@@ -284,9 +295,39 @@ async fn dispatch(
             finish_plain(r, p)
         }
         Command::Config(ConfigCommand::Schema)
+        | Command::Mcp(_)
         | Command::Config(ConfigCommand::Validate { .. })
         | Command::Version
         | Command::Completion { .. } => ExitStatus::Success,
+    }
+}
+
+/// Runs the MCP server (`kubectl myops mcp`) until its client closes stdin: the settings
+/// are resolved once to check plugin.yaml and find the kubeconfig's current context, which
+/// the server then fixes for every tool call.
+async fn mcp(
+    global: &crate::cli::GlobalArgs,
+    args: &crate::cli::McpArgs,
+    env: &Env,
+    p: &mut Printer<'_>,
+) -> ExitStatus {
+    let settings = match Settings::resolve(global, env) {
+        Ok(s) => s,
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            return ExitStatus::Usage;
+        }
+    };
+    let current = crate::cluster::client::load_kubeconfig(&settings.kube)
+        .ok()
+        .flatten()
+        .and_then(|k| k.current_context);
+    match crate::mcp::serve(&settings, global, args, current).await {
+        Ok(()) => ExitStatus::Success,
+        Err(e) => {
+            p.err_line(&format!("error: {e}"));
+            e.exit_status()
+        }
     }
 }
 

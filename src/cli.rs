@@ -22,6 +22,7 @@ mod edit;
 mod get;
 pub mod help;
 mod local;
+mod mcp;
 mod mirror;
 mod parse;
 mod policies;
@@ -44,6 +45,7 @@ pub use edit::{EditArgs, EditFormat};
 pub use get::{DriftArgs, GetArgs};
 pub use help::COMPLETION_HELP;
 pub use local::{BIN, ConfigCommand, MetricsCommand, Shell};
+pub use mcp::McpArgs;
 pub use mirror::{MirrorCommand, PruneDryRun};
 pub use parse::{one_line_usage_error, output_value_error};
 pub use policies::{
@@ -268,6 +270,10 @@ pub enum Command {
     /// every client: `export`, `apply`, `verify`.
     #[command(subcommand, after_help = policies::POLICIES_HELP)]
     Policies(PoliciesCommand),
+    /// Serve the guarded commands to an agent as a Model Context Protocol (MCP) server over
+    /// stdio: reads, and mutations previewed then confirmed, each journaled.
+    #[command(after_help = mcp::MCP_HELP)]
+    Mcp(McpArgs),
     /// Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets.
     #[command(after_help = help::VERSION_HELP)]
     Version,

@@ -7,7 +7,7 @@
 //! [`base`] and [`exit`]; [`rules`]; [`config`], [`changelog`], [`crds`]; [`cluster`];
 //! [`output`]; [`metrics`]; [`cli`]; [`settings`]; [`guard`] (the guarded path, with the
 //! mutation model); [`history`], [`completions`]; [`verbs`] (one `run` per command);
-//! [`fleet`]; [`app`], [`manpages`].
+//! [`fleet`], [`mcp`]; [`app`], [`manpages`].
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -24,6 +24,7 @@ pub mod fleet;
 pub mod guard;
 pub mod history;
 pub mod manpages;
+pub mod mcp;
 pub mod metrics;
 pub mod output;
 pub mod rules;

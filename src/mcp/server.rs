@@ -1,0 +1,508 @@
+//! The MCP handler: the tools, their descriptions for a model, and the preview → confirm
+//! flow of every mutating tool.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::handler::server::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use serde_json::{Value, json};
+
+use super::McpError;
+use super::answer::{self, Kind, ToolError};
+use super::confirm::Tokens;
+use super::run::{Caller, Ran, Runner};
+use super::tools::{
+    ApplyInput, BadArguments, CanIInput, ChangelogListInput, ChangelogShowInput, Command,
+    DeleteInput, DriftInput, GetInput, MetaInput, PatchInput, RollbackInput, ScaleInput, Target,
+    UndeleteInput,
+};
+
+/// What the server is started with.
+pub struct Options {
+    /// Runs the tools' commands.
+    pub runner: Runner,
+    /// The contexts a call may name; the first is the default (empty: the kubeconfig has
+    /// no current context, or the in-cluster configuration is used).
+    pub contexts: Vec<String>,
+    /// The default namespace (`-n`).
+    pub namespace: Option<String>,
+    /// Only the read tools.
+    pub read_only: bool,
+    /// How long a confirmation token stays good.
+    pub ttl: Duration,
+    /// plugin.yaml `name`, for the server's name.
+    pub plugin: String,
+}
+
+/// The tools a read-only server neither lists nor runs.
+const MUTATING: [&str; 8] = [
+    "patch", "delete", "apply", "scale", "label", "annotate", "rollback", "undelete",
+];
+
+/// The MCP server.
+#[derive(Clone)]
+pub struct Server {
+    pub(super) runner: Runner,
+    pub(super) tokens: Arc<Mutex<Tokens>>,
+    pub(super) contexts: Vec<String>,
+    pub(super) namespace: Option<String>,
+    plugin: String,
+    tool_router: ToolRouter<Server>,
+}
+
+/// How a mutating tool previews and makes its change.
+pub(super) struct Change<'a> {
+    /// The tool's name.
+    pub(super) tool: &'static str,
+    /// The call's arguments, as given (the token binds them).
+    pub(super) arguments: Value,
+    /// The context asked for.
+    pub(super) context: Option<&'a str>,
+    /// The object read before the preview and the confirmation.
+    pub(super) target: Option<Target>,
+    /// The token, on a confirming call.
+    pub(super) confirm: Option<&'a str>,
+    /// Whether the command prints the object with `--output=json`.
+    pub(super) prints_object: bool,
+    /// The verb a `protect:` rule names.
+    pub(super) verb: &'static str,
+    /// The command, given the previewed resourceVersion as a precondition.
+    pub(super) command:
+        Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>,
+}
+
+pub(super) fn failed(e: ToolError) -> CallToolResult {
+    CallToolResult::structured_error(e.to_json())
+}
+
+pub(super) fn invalid(e: BadArguments) -> CallToolResult {
+    failed(ToolError::new(Kind::Invalid, e.0))
+}
+
+impl Server {
+    /// A server with `o`.
+    pub fn new(o: Options) -> Server {
+        let mut tool_router = Server::tool_router();
+        if o.read_only {
+            for name in MUTATING {
+                tool_router.remove_route(name);
+            }
+        }
+        Server {
+            runner: o.runner,
+            tokens: Arc::new(Mutex::new(Tokens::new(o.ttl))),
+            contexts: o.contexts,
+            namespace: o.namespace,
+            plugin: o.plugin,
+            tool_router,
+        }
+    }
+
+    /// Serves on stdin/stdout until the client closes the connection.
+    pub async fn serve_stdio(self) -> Result<(), McpError> {
+        let running = self
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| McpError::Transport(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| McpError::Transport(e.to_string()))
+    }
+
+    /// The context a call runs in: the one it names, if the server was started with it,
+    /// else the first of the server's.
+    pub(super) fn context<'a>(
+        &'a self,
+        asked: Option<&'a str>,
+    ) -> Result<Option<&'a str>, ToolError> {
+        match asked {
+            None => Ok(self.contexts.first().map(String::as_str)),
+            Some(c) if self.contexts.iter().any(|k| k == c) => Ok(Some(c)),
+            Some(c) => Err(ToolError::new(
+                Kind::Denied,
+                format!(
+                    "context {} is not one this server was started with ({}); an agent cannot switch clusters — a person restarts the server with --context or --contexts",
+                    crate::base::echo::quoted(c),
+                    if self.contexts.is_empty() {
+                        "none".to_string()
+                    } else {
+                        self.contexts.join(", ")
+                    }
+                ),
+            )),
+        }
+    }
+
+    /// The caller of this request: `mcp:NAME/VERSION` from the client's own description
+    /// (escaped and capped: it is the client's text), and a new session id.
+    pub(super) fn caller(ctx: &RequestContext<RoleServer>) -> Caller {
+        let who = ctx
+            .client_info()
+            .map(|i| format!("{}/{}", i.name, i.version))
+            .unwrap_or_else(|| "unknown".into());
+        Caller {
+            actor: format!("mcp:{}", crate::base::echo::capped(&who, 100)),
+            session: crate::changelog::new_session_id(),
+        }
+    }
+
+    /// Runs `cmd` in `context` with the `extra` flags.
+    pub(super) async fn exec(
+        &self,
+        cmd: &Command,
+        context: Option<&str>,
+        extra: &[String],
+        caller: &Caller,
+    ) -> Result<Ran, ToolError> {
+        let mut flags: Vec<String> = context
+            .map(|c| format!("--context={c}"))
+            .into_iter()
+            .collect();
+        if let (Some(ns), false) = (
+            &self.namespace,
+            cmd.args.iter().any(|a| a.starts_with("--namespace=")),
+        ) {
+            flags.push(format!("--namespace={ns}"));
+        }
+        flags.extend(extra.iter().cloned());
+        self.runner
+            .run(cmd, &flags, caller)
+            .await
+            .map_err(|e| ToolError::new(Kind::Runtime, e.to_string()))
+    }
+
+    /// A read tool: the command's JSON (Secret values masked), or its error. `answers` are
+    /// the exit codes that are answers, not failures (`can_i`'s no, `drift`'s drift found).
+    async fn read(
+        &self,
+        cmd: Result<Command, BadArguments>,
+        context: Option<&str>,
+        answers: &[i32],
+        ctx: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let cmd = match cmd {
+            Ok(c) => c,
+            Err(e) => return invalid(e),
+        };
+        let context = match self.context(context) {
+            Ok(c) => c,
+            Err(e) => return failed(e),
+        };
+        let ran = match self.exec(&cmd, context, &[], &Self::caller(ctx)).await {
+            Ok(r) => r,
+            Err(e) => return failed(e),
+        };
+        if ran.code != 0 && !answers.contains(&ran.code) {
+            return failed(ToolError::of(&ran));
+        }
+        match answer::output(&ran) {
+            Ok(out) => CallToolResult::structured(json!({
+                "exitCode": ran.code,
+                "result": answer::redact_secrets(out),
+                "warnings": answer::warnings(&ran.stderr),
+            })),
+            Err(e) => failed(e),
+        }
+    }
+}
+
+#[tool_router]
+impl Server {
+    #[tool(
+        description = "Read Kubernetes objects as JSON (kubectl get -o json) after a SelfSubjectAccessReview. Changes nothing. Secret values are always masked as <redacted>. Give `name` for one object, or omit it (optionally with `selector` or `all_namespaces`) to list.",
+        annotations(read_only_hint = true)
+    )]
+    async fn get(
+        &self,
+        Parameters(i): Parameters<GetInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read(i.command(), i.scope.context.as_deref(), &[], &ctx)
+            .await)
+    }
+
+    #[tool(
+        description = "Ask the API server whether the server's user may do a verb on a resource (a SelfSubjectAccessReview, kubectl auth can-i). Changes nothing. Answers {\"allowed\": true|false}.",
+        annotations(read_only_hint = true)
+    )]
+    async fn can_i(
+        &self,
+        Parameters(i): Parameters<CanIInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let r = self
+            .read(i.command(), i.scope.context.as_deref(), &[3], &ctx)
+            .await;
+        Ok(with_allowed(r))
+    }
+
+    #[tool(
+        description = "List the change log: every change made through kubectl-myops on this workstation (by people and agents), with id, time, user, actor, operation, object and result. Changes nothing. Filter by since, object, session, operation, actor (`mcp` for changes made by agents).",
+        annotations(read_only_hint = true)
+    )]
+    async fn changelog_list(
+        &self,
+        Parameters(i): Parameters<ChangelogListInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.read(i.command(), None, &[], &ctx).await)
+    }
+
+    #[tool(
+        description = "Show one change-log entry whole: the object's state before and after the change (Secret values masked), the patch, who made it and how it ended. Changes nothing.",
+        annotations(read_only_hint = true)
+    )]
+    async fn changelog_show(
+        &self,
+        Parameters(i): Parameters<ChangelogShowInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.read(i.command(), None, &[], &ctx).await)
+    }
+
+    #[tool(
+        description = "Find drift: objects changed since the change log last changed them, with the fields and who owns them now. Changes nothing. exitCode 6 in the result means drift was found.",
+        annotations(read_only_hint = true)
+    )]
+    async fn drift(
+        &self,
+        Parameters(i): Parameters<DriftInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self
+            .read(i.command(), i.scope.context.as_deref(), &[6], &ctx)
+            .await)
+    }
+
+    #[tool(
+        description = "Change fields of one object with a patch (merge by default; strategic or json). First call WITHOUT `confirm`: nothing changes; the answer is the server-side dry run, a diff and a one-time `confirm` token. Call again with the same arguments plus that token to make the change; it is journaled and the answer names the entry and the rollback command that undoes it.",
+        annotations(destructive_hint = false, idempotent_hint = false)
+    )]
+    async fn patch(
+        &self,
+        Parameters(i): Parameters<PatchInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let change = Change {
+            tool: "patch",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: Some(Target {
+                type_name: i.type_name.clone(),
+                name: i.name.clone(),
+                namespace: i.scope.namespace.clone(),
+            }),
+            confirm: i.change.confirm.as_deref(),
+            prints_object: true,
+            verb: "patch",
+            command: Box::new(|rv| i.command(rv)),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+
+    #[tool(
+        description = "Delete one object. Its whole state is journaled first, so `undelete` can create it again. First call WITHOUT `confirm` previews (a server-side dry run; nothing is deleted) and returns a one-time `confirm` token; call again with the same arguments plus that token to delete.",
+        annotations(destructive_hint = true)
+    )]
+    async fn delete(
+        &self,
+        Parameters(i): Parameters<DeleteInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let change = Change {
+            tool: "delete",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: Some(Target {
+                type_name: i.type_name.clone(),
+                name: i.name.clone(),
+                namespace: i.scope.namespace.clone(),
+            }),
+            confirm: i.change.confirm.as_deref(),
+            prints_object: false,
+            verb: "delete",
+            command: Box::new(|_| i.command()),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+
+    #[tool(
+        description = "Server-side apply one manifest (YAML or JSON, one object). First call WITHOUT `confirm` previews (dry run and diff against the live object) and returns a one-time `confirm` token; call again with the same arguments plus that token to apply. Journaled; `rollback` undoes it.",
+        annotations(destructive_hint = false)
+    )]
+    async fn apply(
+        &self,
+        Parameters(i): Parameters<ApplyInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let target = match i.target() {
+            Ok(t) => t,
+            Err(e) => return Ok(invalid(e)),
+        };
+        let change = Change {
+            tool: "apply",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: Some(target),
+            confirm: i.change.confirm.as_deref(),
+            prints_object: true,
+            verb: "apply",
+            command: Box::new(|_| i.command()),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+
+    #[tool(
+        description = "Set the number of replicas of a Deployment, StatefulSet or other scalable object. First call WITHOUT `confirm` previews and returns a one-time `confirm` token; call again with the same arguments plus that token to scale. Journaled; `rollback` restores the old size.",
+        annotations(destructive_hint = false)
+    )]
+    async fn scale(
+        &self,
+        Parameters(i): Parameters<ScaleInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let change = Change {
+            tool: "scale",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: Some(Target {
+                type_name: i.type_name.clone(),
+                name: i.name.clone(),
+                namespace: i.scope.namespace.clone(),
+            }),
+            confirm: i.change.confirm.as_deref(),
+            prints_object: true,
+            verb: "scale",
+            command: Box::new(|rv| i.command(rv)),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+
+    #[tool(
+        description = "Set or remove labels of one object. First call WITHOUT `confirm` previews and returns a one-time `confirm` token; call again with the same arguments plus that token to change them. Journaled; `rollback` undoes it.",
+        annotations(destructive_hint = false)
+    )]
+    async fn label(
+        &self,
+        Parameters(i): Parameters<MetaInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.meta("label", i, &ctx).await)
+    }
+
+    #[tool(
+        description = "Set or remove annotations of one object. First call WITHOUT `confirm` previews and returns a one-time `confirm` token; call again with the same arguments plus that token to change them. Journaled; `rollback` undoes it.",
+        annotations(destructive_hint = false)
+    )]
+    async fn annotate(
+        &self,
+        Parameters(i): Parameters<MetaInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        Ok(self.meta("annotate", i, &ctx).await)
+    }
+
+    #[tool(
+        description = "Undo a journaled change (`entry`), or every change of one tool call (`session`, named in a mutating tool's result): restores the fields it touched, refused when someone changed them since. First call WITHOUT `confirm` previews and returns a one-time `confirm` token; call again with it to roll back.",
+        annotations(destructive_hint = false)
+    )]
+    async fn rollback(
+        &self,
+        Parameters(i): Parameters<RollbackInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let change = Change {
+            tool: "rollback",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.context.as_deref(),
+            target: None,
+            confirm: i.change.confirm.as_deref(),
+            prints_object: false,
+            verb: "rollback",
+            command: Box::new(|_| i.command()),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+
+    #[tool(
+        description = "Create a deleted object again from its journaled state (`entry`, or `type` and `name` for its latest delete). First call WITHOUT `confirm` previews and returns a one-time `confirm` token; call again with it to create the object.",
+        annotations(destructive_hint = false)
+    )]
+    async fn undelete(
+        &self,
+        Parameters(i): Parameters<UndeleteInput>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let change = Change {
+            tool: "undelete",
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: None,
+            confirm: i.change.confirm.as_deref(),
+            prints_object: false,
+            verb: "undelete",
+            command: Box::new(|_| i.command()),
+        };
+        Ok(self.change(change, &ctx).await)
+    }
+}
+
+impl Server {
+    async fn meta(
+        &self,
+        verb: &'static str,
+        i: MetaInput,
+        ctx: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let input = i.clone();
+        let change = Change {
+            tool: verb,
+            arguments: serde_json::to_value(&i).unwrap_or_default(),
+            context: i.scope.context.as_deref(),
+            target: Some(Target {
+                type_name: i.type_name.clone(),
+                name: i.name.clone(),
+                namespace: i.scope.namespace.clone(),
+            }),
+            confirm: i.change.confirm.as_deref(),
+            prints_object: true,
+            verb,
+            command: Box::new(move |rv| input.command(verb, rv)),
+        };
+        self.change(change, ctx).await
+    }
+}
+
+/// `can_i`'s result with `allowed` (exit 0 yes, 3 no).
+fn with_allowed(mut r: CallToolResult) -> CallToolResult {
+    if let Some(Value::Object(m)) = r.structured_content.as_mut()
+        && let Some(code) = m.get("exitCode").and_then(Value::as_i64)
+    {
+        m.insert("allowed".into(), Value::Bool(code == 0));
+        r.content = vec![rmcp::model::ContentBlock::text(
+            Value::Object(m.clone()).to_string(),
+        )];
+    }
+    r
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                format!("kubectl-{}", self.plugin),
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(
+                "The guarded kubectl: every call passes plugin.yaml, a SelfSubjectAccessReview and the field policies, and every change is journaled. Mutating tools answer first with a dry run, a diff and a one-time `confirm` token; call again with the token to make the change. Each change's answer names the rollback that undoes it.",
+            )
+    }
+}
