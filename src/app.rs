@@ -355,6 +355,7 @@ async fn observe(
         resource: outcome.resource.unwrap_or_else(|| "unknown".into()),
         status: metrics::Status::for_exit(status),
         duration_seconds: started.elapsed().as_secs_f64(),
+        client: crate::metrics::client_label(settings.actor.as_deref()),
     };
     let s = settings;
     for w in metrics::finish(

@@ -41,6 +41,9 @@ pub struct Settings {
     /// Whether stderr is a terminal ([`Env::stderr_is_terminal`]): `crds sync` then draws a
     /// progress line.
     pub stderr_is_terminal: bool,
+    /// The client the command runs for ([`Env::actor`]): `mcp:NAME/VERSION`, or `None` for a
+    /// person's command line.
+    pub actor: Option<String>,
     /// The answers to protection given on the command line (`--yes`, `--confirm-context`,
     /// `--reason`) and any given for a whole fan-out wave (docs/protection.md).
     pub protect: ProtectAnswers,
@@ -101,6 +104,13 @@ pub struct Env {
     pub in_cluster: crate::cluster::in_cluster::InClusterEnv,
     /// Whether stderr is a terminal (a fan-out over contexts then shows a progress line).
     pub stderr_is_terminal: bool,
+    /// `$MYOPS_ACTOR`: the client a change is made through, set by `kubectl myops mcp` for
+    /// the commands it runs (`mcp:NAME/VERSION`); journaled as `actor`, counted as the
+    /// metric label `client`.
+    pub actor: Option<String>,
+    /// `$MYOPS_SESSION_ID`: the session id the command's records carry, set by
+    /// `kubectl myops mcp` so a tool call's answer can name its entries (32 hex digits).
+    pub session_id: Option<String>,
 }
 
 impl Env {
@@ -120,7 +130,46 @@ impl Env {
             exe: std::env::current_exe().ok(),
             in_cluster: crate::cluster::in_cluster::InClusterEnv::from_process(),
             stderr_is_terminal: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            actor: var("MYOPS_ACTOR").and_then(|v| v.into_string().ok()),
+            session_id: var("MYOPS_SESSION_ID").and_then(|v| v.into_string().ok()),
         }
+    }
+}
+
+/// The most characters `$MYOPS_ACTOR` holds: `mcp:` and a client's name and version.
+pub const MAX_ACTOR_CHARS: usize = 128;
+
+/// `$MYOPS_SESSION_ID` checked (pure): 32 lowercase hex digits, as
+/// [`crate::changelog::new_session_id`] makes them; it goes on every request's User-Agent.
+fn caller_session(v: Option<&str>) -> Result<Option<String>, SettingsError> {
+    match v {
+        None => Ok(None),
+        Some(id)
+            if id.len() == 32
+                && id
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) =>
+        {
+            Ok(Some(id.to_string()))
+        }
+        Some(id) => Err(SettingsError::Caller(format!(
+            "MYOPS_SESSION_ID {} is not 32 lowercase hexadecimal digits; unset it (kubectl myops mcp sets it for its own commands)",
+            crate::base::echo::quoted(id)
+        ))),
+    }
+}
+
+/// `$MYOPS_ACTOR` checked (pure): printable, at most [`MAX_ACTOR_CHARS`] characters.
+fn caller_actor(v: Option<&str>) -> Result<Option<String>, SettingsError> {
+    match v {
+        None => Ok(None),
+        Some(a) if a.chars().count() <= MAX_ACTOR_CHARS && !a.chars().any(char::is_control) => {
+            Ok(Some(a.to_string()))
+        }
+        Some(a) => Err(SettingsError::Caller(format!(
+            "MYOPS_ACTOR {} is not a client name of at most {MAX_ACTOR_CHARS} printable characters; unset it (kubectl myops mcp sets it for its own commands)",
+            crate::base::echo::quoted(a)
+        ))),
     }
 }
 
@@ -148,6 +197,10 @@ pub enum SettingsError {
     /// message, worded as the `-o` parser's.
     #[error("{0}")]
     TemplateFile(String),
+    /// `$MYOPS_ACTOR` or `$MYOPS_SESSION_ID` is malformed (they are set by `kubectl myops
+    /// mcp` for its children; a person rarely sets them).
+    #[error("{0}")]
+    Caller(String),
     /// `--reason` is longer than [`MAX_REASON_CHARS`].
     #[error(
         "--reason is {0} characters long: use at most 1024 (a sentence and a ticket id; it goes on every request as a header)"
@@ -278,7 +331,8 @@ impl Settings {
             kube,
             push_target,
             verbose: g.verbose,
-            session_id: None,
+            session_id: caller_session(env.session_id.as_deref())?,
+            actor: caller_actor(env.actor.as_deref())?,
             shared_discovery: None,
             stderr_is_terminal: env.stderr_is_terminal,
             protect: ProtectAnswers {

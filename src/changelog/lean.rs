@@ -111,6 +111,8 @@ struct Lean {
     protection: Option<String>,
     #[serde(default)]
     audit_id: Option<String>,
+    #[serde(default)]
+    actor: Option<String>,
     result: String,
     duration_seconds: f64,
 }
@@ -157,6 +159,7 @@ pub(crate) fn judge_lean(raw: &[u8], unterminated: bool) -> Result<Entry, String
         reason: l.reason,
         protection: l.protection,
         audit_id: l.audit_id,
+        actor: l.actor,
         result: l.result,
         duration_seconds: l.duration_seconds,
     })

@@ -166,6 +166,11 @@ pub struct Entry {
     /// lost, and in older records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit_id: Option<String>,
+    /// The client the change was made through, beside the Kubernetes `user`: `mcp:NAME/VERSION`
+    /// for a change an agent made through `kubectl myops mcp` (docs/agents.md); absent for a
+    /// person's command, and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
     /// `pending` in an intent record (written before the request), then `success`, `denied`
     /// or the error (a Status message) in the outcome record.
     pub result: String,
@@ -338,6 +343,7 @@ pub(crate) fn sample_entry(name: &str) -> Entry {
         reason: None,
         protection: None,
         audit_id: None,
+        actor: None,
         parent: None,
         result: "success".into(),
         duration_seconds: 0.25,

@@ -100,12 +100,16 @@ pub enum ChangelogCommand {
         /// (an intent without an outcome; `pending` means the same).
         #[arg(long, value_enum, value_name = "RESULT")]
         result: Option<ResultFilter>,
+        /// Only entries made through this client: `mcp` for every agent (`kubectl myops mcp`),
+        /// `mcp:NAME` for one client, `mcp:NAME/VERSION` for one version of it.
+        #[arg(long, value_name = "ACTOR")]
+        actor: Option<String>,
         /// Print the entries (the last record of every id) as json (an array) or yaml instead
         /// of a table.
         #[arg(short = 'o', long, value_enum, value_name = "FORMAT")]
         output: Option<ListFormat>,
         /// List the lines that are not valid entries (torn, not UTF-8, not JSON) instead: line number and reason.
-        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "output", "from_cluster"])]
+        #[arg(long, conflicts_with_all = ["since", "object", "session", "operation", "result", "actor", "output", "from_cluster"])]
         invalid: bool,
         /// List everyone's entries from the cluster mirror (plugin.yaml `changelog.mirror`)
         /// instead of this workstation's log; USER is who created the record, as the API

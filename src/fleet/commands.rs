@@ -560,6 +560,7 @@ async fn observe(s: &Settings, verb: &str, runs: &[ContextRun], p: &mut Printer<
                 resource: d.resource.clone().unwrap_or_else(|| "unknown".into()),
                 status: metrics::Status::for_exit(d.status),
                 duration_seconds: r.seconds,
+                client: metrics::client_label(s.actor.as_deref()),
             })
         })
         .collect();

@@ -271,6 +271,7 @@ impl Session<'_> {
             reason: self.settings().protect.reason.clone(),
             protection: None,
             audit_id: None,
+            actor: self.settings().actor.clone(),
             parent: None,
             result: changelog::PENDING.to_string(),
             duration_seconds: 0.0,

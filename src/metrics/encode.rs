@@ -44,7 +44,7 @@ const HELP_CRD_LOAD_DURATION: &str = "Wall-clock duration of one CRD hot-load at
 /// # use myops::metrics::{encode, Observation, State, Status};
 /// # use myops::config::model::MetricFamily;
 /// let mut state = State::default();
-/// state.observe("myops", &Observation { verb: "get".into(), resource: "pods".into(), status: Status::Success, duration_seconds: 0.2 });
+/// state.observe("myops", &Observation { verb: "get".into(), resource: "pods".into(), status: Status::Success, duration_seconds: 0.2, client: "cli" });
 /// let text = encode(&state, &[MetricFamily::OpsTotal]);
 /// assert!(text.contains("ops_total{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 1\n"));
 /// ```
@@ -112,6 +112,7 @@ pub fn encode(state: &State, families: &[MetricFamily]) -> String {
 /// The label pairs of an `ops_*` series, in name order.
 fn op_labels(k: &OpKey) -> Vec<proto::LabelPair> {
     labels(&[
+        ("client", &k.client),
         ("plugin", &k.plugin),
         ("resource", &k.resource),
         ("status", k.status.as_str()),

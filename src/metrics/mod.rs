@@ -55,6 +55,7 @@ pub use state::{
     record, record_all, record_crd_loads, reset, set_pushed_group, state_path,
 };
 pub use target::{MAX_BODY_CHARS, PushError, PushTarget};
+pub use totals::client_label;
 pub use url::{STATE_ID_LABEL, push_url, redact_url, same_origin, state_group_url};
 
 /// Outcome label `status` of one operation, and `result` of one CRD load (docs/design.md, "Metrics").
@@ -131,6 +132,8 @@ pub struct Observation {
     pub status: Status,
     /// Wall-clock duration in seconds.
     pub duration_seconds: f64,
+    /// `client` label ([`totals::client_label`]): `cli` or `mcp`.
+    pub client: &'static str,
 }
 
 /// The `instance` grouping value when plugin.yaml sets none: the host name, or `unknown` when

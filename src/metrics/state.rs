@@ -59,7 +59,7 @@ pub fn state_path(home: &Path) -> PathBuf {
 /// # Example
 /// ```no_run
 /// # use myops::metrics::{record, Observation, Status};
-/// let obs = Observation { verb: "get".into(), resource: "pods".into(), status: Status::Success, duration_seconds: 0.12 };
+/// let obs = Observation { verb: "get".into(), resource: "pods".into(), status: Status::Success, duration_seconds: 0.12, client: "cli" };
 /// let state = record(std::path::Path::new("/home/me/.myops"), "myops", &obs)?;
 /// # Ok::<(), myops::metrics::MetricsError>(())
 /// ```

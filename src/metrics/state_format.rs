@@ -51,9 +51,17 @@ struct SeriesV1 {
     verb: String,
     resource: String,
     status: Status,
+    /// Added within version 1: a state written before it counted only commands (`cli`).
+    #[serde(default = "cli")]
+    client: String,
     count: u64,
     sum: f64,
     buckets: [u64; BUCKETS.len()],
+}
+
+/// The `client` of a series written before the label existed.
+fn cli() -> String {
+    "cli".to_string()
 }
 
 /// The on-disk shape of one `crd_loads_total` series (added within version 1).
@@ -183,6 +191,7 @@ pub(super) fn parse_state(text: &str) -> Result<State, ParseError> {
             verb: s.verb,
             resource: s.resource,
             status: s.status,
+            client: s.client,
         };
         if state.ops.insert(key, totals).is_some() {
             return Err(ParseError::Corrupt("a label set appears twice".to_string()));
@@ -261,6 +270,7 @@ pub(super) fn serialize_state(state: &State) -> serde_json::Result<String> {
                 verb: k.verb.clone(),
                 resource: k.resource.clone(),
                 status: k.status,
+                client: k.client.clone(),
                 count: t.count,
                 sum: t.sum_seconds,
                 buckets: t.buckets,

@@ -9,6 +9,7 @@ fn obs(verb: &str, status: Status, seconds: f64) -> Observation {
         resource: "pods".into(),
         status,
         duration_seconds: seconds,
+        client: "cli",
     }
 }
 

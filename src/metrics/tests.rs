@@ -18,6 +18,7 @@ fn obs(status: Status, seconds: f64) -> Observation {
         resource: "pods".into(),
         status,
         duration_seconds: seconds,
+        client: "cli",
     }
 }
 
@@ -160,6 +161,7 @@ fn label_values_are_escaped() {
         resource: "a\"b\\c\nd".into(),
         status: Status::Success,
         duration_seconds: 0.1,
+        client: "cli",
     };
     state.observe("myops", &o);
     let text = encode(&state, &[MetricFamily::OpsTotal]);

@@ -33,6 +33,19 @@ pub struct OpKey {
     pub resource: String,
     /// `status` label.
     pub status: Status,
+    /// `client` label: `cli` for a person's command line, `mcp` for an agent's tool call
+    /// through `kubectl myops mcp` ([`client_label`]).
+    pub client: String,
+}
+
+/// The `client` label of a command run for `actor` (`Settings::actor`, pure): `mcp` for an
+/// agent's tool call (`mcp:NAME/VERSION`), else `cli`. Never the client's own name: a label
+/// value per client would let any client grow the series without bound.
+pub fn client_label(actor: Option<&str>) -> &'static str {
+    match actor {
+        Some(a) if a.starts_with("mcp:") => "mcp",
+        _ => "cli",
+    }
 }
 
 /// The label set of one `crd_loads_total` series (docs/design.md, "Metrics").
@@ -126,6 +139,7 @@ impl State {
             verb: obs.verb.clone(),
             resource: obs.resource.clone(),
             status: obs.status,
+            client: obs.client.to_string(),
         };
         self.ops.entry(key).or_default().add(obs.duration_seconds);
     }

@@ -142,6 +142,7 @@ pub async fn run(
             session,
             operation,
             result,
+            actor,
             output,
             ..
         } => {
@@ -157,6 +158,7 @@ pub async fn run(
                 user: s.kube.user.as_deref(),
                 operation: operation.as_deref(),
                 result: *result,
+                actor: actor.as_deref(),
             };
             let selected = select(entries, &filter);
             match output {

@@ -191,6 +191,7 @@ mod tests {
                 resource: "pods\u{1b}[2J".into(),
                 status: Status::Success,
                 duration_seconds: 0.1,
+                client: "cli",
             },
         );
         let out = as_table(&st).render(false);
@@ -227,6 +228,7 @@ mod tests {
                 resource: "pods".into(),
                 status,
                 duration_seconds: d,
+                client: "cli",
             };
             metrics::record(home.path(), "myops", &obs).unwrap();
         }

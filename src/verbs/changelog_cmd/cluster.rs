@@ -129,6 +129,7 @@ pub async fn run(
         session,
         operation,
         result,
+        actor,
         output,
         limit,
         target,
@@ -155,6 +156,7 @@ pub async fn run(
         user: None,
         operation: operation.as_deref(),
         result: *result,
+        actor: actor.as_deref(),
     };
     let user = by.as_deref();
     let session_ = Session::open(s, p, Purpose::Read).await?;

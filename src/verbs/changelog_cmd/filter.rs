@@ -42,6 +42,8 @@ pub struct ListFilter<'a> {
     pub operation: Option<&'a str>,
     /// `--result`.
     pub result: Option<ResultFilter>,
+    /// `--actor` ([`matches_actor`]).
+    pub actor: Option<&'a str>,
 }
 
 /// The entries `changelog list` shows (pure): the last record of every id
@@ -63,11 +65,24 @@ pub fn matches(e: &Entry, f: &ListFilter<'_>) -> bool {
         && f.context.is_none_or(|c| e.context.as_deref() == Some(c))
         && f.user.is_none_or(|u| e.user == u)
         && f.operation.is_none_or(|o| op_name(e) == o)
+        && f.actor.is_none_or(|a| matches_actor(e.actor.as_deref(), a))
         && f.result.is_none_or(|r| match r {
             ResultFilter::Success => e.result == "success",
             ResultFilter::Unknown => e.outcome_unknown(),
             ResultFilter::Failure => e.result != "success" && !e.outcome_unknown(),
         })
+}
+
+/// Whether a record made through `actor` matches `--actor WANTED` (pure): the same actor,
+/// or one it names the start of up to a `:` or `/` — `mcp` matches every agent
+/// (`mcp:claude-code/2.1`), `mcp:claude-code` every version of one client. A person's
+/// command has no actor and matches none.
+pub fn matches_actor(actor: Option<&str>, wanted: &str) -> bool {
+    actor.is_some_and(|a| {
+        a == wanted
+            || a.strip_prefix(wanted)
+                .is_some_and(|rest| rest.starts_with(':') || rest.starts_with('/'))
+    })
 }
 
 /// Parses `--since`: a duration before `now` (`1h`, `30m`) or an RFC 3339 time.

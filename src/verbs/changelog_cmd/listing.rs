@@ -48,6 +48,8 @@ pub struct ListArgs<'a> {
     pub operation: Option<&'a str>,
     /// `--result`.
     pub result: Option<ResultFilter>,
+    /// `--actor`.
+    pub actor: Option<&'a str>,
     /// `-o`.
     pub output: Option<ListFormat>,
     /// `--invalid`.
@@ -63,6 +65,7 @@ pub fn args_of(cmd: &ChangelogCommand) -> Option<ListArgs<'_>> {
         session,
         operation,
         result,
+        actor,
         output,
         invalid,
         from_cluster: false,
@@ -77,6 +80,7 @@ pub fn args_of(cmd: &ChangelogCommand) -> Option<ListArgs<'_>> {
         session: session.as_deref(),
         operation: operation.as_deref(),
         result: *result,
+        actor: actor.as_deref(),
         output: *output,
         invalid: *invalid,
     })
@@ -134,6 +138,7 @@ fn list(
         user,
         operation: a.operation,
         result: a.result,
+        actor: a.actor,
     };
     let table = a.output.is_none() && !a.invalid;
     let active = changelog::path(home);

@@ -68,7 +68,11 @@ pub fn list_cells(e: &Entry) -> [String; 8] {
     [
         e.id.clone(),
         e.timestamp.clone(),
-        e.user.clone(),
+        // A change an agent made reads `USER via mcp:CLIENT/VERSION`.
+        match &e.actor {
+            Some(a) => format!("{} via {a}", e.user),
+            None => e.user.clone(),
+        },
         e.context.clone().unwrap_or_default(),
         op,
         object_of(e),

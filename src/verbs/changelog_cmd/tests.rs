@@ -185,6 +185,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             user: Some("alice"),
             ..all()
+            actor: None,
         }),
         ["1", "3", "4"]
     );
@@ -192,6 +193,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             operation: Some("rollback"),
             ..all()
+            actor: None,
         }),
         ["3"]
     );
@@ -199,6 +201,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Success),
             ..all()
+            actor: None,
         }),
         ["1"]
     );
@@ -206,6 +209,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Failure),
             ..all()
+            actor: None,
         }),
         ["2", "3"]
     );
@@ -213,6 +217,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Unknown),
             ..all()
+            actor: None,
         }),
         ["4"]
     );
@@ -221,6 +226,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
             context: Some("b"),
             user: Some("alice"),
             ..all()
+            actor: None,
         }),
         ["3", "4"]
     );
@@ -228,6 +234,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             session: Some("s-a"),
             ..all()
+            actor: None,
         }),
         ["1", "2"]
     );
@@ -235,6 +242,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             object: Some("configmap/shop/web"),
             ..all()
+            actor: None,
         })
         .len(),
         4
@@ -243,6 +251,7 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             object: Some("configmap/other/web"),
             ..all()
+            actor: None,
         })
         .is_empty()
     );

@@ -102,6 +102,7 @@ fn whole(home: &std::path::Path, ctx: Option<&str>, a: &ListArgs<'_>) -> (String
         user: None,
         operation: a.operation,
         result: a.result,
+        actor: None,
     };
     let selected = select(entries, &f);
     let out = match a.output {
