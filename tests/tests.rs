@@ -103,6 +103,8 @@ mod layering;
 mod leader;
 #[path = "it/long_tails.rs"]
 mod long_tails;
+#[path = "it/mcp.rs"]
+mod mcp;
 #[path = "it/metrics.rs"]
 mod metrics;
 #[path = "it/metrics_background.rs"]

@@ -72,6 +72,7 @@ fn delete_record(object: &Value, server: &str, parent: Option<&str>, result: &st
         reason: None,
         protection: None,
         audit_id: None,
+        actor: None,
         result: result.into(),
         duration_seconds: 0.1,
     }
