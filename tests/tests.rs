@@ -105,6 +105,8 @@ mod leader;
 mod long_tails;
 #[path = "it/mcp.rs"]
 mod mcp;
+#[path = "it/mcp_hostile.rs"]
+mod mcp_hostile;
 #[path = "it/metrics.rs"]
 mod metrics;
 #[path = "it/metrics_background.rs"]

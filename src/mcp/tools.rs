@@ -369,14 +369,20 @@ fn positionals(
     Ok(args)
 }
 
-/// A body for stdin (pure): at most [`MAX_BODY_BYTES`].
-fn body(what: &str, text: String) -> Result<String, BadArguments> {
+/// Checks a body's size (pure): at most [`MAX_BODY_BYTES`].
+fn sized(what: &str, text: &str) -> Result<(), BadArguments> {
     if text.len() > MAX_BODY_BYTES {
         return Err(BadArguments(format!(
             "`{what}` is {} bytes, more than the API server accepts in one request ({MAX_BODY_BYTES} bytes)",
             text.len()
         )));
     }
+    Ok(())
+}
+
+/// A body for stdin (pure): at most [`MAX_BODY_BYTES`].
+fn body(what: &str, text: String) -> Result<String, BadArguments> {
+    sized(what, &text)?;
     Ok(text)
 }
 
@@ -561,6 +567,7 @@ impl ApplyInput {
     /// [`BadArguments`] when the manifest is not one object with apiVersion, kind and
     /// metadata.name.
     pub fn target(&self) -> Result<Target, BadArguments> {
+        sized("manifest", &self.manifest)?;
         let v: Value = serde_saphyr::from_str(&self.manifest).map_err(|e| {
             BadArguments(format!(
                 "`manifest` is neither JSON nor YAML: {}",
