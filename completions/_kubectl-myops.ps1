@@ -77,6 +77,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them that expires (`status`, `lift DURATION`, `end`)')
             [CompletionResult]::new('policies', 'policies', [CompletionResultType]::ParameterValue, 'plugin.yaml `policies:` as ValidatingAdmissionPolicies the API server enforces for every client: `export`, `apply`, `verify`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the guarded commands to an agent as a Model Context Protocol (MCP) server over stdio: reads, and mutations previewed then confirmed, each journaled')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -902,6 +903,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('--session', '--session', [CompletionResultType]::ParameterName, 'Only the entries of one invocation (its session id, as `rollback --session` takes)')
             [CompletionResult]::new('--operation', '--operation', [CompletionResultType]::ParameterName, 'Only entries of this operation')
             [CompletionResult]::new('--result', '--result', [CompletionResultType]::ParameterName, 'Only entries with this result: success, failure (denied or an error) or unknown (an intent without an outcome; `pending` means the same)')
+            [CompletionResult]::new('--actor', '--actor', [CompletionResultType]::ParameterName, 'Only entries made through this client: `mcp` for every agent (`kubectl myops mcp`), `mcp:NAME` for one client, `mcp:NAME/VERSION` for one version of it')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Print the entries (the last record of every id) as json (an array) or yaml instead of a table')
             [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Print the entries (the last record of every id) as json (an array) or yaml instead of a table')
             [CompletionResult]::new('--by', '--by', [CompletionResultType]::ParameterName, 'With --from-cluster: only the records USER created, as the API server saw it (`spec.createdBy`). Not `--user`: that is kubectl''s global flag choosing the kubeconfig user the command authenticates as')
@@ -2399,6 +2401,47 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
         'kubectl-myops;policies;help;help' {
             break
         }
+        'kubectl-myops;mcp' {
+            [CompletionResult]::new('--confirm-within', '--confirm-within', [CompletionResultType]::ParameterName, 'How long a mutation''s confirmation token stays valid after its preview: seconds or a Go duration (`90`, `2m`), at least 1 s and at most 1 h')
+            [CompletionResult]::new('--max-concurrent', '--max-concurrent', [CompletionResultType]::ParameterName, 'How many tool calls run at once; a call beyond them waits for a free slot (1–32)')
+            [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
+            [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
+            [CompletionResult]::new('--contexts', '--contexts', [CompletionResultType]::ParameterName, 'Run in each of these kubeconfig contexts and merge the results (comma-separated; an entry with `*` is a glob over the context names, e.g. `prod-*`): get, patch, auth can-i, auth matrix, crds sync, delete, scale, label, annotate, rollout restart, rollout undo. See docs/fleet.md')
+            [CompletionResult]::new('--max-parallel', '--max-parallel', [CompletionResultType]::ParameterName, 'With --contexts/--all-contexts: how many contexts are worked on at once (default 32)')
+            [CompletionResult]::new('--cluster', '--cluster', [CompletionResultType]::ParameterName, 'The kubeconfig cluster to use')
+            [CompletionResult]::new('--user', '--user', [CompletionResultType]::ParameterName, 'The kubeconfig user to use')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace for this request (default: the context''s namespace, else `default`)')
+            [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'User to impersonate')
+            [CompletionResult]::new('--as-group', '--as-group', [CompletionResultType]::ParameterName, 'Group to impersonate (repeatable)')
+            [CompletionResult]::new('--as-uid', '--as-uid', [CompletionResultType]::ParameterName, 'UID to impersonate')
+            [CompletionResult]::new('--request-timeout', '--request-timeout', [CompletionResultType]::ParameterName, 'Time to wait for one server request: seconds or a Go duration, e.g. `5`, `5s`, `1m30s` (0 = the defaults: 32s per request, as kubectl''s discovery)')
+            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--server', '--server', [CompletionResultType]::ParameterName, 'The address of the Kubernetes API server')
+            [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for authentication to the API server')
+            [CompletionResult]::new('--certificate-authority', '--certificate-authority', [CompletionResultType]::ParameterName, 'Path to a CA certificate file for the API server')
+            [CompletionResult]::new('--client-certificate', '--client-certificate', [CompletionResultType]::ParameterName, 'Path to a client certificate file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--client-key', '--client-key', [CompletionResultType]::ParameterName, 'Path to a client key file for TLS (replaces the kubeconfig user''s)')
+            [CompletionResult]::new('--tls-server-name', '--tls-server-name', [CompletionResultType]::ParameterName, 'Server name to use for server certificate validation (default: the server URL''s host)')
+            [CompletionResult]::new('--as-user-extra', '--as-user-extra', [CompletionResultType]::ParameterName, 'User extra to impersonate, KEY=VALUE (repeatable; repeat a key for several values)')
+            [CompletionResult]::new('--username', '--username', [CompletionResultType]::ParameterName, 'Username for basic authentication to the API server')
+            [CompletionResult]::new('--password', '--password', [CompletionResultType]::ParameterName, 'Password for basic authentication to the API server')
+            [CompletionResult]::new('--kuberc', '--kuberc', [CompletionResultType]::ParameterName, 'Path to the kuberc file (kubectl 1.35+ preferences; only its credential plugin policy is used). Default: $KUBERC, else ~/.kube/kuberc; KUBERC=off disables it')
+            [CompletionResult]::new('--confirm-context', '--confirm-context', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `type-name`: go on without asking when NAME is the context''s name (with --contexts: every protected context, comma-separated)')
+            [CompletionResult]::new('--reason', '--reason', [CompletionResultType]::ParameterName, 'Why this change is made: journaled with it, sent to the API server as the `Myops-Reason` header, shown by `changelog list|show|why`; required where a plugin.yaml `protect:` rule says `requireReason`')
+            [CompletionResult]::new('--config', '--config', [CompletionResultType]::ParameterName, 'plugin.yaml to use (default lookup: $MYOPS_CONFIG, ~/.kube/plugins/myops/plugin.yaml, next to the executable, built-in)')
+            [CompletionResult]::new('--pushgateway', '--pushgateway', [CompletionResultType]::ParameterName, 'Pushgateway URL (overrides plugin.yaml; env MYOPS_PUSHGATEWAY)')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--v', '--v', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Log level, as kubectl''s `-v N` / `--v=N` (klog levels 0–10): above 0, the request trace and debug lines go to stderr; `-v` alone is level 1')
+            [CompletionResult]::new('--read-only', '--read-only', [CompletionResultType]::ParameterName, 'List and serve only the read tools (get, can_i, changelog_list, changelog_show, drift)')
+            [CompletionResult]::new('--all-contexts', '--all-contexts', [CompletionResultType]::ParameterName, 'Run in every context of the kubeconfig and merge the results (as --contexts)')
+            [CompletionResult]::new('--insecure-skip-tls-verify', '--insecure-skip-tls-verify', [CompletionResultType]::ParameterName, 'Do not verify the server''s certificate (insecure)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'In a context plugin.yaml `protect:` marks `confirm`: go on without asking (the answer a script gives; a `block` rule is never overridden). See docs/protection.md')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            break
+        }
         'kubectl-myops;version' {
             [CompletionResult]::new('--kubeconfig', '--kubeconfig', [CompletionResultType]::ParameterName, 'Path to the kubeconfig file (overrides KUBECONFIG)')
             [CompletionResult]::new('--context', '--context', [CompletionResultType]::ParameterName, 'The kubeconfig context to use')
@@ -2495,6 +2538,7 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             [CompletionResult]::new('auth', 'auth', [CompletionResultType]::ParameterValue, 'What RBAC lets the caller do: `can-i VERB TYPE [NAME]`, `can-i --list`, `matrix`, `whoami`')
             [CompletionResult]::new('protect', 'protect', [CompletionResultType]::ParameterValue, 'Protected contexts: which plugin.yaml `protect:` rules hold here, and a lift of them that expires (`status`, `lift DURATION`, `end`)')
             [CompletionResult]::new('policies', 'policies', [CompletionResultType]::ParameterValue, 'plugin.yaml `policies:` as ValidatingAdmissionPolicies the API server enforces for every client: `export`, `apply`, `verify`')
+            [CompletionResult]::new('mcp', 'mcp', [CompletionResultType]::ParameterValue, 'Serve the guarded commands to an agent as a Model Context Protocol (MCP) server over stdio: reads, and mutations previewed then confirmed, each journaled')
             [CompletionResult]::new('version', 'version', [CompletionResultType]::ParameterValue, 'Print the plugin version, git commit and the kube-rs / Kubernetes API versions it targets')
             [CompletionResult]::new('completion', 'completion', [CompletionResultType]::ParameterValue, 'Print a shell completion script for kubectl-myops (bash, zsh, fish or powershell)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -2679,6 +2723,9 @@ Register-ArgumentCompleter -Native -CommandName 'kubectl-myops' -ScriptBlock {
             break
         }
         'kubectl-myops;help;policies;verify' {
+            break
+        }
+        'kubectl-myops;help;mcp' {
             break
         }
         'kubectl-myops;help;version' {

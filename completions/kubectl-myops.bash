@@ -55,6 +55,9 @@ _kubectl__myops() {
             kubectl__myops,label)
                 cmd="kubectl__myops__subcmd__label"
                 ;;
+            kubectl__myops,mcp)
+                cmd="kubectl__myops__subcmd__mcp"
+                ;;
             kubectl__myops,metrics)
                 cmd="kubectl__myops__subcmd__metrics"
                 ;;
@@ -258,6 +261,9 @@ _kubectl__myops() {
                 ;;
             kubectl__myops__subcmd__help,label)
                 cmd="kubectl__myops__subcmd__help__subcmd__label"
+                ;;
+            kubectl__myops__subcmd__help,mcp)
+                cmd="kubectl__myops__subcmd__help__subcmd__mcp"
                 ;;
             kubectl__myops__subcmd__help,metrics)
                 cmd="kubectl__myops__subcmd__help__subcmd__metrics"
@@ -494,7 +500,7 @@ _kubectl__myops() {
 
     case "${cmd}" in
         kubectl__myops)
-            opts="-n -s -v -h -V --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help --version get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect policies version completion help"
+            opts="-n -s -v -h -V --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help --version get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect policies mcp version completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2004,7 +2010,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__changelog__subcmd__list)
-            opts="-o -n -s -v -h --since --object --session --operation --result --output --invalid --from-cluster --by --limit --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            opts="-o -n -s -v -h --since --object --session --operation --result --actor --output --invalid --from-cluster --by --limit --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2028,6 +2034,10 @@ _kubectl__myops() {
                     ;;
                 --result)
                     COMPREPLY=($(compgen -W "success failure unknown" -- "${cur}"))
+                    return 0
+                    ;;
+                --actor)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --output)
@@ -5054,7 +5064,7 @@ _kubectl__myops() {
             return 0
             ;;
         kubectl__myops__subcmd__help)
-            opts="get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect policies version completion help"
+            opts="get patch apply delete edit scale label annotate rollout undelete rollback drift changelog crds metrics config auth protect policies mcp version completion help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -5487,6 +5497,20 @@ _kubectl__myops() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        kubectl__myops__subcmd__help__subcmd__mcp)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         kubectl__myops__subcmd__help__subcmd__metrics)
             opts="show push reset delete"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -5849,6 +5873,148 @@ _kubectl__myops() {
                     return 0
                     ;;
                 --canary)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --contexts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-parallel)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cluster)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --user)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-group)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-uid)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --request-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -s)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --certificate-authority)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-certificate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --client-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tls-server-name)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --as-user-extra)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --username)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --password)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --kuberc)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --confirm-context)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reason)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --config)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pushgateway)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verbose)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -v)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        kubectl__myops__subcmd__mcp)
+            opts="-n -s -v -h --read-only --confirm-within --max-concurrent --kubeconfig --context --contexts --all-contexts --max-parallel --cluster --user --namespace --as --as-group --as-uid --request-timeout --server --token --insecure-skip-tls-verify --certificate-authority --client-certificate --client-key --tls-server-name --as-user-extra --username --password --kuberc --yes --confirm-context --reason --config --pushgateway --verbose --v --help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --confirm-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-concurrent)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -83,11 +83,11 @@ pub fn canonical(arguments: &Value) -> String {
             other => other.clone(),
         }
     }
-    let mut v = sorted(arguments);
-    if let Value::Object(m) = &mut v {
-        m.remove("confirm");
+    let mut args = arguments.clone();
+    if let Value::Object(m) = &mut args {
+        m.shift_remove("confirm");
     }
-    v.to_string()
+    sorted(&args).to_string()
 }
 
 impl Tokens {

@@ -130,8 +130,7 @@ fn body_of(request: &str) -> &str {
 #[tokio::test]
 async fn every_push_carries_both_the_ops_and_the_crd_families() {
     let home = tempfile::tempdir().unwrap();
-    let ops_line =
-        "\nops_total{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} ";
+    let ops_line = "\nops_total{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} ";
     let crd_line = "\ncrd_loads_total{plugin=\"myops\",result=\"success\"} ";
 
     // CRD loads first (no target: only recorded), then an ops run pushes.
@@ -182,7 +181,7 @@ async fn every_push_carries_both_the_ops_and_the_crd_families() {
     let state = load(home.path()).unwrap();
     assert_eq!(body, encode(&state, &EVERY));
     assert!(body.contains(&format!("{ops_line}1\n")), "{body}");
-    assert!(body.contains("\nops_duration_seconds_count{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 1\n"), "{body}");
+    assert!(body.contains("\nops_duration_seconds_count{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 1\n"), "{body}");
     assert!(body.contains(&format!("{crd_line}3\n")), "{body}");
     assert!(
         body.contains("\ncrd_loads_total{plugin=\"myops\",result=\"error\"} 1\n"),
@@ -223,7 +222,7 @@ async fn finish_crd_loads_only_pushes_the_requested_families() {
         body,
         "# HELP ops_total Operations run by kubectl-myops, by plugin, verb, resource and outcome status.\n\
          # TYPE ops_total counter\n\
-         ops_total{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 1\n\
+         ops_total{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 1\n\
          # HELP crd_loads_total CRD hot-load attempts by kubectl-myops, by plugin and result.\n\
          # TYPE crd_loads_total counter\n\
          crd_loads_total{plugin=\"myops\",result=\"success\"} 2\n\

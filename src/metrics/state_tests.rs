@@ -19,6 +19,7 @@ fn key(verb: &str, status: Status) -> OpKey {
         verb: verb.into(),
         resource: "pods".into(),
         status,
+        client: "cli".into(),
     }
 }
 
@@ -60,7 +61,7 @@ fn the_file_is_versioned_json_and_round_trips() {
     assert_eq!(
         text.replace(&id, "ID"),
         "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"patch\",\"resource\":\"pods\",\
-         \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
+         \"status\":\"conflict\",\"client\":\"cli\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
          \"stateId\":\"ID\"}\n"
     );
     assert!(
@@ -275,7 +276,7 @@ fn crd_loads_are_written_after_the_ops_and_round_trip() {
     assert_eq!(
         text.replace(&id, "ID"),
         "{\"version\":1,\"ops\":[{\"plugin\":\"myops\",\"verb\":\"patch\",\"resource\":\"pods\",\
-         \"status\":\"conflict\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
+         \"status\":\"conflict\",\"client\":\"cli\",\"count\":1,\"sum\":1.5,\"buckets\":[0,0,0,0,0,0,0,0,1,1,1,1,1]}],\
          \"crdLoads\":[{\"plugin\":\"myops\",\"result\":\"success\",\"count\":1},\
          {\"plugin\":\"myops\",\"result\":\"invalid\",\"count\":1}],\
          \"crdLoadDurations\":[{\"plugin\":\"myops\",\"count\":2,\"sum\":0.251,\

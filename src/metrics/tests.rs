@@ -60,8 +60,8 @@ fn status_label_values() {
 #[test]
 fn encode_writes_the_exact_exposition_text() {
     let text = encode(&sample_state(), &ALL);
-    let l = r#"plugin="myops",resource="pods",status="success",verb="get""#;
-    let d = r#"plugin="myops",resource="pods",status="denied",verb="get""#;
+    let l = r#"client="cli",plugin="myops",resource="pods",status="success",verb="get""#;
+    let d = r#"client="cli",plugin="myops",resource="pods",status="denied",verb="get""#;
     let mut expected = String::from(
         "# HELP ops_total Operations run by kubectl-myops, by plugin, verb, resource and outcome status.\n\
          # TYPE ops_total counter\n",
@@ -92,15 +92,15 @@ fn encode_writes_the_exact_exposition_text() {
 
     // The lines the brief names, verbatim.
     assert!(text.contains(
-        "\nops_total{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 3\n"
+        "\nops_total{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 3\n"
     ));
     assert!(text.contains(
-        "\nops_errors_total{plugin=\"myops\",resource=\"pods\",status=\"denied\",verb=\"get\"} 1\n"
+        "\nops_errors_total{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"denied\",verb=\"get\"} 1\n"
     ));
-    assert!(text.contains("\nops_duration_seconds_count{plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 3\n"));
-    assert!(
-        !text.contains("ops_errors_total{plugin=\"myops\",resource=\"pods\",status=\"success\"")
-    );
+    assert!(text.contains("\nops_duration_seconds_count{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\",verb=\"get\"} 3\n"));
+    assert!(!text.contains(
+        "ops_errors_total{client=\"cli\",plugin=\"myops\",resource=\"pods\",status=\"success\""
+    ));
 }
 
 #[test]

@@ -185,7 +185,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             user: Some("alice"),
             ..all()
-            actor: None,
         }),
         ["1", "3", "4"]
     );
@@ -193,7 +192,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             operation: Some("rollback"),
             ..all()
-            actor: None,
         }),
         ["3"]
     );
@@ -201,7 +199,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Success),
             ..all()
-            actor: None,
         }),
         ["1"]
     );
@@ -209,7 +206,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Failure),
             ..all()
-            actor: None,
         }),
         ["2", "3"]
     );
@@ -217,7 +213,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             result: Some(ResultFilter::Unknown),
             ..all()
-            actor: None,
         }),
         ["4"]
     );
@@ -226,7 +221,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
             context: Some("b"),
             user: Some("alice"),
             ..all()
-            actor: None,
         }),
         ["3", "4"]
     );
@@ -234,7 +228,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             session: Some("s-a"),
             ..all()
-            actor: None,
         }),
         ["1", "2"]
     );
@@ -242,7 +235,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             object: Some("configmap/shop/web"),
             ..all()
-            actor: None,
         })
         .len(),
         4
@@ -251,7 +243,6 @@ fn list_filters_by_user_operation_result_session_and_context() {
         ids(ListFilter {
             object: Some("configmap/other/web"),
             ..all()
-            actor: None,
         })
         .is_empty()
     );

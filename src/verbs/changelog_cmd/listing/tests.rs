@@ -135,6 +135,7 @@ fn args() -> ListArgs<'static> {
         session: None,
         operation: None,
         result: None,
+        actor: None,
         output: None,
         invalid: false,
     }
