@@ -94,6 +94,7 @@ pub async fn serve(
         read_only: args.read_only,
         ttl,
         plugin: s.plugin.name.clone(),
+        show_secret_values: s.plugin.mcp.show_secret_values,
     });
     server.serve_stdio().await
 }

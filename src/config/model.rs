@@ -51,6 +51,27 @@ pub struct PluginConfig {
     /// the workloads a change patches (docs/protection.md); default false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub change_cause: bool,
+    /// What `kubectl myops mcp` may show an agent (docs/agents.md); absent = the defaults.
+    #[serde(default, skip_serializing_if = "McpConfig::is_default")]
+    pub mcp: McpConfig,
+}
+
+/// `mcp:` in plugin.yaml (docs/agents.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct McpConfig {
+    /// Whether the `get` tool shows Secret values to the agent; default false: a Secret's
+    /// `data`/`stringData` values read `<redacted>` (what a model reads may reach its
+    /// provider, its logs and its next prompt). Diffs and the change log mask them always.
+    #[serde(default)]
+    pub show_secret_values: bool,
+}
+
+impl McpConfig {
+    /// Whether nothing is set (the section is then left out when plugin.yaml is printed).
+    pub fn is_default(&self) -> bool {
+        *self == McpConfig::default()
+    }
 }
 
 /// One `protect:` rule of plugin.yaml; the type lives with its matching rules.

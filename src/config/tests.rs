@@ -272,7 +272,7 @@ fn yaml_bombs_and_deep_nesting_stop_at_the_first_value_of_the_wrong_type() {
         (line, m.as_str()),
         (
             4,
-            "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog, policies, apply, protect, changeCause)"
+            "unknown key `b`: remove it or fix its spelling (allowed here: name, verbs, resources, scopes, metrics, crdDir, pushgateway, changelog, policies, apply, protect, changeCause, mcp)"
         )
     );
     let bomb = format!("{levels}name: *i\n").replace("*a", "[lol]");

@@ -293,6 +293,7 @@ mod tests {
             apply: Default::default(),
             protect: Vec::new(),
             change_cause: false,
+            mcp: Default::default(),
         }
     }
 

@@ -15,6 +15,20 @@ use super::run::Caller;
 use super::server::{Change, Server, failed, invalid};
 use super::tools::{Command, GetInput, Scope, Target};
 
+/// How a person was asked about a protected change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Asked {
+    /// No rule holds (or only `block`): nobody is asked; the command decides.
+    NoRule,
+    /// A rule holds and the client cannot ask a person (no elicitation, or a protocol
+    /// revision without server requests): the command refuses headless.
+    CannotAsk,
+    /// The person declined or dismissed the question: the command refuses headless.
+    Declined,
+    /// The person typed a name: the flags that answer the rule (the command checks them).
+    Answered(Vec<String>),
+}
+
 /// What a person types to confirm a change in a protected context (MCP elicitation).
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct Confirmation {
@@ -190,14 +204,17 @@ impl Server {
             Ok(x) => x,
             Err(e) => return invalid(e),
         };
-        let answers = match self
+        let asked = match self
             .protection(c, &cmd, context.as_deref(), caller, ctx)
             .await
         {
             Ok(a) => a,
             Err(e) => return failed(e),
         };
-        let mut extra = answers;
+        let mut extra = match &asked {
+            Asked::Answered(flags) => flags.clone(),
+            _ => Vec::new(),
+        };
         if c.prints_object {
             extra.push("--output=json".into());
         }
@@ -209,11 +226,14 @@ impl Server {
         let undo = format!("kubectl myops rollback --session {}", caller.session);
         if ran.code != 0 {
             let mut e = ToolError::of(&ran);
-            if e.kind == Kind::Protected && !ctx.peer.supported_elicitation_modes().is_empty() {
-                e.message
-                    .push_str(" (the person declined or could not be asked)");
-            } else if e.kind == Kind::Protected {
-                e.message.push_str(" — a person must confirm this change, and this MCP client cannot ask one (no elicitation): a person runs it with kubectl myops");
+            match (e.kind, &asked) {
+                (Kind::Protected, Asked::Declined) => {
+                    e.message = format!("the person declined the {} in a protected context; nothing was sent (the refusal is journaled)", c.verb);
+                }
+                (Kind::Protected, _) => e.message.push_str(
+                    " — a person must confirm this change, and this MCP client cannot ask one (no elicitation): a person makes it with kubectl myops",
+                ),
+                _ => {}
             }
             return CallToolResult::structured_error(json!({
                 "error": e,
@@ -264,12 +284,13 @@ impl Server {
         )
     }
 
-    /// The answers a person gave to plugin.yaml `protect:` for this change: where a rule
-    /// (other than `block`) holds in the context and namespace, the person is asked
-    /// through MCP elicitation to type the context's name, and the answer becomes
-    /// `--yes --confirm-context=NAME` (the command checks the name itself). Without a rule,
-    /// or a client that cannot ask, no answer: the command then refuses headless, as it
-    /// refuses a script without a terminal, and journals the refusal.
+    /// How a person answered plugin.yaml `protect:` for this change: where a rule (other
+    /// than `block`) holds in the context and namespace, the person is asked through MCP
+    /// elicitation to type the context's name, and the answer becomes
+    /// `--yes --confirm-context=NAME` (the command checks the name itself). Without an
+    /// answer — no rule, a client that cannot ask, a person who declines — the command runs
+    /// without one: where a rule holds it refuses headless, as it refuses a script without a
+    /// terminal, and journals the refusal.
     async fn protection(
         &self,
         c: &Change<'_>,
@@ -277,9 +298,9 @@ impl Server {
         context: Option<&str>,
         caller: &Caller,
         ctx: &RequestContext<RoleServer>,
-    ) -> Result<Vec<String>, ToolError> {
+    ) -> Result<Asked, ToolError> {
         if ctx.peer.supported_elicitation_modes().is_empty() {
-            return Ok(Vec::new());
+            return Ok(Asked::CannotAsk);
         }
         let ns = cmd
             .args
@@ -318,28 +339,26 @@ impl Server {
             })
             .unwrap_or_default();
         if holds.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Asked::NoRule);
         }
         let Some(context) = context else {
-            return Ok(Vec::new());
+            return Ok(Asked::CannotAsk);
         };
         let question = format!(
             "An agent asks to {} in the protected context \"{context}\" ({}). Type the context's name to allow this one change.",
             c.verb,
             holds.join("; ")
         );
-        match ctx.peer.elicit::<Confirmation>(question).await {
-            Ok(Some(answer)) => Ok(vec![
+        use rmcp::service::ElicitationError;
+        Ok(match ctx.peer.elicit::<Confirmation>(question).await {
+            Ok(Some(answer)) => Asked::Answered(vec![
                 "--yes".into(),
                 format!("--confirm-context={}", answer.context),
             ]),
-            Ok(None) | Err(_) => Err(ToolError::new(
-                Kind::Protected,
-                format!(
-                    "the person did not confirm the {} in the protected context \"{context}\"; nothing was sent",
-                    c.verb
-                ),
-            )),
-        }
+            Ok(None) | Err(ElicitationError::UserDeclined | ElicitationError::UserCancelled) => {
+                Asked::Declined
+            }
+            Err(_) => Asked::CannotAsk,
+        })
     }
 }

@@ -36,6 +36,8 @@ pub struct Options {
     pub ttl: Duration,
     /// plugin.yaml `name`, for the server's name.
     pub plugin: String,
+    /// plugin.yaml `mcp.showSecretValues`: `get` shows Secret values.
+    pub show_secret_values: bool,
 }
 
 /// The tools a read-only server neither lists nor runs.
@@ -51,6 +53,7 @@ pub struct Server {
     pub(super) contexts: Vec<String>,
     pub(super) namespace: Option<String>,
     plugin: String,
+    show_secret_values: bool,
     tool_router: ToolRouter<Server>,
 }
 
@@ -98,6 +101,7 @@ impl Server {
             contexts: o.contexts,
             namespace: o.namespace,
             plugin: o.plugin,
+            show_secret_values: o.show_secret_values,
             tool_router,
         }
     }
@@ -177,13 +181,15 @@ impl Server {
             .map_err(|e| ToolError::new(Kind::Runtime, e.to_string()))
     }
 
-    /// A read tool: the command's JSON (Secret values masked), or its error. `answers` are
-    /// the exit codes that are answers, not failures (`can_i`'s no, `drift`'s drift found).
+    /// A read tool: the command's JSON (Secret values masked unless `secrets_shown`), or its
+    /// error. `answers` are the exit codes that are answers, not failures (`can_i`'s no,
+    /// `drift`'s drift found).
     async fn read(
         &self,
         cmd: Result<Command, BadArguments>,
         context: Option<&str>,
         answers: &[i32],
+        secrets_shown: bool,
         ctx: &RequestContext<RoleServer>,
     ) -> CallToolResult {
         let cmd = match cmd {
@@ -204,7 +210,7 @@ impl Server {
         match answer::output(&ran) {
             Ok(out) => CallToolResult::structured(json!({
                 "exitCode": ran.code,
-                "result": answer::redact_secrets(out),
+                "result": if secrets_shown { out } else { answer::redact_secrets(out) },
                 "warnings": answer::warnings(&ran.stderr),
             })),
             Err(e) => failed(e),
@@ -215,7 +221,7 @@ impl Server {
 #[tool_router]
 impl Server {
     #[tool(
-        description = "Read Kubernetes objects as JSON (kubectl get -o json) after a SelfSubjectAccessReview. Changes nothing. Secret values are always masked as <redacted>. Give `name` for one object, or omit it (optionally with `selector` or `all_namespaces`) to list.",
+        description = "Read Kubernetes objects as JSON (kubectl get -o json) after a SelfSubjectAccessReview. Changes nothing. Secret values are masked as <redacted> unless plugin.yaml mcp.showSecretValues allows them. Give `name` for one object, or omit it (optionally with `selector` or `all_namespaces`) to list.",
         annotations(read_only_hint = true)
     )]
     async fn get(
@@ -224,7 +230,13 @@ impl Server {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         Ok(self
-            .read(i.command(), i.scope.context.as_deref(), &[], &ctx)
+            .read(
+                i.command(),
+                i.scope.context.as_deref(),
+                &[],
+                self.show_secret_values,
+                &ctx,
+            )
             .await)
     }
 
@@ -238,7 +250,7 @@ impl Server {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let r = self
-            .read(i.command(), i.scope.context.as_deref(), &[3], &ctx)
+            .read(i.command(), i.scope.context.as_deref(), &[3], false, &ctx)
             .await;
         Ok(with_allowed(r))
     }
@@ -252,7 +264,7 @@ impl Server {
         Parameters(i): Parameters<ChangelogListInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.read(i.command(), None, &[], &ctx).await)
+        Ok(self.read(i.command(), None, &[], false, &ctx).await)
     }
 
     #[tool(
@@ -264,7 +276,7 @@ impl Server {
         Parameters(i): Parameters<ChangelogShowInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.read(i.command(), None, &[], &ctx).await)
+        Ok(self.read(i.command(), None, &[], false, &ctx).await)
     }
 
     #[tool(
@@ -277,7 +289,7 @@ impl Server {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         Ok(self
-            .read(i.command(), i.scope.context.as_deref(), &[6], &ctx)
+            .read(i.command(), i.scope.context.as_deref(), &[6], false, &ctx)
             .await)
     }
 

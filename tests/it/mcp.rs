@@ -368,8 +368,26 @@ fn mcp_protected_context_is_refused_without_elicitation_and_confirmed_with_it() 
         &[],
         json!({"mode": "legacy", "elicit": "decline", "steps": steps}),
     );
-    assert_eq!(error(&r[1])["kind"], "protected");
+    let e = error(&r[1]);
+    assert_eq!(e["kind"], "protected");
+    assert!(e["message"].as_str().unwrap().contains("declined"), "{e:#}");
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
+    let refusals = m
+        .latest_records()
+        .into_iter()
+        .filter(|e| {
+            e["result"]
+                .as_str()
+                .unwrap()
+                .starts_with("refused by protect")
+        })
+        .count();
+    assert_eq!(
+        refusals,
+        2,
+        "a decline is journaled as a refusal: {:#?}",
+        m.records()
+    );
     let r = drive(
         &m,
         &[],
@@ -420,4 +438,11 @@ fn mcp_answers_never_hold_a_secret_value() {
     let text = serde_json::to_string(&shown).unwrap();
     assert!(!text.contains("canary"), "{text}");
     assert_eq!(shown[0]["isError"], false, "{:#}", shown[0]);
+    // plugin.yaml lets `get` show them; diffs and the journal still mask them.
+    let open = myops("mcp:\n  showSecretValues: true\n");
+    let r = drive(&open, &[], json!({"steps": [{"call": "get", "args": one}]}));
+    assert_eq!(
+        answer(&r[0])["result"]["data"]["password"],
+        "Y2FuYXJ5LW4zdw=="
+    );
 }
