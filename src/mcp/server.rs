@@ -57,6 +57,10 @@ pub struct Server {
     tool_router: ToolRouter<Server>,
 }
 
+/// A mutating tool's command, given the previewed resourceVersion as a precondition.
+pub(super) type CommandOf<'a> =
+    Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>;
+
 /// How a mutating tool previews and makes its change.
 pub(super) struct Change<'a> {
     /// The tool's name.
@@ -74,8 +78,7 @@ pub(super) struct Change<'a> {
     /// The verb a `protect:` rule names.
     pub(super) verb: &'static str,
     /// The command, given the previewed resourceVersion as a precondition.
-    pub(super) command:
-        Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>,
+    pub(super) command: CommandOf<'a>,
 }
 
 pub(super) fn failed(e: ToolError) -> CallToolResult {
