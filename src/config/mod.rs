@@ -23,6 +23,7 @@
 
 mod diagnose;
 pub mod model;
+mod options;
 mod paths;
 mod pushgateway;
 mod rules;
