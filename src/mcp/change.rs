@@ -231,7 +231,7 @@ impl Server {
                     e.message = format!("the person declined the {} in a protected context; nothing was sent (the refusal is journaled)", c.verb);
                 }
                 (Kind::Protected, _) => e.message.push_str(
-                    " — a person must confirm this change, and this MCP client cannot ask one (no elicitation): a person makes it with kubectl myops",
+                    " — through MCP only a person answers a protect: rule, by elicitation, which this client does not offer; a person makes this change with kubectl myops",
                 ),
                 _ => {}
             }

@@ -40,6 +40,7 @@ pub struct Command {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Target {
     /// TYPE as `get` takes it (kind, plural or short name).
+    #[serde(rename = "type")]
     pub type_name: String,
     /// The object's name.
     pub name: String,
