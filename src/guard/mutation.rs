@@ -341,36 +341,17 @@ impl Session<'_> {
         let (result, audit_id) = crate::cluster::audit::capturing(self.call(what, request)).await;
         #[cfg(debug_assertions)]
         test_pause::at("after-send");
-        let (text, rv, after) = match &result {
-            Ok(v) => {
-                let r: Recorded = outcome(v).into();
-                (
-                    r.result.unwrap_or_else(|| changelog::SUCCESS.to_string()),
-                    r.resource_version,
-                    r.after,
-                )
-            }
-            Err(e) => (failed_outcome(e, intent.dry_run), None, None),
-        };
-        let lost = result
-            .as_ref()
-            .is_err_and(|e| !intent.dry_run && e.may_have_applied());
-        let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
-        record.after = after;
-        // A lost answer has no id: whatever was captured came before it.
-        record.audit_id = audit_id.filter(|_| !lost);
+        let (record, settled) = settle(
+            &intent,
+            result.map_err(GuardError::Api),
+            |v| outcome(v).into(),
+            started.elapsed().as_secs_f64(),
+            audit_id,
+        );
         self.keep(std::slice::from_ref(&record), GuardError::Unjournaled)
             .await?;
         self.emit_event(&record).await;
-        match result {
-            Ok(v) => Ok(v),
-            Err(e) if lost => Err(ApiError::Lost {
-                entry: record.id,
-                source: Box::new(e),
-            }
-            .into()),
-            Err(e) => Err(e.into()),
-        }
+        settled
     }
 
     /// Appends the outcome record `changelog reconcile` found for an intent without one
@@ -553,6 +534,49 @@ pub(crate) fn failed_outcome(e: &ApiError, dry_run: bool) -> String {
         return format!("{}: {}", changelog::LOST, outcome_text(e));
     }
     outcome_text(e)
+}
+
+/// The complete record of `intent` whose request ended in `result`, and what the caller
+/// gets back (pure) — the one place a mutation's outcome is judged, for
+/// [`Session::journaled_with`] and [`Session::apply_batch`] alike: an answer is the record
+/// `recorded` makes of it (with the answer's `Audit-Id`); a failure is [`failed_outcome`],
+/// and one that may have been carried out ([`ApiError::may_have_applied`]: the answer was
+/// lost or could not be read after the request was sent) is returned as [`ApiError::Lost`]
+/// naming the entry, without an `Audit-Id` (whatever was captured came before it). So no
+/// verb can journal such an attempt as failed, which `rollback` and `drift` would skip as
+/// "changed nothing".
+pub(crate) fn settle<T>(
+    intent: &Entry,
+    result: Result<T, GuardError>,
+    recorded: impl FnOnce(&T) -> Recorded,
+    elapsed: f64,
+    audit_id: Option<String>,
+) -> (Entry, Result<T, GuardError>) {
+    let (text, rv, after, lost) = match &result {
+        Ok(v) => {
+            let r = recorded(v);
+            let text = r.result.unwrap_or_else(|| changelog::SUCCESS.to_string());
+            (text, r.resource_version, r.after, false)
+        }
+        Err(GuardError::Api(e)) => (
+            failed_outcome(e, intent.dry_run),
+            None,
+            None,
+            !intent.dry_run && e.may_have_applied(),
+        ),
+        Err(e) => (e.to_string(), None, None, false),
+    };
+    let mut record = intent.with_outcome(text, rv, elapsed);
+    record.after = after;
+    record.audit_id = audit_id.filter(|_| !lost);
+    let result = match result {
+        Err(GuardError::Api(e)) if lost => Err(GuardError::Api(ApiError::Lost {
+            entry: record.id.clone(),
+            source: Box::new(e),
+        })),
+        other => other,
+    };
+    (record, result)
 }
 
 /// The error as the one-line `result` of a record (the Status message when the server answered).
