@@ -61,7 +61,7 @@ pub enum ApiError {
         after: std::time::Duration,
     },
     /// The server answered, and the answer could not be read: not JSON of the expected shape,
-    /// not UTF-8, or nested deeper than this client reads. The
+    /// not UTF-8, or nested deeper than this client reads ([`crate::base::decode::MAX_DEPTH`]). The
     /// request reached the server, so it is never a connection error, and a mutation it
     /// answered may have been carried out ([`ApiError::may_have_applied`]).
     #[error(

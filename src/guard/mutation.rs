@@ -504,8 +504,14 @@ impl Session<'_> {
         if !grant.covers(&obj.access("get", None)) {
             return Ok(None);
         }
+        // Decoded as deep as kubectl reads ([`crate::base::decode`]): the before-state
+        // of a change, and the live object `rollback`, `drift` and `changelog reconcile`
+        // judge, may nest past serde_json's default 128 levels.
+        let req = kube::core::Request::new(self.api(obj).resource_url())
+            .get(&obj.name, &kube::api::GetParams::default())
+            .map_err(|e| ApiError::from_kube(kube::Error::BuildRequest(e), self.server()))?;
         match self
-            .call("the read of the object", self.api(obj).get(&obj.name))
+            .send_deep::<DynamicObject>("the read of the object", req)
             .await
         {
             Ok(o) => {

@@ -387,16 +387,36 @@ impl<'s> Session<'s> {
     }
 
     /// Sends a request built for a granted type (e.g. with `kube::core::Request`) under the
-    /// call deadline and decodes the answer.
+    /// call deadline and decodes the answer as deep as kubectl reads
+    /// ([`crate::base::decode`]: an object nested past serde_json's default 128 levels).
     ///
     /// # Errors
-    /// The request's error or [`ApiError::Timeout`].
+    /// The request's error, [`ApiError::Timeout`], or [`ApiError::Undecodable`].
     pub async fn send<T: DeserializeOwned>(
         &self,
         _grant: &Grant,
         req: http::Request<Vec<u8>>,
     ) -> Result<T, ApiError> {
-        self.call("the request", self.cluster.client.request::<T>(req))
-            .await
+        self.send_deep("the request", req).await
+    }
+
+    /// Sends `req` under the call deadline (`what` names it in a timeout) and decodes the
+    /// answer with [`crate::base::decode::from_str`]; for [`Session::send`] and the reads of
+    /// this layer.
+    ///
+    /// # Errors
+    /// As [`Session::send`].
+    pub(crate) async fn send_deep<T: DeserializeOwned>(
+        &self,
+        what: &str,
+        req: http::Request<Vec<u8>>,
+    ) -> Result<T, ApiError> {
+        let text = self
+            .call(what, self.cluster.client.request_text(req))
+            .await?;
+        crate::base::decode::from_str(&text).map_err(|e| ApiError::Undecodable {
+            server: self.cluster.server.clone(),
+            detail: e.to_string(),
+        })
     }
 }

@@ -111,9 +111,110 @@ fn a_json_patch_whose_answer_was_too_deep_was_journaled_as_failed() {
     );
     let listed = m.run(&["changelog", "list"]);
     assert!(listed.stdout.contains("outcome unknown"), "{listed:?}");
-    // rollback does not dismiss it as an attempt that changed nothing.
+    // rollback does not dismiss it as an attempt that changed nothing: it sends nothing
+    // until the outcome is known (exit 5)…
     let id = r.stderr.split("change-log entry ").nth(1).unwrap();
     let id = &id[..id.find(' ').unwrap()];
     let back = m.run(&["rollback", id, "--yes"]);
-    assert!(!back.stderr.contains("changed nothing"), "{back:?}");
+    assert_eq!(back.code, 5, "{back:?}");
+    assert!(
+        back.stderr.contains("outcome unknown") && !back.stderr.contains("changed nothing"),
+        "{back:?}"
+    );
+    // …`changelog reconcile` reads the deep object and records the change as made…
+    let rec = m.run(&["changelog", "reconcile", id]);
+    assert_eq!(rec.code, 0, "{rec:?}");
+    assert!(rec.stdout.starts_with(&format!("{id}: applied")), "{rec:?}");
+    // …and then it rolls back as any change does.
+    let back = m.run(&["rollback", id, "--yes"]);
+    assert_eq!(back.code, 0, "{back:?}");
+    let spec = kubectl(&[
+        "get",
+        &format!("deeps.{GROUP}"),
+        "shallow",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.spec}",
+    ]);
+    assert_eq!(spec, "{\"a\":1}");
+    assert_eq!(m.run(&["changelog", "verify"]).code, 0);
+}
+
+#[test]
+fn a_custom_resource_130_levels_deep_failed_get_as_cannot_reach_the_api_server() {
+    deep_crd();
+    let ns = Namespace::new("deep-get");
+    let m = Myops::new(&plugin());
+    let crd = format!("deeps.{GROUP}");
+    // 130 levels: past serde_json's default 128; 600: well past it (the pretty printed JSON
+    // indents every level, so kubectl's own output grows with the square of the depth).
+    for depth in [130, 600] {
+        let name = format!("d{depth}");
+        create_deep(&ns.0, &name, &nested(depth));
+        for format in ["json", "yaml"] {
+            let r = m.run(&["get", &crd, &name, "-n", &ns.0, "-o", format]);
+            let theirs = kubectl(&["get", &crd, &name, "-n", &ns.0, "-o", format]);
+            assert_eq!((r.code, r.stderr.as_str()), (0, ""), "{depth} {format}");
+            assert!(
+                r.stdout == theirs,
+                "{depth} -o {format}: not what kubectl prints"
+            );
+        }
+    }
+    // The list too, as kubectl prints it.
+    let r = m.run(&["get", &crd, "-n", &ns.0, "-o", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout == kubectl(&["get", &crd, "-n", &ns.0, "-o", "json"]));
+}
+
+#[test]
+fn an_apply_whose_answer_was_too_deep_was_journaled_as_failed() {
+    deep_crd();
+    let ns = Namespace::new("deep-apply");
+    create_deep(&ns.0, "deep", &nested(130));
+    let m = Myops::new(&plugin());
+    let file = m.dir.path().join("label.json");
+    std::fs::write(
+        &file,
+        format!(
+            "{{\"apiVersion\":\"{GROUP}/v1\",\"kind\":\"Deep\",\"metadata\":{{\"name\":\"deep\",\"namespace\":\"{}\",\"labels\":{{\"team\":\"a\"}}}}}}",
+            ns.0
+        ),
+    )
+    .unwrap();
+    let r = m.run(&["apply", "-f", file.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("answered, but its answer could not be read")
+            && r.stderr.contains("changelog reconcile"),
+        "{r:?}"
+    );
+    let label = kubectl(&[
+        "get",
+        &format!("deeps.{GROUP}"),
+        "deep",
+        "-n",
+        &ns.0,
+        "-o",
+        "jsonpath={.metadata.labels.team}",
+    ]);
+    assert_eq!(label, "a", "the server applied it");
+    let results = results(&m);
+    assert!(
+        results.last().unwrap().starts_with("outcome unknown: "),
+        "{results:?}"
+    );
+    // An apply journals no patch to compare, so reconcile asks a person, who can now read
+    // the object it names and record what they find.
+    let rec = m.run(&["changelog", "reconcile"]);
+    assert_eq!(rec.code, 5, "{rec:?}");
+    assert!(
+        rec.stderr.contains("--outcome applied|not-applied"),
+        "{rec:?}"
+    );
+    let id = rec.stderr.split(':').next().unwrap();
+    let rec = m.run(&["changelog", "reconcile", id, "--outcome", "applied"]);
+    assert_eq!(rec.code, 0, "{rec:?}");
 }
