@@ -274,9 +274,22 @@ impl<'s> Session<'s> {
         self.index
             .get_or_try_init(async || match &self.settings.shared_discovery {
                 Some(shared) => {
-                    shared
-                        .get_or_fetch(&self.cluster.server, async || self.fetch_index().await)
+                    // This session's own deadline bounds its wait for another session's fetch
+                    // and its own retry after that one failed, together: contexts on one
+                    // server that never answers each end at their own deadline, in parallel
+                    // (the wait and the retry one after the other took twice as long).
+                    let deadline = self.deadlines.discovery;
+                    let fetch = shared
+                        .get_or_fetch(&self.cluster.server, async || self.fetch_index().await);
+                    tokio::time::timeout(deadline, fetch)
                         .await
+                        .unwrap_or_else(|_| {
+                            Err(ApiError::Timeout {
+                                server: self.cluster.server.clone(),
+                                what: "the discovery request".into(),
+                                after: deadline,
+                            })
+                        })
                 }
                 None => self.fetch_index().await.map(std::sync::Arc::new),
             })
