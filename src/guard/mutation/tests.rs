@@ -1,3 +1,4 @@
+use super::outcome::failed_outcome;
 use super::patch::refusal_result;
 use super::*;
 use crate::cli::PatchType;
