@@ -113,8 +113,8 @@ mod tests {
         assert_eq!(depth(nested(MAX_DEPTH + 50).as_bytes()), MAX_DEPTH + 1);
     }
 
-    /// Issue 35 item 6: a custom resource 123+ levels deep failed `get -o json` with
-    /// "recursion limit exceeded", which kubectl prints.
+    /// A custom resource 123+ levels deep failed `get -o json` with "recursion limit
+    /// exceeded", which kubectl prints.
     #[test]
     fn an_object_deeper_than_128_levels_was_refused_as_recursion_limit_exceeded() {
         let text = format!(

@@ -238,7 +238,7 @@ fn a_lost_answer_is_journaled_as_outcome_unknown_and_a_refused_connection_as_a_f
     assert_eq!(failed_outcome(&conflict, false), "Conflict (409): changed");
 }
 
-/// Issue 35 item 7: an answer too deep to decode came back as "cannot reach the API server"
+/// An answer too deep to decode came back as "cannot reach the API server"
 /// and the batch apply journaled it as a failed attempt, which `rollback` and `drift` skip.
 #[test]
 fn an_answer_that_could_not_be_read_was_journaled_as_a_failed_attempt() {
