@@ -46,6 +46,26 @@ pub fn main() -> u8 {
             };
         }
     };
+    // An object the API server stores may nest up to `decode::MAX_DEPTH` levels, and
+    // printing, judging or journaling it recurses as deep: the command runs on a thread whose
+    // stack has room for that (printing a 9,990-level object as `-o json` overflowed the
+    // 8 MiB main stack). Only the pages it touches are ever committed.
+    let command = std::thread::Builder::new()
+        .name("main".into())
+        .stack_size(crate::base::decode::STACK_BYTES)
+        .spawn(move || command_main(cli));
+    match command {
+        // A panic was reported by the panic hook; 101 is what Rust exits with after one.
+        Ok(thread) => thread.join().unwrap_or(101),
+        Err(e) => {
+            eprintln!("error: cannot start the command's thread: {e}");
+            ExitStatus::Failure.code()
+        }
+    }
+}
+
+/// Runs the parsed command on a current-thread runtime; returns the exit code.
+fn command_main(cli: Cli) -> u8 {
     let rt = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -2,6 +2,8 @@
 //! knowledge of Kubernetes requests, commands or output.
 //!
 //! - [`deadline`]: how long any one wait of a command may last;
+//! - [`decode`]: JSON decoded as deep as the API server stores objects (10,000 levels), and
+//!   the stack the command runs on to hold such an object;
 //! - [`echo`]: escaping and capping of every value echoed back to a terminal;
 //! - [`fsutil`]: crash-safe file helpers (bounded reads, atomic writes, locks, free space);
 //! - [`redact`]: the one redaction of credentials and Secret values for every output;
@@ -9,6 +11,7 @@
 //!   server would make them, before any request.
 
 pub mod deadline;
+pub mod decode;
 pub mod echo;
 pub mod fsutil;
 pub mod redact;

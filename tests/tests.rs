@@ -73,6 +73,8 @@ mod hostile_regressions;
 mod hostile_round3;
 #[path = "it/hostile_round3_changelog.rs"]
 mod hostile_round3_changelog;
+#[path = "it/hostile_round3_deep.rs"]
+mod hostile_round3_deep;
 #[path = "it/hostile_round3_fleet.rs"]
 mod hostile_round3_fleet;
 #[path = "it/hostile_round3_groups.rs"]

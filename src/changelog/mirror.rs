@@ -282,8 +282,10 @@ fn chunks(line: &str, max: usize) -> Vec<&str> {
 
 /// A sealed line's entry, `prev` and `hash` (pure), checking nothing but shape.
 fn parse_line(line: &str) -> Result<(Entry, String, String), String> {
-    let value: Value =
-        serde_json::from_str(line).map_err(|e| format!("not JSON: {}", e.classify_name()))?;
+    let value: Value = crate::base::decode::from_str(line).map_err(|e| match e {
+        crate::base::decode::DecodeError::Json(e) => format!("not JSON: {}", e.classify_name()),
+        deep => format!("not JSON: {deep}"),
+    })?;
     let map = value.as_object().ok_or("not a JSON object")?;
     let field = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);
     let (Some(prev), Some(hash)) = (field("prev"), field("hash")) else {
@@ -392,7 +394,7 @@ pub fn read_back(head: &Value, parts: &[Value]) -> Result<Mirrored, MirrorFormat
         why,
     })?;
     let mut problems = Vec::new();
-    let parsed: Map<String, Value> = serde_json::from_str(&line).unwrap_or_default();
+    let parsed: Map<String, Value> = crate::base::decode::from_str(&line).unwrap_or_default();
     if hash_of(&parsed) != hash {
         problems.push(
             "its record was edited after it was written (the hash does not match its content)"

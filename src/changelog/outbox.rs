@@ -360,10 +360,12 @@ pub fn judge(bytes: &[u8]) -> (Vec<Queued>, Rejections) {
 /// One queue line judged: the line, its server and user, or why it is never sent.
 fn judge_line(raw: &[u8]) -> Result<(String, String, String), String> {
     let line = std::str::from_utf8(raw).map_err(|_| "torn: it is not UTF-8".to_string())?;
-    let map: Map<String, Value> = match serde_json::from_str(line) {
+    let map: Map<String, Value> = match crate::base::decode::from_str(line) {
         Ok(Value::Object(m)) => m,
         Ok(_) => return Err("it is not a JSON object".into()),
-        Err(e) if e.is_eof() => return Err("torn: the JSON ends early".into()),
+        Err(crate::base::decode::DecodeError::Json(e)) if e.is_eof() => {
+            return Err("torn: the JSON ends early".into());
+        }
         Err(_) => return Err("torn: it is not JSON".into()),
     };
     let text = |k: &str| map.get(k).and_then(Value::as_str).map(str::to_string);

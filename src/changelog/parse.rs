@@ -97,8 +97,16 @@ pub(crate) fn judge_as<T: Record>(raw: &[u8], unterminated: bool) -> Result<T, S
 fn parse_line<T: Record>(raw: &[u8]) -> Result<T, String> {
     let text = std::str::from_utf8(raw)
         .map_err(|e| format!("not UTF-8 (invalid byte at column {})", e.valid_up_to() + 1))?;
-    let entry: T = serde_json::from_str(text).map_err(|e| {
+    // As deep as the objects a record holds (before- and after-states the API server
+    // stored nested past serde_json's default 128 levels).
+    let entry: T = crate::base::decode::from_str(text).map_err(|e| {
         use serde_json::error::Category;
+        let e = match e {
+            crate::base::decode::DecodeError::Json(e) => e,
+            deep @ crate::base::decode::DecodeError::TooDeep => {
+                return format!("not a change-log entry: {deep}");
+            }
+        };
         let column = e.column();
         match e.classify() {
             Category::Eof => format!("torn: the JSON ends early at column {column}"),

@@ -31,9 +31,10 @@ use super::discovery::TypeIndex;
 /// server: RBAC does not filter it, and the on-disk cache is per server already, as
 /// kubectl's is). Each server's index is fetched by the first session that needs it while
 /// the others wait for it; a failed fetch is not kept (every waiting session then tries
-/// itself, all at once, so one context's bad credentials never become another's error and a
-/// dead server costs one timeout, not one per context). Within one process only: every
-/// invocation still asks the server ([`fetch`]).
+/// itself, all at once, so one context's bad credentials never become another's error). The
+/// caller bounds its whole call — the wait and its own try — by its own deadline
+/// (`Session::index`), so a dead server costs each context one timeout, in parallel. Within
+/// one process only: every invocation still asks the server ([`fetch`]).
 #[derive(Debug, Default)]
 pub struct SharedIndex {
     servers: std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<Slot>>>,

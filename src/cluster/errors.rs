@@ -60,6 +60,19 @@ pub enum ApiError {
         /// The deadline that passed.
         after: std::time::Duration,
     },
+    /// The server answered, and the answer could not be read: not JSON of the expected shape,
+    /// not UTF-8, or nested deeper than this client reads ([`crate::base::decode::MAX_DEPTH`]). The
+    /// request reached the server, so it is never a connection error, and a mutation it
+    /// answered may have been carried out ([`ApiError::may_have_applied`]).
+    #[error(
+        "the API server {server} answered, but its answer could not be read: {detail}; the request reached the server (this is not a connection problem) — read the object with kubectl to see what the server holds"
+    )]
+    Undecodable {
+        /// The API server URL.
+        server: String,
+        /// Why the answer could not be read (the decoder's own words).
+        detail: String,
+    },
     /// A mutating request went (or may have gone) to the server and its answer was lost, or
     /// said only that it may still complete ([`ApiError::may_have_applied`]): the server may
     /// have made the change. Its change-log
@@ -173,6 +186,14 @@ impl ApiError {
                     message,
                 }
             }
+            kube::Error::SerdeError(e) => ApiError::Undecodable {
+                server: server.to_string(),
+                detail: e.to_string(),
+            },
+            kube::Error::FromUtf8(e) => ApiError::Undecodable {
+                server: server.to_string(),
+                detail: format!("it is not UTF-8 text ({e})"),
+            },
             other => {
                 let detail = causes(&other);
                 // hyper-util's proxy connectors prefix their errors so: the proxy failed,
@@ -201,13 +222,15 @@ impl ApiError {
             ApiError::Transport { .. }
             | ApiError::Proxy { .. }
             | ApiError::Timeout { .. }
+            | ApiError::Undecodable { .. }
             | ApiError::Lost { .. } => None,
         }
     }
 
     /// Whether the request may have reached the server and been carried out although the
     /// failure does not say so: a connection reset or closed after the request was written,
-    /// a server stopped mid-request, an answer that could not be read, a deadline that passed
+    /// a server stopped mid-request, an answer that came but could not be read
+    /// ([`ApiError::Undecodable`]: the server got the request whole), a deadline that passed
     /// (which cannot tell whether the request was written), or the server's own 504 — "a
     /// timeout occurred before the request could be completed … the operation may still
     /// complete" (`NewTimeoutError`, k8s.io/apimachinery/pkg/api/errors/errors.go). Not for
@@ -218,7 +241,7 @@ impl ApiError {
         match self {
             ApiError::Server { code, .. } => *code == 504,
             ApiError::Proxy { .. } => false,
-            ApiError::Timeout { .. } | ApiError::Lost { .. } => true,
+            ApiError::Timeout { .. } | ApiError::Undecodable { .. } | ApiError::Lost { .. } => true,
             ApiError::Transport { source, .. } => !never_sent(source),
         }
     }
@@ -229,8 +252,11 @@ impl ApiError {
     /// (`get -w`, `crds watch`) waits such a failure out and tries again; client-go's
     /// reflector does the same for a refused connection and 429
     /// (`k8s.io/client-go/tools/cache/reflector.go`, `watch`). One-shot commands fail at once.
+    /// An answer that could not be read is not: the server holds what it sent, and asking
+    /// again gets the same answer.
     pub fn is_transient(&self) -> bool {
         match self {
+            ApiError::Undecodable { .. } => false,
             ApiError::Transport { .. }
             | ApiError::Proxy { .. }
             | ApiError::Timeout { .. }
@@ -272,6 +298,18 @@ mod tests {
         assert_eq!(server(422).exit_status(), ExitStatus::Usage);
         assert_eq!(server(500).exit_status(), ExitStatus::Failure);
         assert_eq!(server(404).to_string(), "Error from server (R): m");
+    }
+
+    #[test]
+    fn an_answer_that_could_not_be_read_is_no_connection_error() {
+        let err = serde_json::from_str::<serde_json::Value>("{\"a\": ").unwrap_err();
+        let e = ApiError::from_kube(kube::Error::SerdeError(err), "https://x");
+        assert_eq!(
+            e.to_string(),
+            "the API server https://x answered, but its answer could not be read: EOF while parsing a value at line 1 column 6; the request reached the server (this is not a connection problem) — read the object with kubectl to see what the server holds"
+        );
+        assert!(e.may_have_applied() && !e.is_transient());
+        assert_eq!(e.exit_status(), ExitStatus::Failure);
     }
 
     #[test]

@@ -25,8 +25,10 @@
 pub mod apply;
 pub mod apply_batch;
 pub mod lifecycle;
+mod outcome;
 pub use apply::{Applied, ApplyRequest};
 pub use lifecycle::delete_verdict;
+pub(crate) use outcome::{outcome_text, settle};
 pub mod patch;
 #[cfg(debug_assertions)]
 mod test_hooks;
@@ -342,36 +344,17 @@ impl Session<'_> {
         let (result, audit_id) = crate::cluster::audit::capturing(self.call(what, request)).await;
         #[cfg(debug_assertions)]
         test_pause::at("after-send");
-        let (text, rv, after) = match &result {
-            Ok(v) => {
-                let r: Recorded = outcome(v).into();
-                (
-                    r.result.unwrap_or_else(|| changelog::SUCCESS.to_string()),
-                    r.resource_version,
-                    r.after,
-                )
-            }
-            Err(e) => (failed_outcome(e, intent.dry_run), None, None),
-        };
-        let lost = result
-            .as_ref()
-            .is_err_and(|e| !intent.dry_run && e.may_have_applied());
-        let mut record = intent.with_outcome(text, rv, started.elapsed().as_secs_f64());
-        record.after = after;
-        // A lost answer has no id: whatever was captured came before it.
-        record.audit_id = audit_id.filter(|_| !lost);
+        let (record, settled) = settle(
+            &intent,
+            result.map_err(GuardError::Api),
+            |v| outcome(v).into(),
+            started.elapsed().as_secs_f64(),
+            audit_id,
+        );
         self.keep(std::slice::from_ref(&record), GuardError::Unjournaled)
             .await?;
         self.emit_event(&record).await;
-        match result {
-            Ok(v) => Ok(v),
-            Err(e) if lost => Err(ApiError::Lost {
-                entry: record.id,
-                source: Box::new(e),
-            }
-            .into()),
-            Err(e) => Err(e.into()),
-        }
+        settled
     }
 
     /// Appends the outcome record `changelog reconcile` found for an intent without one
@@ -524,8 +507,14 @@ impl Session<'_> {
         if !grant.covers(&obj.access("get", None)) {
             return Ok(None);
         }
+        // Decoded as deep as kubectl reads ([`crate::base::decode`]): the before-state
+        // of a change, and the live object `rollback`, `drift` and `changelog reconcile`
+        // judge, may nest past serde_json's default 128 levels.
+        let req = kube::core::Request::new(self.api(obj).resource_url())
+            .get(&obj.name, &kube::api::GetParams::default())
+            .map_err(|e| ApiError::from_kube(kube::Error::BuildRequest(e), self.server()))?;
         match self
-            .call("the read of the object", self.api(obj).get(&obj.name))
+            .send_deep::<DynamicObject>("the read of the object", req)
             .await
         {
             Ok(o) => {
@@ -540,31 +529,6 @@ impl Session<'_> {
             Err(ApiError::Server { code: 403, .. }) => Ok(None),
             Err(e) => Err(e),
         }
-    }
-}
-
-/// The `result` of the outcome record of a request that failed with `e` (pure):
-/// `outcome unknown: ERROR` ([`changelog::LOST`]) when the answer was lost after the request
-/// may have reached the server ([`ApiError::may_have_applied`]) and it was no dry run (a dry run
-/// changes nothing either way), so the entry reads as outcome unknown for every verb
-/// (`changelog reconcile`, `rollback` and `undelete` decide it from the live object);
-/// otherwise the error itself ([`outcome_text`]).
-pub(crate) fn failed_outcome(e: &ApiError, dry_run: bool) -> String {
-    if !dry_run && e.may_have_applied() {
-        return format!("{}: {}", changelog::LOST, outcome_text(e));
-    }
-    outcome_text(e)
-}
-
-/// The error as the one-line `result` of a record (the Status message when the server answered).
-pub(crate) fn outcome_text(e: &ApiError) -> String {
-    match e {
-        ApiError::Server {
-            code,
-            reason,
-            message,
-        } => format!("{reason} ({code}): {message}"),
-        other => other.to_string(),
     }
 }
 

@@ -274,9 +274,22 @@ impl<'s> Session<'s> {
         self.index
             .get_or_try_init(async || match &self.settings.shared_discovery {
                 Some(shared) => {
-                    shared
-                        .get_or_fetch(&self.cluster.server, async || self.fetch_index().await)
+                    // This session's own deadline bounds its wait for another session's fetch
+                    // and its own retry after that one failed, together: contexts on one
+                    // server that never answers each end at their own deadline, in parallel
+                    // (the wait and the retry one after the other took twice as long).
+                    let deadline = self.deadlines.discovery;
+                    let fetch = shared
+                        .get_or_fetch(&self.cluster.server, async || self.fetch_index().await);
+                    tokio::time::timeout(deadline, fetch)
                         .await
+                        .unwrap_or_else(|_| {
+                            Err(ApiError::Timeout {
+                                server: self.cluster.server.clone(),
+                                what: "the discovery request".into(),
+                                after: deadline,
+                            })
+                        })
                 }
                 None => self.fetch_index().await.map(std::sync::Arc::new),
             })
@@ -387,16 +400,36 @@ impl<'s> Session<'s> {
     }
 
     /// Sends a request built for a granted type (e.g. with `kube::core::Request`) under the
-    /// call deadline and decodes the answer.
+    /// call deadline and decodes the answer as deep as kubectl reads
+    /// ([`crate::base::decode`]: an object nested past serde_json's default 128 levels).
     ///
     /// # Errors
-    /// The request's error or [`ApiError::Timeout`].
+    /// The request's error, [`ApiError::Timeout`], or [`ApiError::Undecodable`].
     pub async fn send<T: DeserializeOwned>(
         &self,
         _grant: &Grant,
         req: http::Request<Vec<u8>>,
     ) -> Result<T, ApiError> {
-        self.call("the request", self.cluster.client.request::<T>(req))
-            .await
+        self.send_deep("the request", req).await
+    }
+
+    /// Sends `req` under the call deadline (`what` names it in a timeout) and decodes the
+    /// answer with [`crate::base::decode::from_str`]; for [`Session::send`] and the reads of
+    /// this layer.
+    ///
+    /// # Errors
+    /// As [`Session::send`].
+    pub(crate) async fn send_deep<T: DeserializeOwned>(
+        &self,
+        what: &str,
+        req: http::Request<Vec<u8>>,
+    ) -> Result<T, ApiError> {
+        let text = self
+            .call(what, self.cluster.client.request_text(req))
+            .await?;
+        crate::base::decode::from_str(&text).map_err(|e| ApiError::Undecodable {
+            server: self.cluster.server.clone(),
+            detail: e.to_string(),
+        })
     }
 }

@@ -362,3 +362,46 @@ fn sigterm_mid_wave_loses_the_rollback_command() {
     );
     drop((hole, ns));
 }
+
+/// Issue 35 item 1: contexts of a fan-out that share one API server that never answers
+/// waited for each other — the first fetched discovery for all, the rest waited for it to
+/// time out and then each tried again (2 × --request-timeout). Every context is bounded by
+/// its own deadline, in parallel: four contexts at 2 s end in about 2 s.
+#[test]
+fn four_contexts_on_one_never_answering_server_waited_for_each_other() {
+    let ns = Namespace::new("fleet-one-dead");
+    let hole = Blackhole::start();
+    let mut m = Myops::new(&crate::hostile::plugin_yaml("fleet-one-dead"));
+    let dead: Vec<(String, String)> = (0..4)
+        .map(|i| (format!("dead-{i}"), hole.url.replace("http://", "https://")))
+        .collect();
+    fleet_kubeconfig(&mut m, &ns.0, &dead);
+    let started = Instant::now();
+    let r = m.run(&[
+        "get",
+        "configmaps",
+        "-n",
+        &ns.0,
+        "--contexts",
+        "dead-*",
+        "--request-timeout",
+        "2s",
+    ]);
+    let took = started.elapsed();
+    assert_eq!(r.code, 1, "{r:?}");
+    assert_eq!(errors(&r), 4, "{r:?}");
+    for i in 0..4 {
+        assert!(
+            r.stderr
+                .contains(&format!("context dead-{i}: the API server"))
+                && r.stderr
+                    .contains("did not answer the discovery request within 2s"),
+            "{r:?}"
+        );
+    }
+    assert!(
+        took < Duration::from_millis(3500),
+        "4 contexts on one never-answering server took {took:?} at --request-timeout 2s"
+    );
+    drop((hole, ns));
+}

@@ -162,7 +162,7 @@ fn lease_renewed_until_the_year_9999_fails_every_round_as_unreachable() {
     let before = lease_spec(&ns.0, "held");
     let m = Myops::standard(&ns.0);
     let mut w = Watcher::start(&m, &ns.0, "held", &[]);
-    w.expect("following someone-else", Duration::from_secs(20));
+    w.expect("following \"someone-else\"", Duration::from_secs(20));
     let seen = w.drain(Duration::from_secs(3));
     assert!(
         !seen.iter().any(|l| l.contains("became leader")),
@@ -189,7 +189,7 @@ fn lease_holder_with_escape_sequences_and_10k_characters_reaches_the_terminal_ra
     );
     let m = Myops::standard(&ns.0);
     let mut w = Watcher::start(&m, &ns.0, "esc", &[]);
-    let line = w.expect("following evil", Duration::from_secs(20));
+    let line = w.expect("following \"evil", Duration::from_secs(20));
     assert!(
         !line.contains('\u{1b}') && !line.contains('\u{7}'),
         "raw control characters: {line:?}"
@@ -198,6 +198,33 @@ fn lease_holder_with_escape_sequences_and_10k_characters_reaches_the_terminal_ra
         line.chars().count() < 2100,
         "a {}-character log line",
         line.chars().count()
+    );
+    assert_eq!(w.term(), Some(0));
+}
+
+/// Issue 35 item 3: the holder was escaped but only cut with the whole line at 2,000
+/// characters; it is echoed as every other value a message quotes (`base::echo::quoted`).
+#[test]
+fn lease_holder_with_u202e_and_3000_characters_was_capped_at_a_2000_character_line() {
+    let ns = Namespace::new("r3-lease-rlo");
+    let holder = format!("evil\\e]0;pwned\\a\\u202E{}", "h".repeat(3000));
+    plant_lease(
+        &ns.0,
+        "rlo",
+        &format!(
+            "{{holderIdentity: \"{holder}\", leaseDurationSeconds: 3600, renewTime: \"2026-01-01T00:00:00.000000Z\"}}"
+        ),
+    );
+    let m = Myops::standard(&ns.0);
+    let mut w = Watcher::start(&m, &ns.0, "rlo", &[]);
+    let line = w.expect("following ", Duration::from_secs(20));
+    assert_eq!(
+        line,
+        format!(
+            "following \"evil\\u{{1b}}]0;pwned\\u{{7}}\\u{{202e}}{}…\" (3015 characters) (holder of the Lease {}/rlo); standing by",
+            "h".repeat(49),
+            ns.0
+        )
     );
     assert_eq!(w.term(), Some(0));
 }

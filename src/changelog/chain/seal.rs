@@ -46,7 +46,8 @@ pub fn seal(mut record: Value, prev: &str) -> Result<(Vec<u8>, String), String> 
     map.insert("prev".into(), Value::String(prev.into()));
     let mut line = serde_json::to_vec(&record).map_err(|e| e.to_string())?;
     // Hash what a reader will parse back (float_roundtrip makes that the same value).
-    let parsed: Map<String, Value> = serde_json::from_slice(&line).map_err(|e| e.to_string())?;
+    let parsed: Map<String, Value> =
+        crate::base::decode::from_slice(&line).map_err(|e| e.to_string())?;
     let hash = hash_of(&parsed);
     line.pop(); // the closing brace
     line.extend_from_slice(format!(",\"hash\":\"{hash}\"}}").as_bytes());

@@ -46,7 +46,7 @@ pub fn tip_in(bytes: &[u8], from_start: bool) -> Tip {
 
 /// The `hash` member of a (valid) record line, if it has a string one.
 fn record_hash(raw: &[u8]) -> Option<String> {
-    let v: Value = serde_json::from_slice(raw).ok()?;
+    let v: Value = crate::base::decode::from_slice(raw).ok()?;
     v.get("hash")?.as_str().map(str::to_string)
 }
 

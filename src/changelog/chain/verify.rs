@@ -311,7 +311,7 @@ impl Walk {
         let here = place(Some(entry.id));
         self.records += 1;
         self.last_place = Some(here.clone());
-        let Ok(map) = serde_json::from_slice::<Map<String, Value>>(raw) else {
+        let Ok(map) = crate::base::decode::from_slice::<Map<String, Value>>(raw) else {
             return; // judged valid, so it is an object; never reached
         };
         let Some(hash) = map.get("hash").and_then(Value::as_str) else {

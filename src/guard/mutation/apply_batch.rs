@@ -127,31 +127,25 @@ impl Session<'_> {
         let answers = self.send_batch(grant, items, &ready).await;
         let elapsed = started.elapsed().as_secs_f64();
         let mut outcomes = Vec::with_capacity(ready.len());
-        for (r, (answer, audit_id)) in ready.iter().zip(&answers) {
+        let mut settled = Vec::with_capacity(ready.len());
+        for (r, (answer, audit_id)) in ready.into_iter().zip(answers) {
             let (obj, _) = &items[r.index];
-            let mut record = match answer {
-                Ok(v) => {
-                    let (rv, after) =
-                        r.req
-                            .as_change()
-                            .outcome(&obj.t.api.kind, r.before.as_ref(), v);
-                    let mut rec = r
-                        .intent
-                        .with_outcome(changelog::SUCCESS.into(), rv, elapsed);
-                    rec.after = after;
-                    rec
-                }
-                Err(GuardError::Api(e)) => r.intent.with_outcome(outcome_text(e), None, elapsed),
-                Err(e) => r.intent.with_outcome(e.to_string(), None, elapsed),
-            };
-            record.audit_id = audit_id.clone();
+            let change = r.req.as_change();
+            let (record, answer) = super::settle(
+                &r.intent,
+                answer,
+                |v| change.outcome(&obj.t.api.kind, r.before.as_ref(), v).into(),
+                elapsed,
+                audit_id,
+            );
             outcomes.push(record);
+            settled.push((r, answer));
         }
         self.keep(&outcomes, GuardError::Unjournaled).await?;
         futures::stream::iter(&outcomes)
             .for_each_concurrent(IN_FLIGHT, |record| self.emit_event(record))
             .await;
-        for (r, (answer, _)) in ready.into_iter().zip(answers) {
+        for (r, answer) in settled {
             results[r.index] = Some(answer.map(|after| Applied {
                 reconciler: r.intent.reconciler.clone(),
                 before: r.before,
@@ -217,8 +211,8 @@ impl Session<'_> {
     }
 
     /// The applies of `ready`, [`IN_FLIGHT`] at a time, each built from `grant`; the
-    /// server's answers in order, each with its `Audit-Id` ([`crate::cluster::audit`]; none
-    /// when the answer was lost).
+    /// server's answers in order, each with the `Audit-Id` captured while it ran
+    /// ([`crate::cluster::audit`]; [`super::settle`] drops it when the answer was lost).
     async fn send_batch(
         &self,
         grant: &Grant,

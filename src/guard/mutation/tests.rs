@@ -1,3 +1,4 @@
+use super::outcome::failed_outcome;
 use super::patch::refusal_result;
 use super::*;
 use crate::cli::PatchType;
@@ -235,4 +236,55 @@ fn a_lost_answer_is_journaled_as_outcome_unknown_and_a_refused_connection_as_a_f
         message: "changed".into(),
     };
     assert_eq!(failed_outcome(&conflict, false), "Conflict (409): changed");
+}
+
+/// An answer too deep to decode came back as "cannot reach the API server"
+/// and the batch apply journaled it as a failed attempt, which `rollback` and `drift` skip.
+#[test]
+fn an_answer_that_could_not_be_read_was_journaled_as_a_failed_attempt() {
+    let err: serde_json::Error =
+        serde_json::from_str::<serde_json::Value>(&"[".repeat(200)).unwrap_err();
+    let undecodable = ApiError::from_kube(kube::Error::SerdeError(err), "https://x");
+    assert!(
+        matches!(undecodable, ApiError::Undecodable { .. }),
+        "{undecodable:?}"
+    );
+    let intent = crate::changelog::sample_entry("a");
+    let (record, result) = settle::<serde_json::Value>(
+        &intent,
+        Err(GuardError::Api(undecodable)),
+        |_| Recorded::default(),
+        0.5,
+        Some("audit-1".into()),
+    );
+    assert!(record.outcome_unknown(), "{}", record.result);
+    assert!(
+        record.result.starts_with(
+            "outcome unknown: the API server https://x answered, but its answer could not be read: recursion limit exceeded"
+        ),
+        "{}",
+        record.result
+    );
+    assert_eq!(record.audit_id, None);
+    let Err(GuardError::Api(ApiError::Lost { entry, .. })) = result else {
+        panic!("{result:?}");
+    };
+    assert_eq!(entry, record.id);
+    // An answer read is the record `recorded` makes of it, with its Audit-Id.
+    let (record, result) = settle(
+        &intent,
+        Ok(json!({})),
+        |_| Recorded {
+            resource_version: Some("7".into()),
+            ..Recorded::default()
+        },
+        0.5,
+        Some("audit-1".into()),
+    );
+    assert_eq!(
+        (record.result.as_str(), record.audit_id.as_deref()),
+        ("success", Some("audit-1"))
+    );
+    assert_eq!(record.resource_version_after.as_deref(), Some("7"));
+    assert!(result.is_ok());
 }

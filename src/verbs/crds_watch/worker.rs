@@ -338,7 +338,12 @@ impl Worker<'_> {
                     p,
                     "info",
                     "following",
-                    &format!("following {holder} (holder of the Lease {lease_name}); standing by"),
+                    // The holder is whatever another client wrote into the Lease: echoed as
+                    // every other such value is (escaped, 64 characters and its length).
+                    &format!(
+                        "following {} (holder of the Lease {lease_name}); standing by",
+                        crate::base::echo::quoted(&holder)
+                    ),
                     json!({"lease": lease_name, "holder": holder, "identity": identity}),
                 ),
                 Change::RoundFailed(why) => self.log.emit(
