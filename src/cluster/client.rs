@@ -5,8 +5,9 @@
 //! - `--as`, `--as-group`, `--as-uid` become impersonation headers, and the identity asked
 //!   for (from flags or the kubeconfig's `as*`) is kept in [`Cluster::impersonation`] so the
 //!   guarded path can verify that the server applied it;
-//! - building the client is bounded: an exec credential plugin runs while the client is
-//!   built (kube-rs runs it synchronously), so it runs on the blocking pool under `deadline`;
+//! - an exec credential plugin runs once per process for its exec configuration, shared by
+//!   every request and context (client-go's cache; kube-rs runs it twice per client), bounded
+//!   by `deadline` unless it is interactive on a terminal ([`super::exec_plugin`]);
 //! - every request carries the invocation's session id and command path, as kubectl ≥ 1.35
 //!   does with its `Kubectl-Session` and `Kubectl-Command` headers (KEP-859), and both in the
 //!   `User-Agent` (`kubectl-myops/<version> (myops patch) session/<id>`; kube-rs sends none)
@@ -107,36 +108,6 @@ static PROXY_IN_USE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 /// The proxy this process's client goes through (without userinfo), if any.
 pub fn proxy_in_use() -> Option<&'static str> {
     PROXY_IN_USE.get().map(String::as_str)
-}
-
-/// Kills (SIGKILL) this process's child processes: after the deadline, a credential plugin
-/// that never answered must not outlive us (kube-rs runs it with `std::process::Command`
-/// and gives no handle to it). Linux: children are the `/proc/<pid>/stat` entries whose
-/// parent pid (field 4, proc(5)) is ours, killed with kill(1) (this crate forbids `unsafe`,
-/// so no direct kill(2)); elsewhere this does nothing.
-fn kill_children() {
-    let me = std::process::id().to_string();
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    let pids: Vec<String> = procs
-        .flatten()
-        .filter_map(|e| {
-            let pid = e.file_name().into_string().ok()?;
-            pid.parse::<u32>().ok()?;
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
-            (ppid == me).then_some(pid)
-        })
-        .collect();
-    if !pids.is_empty() {
-        let _ = std::process::Command::new("kill")
-            .arg("-KILL")
-            .args(&pids)
-            .stderr(std::process::Stdio::null())
-            .status();
-    }
 }
 
 /// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent to the API
@@ -552,38 +523,49 @@ fn choose_proxy(
     Ok(proxy)
 }
 
-/// Builds the client from `config`, bounded by `deadline`. kube-rs runs an exec credential
-/// plugin synchronously while it builds the client: that runs on the blocking pool so a
-/// plugin that never answers cannot outlive the deadline (the process exits without
-/// waiting for it: app::main shuts the runtime down in the background).
+/// Builds the client from `config`. A user's exec credential plugin runs first, once per
+/// process for its exec configuration ([`super::exec_plugin::shared`]): bounded by `deadline`
+/// unless it is interactive on a terminal (then by the user), its client certificate put
+/// in `config` and its token sent by [`super::exec_plugin::BearerLayer`], which asks it again
+/// when the token expires. kube-rs never sees the plugin (it would run it twice per client).
 ///
 /// # Errors
 /// [`ClusterError::Kuberc`] when the kuberc's credential plugin policy denies the plugin
 /// (kubectl 1.35+ `credentialPluginPolicy`: it is then never started);
-/// [`ClusterError::CredentialTimeout`] after the deadline, the plugin's process killed;
-/// the plugin's or kube's failure otherwise.
+/// [`ClusterError::CredentialTimeout`] after the deadline, the plugin's process group killed;
+/// [`ClusterError::CredentialPlugin`] when it fails; kube's failure otherwise.
 async fn build_client(
-    config: Config,
+    mut config: Config,
     plugin_policy: &Policy,
     opts: &KubeOptions,
     deadline: std::time::Duration,
 ) -> Result<Client, ClusterError> {
-    let program = config
-        .auth_info
-        .exec
-        .as_ref()
-        .and_then(|e| e.command.clone())
-        .unwrap_or_default();
-    if config.auth_info.exec.is_some() {
+    use super::exec_plugin as plugin;
+    let mut bearer = None;
+    if let Some(exec) = config.auth_info.exec.take() {
+        let program = exec.command.clone().unwrap_or_default();
         super::kuberc::check_plugin(plugin_policy, &program, &opts.path_env)?;
-    }
-    let build = tokio::task::spawn_blocking(move || super::connector::build_client(config));
-    match tokio::time::timeout(deadline, build).await {
-        Ok(Ok(built)) => built.map_err(|e| client_error(e, &program)),
-        Ok(Err(join)) => Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),
-        Err(_) => {
-            kill_children();
-            Err(ClusterError::CredentialTimeout(deadline))
+        let stdin_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+        let failed = |e: plugin::PluginError| match e {
+            plugin::PluginError::Timeout(d) => ClusterError::CredentialTimeout(d),
+            e => ClusterError::CredentialPlugin {
+                program: program.clone(),
+                problem: e.to_string(),
+            },
+        };
+        let interactive =
+            plugin::interactive(exec.interactive_mode.as_ref(), stdin_terminal).map_err(failed)?;
+        let shared = plugin::shared(&exec, interactive, plugin::bound(interactive, deadline));
+        let cred = shared.get().await.map_err(failed)?;
+        if let Some((cert, key)) = &cred.client_pair {
+            use base64::Engine;
+            let b64 = base64::engine::general_purpose::STANDARD;
+            config.auth_info.client_certificate_data = Some(b64.encode(cert));
+            config.auth_info.client_key_data = Some(b64.encode(key).into());
+        }
+        if cred.token.is_some() {
+            bearer = Some(plugin::BearerLayer(shared));
         }
     }
+    super::connector::build_client(config, bearer).map_err(|e| client_error(e, ""))
 }

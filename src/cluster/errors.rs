@@ -304,7 +304,7 @@ mod lost_tests {
     async fn delete_to(addr: std::net::SocketAddr) -> ApiError {
         let server = format!("http://{addr}");
         let config = kube::Config::new(server.parse().unwrap());
-        let client = crate::cluster::connector::build_client(config).unwrap();
+        let client = crate::cluster::connector::build_client(config, None).unwrap();
         let req = http::Request::delete("/api/v1/namespaces/shop/configmaps/web")
             .body(Vec::new())
             .unwrap();

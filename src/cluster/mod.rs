@@ -7,6 +7,7 @@ pub mod connector;
 pub mod discovery;
 pub mod discovery_cache;
 pub mod errors;
+pub mod exec_plugin;
 pub mod in_cluster;
 pub mod kuberc;
 pub mod options;

@@ -173,8 +173,9 @@ impl ClusterError {
 }
 
 /// Maps a kube client-construction error to ours. An exec credential plugin's failure never
-/// carries its output or arguments ([`ClusterError::CredentialPlugin`]); anything else keeps
-/// kube's first line only.
+/// carries its output or arguments ([`ClusterError::CredentialPlugin`]; kube-rs runs no
+/// plugin of ours, `super::super::exec_plugin` does, but an `auth-provider` may still run
+/// one); anything else keeps kube's first line only.
 pub(super) fn client_error(e: kube::Error, program: &str) -> ClusterError {
     use kube::client::AuthError;
     let plugin = |problem: String| ClusterError::CredentialPlugin {

@@ -1,0 +1,108 @@
+//! Credential plugins as kubectl users expect them (issue 34): a real exec credential plugin
+//! (a shell script printing a `client.authentication.k8s.io/v1` ExecCredential with the
+//! admin's token, counting its runs in a file), compared with the real kubectl.
+
+use std::path::{Path, PathBuf};
+
+use crate::fixture::{Myops, Run, kubectl};
+use crate::flags::real_kubectl;
+
+/// The admin's token, the server URL and its CA data from the test kubeconfig.
+fn admin_cluster() -> (String, String, String) {
+    let view =
+        |path: &str| kubectl(&["config", "view", "--raw", "-o", &format!("jsonpath={path}")]);
+    (
+        view("{.users[?(@.name==\"admin\")].user.token}"),
+        view("{.clusters[0].cluster.server}"),
+        view("{.clusters[0].cluster.certificate-authority-data}"),
+    )
+}
+
+/// A plugin at `dir/bin/cred` that appends a line to `dir/runs`, runs `before` (shell),
+/// then prints the admin's token as an ExecCredential; and a kubeconfig at `dir/kubeconfig`
+/// with contexts `e1` and `e2`, both of user `u` (that plugin, `mode` its
+/// interactiveMode) on the test cluster. Returns the kubeconfig.
+pub(crate) fn plugin_kubeconfig(dir: &Path, before: &str, mode: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let (token, server, ca) = admin_cluster();
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let plugin = bin.join("cred");
+    std::fs::write(
+        &plugin,
+        format!(
+            "#!/bin/sh\necho run >> '{}'\n{before}\necho '{{\"apiVersion\":\"client.authentication.k8s.io/v1\",\"kind\":\"ExecCredential\",\"status\":{{\"token\":\"{token}\"}}}}'\n",
+            dir.join("runs").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let kc = dir.join("kubeconfig");
+    std::fs::write(
+        &kc,
+        format!(
+            "apiVersion: v1\nkind: Config\ncurrent-context: e1\nclusters:\n- name: c\n  cluster: {{server: '{server}', certificate-authority-data: '{ca}'}}\ncontexts:\n- name: e1\n  context: {{cluster: c, user: u}}\n- name: e2\n  context: {{cluster: c, user: u}}\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: {}\n      interactiveMode: {mode}\n",
+            plugin.display()
+        ),
+    )
+    .unwrap();
+    kc
+}
+
+/// How many times the plugin of [`plugin_kubeconfig`] ran since the count was last taken.
+fn runs(dir: &Path) -> usize {
+    let f = dir.join("runs");
+    let n = std::fs::read_to_string(&f).map_or(0, |t| t.lines().count());
+    let _ = std::fs::remove_file(&f);
+    n
+}
+
+/// A Myops using `kubeconfig`.
+fn myops_with(kubeconfig: &Path) -> Myops {
+    let mut m = Myops::standard("credentials");
+    m.set_env("KUBECONFIG", &kubeconfig.display().to_string());
+    m
+}
+
+fn kubectl_with(m: &Myops, kubeconfig: &Path, args: &[&str]) -> Run {
+    let home = m.dir.path().join("home").display().to_string();
+    real_kubectl(
+        &[
+            ("HOME", &home),
+            ("KUBECONFIG", &kubeconfig.display().to_string()),
+        ],
+        args,
+    )
+}
+
+#[test]
+fn exec_plugin_ran_twice_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = plugin_kubeconfig(dir.path(), "", "Never");
+    let m = myops_with(&kc);
+    let args = ["get", "namespaces", "default", "-o", "name"];
+    let r = m.run(&args);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "namespace/default\n"),
+        "{r:?}"
+    );
+    let ours = runs(dir.path());
+    let theirs_run = kubectl_with(&m, &kc, &args);
+    assert_eq!(theirs_run.code, 0, "{theirs_run:?}");
+    let theirs = runs(dir.path());
+    assert_eq!((ours, theirs), (1, 1), "plugin runs: ours, kubectl's");
+    // A fan-out over two contexts of the same user: still one run (client-go's cache is
+    // per exec configuration, not per context).
+    let r = m.run(&[
+        "get",
+        "namespaces",
+        "default",
+        "-o",
+        "name",
+        "--contexts",
+        "e1,e2",
+    ]);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert_eq!(runs(dir.path()), 1, "a fan-out over two contexts: {r:?}");
+}
