@@ -106,3 +106,67 @@ fn exec_plugin_ran_twice_per_command() {
     assert_eq!(r.code, 0, "{r:?}");
     assert_eq!(runs(dir.path()), 1, "a fan-out over two contexts: {r:?}");
 }
+
+#[test]
+fn exec_plugin_stderr_was_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let (token, _, _) = admin_cluster();
+    // A plugin that says why it is slow, and (carelessly) echoes its token there too.
+    let kc = plugin_kubeconfig(
+        dir.path(),
+        &format!("echo 'SSO session expired, renewing' >&2; echo 'got {token}' >&2"),
+        "Never",
+    );
+    let m = myops_with(&kc);
+    let args = ["get", "namespaces", "default", "-o", "name"];
+    let r = m.run(&args);
+    assert_eq!(
+        (r.code, r.stdout.as_str()),
+        (0, "namespace/default\n"),
+        "{r:?}"
+    );
+    assert_eq!(
+        r.stderr, "SSO session expired, renewing\ngot ***\n",
+        "{r:?}"
+    );
+    // kubectl passes the plugin's stderr through too (unredacted).
+    let theirs = kubectl_with(&m, &kc, &args);
+    assert!(
+        theirs.stderr.contains("SSO session expired, renewing\n"),
+        "{theirs:?}"
+    );
+    // A failing plugin: its reason, then our one error line.
+    let kc = plugin_kubeconfig(
+        dir.path(),
+        "echo 'SSO session expired' >&2; exit 4",
+        "Never",
+    );
+    let r = myops_with(&kc).run(&args);
+    assert_eq!(r.code, 1, "{r:?}");
+    let plugin = dir.path().join("bin/cred").display().to_string();
+    assert_eq!(
+        r.stderr,
+        format!(
+            "SSO session expired\nerror: the credential plugin \"{plugin}\" of the kubeconfig user exited with status 4; its standard output is not shown because it may hold a credential: read what it wrote to standard error above, or run it by hand\n"
+        ),
+        "{r:?}"
+    );
+    // Bounded: a megabyte of stderr shows 64 KiB and says how much was left out.
+    let kc = plugin_kubeconfig(
+        dir.path(),
+        "head -c 1048576 /dev/zero | tr '\\0' x >&2",
+        "Never",
+    );
+    let r = myops_with(&kc).run(&args);
+    assert_eq!(r.code, 0, "{r:?}");
+    let xs = r.stderr.chars().filter(|c| *c == 'x').count();
+    assert!(xs <= 64 * 1024, "{xs} bytes of the plugin's stderr shown");
+    assert!(
+        r.stderr.ends_with(&format!(
+            "(the credential plugin wrote {} more bytes to standard error; not shown)\n",
+            1_048_576 - 64 * 1024
+        )),
+        "{}",
+        &r.stderr[r.stderr.len().saturating_sub(300)..]
+    );
+}
