@@ -170,3 +170,75 @@ fn exec_plugin_stderr_was_hidden() {
         &r.stderr[r.stderr.len().saturating_sub(300)..]
     );
 }
+
+/// `m`'s binary run with `args` on a new terminal (util-linux `script`: standard input and
+/// output a pseudo-terminal), as a user at a terminal runs it; its output with `\r\n` as `\n`.
+fn on_a_terminal(m: &Myops, args: &[&str]) -> Run {
+    let line = std::iter::once(env!("CARGO_BIN_EXE_kubectl-myops").to_string())
+        .chain(args.iter().map(|a| format!("'{a}'")))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut c = std::process::Command::new("script");
+    c.args(["-qec", &line, "/dev/null"])
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .envs(m.env.iter().map(|(k, v)| (k, v)))
+        .stdin(std::process::Stdio::null());
+    crate::fixture::detach_from_terminal(&mut c);
+    let mut r: Run = c.output().expect("script(1) runs").into();
+    r.stdout = r.stdout.replace("\r\n", "\n");
+    r
+}
+
+#[test]
+fn interactive_exec_plugin_was_killed_at_the_request_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    // A login that takes 4 s, longer than the 2 s request timeout.
+    let args = [
+        "get",
+        "namespaces",
+        "default",
+        "-o",
+        "name",
+        "--request-timeout",
+        "2s",
+    ];
+    let kc = plugin_kubeconfig(dir.path(), "sleep 4", "Always");
+    let m = myops_with(&kc);
+    let started = std::time::Instant::now();
+    let r = on_a_terminal(&m, &args);
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(r.stdout.contains("namespace/default\n"), "{r:?}");
+    assert!(started.elapsed() >= std::time::Duration::from_secs(4));
+    assert_eq!(runs(dir.path()), 1);
+    // Without a terminal, `Always` cannot ask anybody: refused before it runs, as kubectl.
+    let r = m.run(&args);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stderr
+            .contains("has interactiveMode Always but standard input is not a terminal"),
+        "{r:?}"
+    );
+    let theirs = kubectl_with(&m, &kc, &args);
+    assert!(
+        theirs.stderr.contains("standard input is not a terminal"),
+        "{theirs:?}"
+    );
+    assert_eq!(
+        runs(dir.path()),
+        0,
+        "a plugin that needs a terminal ran without one"
+    );
+    // A plugin that asks nothing keeps the deadline, on a terminal too.
+    let kc = plugin_kubeconfig(dir.path(), "sleep 4", "Never");
+    let m = myops_with(&kc);
+    let started = std::time::Instant::now();
+    let r = on_a_terminal(&m, &args);
+    assert_eq!(r.code, 1, "{r:?}");
+    assert!(
+        r.stdout
+            .contains("the credential plugin of the kubeconfig user did not answer within 2s"),
+        "{r:?}"
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+}
