@@ -87,6 +87,46 @@ pub struct Impersonation {
     pub uid: Option<String>,
     /// `Impersonate-Extra-KEY` values by key (`--as-user-extra`, kubeconfig `as-user-extra`).
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
+    /// Where the impersonation comes from, so a message says how to undo it.
+    pub from: ImpersonationFrom,
+}
+
+/// Where an [`Impersonation`] comes from: `--as` wins over the kubeconfig's `as:` (cli-runtime
+/// `ConfigFlags`, the flag overrides the loaded `AuthInfo.Impersonate`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ImpersonationFrom {
+    /// `--as` (with `--as-group`, `--as-uid`, `--as-user-extra`).
+    #[default]
+    Flags,
+    /// The `as:` of this kubeconfig user (`None`: the user has no name we know).
+    Kubeconfig(Option<String>),
+}
+
+impl ImpersonationFrom {
+    /// Where it comes from, for a message: `--as`, or ``as:` of the kubeconfig user "bob"``.
+    pub fn source(&self) -> String {
+        match self {
+            ImpersonationFrom::Flags => "--as".into(),
+            ImpersonationFrom::Kubeconfig(Some(u)) => {
+                format!(
+                    "`as:` of the kubeconfig user {}",
+                    crate::base::echo::quoted(u)
+                )
+            }
+            ImpersonationFrom::Kubeconfig(None) => "`as:` of the kubeconfig user".into(),
+        }
+    }
+
+    /// How to stop impersonating: `drop --as`, or remove `as:` from the kubeconfig user.
+    pub fn undo(&self) -> String {
+        match self {
+            ImpersonationFrom::Flags => "drop --as".into(),
+            ImpersonationFrom::Kubeconfig(_) => format!(
+                "remove {} (or use another context)",
+                self.source().replacen(" of ", " from ", 1)
+            ),
+        }
+    }
 }
 
 /// Whether `ns` is a valid namespace name (an RFC 1123 label, as Kubernetes validates it).
@@ -170,7 +210,12 @@ pub async fn connect(
     if let Some(reason) = &opts.reason {
         config.headers.push(reason_header(reason));
     }
-    let impersonation = impersonation(&config);
+    let from = if opts.as_user.is_some() {
+        ImpersonationFrom::Flags
+    } else {
+        ImpersonationFrom::Kubeconfig(opts.user.clone().or_else(|| base.user.clone()))
+    };
+    let impersonation = impersonation(&config, from);
     let proxy = choose_proxy(&mut config, kubeconfig_proxy.as_deref())?;
     let namespace = config.default_namespace.clone();
     remember_credentials(&config);
@@ -478,8 +523,9 @@ pub fn reason_header(reason: &str) -> (http::HeaderName, http::HeaderValue) {
     )
 }
 
-/// The identity `config` asks the server to impersonate, `None` without `impersonate`.
-fn impersonation(config: &Config) -> Option<Impersonation> {
+/// The identity `config` asks the server to impersonate, `None` without `impersonate`;
+/// `from` says whether the flags or the kubeconfig user asked for it.
+fn impersonation(config: &Config, from: ImpersonationFrom) -> Option<Impersonation> {
     config
         .auth_info
         .impersonate
@@ -499,6 +545,7 @@ fn impersonation(config: &Config) -> Option<Impersonation> {
                 .unwrap_or_default()
                 .into_iter()
                 .collect(),
+            from,
         })
 }
 

@@ -242,3 +242,55 @@ fn interactive_exec_plugin_was_killed_at_the_request_deadline() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(4));
 }
+
+#[test]
+fn impersonation_refused_was_exit_1_and_said_drop_as_for_a_kubeconfig_as() {
+    let m = Myops::standard("credentials");
+    let args = [
+        "get",
+        "pods",
+        "-n",
+        "default",
+        "--context",
+        "bob",
+        "--as",
+        "jane",
+    ];
+    let r = m.run(&args);
+    let refusal = "selfsubjectreviews.authentication.k8s.io is forbidden: User \"bob\" cannot impersonate-on:user-info:create resource \"selfsubjectreviews\" in API group \"authentication.k8s.io\" at the cluster scope";
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            3,
+            format!("error: bob may not impersonate jane (the impersonation comes from --as): {refusal}; ask a cluster admin for RBAC that lets bob impersonate jane, or drop --as\n").as_str()
+        ),
+        "{r:?}"
+    );
+    // kubectl refuses it too, at its discovery (its exit code for every server error is 1,
+    // and it names neither who nor whom: "Error from server (Forbidden): unknown").
+    let theirs = real_kubectl(&[], &args);
+    assert!(
+        theirs.code == 1 && theirs.stderr.contains("(Forbidden)"),
+        "{theirs:?}"
+    );
+    // The same impersonation from the kubeconfig user's `as:`: no --as to drop.
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let bob = kubectl(&["config", "view", "--raw", "--minify", "--context", "bob"]);
+    assert!(bob.contains("  user:\n"), "{bob}");
+    std::fs::write(&kc, bob.replacen("  user:\n", "  user:\n    as: jane\n", 1)).unwrap();
+    let r = myops_with(&kc).run(&["get", "pods", "-n", "default"]);
+    assert_eq!(
+        (r.code, r.stderr.as_str()),
+        (
+            3,
+            format!("error: bob may not impersonate jane (the impersonation comes from `as:` of the kubeconfig user \"bob\"): {refusal}; ask a cluster admin for RBAC that lets bob impersonate jane, or remove `as:` from the kubeconfig user \"bob\" (or use another context)\n").as_str()
+        ),
+        "{r:?}"
+    );
+    let theirs = kubectl_with(&m, &kc, &["get", "pods", "-n", "default"]);
+    assert!(
+        theirs.code == 1 && theirs.stderr.contains("(Forbidden)"),
+        "{theirs:?}"
+    );
+}
