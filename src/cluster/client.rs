@@ -441,6 +441,11 @@ fn apply_flags(
         config.read_timeout = Some(t);
         config.write_timeout = Some(t);
         config.reset_reader_on_write = true;
+    } else {
+        // kube-rs's own connect timeout (30 s) would end a connection's wait — a proxy's
+        // CONNECT, a TLS handshake — 2 s before the request deadline that the message names;
+        // one timer, the deadline, so what is said is what happened.
+        config.connect_timeout = Some(crate::base::deadline::DEFAULT);
     }
     Ok(())
 }

@@ -43,6 +43,8 @@ use secrecy::ExposeSecret;
 use tower::util::BoxCloneSyncService;
 use tower::{BoxError, Service, ServiceBuilder};
 
+use super::tunnel::Watched;
+
 /// The HTTP client below the per-context layers: connection pool, TLS, proxy and timeouts,
 /// type-erased so that clients over different connector types share one cache.
 type Transport = BoxCloneSyncService<
@@ -166,14 +168,18 @@ fn transport(config: &Config) -> Result<Transport, kube::Error> {
     match config.proxy_url.clone() {
         None => http_client(tcp, config),
         Some(proxy) => match proxy.scheme_str() {
+            // Each proxy connector is watched (super::tunnel): a proxy that never answers is
+            // then named by the timeout, not the API server it never reached.
             Some("socks5") => http_client(
-                hyper_util::client::legacy::connect::proxy::SocksV5::new(proxy, tcp),
+                Watched(hyper_util::client::legacy::connect::proxy::SocksV5::new(
+                    proxy, tcp,
+                )),
                 config,
             ),
             Some("http") => {
                 let tunnel =
                     hyper_util::client::legacy::connect::proxy::Tunnel::new(proxy.clone(), tcp);
-                http_client(with_proxy_auth(&proxy, tunnel), config)
+                http_client(Watched(with_proxy_auth(&proxy, tunnel)), config)
             }
             Some("https") => {
                 let tls_to_proxy = config.rustls_https_connector_with_connector(tcp)?;
@@ -181,7 +187,7 @@ fn transport(config: &Config) -> Result<Transport, kube::Error> {
                     proxy.clone(),
                     tls_to_proxy,
                 );
-                http_client(with_proxy_auth(&proxy, tunnel), config)
+                http_client(Watched(with_proxy_auth(&proxy, tunnel)), config)
             }
             _ => Err(kube::Error::ProxyProtocolUnsupported {
                 proxy_url: Box::new(proxy),

@@ -15,6 +15,7 @@ pub mod params;
 mod pem;
 pub mod proxy;
 pub mod table;
+pub mod tunnel;
 
 pub use client::{Cluster, ClusterError, connect};
 pub use discovery::{ResolveError, ResolvedType, TypeIndex};
