@@ -236,3 +236,21 @@ fn a_lost_answer_is_journaled_as_outcome_unknown_and_a_refused_connection_as_a_f
     };
     assert_eq!(failed_outcome(&conflict, false), "Conflict (409): changed");
 }
+
+#[test]
+fn custom_resource_groups_have_no_strategic_merge_and_built_in_ones_do() {
+    use super::patch::builtin_api_group;
+    for g in [
+        "",
+        "apps",
+        "batch",
+        "networking.k8s.io",
+        "apiextensions.k8s.io",
+    ] {
+        assert!(builtin_api_group(g), "{g}");
+    }
+    // A CRD in an approved *.k8s.io group (Gateway API) is still a custom resource.
+    for g in ["example.com", "gateway.networking.k8s.io", "metrics.k8s.io"] {
+        assert!(!builtin_api_group(g), "{g}");
+    }
+}
