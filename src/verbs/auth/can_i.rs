@@ -390,3 +390,50 @@ pub(super) async fn can_i(
         Err(_) => ExitStatus::Denied,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signers_are_asked_in_their_group_with_a_signer_name_that_holds_a_slash() {
+        let t = classify_can_i(
+            "approve",
+            "signers.certificates.k8s.io/example.com/my-signer",
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            CanITarget::AuthorizationOnly {
+                group: "certificates.k8s.io",
+                resource: "signers",
+                name: Some("example.com/my-signer".into()),
+            }
+        );
+        assert_eq!(
+            classify_can_i(
+                "sign",
+                "Signers.Certificates.k8s.io",
+                Some("kubernetes.io/*"),
+                None
+            )
+            .unwrap(),
+            CanITarget::AuthorizationOnly {
+                group: "certificates.k8s.io",
+                resource: "signers",
+                name: Some("kubernetes.io/*".into()),
+            }
+        );
+        assert!(classify_can_i("sign", "signers.certificates.k8s.io/a", Some("b"), None).is_err());
+        assert!(
+            classify_can_i("sign", "signers.certificates.k8s.io", None, Some("status")).is_err()
+        );
+        // Anything else is a TYPE for discovery, as before.
+        assert!(matches!(
+            classify_can_i("get", "signers", None, None).unwrap(),
+            CanITarget::Resource { .. }
+        ));
+    }
+}
