@@ -206,7 +206,12 @@ pub async fn run(mut cli: Cli, env: Env, out: &mut dyn Write, err: &mut dyn Writ
         p.err_line("error: --canary applies with --contexts or --all-contexts only (one context is one wave)");
         return ExitStatus::Usage;
     }
-    dispatch(&cli.command, &settings, started, &mut p).await
+    let status = dispatch(&cli.command, &settings, started, &mut p).await;
+    // A TYPE two API groups serve was resolved by kubectl's priority: say which was used.
+    for note in crate::cluster::discovery::take_notes() {
+        p.err_line(&format!("warning: {note}"));
+    }
+    status
 }
 
 /// Runs one command that needs the resolved settings, and maps its outcome to an exit code.

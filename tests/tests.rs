@@ -25,6 +25,8 @@ mod config;
 mod crd_watcher;
 #[path = "it/crds.rs"]
 mod crds;
+#[path = "it/credentials.rs"]
+mod credentials;
 #[path = "it/delete.rs"]
 mod delete;
 #[path = "it/delete_dependents.rs"]

@@ -2,7 +2,8 @@
 //! `--request-timeout` when given, else 32 s. kubectl bounds discovery by 32 s (the discovery
 //! client's `defaultTimeout = 32 * time.Second`, `k8s.io/client-go/discovery/discovery_client.go`)
 //! and each call by `--request-timeout`; this tool bounds every request, every credential
-//! plugin and every read of a FIFO the user named by the same value.
+//! plugin that asks nobody anything (an interactive one on a terminal waits for the user, as
+//! in client-go) and every read of a FIFO the user named by the same value.
 
 use std::time::Duration;
 

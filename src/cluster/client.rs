@@ -5,8 +5,9 @@
 //! - `--as`, `--as-group`, `--as-uid` become impersonation headers, and the identity asked
 //!   for (from flags or the kubeconfig's `as*`) is kept in [`Cluster::impersonation`] so the
 //!   guarded path can verify that the server applied it;
-//! - building the client is bounded: an exec credential plugin runs while the client is
-//!   built (kube-rs runs it synchronously), so it runs on the blocking pool under `deadline`;
+//! - an exec credential plugin runs once per process for its exec configuration, shared by
+//!   every request and context (client-go's cache; kube-rs runs it twice per client), bounded
+//!   by `deadline` unless it is interactive on a terminal ([`super::exec_plugin`]);
 //! - every request carries the invocation's session id and command path, as kubectl ≥ 1.35
 //!   does with its `Kubectl-Session` and `Kubectl-Command` headers (KEP-859), and both in the
 //!   `User-Agent` (`kubectl-myops/<version> (myops patch) session/<id>`; kube-rs sends none)
@@ -22,8 +23,9 @@
 //!
 //! [`connect`] is a sequence of named steps; the submodules hold the pieces: `error` (why a
 //! client cannot be built), `kubeconfig` (reading and choosing from the kubeconfig), `files`
-//! (the files checked before kube-rs reads them) and `credentials` (the authentication and
-//! impersonation flags, and redaction of every credential).
+//! (the files checked before kube-rs reads them), `credentials` (the authentication and
+//! impersonation flags, and redaction of every credential) and `headers` (the session,
+//! command and reason headers every request carries).
 
 use kube::Client;
 use kube::config::{Config, KubeConfigOptions, Kubeconfig, KubeconfigError};
@@ -34,6 +36,7 @@ use super::options::KubeOptions;
 mod credentials;
 mod error;
 mod files;
+mod headers;
 mod kubeconfig;
 #[cfg(test)]
 mod tests;
@@ -42,6 +45,8 @@ use credentials::{apply_auth_flags, check_impersonation, remember_credentials};
 pub use error::ClusterError;
 use error::client_error;
 use files::{check_tls_file, read_token_file};
+use headers::add_session_headers;
+pub use headers::{command_header, reason_header, user_agent};
 use kubeconfig::{
     check_tls_files, chosen_cluster, chosen_context, config_without_kube_proxy, kube_proxy_error,
 };
@@ -86,6 +91,46 @@ pub struct Impersonation {
     pub uid: Option<String>,
     /// `Impersonate-Extra-KEY` values by key (`--as-user-extra`, kubeconfig `as-user-extra`).
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
+    /// Where the impersonation comes from, so a message says how to undo it.
+    pub from: ImpersonationFrom,
+}
+
+/// Where an [`Impersonation`] comes from: `--as` wins over the kubeconfig's `as:` (cli-runtime
+/// `ConfigFlags`, the flag overrides the loaded `AuthInfo.Impersonate`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum ImpersonationFrom {
+    /// `--as` (with `--as-group`, `--as-uid`, `--as-user-extra`).
+    #[default]
+    Flags,
+    /// The `as:` of this kubeconfig user (`None`: the user has no name we know).
+    Kubeconfig(Option<String>),
+}
+
+impl ImpersonationFrom {
+    /// Where it comes from, for a message: `--as`, or ``as:` of the kubeconfig user "bob"``.
+    pub fn source(&self) -> String {
+        match self {
+            ImpersonationFrom::Flags => "--as".into(),
+            ImpersonationFrom::Kubeconfig(Some(u)) => {
+                format!(
+                    "`as:` of the kubeconfig user {}",
+                    crate::base::echo::quoted(u)
+                )
+            }
+            ImpersonationFrom::Kubeconfig(None) => "`as:` of the kubeconfig user".into(),
+        }
+    }
+
+    /// How to stop impersonating: `drop --as`, or remove `as:` from the kubeconfig user.
+    pub fn undo(&self) -> String {
+        match self {
+            ImpersonationFrom::Flags => "drop --as".into(),
+            ImpersonationFrom::Kubeconfig(_) => format!(
+                "remove {} (or use another context)",
+                self.source().replacen(" of ", " from ", 1)
+            ),
+        }
+    }
 }
 
 /// Whether `ns` is a valid namespace name (an RFC 1123 label, as Kubernetes validates it).
@@ -107,36 +152,6 @@ static PROXY_IN_USE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 /// The proxy this process's client goes through (without userinfo), if any.
 pub fn proxy_in_use() -> Option<&'static str> {
     PROXY_IN_USE.get().map(String::as_str)
-}
-
-/// Kills (SIGKILL) this process's child processes: after the deadline, a credential plugin
-/// that never answered must not outlive us (kube-rs runs it with `std::process::Command`
-/// and gives no handle to it). Linux: children are the `/proc/<pid>/stat` entries whose
-/// parent pid (field 4, proc(5)) is ours, killed with kill(1) (this crate forbids `unsafe`,
-/// so no direct kill(2)); elsewhere this does nothing.
-fn kill_children() {
-    let me = std::process::id().to_string();
-    let Ok(procs) = std::fs::read_dir("/proc") else {
-        return;
-    };
-    let pids: Vec<String> = procs
-        .flatten()
-        .filter_map(|e| {
-            let pid = e.file_name().into_string().ok()?;
-            pid.parse::<u32>().ok()?;
-            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
-            // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-            let ppid = stat.rsplit_once(')')?.1.split_whitespace().nth(1)?;
-            (ppid == me).then_some(pid)
-        })
-        .collect();
-    if !pids.is_empty() {
-        let _ = std::process::Command::new("kill")
-            .arg("-KILL")
-            .args(&pids)
-            .stderr(std::process::Stdio::null())
-            .status();
-    }
 }
 
 /// Connects: kubeconfig + flags → [`Config`] → [`Client`]. No request is sent to the API
@@ -199,7 +214,12 @@ pub async fn connect(
     if let Some(reason) = &opts.reason {
         config.headers.push(reason_header(reason));
     }
-    let impersonation = impersonation(&config);
+    let from = if opts.as_user.is_some() {
+        ImpersonationFrom::Flags
+    } else {
+        ImpersonationFrom::Kubeconfig(opts.user.clone().or_else(|| base.user.clone()))
+    };
+    let impersonation = impersonation(&config, from);
     let proxy = choose_proxy(&mut config, kubeconfig_proxy.as_deref())?;
     let namespace = config.default_namespace.clone();
     remember_credentials(&config);
@@ -425,90 +445,18 @@ fn apply_flags(
         config.read_timeout = Some(t);
         config.write_timeout = Some(t);
         config.reset_reader_on_write = true;
+    } else {
+        // kube-rs's own connect timeout (30 s) would end a connection's wait — a proxy's
+        // CONNECT, a TLS handshake — 2 s before the request deadline that the message names;
+        // one timer, the deadline, so what is said is what happened.
+        config.connect_timeout = Some(crate::base::deadline::DEFAULT);
     }
     Ok(())
 }
 
-/// Adds the `User-Agent`, `Kubectl-Session` and `Kubectl-Command` headers. kube-rs sends no
-/// User-Agent; we name ourselves so audit logs can tell our requests apart, and carry the
-/// command path and the session id there too: the API server's audit log records the
-/// User-Agent, not other headers ([`user_agent`]).
-fn add_session_headers(
-    config: &mut Config,
-    session: &str,
-    command: Option<&str>,
-) -> Result<(), ClusterError> {
-    let session = http::HeaderValue::from_str(session)
-        .map_err(|_| ClusterError::Server(format!("session id {session:?}")))?;
-    let agent = user_agent(session.to_str().unwrap_or(""), command);
-    config.headers.push((
-        http::header::USER_AGENT,
-        http::HeaderValue::from_str(&agent).map_err(|_| ClusterError::Server(agent.clone()))?,
-    ));
-    config
-        .headers
-        .push((http::HeaderName::from_static("kubectl-session"), session));
-    if let Some(value) = command.and_then(|c| command_header(c).ok()) {
-        config
-            .headers
-            .push((http::HeaderName::from_static("kubectl-command"), value));
-    }
-    Ok(())
-}
-
-/// The `Kubectl-Command` value for the command path `command` (`patch`, `crds watch`):
-/// `kubectl myops patch`, as kubectl sends `kubectl apply` (KEP-859: the command path only,
-/// never arguments or flag values, which may hold secrets).
-///
-/// # Errors
-/// A path that is not a valid header value (clap's subcommand names are plain ASCII, so
-/// none of ours).
-pub fn command_header(
-    command: &str,
-) -> Result<http::HeaderValue, http::header::InvalidHeaderValue> {
-    http::HeaderValue::from_str(&format!("kubectl myops {command}"))
-}
-
-/// Our User-Agent (pure): `kubectl-myops/<version> (myops <command>) session/<id>`, or
-/// without the comment when no command path is known. The command is an RFC 9110 §10.1.5
-/// comment (parenthesized, only ASCII letters, digits, spaces, `-` and `_` from clap's subcommand
-/// names; anything else is dropped so the value stays one valid header value), and
-/// `session/<id>` stays the last word, as the audit-log readers expect.
-pub fn user_agent(session: &str, command: Option<&str>) -> String {
-    let product = concat!("kubectl-myops/", env!("CARGO_PKG_VERSION"));
-    let command: Option<String> = command
-        .map(|c| {
-            c.chars()
-                .filter(|ch| ch.is_ascii_alphanumeric() || matches!(ch, ' ' | '-' | '_'))
-                .collect::<String>()
-        })
-        .filter(|c| !c.trim().is_empty());
-    match command {
-        Some(c) => format!("{product} (myops {}) session/{session}", c.trim()),
-        None => format!("{product} session/{session}"),
-    }
-}
-
-/// The characters of a `--reason` that are percent-encoded in the `Myops-Reason` header: the
-/// controls (RFC 9110 section 5.5 allows none in a field value), `%` itself, so the value
-/// decodes back exactly, and the space, which a server strips from either end of a value;
-/// bytes of non-ASCII characters are always encoded (UTF-8, RFC 3986 section 2.1).
-const REASON_ENCODED: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS.add(b'%').add(b' ');
-
-/// The `Myops-Reason` header carrying `reason`, percent-encoded ([`REASON_ENCODED`]), so any
-/// text — another script, a newline, a quote — is one valid header value.
-pub fn reason_header(reason: &str) -> (http::HeaderName, http::HeaderValue) {
-    let encoded = percent_encoding::utf8_percent_encode(reason, REASON_ENCODED).to_string();
-    (
-        http::HeaderName::from_static("myops-reason"),
-        // Every byte left is visible ASCII or a space after the encoding above.
-        http::HeaderValue::from_str(&encoded)
-            .unwrap_or_else(|_| http::HeaderValue::from_static("")),
-    )
-}
-
-/// The identity `config` asks the server to impersonate, `None` without `impersonate`.
-fn impersonation(config: &Config) -> Option<Impersonation> {
+/// The identity `config` asks the server to impersonate, `None` without `impersonate`;
+/// `from` says whether the flags or the kubeconfig user asked for it.
+fn impersonation(config: &Config, from: ImpersonationFrom) -> Option<Impersonation> {
     config
         .auth_info
         .impersonate
@@ -528,6 +476,7 @@ fn impersonation(config: &Config) -> Option<Impersonation> {
                 .unwrap_or_default()
                 .into_iter()
                 .collect(),
+            from,
         })
 }
 
@@ -552,38 +501,49 @@ fn choose_proxy(
     Ok(proxy)
 }
 
-/// Builds the client from `config`, bounded by `deadline`. kube-rs runs an exec credential
-/// plugin synchronously while it builds the client: that runs on the blocking pool so a
-/// plugin that never answers cannot outlive the deadline (the process exits without
-/// waiting for it: app::main shuts the runtime down in the background).
+/// Builds the client from `config`. A user's exec credential plugin runs first, once per
+/// process for its exec configuration ([`super::exec_plugin::shared`]): bounded by `deadline`
+/// unless it is interactive on a terminal (then by the user), its client certificate put
+/// in `config` and its token sent by [`super::exec_plugin::BearerLayer`], which asks it again
+/// when the token expires. kube-rs never sees the plugin (it would run it twice per client).
 ///
 /// # Errors
 /// [`ClusterError::Kuberc`] when the kuberc's credential plugin policy denies the plugin
 /// (kubectl 1.35+ `credentialPluginPolicy`: it is then never started);
-/// [`ClusterError::CredentialTimeout`] after the deadline, the plugin's process killed;
-/// the plugin's or kube's failure otherwise.
+/// [`ClusterError::CredentialTimeout`] after the deadline, the plugin's process group killed;
+/// [`ClusterError::CredentialPlugin`] when it fails; kube's failure otherwise.
 async fn build_client(
-    config: Config,
+    mut config: Config,
     plugin_policy: &Policy,
     opts: &KubeOptions,
     deadline: std::time::Duration,
 ) -> Result<Client, ClusterError> {
-    let program = config
-        .auth_info
-        .exec
-        .as_ref()
-        .and_then(|e| e.command.clone())
-        .unwrap_or_default();
-    if config.auth_info.exec.is_some() {
+    use super::exec_plugin as plugin;
+    let mut bearer = None;
+    if let Some(exec) = config.auth_info.exec.take() {
+        let program = exec.command.clone().unwrap_or_default();
         super::kuberc::check_plugin(plugin_policy, &program, &opts.path_env)?;
-    }
-    let build = tokio::task::spawn_blocking(move || super::connector::build_client(config));
-    match tokio::time::timeout(deadline, build).await {
-        Ok(Ok(built)) => built.map_err(|e| client_error(e, &program)),
-        Ok(Err(join)) => Err(ClusterError::Client(kube::Error::Service(Box::new(join)))),
-        Err(_) => {
-            kill_children();
-            Err(ClusterError::CredentialTimeout(deadline))
+        let stdin_terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+        let failed = |e: plugin::PluginError| match e {
+            plugin::PluginError::Timeout(d) => ClusterError::CredentialTimeout(d),
+            e => ClusterError::CredentialPlugin {
+                program: program.clone(),
+                problem: e.to_string(),
+            },
+        };
+        let interactive =
+            plugin::interactive(exec.interactive_mode.as_ref(), stdin_terminal).map_err(failed)?;
+        let shared = plugin::shared(&exec, interactive, plugin::bound(interactive, deadline));
+        let cred = shared.get().await.map_err(failed)?;
+        if let Some((cert, key)) = &cred.client_pair {
+            use base64::Engine;
+            let b64 = base64::engine::general_purpose::STANDARD;
+            config.auth_info.client_certificate_data = Some(b64.encode(cert));
+            config.auth_info.client_key_data = Some(b64.encode(key).into());
+        }
+        if cred.token.is_some() {
+            bearer = Some(plugin::BearerLayer(shared));
         }
     }
+    super::connector::build_client(config, bearer).map_err(|e| client_error(e, ""))
 }

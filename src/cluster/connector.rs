@@ -26,9 +26,10 @@
 //! one pool within the process, so 40 contexts over two API servers open a few connections instead
 //! of 40 TLS handshakes. This is client-go's transport cache
 //! (`k8s.io/client-go/transport/cache.go`, `tlsCacheKey`): bearer tokens, basic authentication and
-//! impersonation are per-request headers and stay per context; a config with an exec credential
-//! plugin is never shared (client-go does not cache a transport whose certificate comes from a
-//! callback either).
+//! impersonation are per-request headers and stay per context; a config that still names an exec
+//! credential plugin is never shared (client-go does not cache a transport whose certificate
+//! comes from a callback either) — `super::client` runs the plugin first (`super::exec_plugin`)
+//! and hands over its token as a layer and its client certificate as TLS material, so none does.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -41,6 +42,8 @@ use kube::{Client, Config};
 use secrecy::ExposeSecret;
 use tower::util::BoxCloneSyncService;
 use tower::{BoxError, Service, ServiceBuilder};
+
+use super::tunnel::Watched;
 
 /// The HTTP client below the per-context layers: connection pool, TLS, proxy and timeouts,
 /// type-erased so that clients over different connector types share one cache.
@@ -119,19 +122,27 @@ pub fn tcp_connector() -> HttpConnector {
 /// Builds the client for `config`: kube-rs's client stack over [`tcp_connector`], through
 /// `config.proxy_url` when set (already chosen by [`super::proxy::choose`]).
 ///
-/// Runs an exec credential plugin when the user has one (kube-rs runs it while it builds the
-/// authentication layer and the TLS configuration), synchronously: call it from a blocking
-/// task.
+/// `bearer`, the shared token of an exec credential plugin, is sent on every request
+/// (`super::exec_plugin::BearerLayer`); `config` names no plugin then. A config that does
+/// name one has kube-rs run it, twice (authentication layer, TLS configuration),
+/// synchronously — `super::client::connect` never builds one.
 ///
 /// # Errors
 /// `kube::Error` as `Client::try_from` gives them: unreadable TLS material, a failing
 /// credential plugin, a header value that cannot be sent, or a proxy scheme other than
 /// `http`, `https` and `socks5` ([`kube::Error::ProxyProtocolUnsupported`]).
-pub fn build_client(config: Config) -> Result<Client, kube::Error> {
+pub fn build_client(
+    config: Config,
+    bearer: Option<super::exec_plugin::BearerLayer>,
+) -> Result<Client, kube::Error> {
     // kube-rs's order: the authentication layer (an exec plugin's token) before TLS.
     let auth_layer = config.auth_layer()?;
+    let auth = Auth {
+        kube: auth_layer,
+        bearer,
+    };
     let Some(key) = TransportKey::of(&config) else {
-        return with_layers(transport(&config)?, auth_layer, config);
+        return with_layers(transport(&config)?, auth, config);
     };
     // Held while a missing transport is built, so concurrent contexts with one key build it
     // once (parsing PEM and building a rustls configuration: well under a millisecond).
@@ -147,7 +158,7 @@ pub fn build_client(config: Config) -> Result<Client, kube::Error> {
         }
     };
     drop(cache);
-    with_layers(shared, auth_layer, config)
+    with_layers(shared, auth, config)
 }
 
 /// The HTTP client for `config`: TLS over [`tcp_connector`], through `config.proxy_url`
@@ -157,14 +168,18 @@ fn transport(config: &Config) -> Result<Transport, kube::Error> {
     match config.proxy_url.clone() {
         None => http_client(tcp, config),
         Some(proxy) => match proxy.scheme_str() {
+            // Each proxy connector is watched (super::tunnel): a proxy that never answers is
+            // then named by the timeout, not the API server it never reached.
             Some("socks5") => http_client(
-                hyper_util::client::legacy::connect::proxy::SocksV5::new(proxy, tcp),
+                Watched(hyper_util::client::legacy::connect::proxy::SocksV5::new(
+                    proxy, tcp,
+                )),
                 config,
             ),
             Some("http") => {
                 let tunnel =
                     hyper_util::client::legacy::connect::proxy::Tunnel::new(proxy.clone(), tcp);
-                http_client(with_proxy_auth(&proxy, tunnel), config)
+                http_client(Watched(with_proxy_auth(&proxy, tunnel)), config)
             }
             Some("https") => {
                 let tls_to_proxy = config.rustls_https_connector_with_connector(tcp)?;
@@ -172,7 +187,7 @@ fn transport(config: &Config) -> Result<Transport, kube::Error> {
                     proxy.clone(),
                     tls_to_proxy,
                 );
-                http_client(with_proxy_auth(&proxy, tunnel), config)
+                http_client(Watched(with_proxy_auth(&proxy, tunnel)), config)
             }
             _ => Err(kube::Error::ProxyProtocolUnsupported {
                 proxy_url: Box::new(proxy),
@@ -284,14 +299,17 @@ fn https_connector<H>(
     Ok(builder.enable_all_versions().wrap_connector(connector))
 }
 
+/// The authentication of one client: kube-rs's layer (`config.auth_layer()`: bearer, basic,
+/// token file, auth-provider) and the shared exec plugin token (`super::exec_plugin`).
+struct Auth {
+    kube: Option<kube::client::middleware::AuthLayer>,
+    bearer: Option<super::exec_plugin::BearerLayer>,
+}
+
 /// The upper half of kube-client 5.0's `make_generic_builder`, per context: base URI,
-/// optional retry ([`RetryAfter`] instead of kube's policy), authentication (`auth_layer`,
-/// from `config.auth_layer()`) and the extra headers over `http`.
-fn with_layers(
-    http: Transport,
-    auth_layer: Option<kube::client::middleware::AuthLayer>,
-    config: Config,
-) -> Result<Client, kube::Error> {
+/// optional retry ([`RetryAfter`] instead of kube's policy), authentication ([`Auth`]) and
+/// the extra headers over `http`.
+fn with_layers(http: Transport, auth: Auth, config: Config) -> Result<Client, kube::Error> {
     let retry = config
         .default_retry
         .then(|| tower::retry::RetryLayer::new(RetryAfter { left: MAX_RETRIES }));
@@ -302,7 +320,8 @@ fn with_layers(
         .map_response(super::audit::record)
         .layer(config.base_uri_layer())
         .option_layer(retry)
-        .option_layer(auth_layer)
+        .option_layer(auth.kube)
+        .option_layer(auth.bearer)
         .layer(config.extra_headers_layer()?)
         .map_err(BoxError::from)
         .service(http);
@@ -499,7 +518,9 @@ mod tests {
     fn an_unknown_proxy_scheme_is_refused_as_kube_refuses_it() {
         let mut config = Config::new("https://127.0.0.1:6443".parse().unwrap());
         config.proxy_url = Some("ftp://127.0.0.1:21".parse().unwrap());
-        let e = build_client(config).err().expect("ftp proxies are refused");
+        let e = build_client(config, None)
+            .err()
+            .expect("ftp proxies are refused");
         assert!(
             matches!(e, kube::Error::ProxyProtocolUnsupported { .. }),
             "{e}"

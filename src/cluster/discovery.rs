@@ -78,18 +78,10 @@ pub enum ResolveError {
         crate::base::echo::quoted(.0)
     )]
     Unknown(String),
-    /// Several resources match (e.g. a short name used by two groups).
-    #[error("resource type {} is ambiguous: it matches {}; use plural.group", crate::base::echo::quoted(input), candidates.join(", "))]
-    Ambiguous {
-        /// What the user typed.
-        input: String,
-        /// The matching `plural.group` names.
-        candidates: Vec<String>,
-    },
 }
 
 impl ResolveError {
-    /// Both are usage errors (exit 2).
+    /// A usage error (exit 2).
     pub fn exit_status(&self) -> ExitStatus {
         ExitStatus::Usage
     }
@@ -192,11 +184,11 @@ impl TypeIndex {
     /// Resolves TYPE as kubectl does: `plural.version.group`, `plural.group` (or
     /// `kind.group`, `singular.group`), then plural, singular, short name or kind,
     /// case-insensitively. Matches in a group's preferred version win; a name that still
-    /// matches several groups is ambiguous.
+    /// matches several groups resolves to the first group in discovery order, as kubectl's
+    /// priority picks it, and the choice is noted ([`take_notes`]).
     ///
     /// # Errors
-    /// [`ResolveError::Unknown`] when nothing matches, [`ResolveError::Ambiguous`] when
-    /// several groups match.
+    /// [`ResolveError::Unknown`] when nothing matches.
     pub fn resolve(&self, input: &str) -> Result<&ResolvedType, ResolveError> {
         let want = input.to_lowercase();
         // plural.version.group and name.group forms (only when TYPE has a dot: a fan-out
@@ -312,30 +304,63 @@ fn qualified_match(t: &ResolvedType, want: &str) -> bool {
             .is_some_and(is_name)
 }
 
-/// Picks one type from `matches`: `None` when empty, ambiguous when several groups match,
-/// else the match in the group's preferred version.
+/// Picks one type from `matches` (in discovery order): `None` when empty, else the match in
+/// its group's preferred version. When several groups match, the first group in discovery
+/// order wins, as kubectl's `PriorityRESTMapper` picks it: `NewDiscoveryRESTMapper` ranks
+/// the groups in the server's discovery order, each group's preferred version first
+/// (client-go `restmapper/discovery.go`, `restmapper/priority.go` `ResourceFor`; the server
+/// orders groups by their APIService priority, CRD groups by name). The choice is noted for
+/// stderr ([`take_notes`]).
 fn pick<'a>(
     input: &str,
     matches: Vec<&'a ResolvedType>,
 ) -> Option<Result<&'a ResolvedType, ResolveError>> {
-    if matches.is_empty() {
-        return None;
-    }
-    let mut groups: Vec<String> = matches.iter().map(|t| t.group_resource()).collect();
-    groups.sort();
-    groups.dedup();
-    if groups.len() > 1 {
-        return Some(Err(ResolveError::Ambiguous {
-            input: input.to_string(),
-            candidates: groups,
-        }));
-    }
-    matches
+    let first = matches.first()?;
+    let group = first.api.group.clone();
+    let mut others: Vec<String> = matches
+        .iter()
+        .filter(|t| t.api.group != group)
+        .map(|t| t.group_resource())
+        .collect();
+    others.dedup();
+    let in_group: Vec<&&ResolvedType> = matches.iter().filter(|t| t.api.group == group).collect();
+    let chosen = in_group
         .iter()
         .find(|t| t.preferred)
-        .or(matches.first())
-        .copied()
-        .map(Ok)
+        .unwrap_or(&in_group[0]);
+    if !others.is_empty() {
+        note(format!(
+            "resource type {} is served by {} and {}; using {}, the first in the server's discovery order as kubectl picks it; name another as plural.group",
+            crate::base::echo::quoted(input),
+            chosen.group_resource(),
+            others.join(", "),
+            chosen.group_resource()
+        ));
+    }
+    Some(Ok(*chosen))
+}
+
+/// The choices [`pick`] made among several groups, to say once on stderr.
+static NOTES: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+fn note(text: String) {
+    let mut n = NOTES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !n.contains(&text) {
+        n.push(text);
+    }
+}
+
+/// The choices TYPE resolution made among several API groups serving one name since the
+/// last call (each once), e.g. `resource type "widgets" is served by widgets.a.io and
+/// widgets.b.io; using widgets.a.io, …`; the program prints them as warnings.
+pub fn take_notes() -> Vec<String> {
+    std::mem::take(
+        &mut *NOTES
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner),
+    )
 }
 
 /// kubectl resolves a bare name that exists in the core group and elsewhere (e.g. `events`
@@ -394,187 +419,5 @@ fn push_group(types: &mut Vec<ResolvedType>, g: APIGroupDiscovery) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn index() -> TypeIndex {
-        let core: APIGroupDiscoveryList = serde_json::from_value(serde_json::json!({
-            "items": [{"metadata": {"name": ""}, "versions": [{"version": "v1", "resources": [
-                {"resource": "pods", "responseKind": {"group": "", "version": "v1", "kind": "Pod"}, "scope": "Namespaced",
-                 "singularResource": "pod", "verbs": ["get", "list"], "shortNames": ["po"], "categories": ["all"],
-                 "subresources": [{"subresource": "status", "verbs": ["get"]}]},
-                {"resource": "events", "responseKind": {"kind": "Event"}, "scope": "Namespaced", "singularResource": "event", "verbs": ["get"], "shortNames": ["ev"]},
-                {"resource": "namespaces", "responseKind": {"kind": "Namespace"}, "scope": "Cluster", "singularResource": "namespace", "verbs": ["get"], "shortNames": ["ns"]}
-            ]}]}]
-        }))
-        .unwrap();
-        let groups: APIGroupDiscoveryList = serde_json::from_value(serde_json::json!({
-            "items": [
-              {"metadata": {"name": "apps"}, "versions": [{"version": "v1", "resources": [
-                {"resource": "deployments", "responseKind": {"kind": "Deployment"}, "scope": "Namespaced", "singularResource": "deployment", "verbs": ["get"], "shortNames": ["deploy"]}]}]},
-              {"metadata": {"name": "events.k8s.io"}, "versions": [{"version": "v1", "resources": [
-                {"resource": "events", "responseKind": {"kind": "Event"}, "scope": "Namespaced", "singularResource": "event", "verbs": ["get"], "shortNames": ["ev"]}]}]},
-              {"metadata": {"name": "example.com"}, "versions": [
-                {"version": "v1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"], "categories": ["myops"]}]},
-                {"version": "v1alpha1", "resources": [{"resource": "backupjobs", "responseKind": {"kind": "BackupJob"}, "scope": "Namespaced", "singularResource": "backupjob", "verbs": ["get"], "shortNames": ["bj"], "categories": ["myops", "old"]}]}]},
-              {"metadata": {"name": "a.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Cluster", "verbs": ["get"], "shortNames": ["wd"]}]}]},
-              {"metadata": {"name": "b.io"}, "versions": [{"version": "v1", "resources": [{"resource": "widgets", "responseKind": {"kind": "Widget"}, "scope": "Namespaced", "verbs": ["get"]}]}]}
-            ]
-        }))
-        .unwrap();
-        TypeIndex::from_discovery(core, groups)
-    }
-
-    fn gr(i: &TypeIndex, s: &str) -> String {
-        let t = i.resolve(s).unwrap();
-        format!("{}/{}", t.group_resource(), t.api.version)
-    }
-
-    #[test]
-    fn a_category_expands_to_preferred_versions_once_each_in_discovery_order() {
-        let i = index();
-        let names = |c: &str| -> Vec<String> {
-            i.category(c)
-                .iter()
-                .map(|t| format!("{}/{}", t.group_resource(), t.api.version))
-                .collect()
-        };
-        assert_eq!(names("all"), ["pods/v1"]);
-        // In both versions: once, preferred. Only in the old version: still the preferred one.
-        assert_eq!(names("myops"), ["backupjobs.example.com/v1"]);
-        assert_eq!(names("old"), ["backupjobs.example.com/v1"]);
-        // Matched exactly, as kubectl's map lookup.
-        assert!(names("ALL").is_empty());
-        assert!(names("pods").is_empty());
-    }
-
-    #[test]
-    fn resolves_plural_singular_kind_short_name_and_qualified_forms() {
-        let i = index();
-        for s in ["pods", "pod", "Pod", "po", "PODS"] {
-            assert_eq!(gr(&i, s), "pods/v1", "{s}");
-        }
-        for s in [
-            "deploy",
-            "deployment",
-            "deployments.apps",
-            "deployments.v1.apps",
-            "Deployment",
-        ] {
-            assert_eq!(gr(&i, s), "deployments.apps/v1", "{s}");
-        }
-        assert_eq!(gr(&i, "bj"), "backupjobs.example.com/v1");
-        assert_eq!(
-            gr(&i, "backupjobs.v1alpha1.example.com"),
-            "backupjobs.example.com/v1alpha1"
-        );
-        assert_eq!(gr(&i, "widgets.b.io"), "widgets.b.io/v1");
-        assert_eq!(gr(&i, "wd"), "widgets.a.io/v1");
-    }
-
-    #[test]
-    fn core_group_wins_a_bare_name_shared_with_another_group() {
-        let i = index();
-        assert_eq!(gr(&i, "events"), "events/v1");
-        assert_eq!(gr(&i, "events.events.k8s.io"), "events.events.k8s.io/v1");
-    }
-
-    #[test]
-    fn ambiguous_and_unknown_types_are_errors_listing_candidates() {
-        let i = index();
-        assert_eq!(
-            i.resolve("widgets").unwrap_err(),
-            ResolveError::Ambiguous {
-                input: "widgets".into(),
-                candidates: vec!["widgets.a.io".into(), "widgets.b.io".into()]
-            }
-        );
-        assert_eq!(
-            i.resolve("nosuch").unwrap_err(),
-            ResolveError::Unknown("nosuch".into())
-        );
-        assert_eq!(
-            i.resolve("pods/status").unwrap_err(),
-            ResolveError::Unknown("pods/status".into())
-        );
-    }
-
-    #[test]
-    fn an_unknown_type_with_escape_sequences_is_echoed_escaped_and_capped() {
-        let i = index();
-        let e = i.resolve("po\u{1b}[31mds").unwrap_err().to_string();
-        assert_eq!(
-            e,
-            "the server doesn't have a resource type \"po\\u{1b}[31mds\"; list the served types with `kubectl api-resources`"
-        );
-        let e = i.resolve(&"t".repeat(100_000)).unwrap_err().to_string();
-        assert!(e.contains("(100000 characters)") && e.len() < 300, "{e}");
-    }
-
-    #[test]
-    fn a_qualified_type_names_its_group_and_a_version_form_names_the_group_after_it() {
-        assert_eq!(groups_named_by("widgets.a.io"), ["a.io"]);
-        assert_eq!(groups_named_by("Widgets.A.IO"), ["a.io"]);
-        assert_eq!(
-            groups_named_by("widgets.v1beta2.a.io"),
-            ["v1beta2.a.io", "a.io"]
-        );
-        // Not a version: only the whole rest is a group.
-        assert_eq!(groups_named_by("widgets.vx.a.io"), ["vx.a.io"]);
-        assert_eq!(groups_named_by("widgets.v01.a.io"), ["v01.a.io"]);
-        assert!(groups_named_by("widgets").is_empty());
-        // Nothing that is not a group name goes into a URL.
-        assert!(groups_named_by("widgets.a.io/../../api").is_empty());
-        assert!(groups_named_by("widgets.a..io").is_empty());
-        assert!(groups_named_by("widgets.a.io?x=1").is_empty());
-        assert!(groups_named_by("widgets.-a.io").is_empty());
-    }
-
-    #[test]
-    fn a_group_from_per_group_discovery_resolves_like_an_aggregated_one() {
-        let mut i = index();
-        let list = |v: &str| -> APIResourceList {
-            serde_json::from_value(serde_json::json!({
-                "groupVersion": format!("new.example.com/{v}"),
-                "resources": [
-                    {"name": "gadgets", "singularName": "gadget", "namespaced": true, "kind": "Gadget",
-                     "verbs": ["get", "list"], "shortNames": ["gd"], "categories": ["myops"]},
-                    {"name": "gadgets/status", "singularName": "", "namespaced": true, "kind": "Gadget", "verbs": ["get"]}
-                ]
-            }))
-            .unwrap()
-        };
-        assert!(i.resolve("gadgets.new.example.com").is_err());
-        i.add_group("new.example.com", vec![list("v2"), list("v1")]);
-        let t = i.resolve("gadgets.new.example.com").unwrap();
-        assert_eq!(
-            (
-                t.api.api_version.as_str(),
-                t.api.kind.as_str(),
-                t.namespaced
-            ),
-            ("new.example.com/v2", "Gadget", true)
-        );
-        assert_eq!(t.singular, "gadget");
-        assert_eq!(t.subresources, ["status"]);
-        assert_eq!(gr(&i, "gd"), "gadgets.new.example.com/v2");
-        assert_eq!(
-            gr(&i, "gadgets.v1.new.example.com"),
-            "gadgets.new.example.com/v1"
-        );
-        // A group the index has is not added twice.
-        i.add_group("new.example.com", vec![list("v3")]);
-        assert!(i.resolve("gadgets.v3.new.example.com").is_err());
-    }
-
-    #[test]
-    fn name_prefix_and_group_resource_follow_kubectl() {
-        let i = index();
-        assert_eq!(i.resolve("po").unwrap().name_prefix(), "pod");
-        assert_eq!(
-            i.resolve("bj").unwrap().name_prefix(),
-            "backupjob.example.com"
-        );
-        assert!(!i.resolve("ns").unwrap().namespaced);
-    }
-}
+#[path = "discovery_tests.rs"]
+mod tests;

@@ -73,6 +73,23 @@ pub enum ApiError {
         /// Why the answer could not be read (the decoder's own words).
         detail: String,
     },
+    /// The request's deadline passed while it waited for the proxy to open the tunnel to the
+    /// API server (a `CONNECT` never answered, `super::tunnel`): the server was never reached,
+    /// so the proxy is named, and the deadline that ended the wait.
+    #[error(
+        "the proxy {proxy} did not open a tunnel to the API server {server} for {what} within {} (the request deadline); check that the proxy is up and answers CONNECT, fix HTTPS_PROXY/NO_PROXY or the cluster's proxy-url in the kubeconfig, or raise --request-timeout",
+        crate::config::duration_string::format(*.after)
+    )]
+    ProxyTimeout {
+        /// The API server URL.
+        server: String,
+        /// The proxy URL, without userinfo.
+        proxy: String,
+        /// What was asked, e.g. `the discovery request`.
+        what: String,
+        /// The deadline that passed.
+        after: std::time::Duration,
+    },
     /// A mutating request went (or may have gone) to the server and its answer was lost, or
     /// said only that it may still complete ([`ApiError::may_have_applied`]): the server may
     /// have made the change. Its change-log
@@ -223,6 +240,7 @@ impl ApiError {
             | ApiError::Proxy { .. }
             | ApiError::Timeout { .. }
             | ApiError::Undecodable { .. }
+            | ApiError::ProxyTimeout { .. }
             | ApiError::Lost { .. } => None,
         }
     }
@@ -241,7 +259,12 @@ impl ApiError {
         match self {
             ApiError::Server { code, .. } => *code == 504,
             ApiError::Proxy { .. } => false,
-            ApiError::Timeout { .. } | ApiError::Undecodable { .. } | ApiError::Lost { .. } => true,
+            // A tunnel not yet open carried nothing — unless another connection did; a
+            // deadline cannot tell, so the outcome stays open as for any timeout.
+            ApiError::Timeout { .. }
+            | ApiError::ProxyTimeout { .. }
+            | ApiError::Undecodable { .. }
+            | ApiError::Lost { .. } => true,
             ApiError::Transport { source, .. } => !never_sent(source),
         }
     }
@@ -260,6 +283,7 @@ impl ApiError {
             ApiError::Transport { .. }
             | ApiError::Proxy { .. }
             | ApiError::Timeout { .. }
+            | ApiError::ProxyTimeout { .. }
             | ApiError::Lost { .. } => true,
             ApiError::Server { code, .. } => matches!(code, 429 | 500 | 502 | 503 | 504),
         }
@@ -342,7 +366,7 @@ mod lost_tests {
     async fn delete_to(addr: std::net::SocketAddr) -> ApiError {
         let server = format!("http://{addr}");
         let config = kube::Config::new(server.parse().unwrap());
-        let client = crate::cluster::connector::build_client(config).unwrap();
+        let client = crate::cluster::connector::build_client(config, None).unwrap();
         let req = http::Request::delete("/api/v1/namespaces/shop/configmaps/web")
             .body(Vec::new())
             .unwrap();

@@ -7,6 +7,7 @@ pub mod connector;
 pub mod discovery;
 pub mod discovery_cache;
 pub mod errors;
+pub mod exec_plugin;
 pub mod in_cluster;
 pub mod kuberc;
 pub mod options;
@@ -14,6 +15,7 @@ pub mod params;
 mod pem;
 pub mod proxy;
 pub mod table;
+pub mod tunnel;
 
 pub use client::{Cluster, ClusterError, connect};
 pub use discovery::{ResolveError, ResolvedType, TypeIndex};

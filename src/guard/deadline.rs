@@ -56,10 +56,20 @@ pub async fn bounded<T, F>(
 where
     F: Future<Output = Result<T, kube::Error>>,
 {
-    let timeout = || ApiError::Timeout {
-        server: server.to_string(),
-        what: what.to_string(),
-        after: deadline,
+    // Read when the deadline passed: a proxy that never answered the CONNECT is named, not
+    // the server behind it (crate::cluster::tunnel).
+    let timeout = || match crate::cluster::client::proxy_in_use() {
+        Some(proxy) if crate::cluster::tunnel::proxy_silent() => ApiError::ProxyTimeout {
+            server: server.to_string(),
+            proxy: proxy.to_string(),
+            what: what.to_string(),
+            after: deadline,
+        },
+        _ => ApiError::Timeout {
+            server: server.to_string(),
+            what: what.to_string(),
+            after: deadline,
+        },
     };
     match tokio::time::timeout(deadline, fut).await {
         Ok(Err(e)) if timed_out(&e) => Err(timeout()),

@@ -19,16 +19,62 @@ pub struct Observed {
     pub extra: std::collections::BTreeMap<String, Vec<String>>,
 }
 
-/// The server acts as someone else than the impersonation asked for.
+/// Impersonation that failed: refused by the server, or not applied.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "impersonation was not applied: asked to act as {requested} but the API server sees {observed}; a proxy between here and the API server may drop Impersonate-* headers — connect to the API server directly, or drop --as"
-)]
-pub struct IdentityError {
-    /// The requested identity, described.
-    pub requested: String,
-    /// The observed identity, described.
-    pub observed: String,
+pub enum IdentityError {
+    /// The server acts as someone else than the impersonation asked for.
+    #[error(
+        "impersonation was not applied: asked to act as {requested} but the API server sees {observed}; a proxy between here and the API server may drop Impersonate-* headers — connect to the API server directly, or {undo}"
+    )]
+    NotApplied {
+        /// The requested identity, described.
+        requested: String,
+        /// The observed identity, described.
+        observed: String,
+        /// How to stop impersonating ([`crate::cluster::client::ImpersonationFrom::undo`]).
+        undo: String,
+    },
+    /// The caller may not impersonate (a 403 naming `impersonate` on the first request, the
+    /// SelfSubjectReview): exit 3 as every refusal.
+    #[error(
+        "{caller} may not impersonate {target} (the impersonation comes from {origin}): {reason}; ask a cluster admin for RBAC that lets {caller} impersonate {target}, or {undo}"
+    )]
+    NotAllowed {
+        /// The user who asked, as the server names it.
+        caller: String,
+        /// The user impersonated.
+        target: String,
+        /// Where the impersonation comes from ([`crate::cluster::client::ImpersonationFrom::source`]).
+        origin: String,
+        /// The server's message.
+        reason: String,
+        /// How to stop impersonating ([`crate::cluster::client::ImpersonationFrom::undo`]).
+        undo: String,
+    },
+}
+
+/// The refusal of `requested` when the server answered the first request with 403 `message`
+/// naming impersonation (`User "bob" cannot impersonate resource "users"`, or with
+/// constrained impersonation `cannot impersonate-on:user-info:create`: the apiserver's
+/// `filters/impersonation.go`); `None` for any other answer (pure).
+pub fn refused(requested: &Impersonation, code: u16, message: &str) -> Option<IdentityError> {
+    if code != 403 || !message.contains("cannot impersonate") {
+        return None;
+    }
+    let caller = message
+        .split_once("User \"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map_or_else(
+            || "the caller".to_string(),
+            |(u, _)| crate::base::echo::bare(u),
+        );
+    Some(IdentityError::NotAllowed {
+        caller,
+        target: crate::base::echo::bare(&requested.user),
+        origin: requested.from.source(),
+        reason: message.to_string(),
+        undo: requested.from.undo(),
+    })
 }
 
 fn describe(user: &str, groups: &[String], uid: Option<&str>) -> String {
@@ -75,7 +121,8 @@ pub fn verify(requested: &Impersonation, observed: &Observed) -> Result<(), Iden
             format!("{d} with extra {extra:?}")
         }
     };
-    Err(IdentityError {
+    Err(IdentityError::NotApplied {
+        undo: requested.from.undo(),
         requested: with_extra(
             describe(&requested.user, &requested.groups, requested.uid.as_deref()),
             &requested.extra,
@@ -89,6 +136,36 @@ pub fn verify(requested: &Impersonation, observed: &Observed) -> Result<(), Iden
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_403_naming_impersonate_is_a_refusal_naming_both_users_and_where_it_comes_from() {
+        use crate::cluster::client::ImpersonationFrom;
+        let mut want = imp("jane", &[], None);
+        let msg = "selfsubjectreviews.authentication.k8s.io is forbidden: User \"bob\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope";
+        let e = refused(&want, 403, msg).unwrap();
+        assert!(
+            e.to_string().starts_with(
+                "bob may not impersonate jane (the impersonation comes from --as): selfsubject"
+            ),
+            "{e}"
+        );
+        assert!(e.to_string().ends_with(", or drop --as"), "{e}");
+        want.from = ImpersonationFrom::Kubeconfig(Some("bob".into()));
+        let e = refused(&want, 403, msg).unwrap().to_string();
+        assert!(
+            e.ends_with(
+                ", or remove `as:` from the kubeconfig user \"bob\" (or use another context)"
+            ),
+            "{e}"
+        );
+        assert!(
+            e.contains("(the impersonation comes from `as:` of the kubeconfig user \"bob\")"),
+            "{e}"
+        );
+        // Any other answer is not about impersonation.
+        assert!(refused(&want, 403, "pods is forbidden: User \"bob\" cannot list").is_none());
+        assert!(refused(&want, 500, msg).is_none());
+    }
+
     use super::*;
 
     fn imp(user: &str, groups: &[&str], uid: Option<&str>) -> Impersonation {
@@ -134,11 +211,20 @@ mod tests {
             &seen("admin", &["system:masters", "system:authenticated"], None),
         )
         .unwrap_err();
-        assert_eq!(e.requested, "user \"joe\" in groups \"dev\"");
+        let IdentityError::NotApplied {
+            requested,
+            observed,
+            undo,
+        } = &e
+        else {
+            panic!("{e:?}")
+        };
+        assert_eq!(requested, "user \"joe\" in groups \"dev\"");
         assert_eq!(
-            e.observed,
+            observed,
             "user \"admin\" in groups \"system:masters\", \"system:authenticated\""
         );
+        assert_eq!(undo, "drop --as");
         assert!(
             e.to_string()
                 .starts_with("impersonation was not applied: asked to act as user \"joe\""),
@@ -165,9 +251,9 @@ mod tests {
         want.extra.insert("Scopes".into(), vec!["view".into()]);
         let mut got = seen("joe", &["system:authenticated"], None);
         let e = verify(&want, &got).unwrap_err();
-        assert_eq!(
-            e.requested,
-            "user \"joe\" with extra {\"Scopes\": [\"view\"]}"
+        assert!(
+            matches!(&e, IdentityError::NotApplied { requested, .. } if requested == "user \"joe\" with extra {\"Scopes\": [\"view\"]}"),
+            "{e:?}"
         );
         got.extra.insert("scopes".into(), vec!["view".into()]);
         assert!(verify(&want, &got).is_ok());

@@ -95,9 +95,10 @@ pub enum GuardError {
     /// A request failed or timed out.
     #[error(transparent)]
     Api(#[from] ApiError),
-    /// Impersonation was asked for but not applied by the server.
+    /// Impersonation was refused, or asked for but not applied by the server. Boxed: the
+    /// refusal's five strings would make every guard result large.
     #[error(transparent)]
-    Identity(#[from] IdentityError),
+    Identity(Box<IdentityError>),
     /// The change log cannot be written, so the mutation was refused before any request.
     #[error("{0}; nothing was sent to the cluster")]
     Journal(#[source] ChangelogError),
@@ -177,6 +178,12 @@ pub enum GuardError {
     /// The cluster mirror cannot be read ([`team`]).
     #[error(transparent)]
     Mirror(#[from] team::MirrorError),
+}
+
+impl From<IdentityError> for GuardError {
+    fn from(e: IdentityError) -> GuardError {
+        GuardError::Identity(Box::new(e))
+    }
 }
 
 impl GuardError {

@@ -170,7 +170,15 @@ impl<'s> Session<'s> {
             trail: Default::default(),
         };
         if let Some(requested) = session.cluster.impersonation.clone() {
-            let observed = session.review_identity().await?.ok_or_else(|| {
+            let observed = match session.review_identity().await {
+                Err(GateError::Review(ApiError::Server { code, message, .. }))
+                    if let Some(e) = super::identity::refused(&requested, code, &message) =>
+                {
+                    return Err(e.into());
+                }
+                other => other?,
+            };
+            let observed = observed.ok_or_else(|| {
                 GuardError::Gate(GateError::Review(ApiError::Server {
                     code: 500,
                     reason: "InternalError".into(),

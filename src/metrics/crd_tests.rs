@@ -258,6 +258,7 @@ async fn finish_crd_loads_warns_like_finish() {
     );
     let kept = State {
         state_id: Some(id),
+        state_dir: crate::metrics::state::dir_binding(home.path()),
         ..crd_state()
     };
     assert_eq!(load(home.path()).unwrap(), kept, "the totals are kept");
@@ -296,5 +297,9 @@ async fn without_a_target_finish_crd_loads_only_records() {
     assert!(warnings.is_empty(), "{warnings:?}");
     let mut state = load(home.path()).unwrap();
     assert!(state.state_id.take().is_some(), "recording creates the id");
+    assert!(
+        state.state_dir.take().is_some(),
+        "and binds it to the directory"
+    );
     assert_eq!(state, crd_state());
 }

@@ -127,13 +127,37 @@ fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, Metrics
     })?;
     let _lock = lock(home, true)?;
     let mut state = read_state(home)?;
+    let here = dir_binding(home);
+    if is_copy(&state, here.as_deref()) {
+        // Its totals and its group are the original's: it starts as a new state directory,
+        // so neither overwrites the other's group nor counts the other's totals twice.
+        state = State::default();
+    }
     change(&mut state);
     if state.state_id.is_none() {
         state.state_id = Some(new_state_id());
     }
+    state.state_dir = here;
     write_state(home, &state)?;
     Ok(state)
     // `_lock` is dropped here, after the rename: the lock is released when the file closes.
+}
+
+/// The directory `home` is, as `<device>:<inode>` (`None` when it cannot be examined): what a
+/// [`State::state_id`] is bound to. A copy (`cp -a`, a restored backup) is another inode and
+/// so another directory; a rename within one file system keeps it.
+pub fn dir_binding(home: &Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    fs::metadata(home)
+        .ok()
+        .map(|m| format!("{}:{}", m.dev(), m.ino()))
+}
+
+/// Whether `state`, read in the directory bound as `here`, was written in another one: its
+/// id and totals were copied with it (pure). A file that names no directory (older files)
+/// is not a copy: it is bound where it is found.
+pub fn is_copy(state: &State, here: Option<&str>) -> bool {
+    matches!((state.state_dir.as_deref(), here), (Some(was), Some(now)) if was != now)
 }
 
 /// The state with a [`State::state_id`]: as [`load`] when the file has one, else written
@@ -144,7 +168,7 @@ fn update(home: &Path, change: impl FnOnce(&mut State)) -> Result<State, Metrics
 /// As [`load`] and [`record`].
 pub fn load_with_id(home: &Path) -> Result<State, MetricsError> {
     let state = load(home)?;
-    if state.state_id.is_some() {
+    if state.state_id.is_some() && !is_copy(&state, dir_binding(home).as_deref()) {
         return Ok(state);
     }
     update(home, |_| {})
@@ -158,7 +182,10 @@ pub fn load_with_id(home: &Path) -> Result<State, MetricsError> {
 /// As [`record`].
 pub fn set_pushed_group(home: &Path, group: Option<&str>) -> Result<State, MetricsError> {
     let state = load(home)?;
-    if state.pushed_group.as_deref() == group && state.state_id.is_some() {
+    if state.pushed_group.as_deref() == group
+        && state.state_id.is_some()
+        && !is_copy(&state, dir_binding(home).as_deref())
+    {
         return Ok(state);
     }
     update(home, |s| s.pushed_group = group.map(str::to_string))
@@ -234,11 +261,15 @@ pub fn reset(home: &Path) -> Result<State, MetricsError> {
     let _lock = lock(home, true)?;
     let path = state_path(home);
     let kept = match read_state(home) {
-        Ok(old) if old.state_id.is_some() => State {
-            state_id: old.state_id,
-            pushed_group: old.pushed_group,
-            ..State::default()
-        },
+        // A copy's id and group are the original's: it is reset as a directory never written.
+        Ok(old) if old.state_id.is_some() && !is_copy(&old, dir_binding(home).as_deref()) => {
+            State {
+                state_id: old.state_id,
+                pushed_group: old.pushed_group,
+                state_dir: old.state_dir,
+                ..State::default()
+            }
+        }
         _ => {
             return match fs::remove_file(&path) {
                 Ok(()) => Ok(State::default()),

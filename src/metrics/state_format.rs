@@ -108,6 +108,9 @@ struct FileV1 {
         skip_serializing_if = "Option::is_none"
     )]
     pushed_group: Option<String>,
+    /// Absent in older files.
+    #[serde(default, rename = "stateDir", skip_serializing_if = "Option::is_none")]
+    state_dir: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -170,8 +173,22 @@ pub(super) fn parse_state(text: &str) -> Result<State, ParseError> {
             ));
         }
     }
+    if let Some(dir) = &file.state_dir {
+        let ok = dir.len() <= 64
+            && dir.split_once(':').is_some_and(|(dev, ino)| {
+                !dev.is_empty()
+                    && !ino.is_empty()
+                    && dev.bytes().chain(ino.bytes()).all(|b| b.is_ascii_digit())
+            });
+        if !ok {
+            return Err(ParseError::Corrupt(
+                "stateDir must be DEVICE:INODE (decimal digits)".to_string(),
+            ));
+        }
+    }
     state.state_id = file.state_id;
     state.pushed_group = file.pushed_group;
+    state.state_dir = file.state_dir;
     for s in file.ops {
         let totals = OpTotals {
             count: s.count,
@@ -297,6 +314,7 @@ pub(super) fn serialize_state(state: &State) -> serde_json::Result<String> {
             .collect(),
         state_id: state.state_id.clone(),
         pushed_group: state.pushed_group.clone(),
+        state_dir: state.state_dir.clone(),
     };
     serde_json::to_string(&file)
 }

@@ -52,7 +52,10 @@ fn three_successes_and_one_denial_give_exact_totals() {
 fn the_file_is_versioned_json_and_round_trips() {
     let home = tempfile::tempdir().unwrap();
     record(home.path(), "myops", &obs("patch", Status::Conflict, 1.5)).unwrap();
-    let text = fs::read_to_string(state_path(home.path())).unwrap();
+    let bound = format!(",\"stateDir\":\"{}\"", dir_binding(home.path()).unwrap());
+    let text = fs::read_to_string(state_path(home.path()))
+        .unwrap()
+        .replace(&bound, "");
     let id = load(home.path()).unwrap().state_id.unwrap();
     assert!(
         id.len() == 12 && id.bytes().all(|b| b.is_ascii_hexdigit()),
@@ -271,7 +274,10 @@ fn crd_loads_are_written_after_the_ops_and_round_trip() {
         &[(Status::Success, 0.25), (Status::Invalid, 0.001)],
     )
     .unwrap();
-    let text = fs::read_to_string(state_path(home.path())).unwrap();
+    let bound = format!(",\"stateDir\":\"{}\"", dir_binding(home.path()).unwrap());
+    let text = fs::read_to_string(state_path(home.path()))
+        .unwrap()
+        .replace(&bound, "");
     let id = load(home.path()).unwrap().state_id.unwrap();
     assert_eq!(
         text.replace(&id, "ID"),
@@ -449,3 +455,41 @@ fn inconsistent_crd_entries_are_corrupt() {
 
 #[path = "state_hostile_tests.rs"]
 mod hostile;
+
+#[test]
+fn a_copied_state_directory_takes_a_new_id_and_starts_from_zero() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let obs = Observation {
+        verb: "get".into(),
+        resource: "pods".into(),
+        status: Status::Success,
+        duration_seconds: 0.1,
+        client: "cli",
+    };
+    let first = record(&home, "myops", &obs).unwrap();
+    let first = set_pushed_group(&home, Some("http://gw:9091/metrics/job/j")).map_or(first, |s| s);
+    assert_eq!(first.state_dir, dir_binding(&home));
+    assert!(!is_copy(&first, dir_binding(&home).as_deref()));
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    std::fs::copy(state_path(&home), state_path(&copy)).unwrap();
+    assert!(is_copy(
+        &load(&copy).unwrap(),
+        dir_binding(&copy).as_deref()
+    ));
+    let copied = record(&copy, "myops", &obs).unwrap();
+    assert_ne!(copied.state_id, first.state_id);
+    assert_eq!(copied.pushed_group, None);
+    assert_eq!(copied.ops.values().map(|t| t.count).sum::<u64>(), 1);
+    // The original keeps its id and counts on.
+    let again = record(&home, "myops", &obs).unwrap();
+    assert_eq!(again.state_id, first.state_id);
+    assert_eq!(again.ops.values().map(|t| t.count).sum::<u64>(), 2);
+    // A file without a binding (older builds) is bound where it is, keeping its id.
+    let older = State {
+        state_dir: None,
+        ..again.clone()
+    };
+    assert!(!is_copy(&older, Some("1:2")));
+}

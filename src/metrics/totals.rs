@@ -121,6 +121,10 @@ pub struct State {
     /// `http://gw:9091/metrics/job/kubectl-myops/instance/node-1/state_id/3f9c2a71b0de`;
     /// `None` when never pushed or after that group was deleted.
     pub pushed_group: Option<String>,
+    /// The directory [`State::state_id`] belongs to, as `<device>:<inode>` of MYOPS_HOME
+    /// ([`super::state::dir_binding`]); `None` in files written before it was kept. A state
+    /// file found in another directory is a copy (`cp -a`), which takes a new id.
+    pub state_dir: Option<String>,
 }
 
 /// A fresh state id: the first 12 hex digits (48 bits) of [`crate::changelog::new_session_id`]

@@ -4,8 +4,9 @@
 use std::time::{Duration, Instant};
 
 use crate::fixture::{
-    Myops, Namespace, Run, cluster, free_port, kubectl_apply, kubectl_at, text_of,
+    Myops, Namespace, Run, cluster, free_port, kubectl, kubectl_apply, kubectl_at, text_of,
 };
+use crate::flags::real_kubectl;
 
 /// The rows of a matrix, each split into `columns` cells (the last, BOUNDARY, may hold spaces).
 fn matrix_rows(r: &Run, columns: usize) -> Vec<Vec<String>> {
@@ -714,4 +715,63 @@ fn whoami_prints_what_kubectl_prints() {
     );
     let r = m.run(&["auth", "whoami", "-o", "wide"]);
     assert_eq!((r.code, r.stdout.as_str()), (2, ""), "{r:?}");
+}
+
+#[test]
+fn can_i_sign_or_approve_signers_was_exit_2_doesnt_have_a_resource_type() {
+    let ns = Namespace::new("auth-signers");
+    let signer = format!("example.com/{}", ns.0);
+    let role = format!("myops-test-{}", ns.0);
+    kubectl_apply(&format!(
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata: {{name: {role}}}\nrules:\n- apiGroups: [certificates.k8s.io]\n  resources: [signers]\n  resourceNames: ['{signer}']\n  verbs: [approve]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata: {{name: {role}}}\nroleRef: {{apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: {role}}}\nsubjects:\n- {{apiGroup: rbac.authorization.k8s.io, kind: User, name: alice}}\n"
+    ));
+    let m = Myops::standard(&ns.0);
+    let warning = "Warning: the server doesn't have a resource type 'signers' in group 'certificates.k8s.io'\n";
+    let ask = |context: &str, verb: &str, target: &str| {
+        let r = m.run(&["auth", "can-i", verb, target, "--context", context]);
+        (r.code, r.stdout, r.stderr)
+    };
+    let typed = format!("signers.certificates.k8s.io/{signer}");
+    // The admin may do anything: yes, with kubectl's warning, as kubectl answers.
+    for verb in ["sign", "approve"] {
+        assert_eq!(
+            ask("admin", verb, "signers.certificates.k8s.io"),
+            (0, "yes\n".into(), warning.into())
+        );
+        let theirs = real_kubectl(&[], &["auth", "can-i", verb, "signers.certificates.k8s.io"]);
+        assert_eq!(
+            (theirs.code, theirs.stdout.as_str()),
+            (0, "yes\n"),
+            "{theirs:?}"
+        );
+        assert!(theirs.stderr.contains(warning.trim_end()), "{theirs:?}");
+    }
+    // alice may approve for this one signer (the name holds a `/`), nothing else.
+    assert_eq!(
+        ask("alice", "approve", &typed),
+        (0, "yes\n".into(), warning.into())
+    );
+    assert_eq!(ask("alice", "sign", &typed).0, 3);
+    assert_eq!(
+        ask(
+            "alice",
+            "approve",
+            "signers.certificates.k8s.io/example.com/other"
+        )
+        .0,
+        3
+    );
+    assert_eq!(ask("bob", "approve", &typed).0, 3);
+    // kubectl asks about a resource "signers.certificates.k8s.io" in the core group, which no
+    // rule for signers matches: it tells alice "no" where the API server would let her approve.
+    let theirs = real_kubectl(
+        &[],
+        &["auth", "can-i", "approve", &typed, "--context", "alice"],
+    );
+    assert_eq!(
+        (theirs.code, theirs.stdout.as_str()),
+        (1, "no\n"),
+        "{theirs:?}"
+    );
+    kubectl(&["delete", "clusterrolebinding,clusterrole", &role]);
 }

@@ -261,3 +261,44 @@ fn kubeconfig_list_skips_missing_files_and_namespace_comes_from_the_context() {
     let r = m.run(&["get", "pods", "--kubeconfig", "/nonexistent/config"]);
     assert_eq!(r.code, 2, "{r:?}");
 }
+
+#[test]
+fn a_type_served_by_two_groups_was_refused_as_ambiguous() {
+    let id = std::process::id();
+    let plural = format!("twin{id}s");
+    let groups = [format!("a{id}.myops.test"), format!("b{id}.myops.test")];
+    let ns = Namespace::new("get-two-groups");
+    for (n, group) in groups.iter().enumerate() {
+        crate::fixture::kubectl_apply(&format!(
+            "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: {plural}.{group}\nspec:\n  group: {group}\n  scope: Namespaced\n  names: {{plural: {plural}, singular: twin{id}, kind: Twin{id}}}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema: {{type: object, x-kubernetes-preserve-unknown-fields: true}}\n"
+        ));
+        crate::fixture::wait_established(&[&format!("{plural}.{group}")]);
+        crate::fixture::kubectl_apply(&format!(
+            "apiVersion: {group}/v1\nkind: Twin{id}\nmetadata: {{name: in-group-{n}, namespace: {}}}\n",
+            ns.0
+        ));
+    }
+    let m = Myops::new(&format!(
+        "name: myops\nverbs: [get]\nresources: [{plural}.{}, {plural}.{}]\nscopes: [namespace]\n",
+        groups[0], groups[1]
+    ));
+    let r = m.run(&["get", &plural, "-n", &ns.0, "-o", "name"]);
+    let theirs = kubectl(&["get", &plural, "-n", &ns.0, "-o", "name"]);
+    for g in &groups {
+        let _ = crate::fixture::kubectl_at(
+            &crate::fixture::cluster().kubeconfig,
+            &["delete", "crd", &format!("{plural}.{g}"), "--wait=false"],
+        );
+    }
+    // kubectl's priority: the first group in discovery order (CRD groups by name).
+    let chosen = format!("twin{id}.{}/in-group-0\n", groups[0]);
+    assert_eq!(theirs, chosen);
+    assert_eq!((r.code, r.stdout.as_str()), (0, chosen.as_str()), "{r:?}");
+    assert_eq!(
+        r.stderr,
+        format!(
+            "warning: resource type \"{plural}\" is served by {plural}.{} and {plural}.{}; using {plural}.{0}, the first in the server's discovery order as kubectl picks it; name another as plural.group\n",
+            groups[0], groups[1]
+        )
+    );
+}

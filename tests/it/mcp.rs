@@ -349,7 +349,10 @@ fn mcp_protected_context_is_refused_without_elicitation_and_confirmed_with_it() 
         "{e:#}"
     );
     assert!(
-        e["message"].as_str().unwrap().contains("only a person answers"),
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("only a person answers"),
         "{e:#}"
     );
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));

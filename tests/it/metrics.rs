@@ -423,3 +423,66 @@ fn metrics_reset_with_the_gateway_down_resets_locally_and_names_metrics_delete_e
     );
     assert!(state_file(&m).get("pushedGroup").is_none());
 }
+
+#[test]
+fn a_copied_myops_home_pushed_over_the_original_group() {
+    let ns = Namespace::new("metrics-copy");
+    ns.pod("web-1");
+    let gw = &cluster().pushgateway;
+    let m = Myops::standard(&ns.0);
+    assert_eq!(m.run(&["get", "pods", "-n", &ns.0]).code, 0);
+    assert_eq!(m.run(&["get", "pods", "-n", &ns.0]).code, 0);
+    let original = state_file(&m)["stateId"].as_str().unwrap().to_string();
+    let home = m.dir.path().join("myops");
+    let copy = m.dir.path().join("myops-copy");
+    let status = std::process::Command::new("cp")
+        .arg("-a")
+        .arg(&home)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let mut c = Myops::standard(&ns.0);
+    c.env = m.env.clone();
+    c.set_env("MYOPS_HOME", &copy.display().to_string());
+    let r = c.run(&["get", "pods", "-n", &ns.0]);
+    assert_eq!(r.code, 0, "{r:?}");
+    let copied: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(copy.join("metrics-state.json")).unwrap())
+            .unwrap();
+    let id = copied["stateId"].as_str().unwrap().to_string();
+    assert_ne!(id, original, "the copy kept the original's stateId");
+    // Two groups: the original's with its two gets, the copy's with its one (not 3: the
+    // copy's totals start from zero, so a sum over both is the three commands run).
+    let mut got = groups(gw, &ns.0);
+    got.sort_by_key(|g| g["state_id"].as_str().unwrap_or_default().to_string());
+    let mut want = vec![
+        serde_json::json!({"job": ns.0, "instance": "test", "state_id": original}),
+        serde_json::json!({"job": ns.0, "instance": "test", "state_id": id}),
+    ];
+    want.sort_by_key(|g| g["state_id"].as_str().unwrap_or_default().to_string());
+    assert_eq!(got, want);
+    let text = scrape(gw);
+    let ops = |state: &str| {
+        sample(
+            &text,
+            "ops_total",
+            &[
+                &format!("job=\"{}\"", ns.0),
+                &format!("state_id=\"{state}\""),
+            ],
+        )
+    };
+    assert_eq!((ops(&original), ops(&id)), (Some(2.0), Some(1.0)), "{text}");
+    // The original goes on in its own group, its id unchanged.
+    assert_eq!(m.run(&["get", "pods", "-n", &ns.0]).code, 0);
+    assert_eq!(state_file(&m)["stateId"].as_str().unwrap(), original);
+    assert_eq!(
+        sample(
+            &scrape(gw),
+            "ops_total",
+            &[&format!("state_id=\"{original}\"")]
+        ),
+        Some(3.0)
+    );
+}

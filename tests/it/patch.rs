@@ -623,3 +623,71 @@ fn regression_rollback_refused_when_a_controller_wrote_between_its_read_and_its_
     let now = json_of(&["get", "deploy", "web", "-n", &ns.0, "-o", "json"]);
     assert_eq!(now["spec"]["replicas"], 7, "the other writer's value stays");
 }
+
+#[test]
+fn strategic_patch_of_a_custom_resource_gave_client_and_server_dry_runs_two_verdicts() {
+    let ns = Namespace::new("patch-cr-dry");
+    let m = Myops::standard(&ns.0);
+    assert_eq!(
+        m.run(&["crds", "sync", root().join("crds").to_str().unwrap()])
+            .code,
+        0
+    );
+    kubectl_apply(&format!(
+        "apiVersion: example.com/v1\nkind: BackupJob\nmetadata: {{name: nightly, namespace: {}}}\nspec: {{schedule: '0 2 * * *', target: data-pvc}}\n",
+        ns.0
+    ));
+    let before = kubectl(&["get", "bj", "nightly", "-n", &ns.0, "-o", "json"]);
+    let verdict = |mode: &str| {
+        let r = m.run(&[
+            "patch",
+            "bj",
+            "nightly",
+            "-n",
+            &ns.0,
+            "-p",
+            r#"{"metadata":{"labels":{"x":"y"}}}"#,
+            &format!("--dry-run={mode}"),
+        ]);
+        (r.code, r.stdout, r.stderr)
+    };
+    let one = (
+        2,
+        String::new(),
+        "error: backupjobs.example.com does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json\n".to_string(),
+    );
+    assert_eq!(verdict("client"), one);
+    assert_eq!(verdict("server"), one);
+    // kubectl refuses both too (locally, and with the server's 415).
+    for mode in ["client", "server"] {
+        let out = crate::fixture::kubectl_at(
+            &crate::fixture::cluster().kubeconfig,
+            &[
+                "patch",
+                "bj",
+                "nightly",
+                "-n",
+                &ns.0,
+                "-p",
+                r#"{"metadata":{"labels":{"x":"y"}}}"#,
+                &format!("--dry-run={mode}"),
+            ],
+        );
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+    }
+    assert_eq!(
+        kubectl(&["get", "bj", "nightly", "-n", &ns.0, "-o", "json"]),
+        before
+    );
+    // A built-in type keeps its client verdict: computed by the server only.
+    let r = m.run(&[
+        "patch",
+        "ns",
+        &ns.0,
+        "-p",
+        r#"{"metadata":{"labels":{"x":"y"}}}"#,
+        "--dry-run=client",
+    ]);
+    assert_eq!(r.code, 2, "{r:?}");
+    assert!(r.stderr.contains("needs the server's schema"), "{r:?}");
+}

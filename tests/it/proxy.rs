@@ -210,6 +210,45 @@ fn a_proxy_that_is_down_is_exit_1_naming_it_without_its_password() {
 }
 
 #[test]
+fn a_connect_proxy_that_never_answers_was_blamed_on_the_api_server_at_the_wrong_time() {
+    // A stand-in proxy: the kernel accepts the connection into the backlog, nobody ever
+    // reads the CONNECT or answers it.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let proxy = format!("http://127.0.0.1:{}", silent.local_addr().unwrap().port());
+    let m = myops();
+    let kc = kubeconfig(m.dir.path(), "127.1", "");
+    let server = format!("https://127.1:{}", api_port());
+    let said = |after: &str| {
+        format!(
+            "error: the proxy {proxy} did not open a tunnel to the API server {server} for the discovery request within {after} (the request deadline); check that the proxy is up and answers CONNECT, fix HTTPS_PROXY/NO_PROXY or the cluster's proxy-url in the kubeconfig, or raise --request-timeout\n"
+        )
+    };
+    let run = |extra: &[&str]| {
+        let started = std::time::Instant::now();
+        let out = m
+            .command(&[&["get", "pods", "-n", "default"][..], extra].concat())
+            .env("KUBECONFIG", &kc)
+            .env("HTTPS_PROXY", &proxy)
+            .output()
+            .unwrap();
+        (Run::from(out), started.elapsed())
+    };
+    let (r, took) = run(&["--request-timeout", "2s"]);
+    assert_eq!((r.code, r.stderr.clone()), (1, said("2s")), "{r:?}");
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    // The default deadline: the wait ends when the message says it does (kube-rs's own
+    // 30 s connect timeout used to end it at 30 s while the message said 32 s).
+    let (r, took) = run(&[]);
+    assert_eq!((r.code, r.stderr.clone()), (1, said("32s")), "{r:?}");
+    assert!(
+        took >= std::time::Duration::from_secs(32) && took < std::time::Duration::from_secs(36),
+        "{took:?}"
+    );
+    // (kubectl fails too, after retrying discovery five times: `Unable to connect to the
+    // server: net/http: request canceled while waiting for connection`, naming no proxy.)
+}
+
+#[test]
 fn a_kubeconfig_proxy_url_with_an_unsupported_scheme_is_a_usage_error() {
     let m = myops();
     let kc = kubeconfig(

@@ -78,13 +78,14 @@ pub enum ClusterError {
         "cannot build the Kubernetes client: {0}; check the certificate and key files in the kubeconfig"
     )]
     Client(#[source] kube::Error),
-    /// The kubeconfig user's exec credential plugin failed. Its output is never shown: a
-    /// plugin that prints a credential and then fails (or prints it truncated) would
-    /// otherwise put the token on the terminal (kube-rs quotes the whole process output);
-    /// kubectl likewise names only the executable and the exit code
-    /// (client-go `plugin/pkg/client/auth/exec/exec.go`).
+    /// The kubeconfig user's exec credential plugin failed. Its standard output is never
+    /// shown: a plugin that prints a credential and then fails (or prints it truncated)
+    /// would otherwise put the token on the terminal (kube-rs quotes the whole process
+    /// output); kubectl likewise names only the executable and the exit code (client-go
+    /// `plugin/pkg/client/auth/exec/exec.go`). Its standard error, where a plugin says why,
+    /// was passed through before this message (`super::super::exec_plugin`).
     #[error(
-        "the credential plugin {program:?} of the kubeconfig user {problem}; its output is not shown because it may hold a credential: run the plugin by hand to see why"
+        "the credential plugin {program:?} of the kubeconfig user {problem}; its standard output is not shown because it may hold a credential: read what it wrote to standard error above, or run it by hand"
     )]
     CredentialPlugin {
         /// The plugin's executable as the kubeconfig names it (no arguments: they may hold secrets).
@@ -173,8 +174,9 @@ impl ClusterError {
 }
 
 /// Maps a kube client-construction error to ours. An exec credential plugin's failure never
-/// carries its output or arguments ([`ClusterError::CredentialPlugin`]); anything else keeps
-/// kube's first line only.
+/// carries its output or arguments ([`ClusterError::CredentialPlugin`]; kube-rs runs no
+/// plugin of ours, `super::super::exec_plugin` does, but an `auth-provider` may still run
+/// one); anything else keeps kube's first line only.
 pub(super) fn client_error(e: kube::Error, program: &str) -> ClusterError {
     use kube::client::AuthError;
     let plugin = |problem: String| ClusterError::CredentialPlugin {

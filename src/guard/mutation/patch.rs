@@ -162,7 +162,7 @@ impl Session<'_> {
         rules: &[crate::rules::policy::Compiled],
         mut intent: Entry,
     ) -> Result<Value, GuardError> {
-        let after = client_side(req, before);
+        let after = client_side(obj, req, before);
         if let (Ok(a), Some(b)) = (&after, before)
             && let Err(refusal) = policy_verdict(rules, obj, req.change(), b, a)
         {
@@ -483,8 +483,20 @@ pub fn recorded_after(
     }
 }
 
-/// `--dry-run=client`: the patch applied locally to the before-state (pure).
-fn client_side(req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, GuardError> {
+/// `--dry-run=client`: the patch applied locally to the before-state (pure). A strategic
+/// merge patch is refused as the server refuses it: of a type outside the built-in API groups
+/// (a custom resource, an aggregated API) with the server's verdict, that it has no strategic
+/// merge ([`no_strategic_merge`]; kubectl's client dry run refuses it too, "not supported …
+/// locally": its scheme holds only the built-in types, kubernetes/kubernetes#97423); of a
+/// built-in type, as one that needs the server's schema.
+fn client_side(
+    obj: &ObjectRef,
+    req: &PatchRequest<'_>,
+    before: Option<&Value>,
+) -> Result<Value, GuardError> {
+    if req.patch_type == PatchType::Strategic && !builtin_api_group(&obj.t.api.group) {
+        return Err(no_strategic_merge(obj));
+    }
     let mut doc = before.cloned().ok_or_else(|| {
         GuardError::Usage("--dry-run=client needs to read the object first, and reading it is forbidden; use --dry-run=server".into())
     })?;
@@ -503,6 +515,50 @@ fn client_side(req: &PatchRequest<'_>, before: Option<&Value>) -> Result<Value, 
     Ok(doc)
 }
 
+/// The API groups the API server itself serves with Go types, and so with strategic merge
+/// patch: the `GroupName`s of k8s.io/api v0.36.3 (`*/register.go`), plus
+/// `apiextensions.k8s.io` and `apiregistration.k8s.io` (served by the same process). Any other
+/// group is a custom resource's or an aggregated API's, which answer a strategic merge patch
+/// with 415 (the apiserver's `patch.go`: CRDs accept JSON, merge and apply patches only).
+pub fn builtin_api_group(group: &str) -> bool {
+    const GROUPS: &[&str] = &[
+        "",
+        "admissionregistration.k8s.io",
+        "apiextensions.k8s.io",
+        "apiregistration.k8s.io",
+        "apps",
+        "authentication.k8s.io",
+        "authorization.k8s.io",
+        "autoscaling",
+        "batch",
+        "certificates.k8s.io",
+        "coordination.k8s.io",
+        "discovery.k8s.io",
+        "events.k8s.io",
+        "extensions",
+        "flowcontrol.apiserver.k8s.io",
+        "internal.apiserver.k8s.io",
+        "networking.k8s.io",
+        "node.k8s.io",
+        "policy",
+        "rbac.authorization.k8s.io",
+        "resource.k8s.io",
+        "scheduling.k8s.io",
+        "storage.k8s.io",
+        "storagemigration.k8s.io",
+    ];
+    GROUPS.contains(&group)
+}
+
+/// The one verdict on a strategic merge patch of a type that has none, for the server's 415
+/// and for `--dry-run=client` alike.
+fn no_strategic_merge(obj: &ObjectRef) -> GuardError {
+    GuardError::Usage(format!(
+        "{} does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json",
+        obj.t.group_resource()
+    ))
+}
+
 /// Turns a server rejection into advice where the server's words do not help.
 fn explain_rejection(
     e: ApiError,
@@ -512,10 +568,7 @@ fn explain_rejection(
 ) -> GuardError {
     match e {
         ApiError::Server { code: 415, .. } if req.patch_type == PatchType::Strategic => {
-            GuardError::Usage(format!(
-                "{} does not support strategic merge patch (custom resources have no patch strategy); use --type merge or --type json",
-                obj.t.group_resource()
-            ))
+            no_strategic_merge(obj)
         }
         // The server says only "rejected … due to an error in our request" for a failed JSON
         // patch; applying it to the before-state locally names the operation that failed.

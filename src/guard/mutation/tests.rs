@@ -288,3 +288,21 @@ fn an_answer_that_could_not_be_read_was_journaled_as_a_failed_attempt() {
     assert_eq!(record.resource_version_after.as_deref(), Some("7"));
     assert!(result.is_ok());
 }
+
+#[test]
+fn custom_resource_groups_have_no_strategic_merge_and_built_in_ones_do() {
+    use super::patch::builtin_api_group;
+    for g in [
+        "",
+        "apps",
+        "batch",
+        "networking.k8s.io",
+        "apiextensions.k8s.io",
+    ] {
+        assert!(builtin_api_group(g), "{g}");
+    }
+    // A CRD in an approved *.k8s.io group (Gateway API) is still a custom resource.
+    for g in ["example.com", "gateway.networking.k8s.io", "metrics.k8s.io"] {
+        assert!(!builtin_api_group(g), "{g}");
+    }
+}

@@ -102,8 +102,32 @@ pub enum CanITarget {
         /// The user, group, uid or extra value, if given.
         name: Option<String>,
     },
+    /// A resource only the authorizer knows (no discovery serves it), asked at cluster scope
+    /// after kubectl's warning: [`authorization_only`].
+    AuthorizationOnly {
+        /// Its API group.
+        group: &'static str,
+        /// Its resource name.
+        resource: &'static str,
+        /// The object name, if any (a signer name holds a `/`: `example.com/my-signer`).
+        name: Option<String>,
+    },
     /// A non-resource URL such as `/healthz`.
     NonResource(String),
+}
+
+/// The resources the API server checks with RBAC but serves no API for, by the TYPE that
+/// names them: (group, resource). `signers.certificates.k8s.io` — `sign`, `approve` and
+/// `attest` on a signer name are what the CertificateSigningRequest approval, the signers and
+/// ClusterTrustBundle admission ask (k8s.io/kubernetes `pkg/registry/certificates` and
+/// `plugin/pkg/admission/certificates`; the Kubernetes docs, "Certificates and Certificate
+/// Signing Requests", "Authorization"). kubectl's `can-i` answers them after a warning
+/// (`cani.go`, `resourceFor`); the impersonation resources have their own target.
+pub fn authorization_only(type_name: &str) -> Option<(&'static str, &'static str)> {
+    match type_name.to_ascii_lowercase().as_str() {
+        "signers.certificates.k8s.io" => Some(("certificates.k8s.io", "signers")),
+        _ => None,
+    }
 }
 
 /// The longest non-resource URL `can-i` sends (bytes); a longer one is a usage error.
@@ -199,6 +223,33 @@ pub fn classify_can_i(
             });
         }
     }
+    let (word, rest) = match target.split_once('/') {
+        Some((w, r)) => (w, Some(r)),
+        None => (target, None),
+    };
+    if let Some((group, resource)) = authorization_only(word) {
+        if rest.is_some() && name.is_some() {
+            return Err(format!(
+                "{} already names an object; give TYPE NAME or TYPE/NAME, not both",
+                quoted(target)
+            ));
+        }
+        // As kubectl: everything after the first `/` is the name (`cani.go` splits in two).
+        let name = rest.or(name);
+        if let Some(n) = name
+            && (n.is_empty() || n.len() > MAX_URL_BYTES || n.chars().any(char::is_control))
+        {
+            return Err(format!("invalid NAME {}", quoted(n)));
+        }
+        if subresource.is_some() {
+            return Err(format!("{} has no subresources", quoted(word)));
+        }
+        return Ok(CanITarget::AuthorizationOnly {
+            group,
+            resource,
+            name: name.map(str::to_string),
+        });
+    }
     let (type_name, name) = parse_can_i_target(target, name)?;
     Ok(CanITarget::Resource { type_name, name })
 }
@@ -280,6 +331,25 @@ pub(super) async fn can_i(
             }
             (session.decide(&req).await?, None)
         }
+        CanITarget::AuthorizationOnly {
+            group,
+            resource,
+            name,
+        } => {
+            // kubectl's warning, word for word (`cani.go` `resourceFor`).
+            p.err_line(&format!(
+                "Warning: the server doesn't have a resource type '{resource}' in group '{group}'"
+            ));
+            let req = AccessRequest {
+                verb: verb.clone(),
+                group: group.to_string(),
+                resource: resource.to_string(),
+                subresource: None,
+                namespace: None,
+                name,
+            };
+            (session.decide(&req).await?, None)
+        }
         CanITarget::Resource { type_name, name } => {
             let t = session.resolve(&type_name).await?;
             if !a.quiet
@@ -319,4 +389,51 @@ pub(super) async fn can_i(
         Ok(()) => ExitStatus::Success,
         Err(_) => ExitStatus::Denied,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signers_are_asked_in_their_group_with_a_signer_name_that_holds_a_slash() {
+        let t = classify_can_i(
+            "approve",
+            "signers.certificates.k8s.io/example.com/my-signer",
+            None,
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            t,
+            CanITarget::AuthorizationOnly {
+                group: "certificates.k8s.io",
+                resource: "signers",
+                name: Some("example.com/my-signer".into()),
+            }
+        );
+        assert_eq!(
+            classify_can_i(
+                "sign",
+                "Signers.Certificates.k8s.io",
+                Some("kubernetes.io/*"),
+                None
+            )
+            .unwrap(),
+            CanITarget::AuthorizationOnly {
+                group: "certificates.k8s.io",
+                resource: "signers",
+                name: Some("kubernetes.io/*".into()),
+            }
+        );
+        assert!(classify_can_i("sign", "signers.certificates.k8s.io/a", Some("b"), None).is_err());
+        assert!(
+            classify_can_i("sign", "signers.certificates.k8s.io", None, Some("status")).is_err()
+        );
+        // Anything else is a TYPE for discovery, as before.
+        assert!(matches!(
+            classify_can_i("get", "signers", None, None).unwrap(),
+            CanITarget::Resource { .. }
+        ));
+    }
 }
