@@ -61,6 +61,46 @@ pub struct Server {
 pub(super) type CommandOf<'a> =
     Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>;
 
+impl<'a> Change<'a> {
+    /// The change `tool` makes with `input` (its arguments, which the token binds), printing
+    /// the object (`--output=json`), with no object read first; the verb a `protect:` rule
+    /// names is the tool's.
+    pub(super) fn of<T: serde::Serialize>(
+        tool: &'static str,
+        input: &T,
+        context: Option<&'a str>,
+        change: &'a super::tools::Change,
+        command: CommandOf<'a>,
+    ) -> Change<'a> {
+        Change {
+            tool,
+            arguments: serde_json::to_value(input).unwrap_or_default(),
+            context,
+            target: None,
+            confirm: change.confirm.as_deref(),
+            prints_object: true,
+            verb: tool,
+            command,
+        }
+    }
+
+    /// The same change, reading `target` before its preview and its confirmation.
+    fn on(self, target: Target) -> Change<'a> {
+        Change {
+            target: Some(target),
+            ..self
+        }
+    }
+
+    /// The same change, its command printing the object (`--output=json`) or not.
+    fn printing(self, prints_object: bool) -> Change<'a> {
+        Change {
+            prints_object,
+            ..self
+        }
+    }
+}
+
 /// How a mutating tool previews and makes its change.
 pub(super) struct Change<'a> {
     /// The tool's name.
@@ -305,20 +345,14 @@ impl Server {
         Parameters(i): Parameters<PatchInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let change = Change {
-            tool: "patch",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: Some(Target {
-                type_name: i.type_name.clone(),
-                name: i.name.clone(),
-                namespace: i.scope.namespace.clone(),
-            }),
-            confirm: i.change.confirm.as_deref(),
-            prints_object: true,
-            verb: "patch",
-            command: Box::new(|rv| i.command(rv)),
-        };
+        let change = Change::of(
+            "patch",
+            &i,
+            i.scope.context.as_deref(),
+            &i.change,
+            Box::new(|rv| i.command(rv)),
+        )
+        .on(Target::of(&i.type_name, &i.name, &i.scope));
         Ok(self.change(change, &ctx).await)
     }
 
@@ -331,20 +365,15 @@ impl Server {
         Parameters(i): Parameters<DeleteInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let change = Change {
-            tool: "delete",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: Some(Target {
-                type_name: i.type_name.clone(),
-                name: i.name.clone(),
-                namespace: i.scope.namespace.clone(),
-            }),
-            confirm: i.change.confirm.as_deref(),
-            prints_object: false,
-            verb: "delete",
-            command: Box::new(|_| i.command()),
-        };
+        let change = Change::of(
+            "delete",
+            &i,
+            i.scope.context.as_deref(),
+            &i.change,
+            Box::new(|_| i.command()),
+        )
+        .on(Target::of(&i.type_name, &i.name, &i.scope))
+        .printing(false);
         Ok(self.change(change, &ctx).await)
     }
 
@@ -361,16 +390,14 @@ impl Server {
             Ok(t) => t,
             Err(e) => return Ok(invalid(e)),
         };
-        let change = Change {
-            tool: "apply",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: Some(target),
-            confirm: i.change.confirm.as_deref(),
-            prints_object: true,
-            verb: "apply",
-            command: Box::new(|_| i.command()),
-        };
+        let change = Change::of(
+            "apply",
+            &i,
+            i.scope.context.as_deref(),
+            &i.change,
+            Box::new(|_| i.command()),
+        )
+        .on(target);
         Ok(self.change(change, &ctx).await)
     }
 
@@ -383,20 +410,14 @@ impl Server {
         Parameters(i): Parameters<ScaleInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let change = Change {
-            tool: "scale",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: Some(Target {
-                type_name: i.type_name.clone(),
-                name: i.name.clone(),
-                namespace: i.scope.namespace.clone(),
-            }),
-            confirm: i.change.confirm.as_deref(),
-            prints_object: true,
-            verb: "scale",
-            command: Box::new(|rv| i.command(rv)),
-        };
+        let change = Change::of(
+            "scale",
+            &i,
+            i.scope.context.as_deref(),
+            &i.change,
+            Box::new(|rv| i.command(rv)),
+        )
+        .on(Target::of(&i.type_name, &i.name, &i.scope));
         Ok(self.change(change, &ctx).await)
     }
 
@@ -433,16 +454,14 @@ impl Server {
         Parameters(i): Parameters<RollbackInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let change = Change {
-            tool: "rollback",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.context.as_deref(),
-            target: None,
-            confirm: i.change.confirm.as_deref(),
-            prints_object: false,
-            verb: "rollback",
-            command: Box::new(|_| i.command()),
-        };
+        let change = Change::of(
+            "rollback",
+            &i,
+            i.context.as_deref(),
+            &i.change,
+            Box::new(|_| i.command()),
+        )
+        .printing(false);
         Ok(self.change(change, &ctx).await)
     }
 
@@ -455,42 +474,29 @@ impl Server {
         Parameters(i): Parameters<UndeleteInput>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let change = Change {
-            tool: "undelete",
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: None,
-            confirm: i.change.confirm.as_deref(),
-            prints_object: false,
-            verb: "undelete",
-            command: Box::new(|_| i.command()),
-        };
+        let change = Change::of(
+            "undelete",
+            &i,
+            i.scope.context.as_deref(),
+            &i.change,
+            Box::new(|_| i.command()),
+        )
+        .printing(false);
         Ok(self.change(change, &ctx).await)
     }
 }
 
 impl Server {
+    /// `label` or `annotate` (`verb`): the same input and flow.
     async fn meta(
         &self,
         verb: &'static str,
         i: MetaInput,
         ctx: &RequestContext<RoleServer>,
     ) -> CallToolResult {
-        let input = i.clone();
-        let change = Change {
-            tool: verb,
-            arguments: serde_json::to_value(&i).unwrap_or_default(),
-            context: i.scope.context.as_deref(),
-            target: Some(Target {
-                type_name: i.type_name.clone(),
-                name: i.name.clone(),
-                namespace: i.scope.namespace.clone(),
-            }),
-            confirm: i.change.confirm.as_deref(),
-            prints_object: true,
-            verb,
-            command: Box::new(move |rv| input.command(verb, rv)),
-        };
+        let command: CommandOf<'_> = Box::new(|rv| i.command(verb, rv));
+        let change = Change::of(verb, &i, i.scope.context.as_deref(), &i.change, command)
+            .on(Target::of(&i.type_name, &i.name, &i.scope));
         self.change(change, ctx).await
     }
 }

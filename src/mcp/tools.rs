@@ -48,6 +48,17 @@ pub struct Target {
     pub namespace: Option<String>,
 }
 
+impl Target {
+    /// The object `type_name`/`name` in the scope's namespace.
+    pub fn of(type_name: &str, name: &str, scope: &Scope) -> Target {
+        Target {
+            type_name: type_name.to_string(),
+            name: name.to_string(),
+            namespace: scope.namespace.clone(),
+        }
+    }
+}
+
 /// Why a tool's arguments are refused before anything runs (exit 2, kind `invalid`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
