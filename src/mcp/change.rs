@@ -115,16 +115,31 @@ impl Server {
             Ok(o) => o,
             Err(e) => return failed(e),
         };
-        let (diff, dry_run) = if c.prints_object {
-            (answer::diff(before.as_ref(), Some(&out)), Value::Null)
-        } else if c.verb == "delete" {
-            (
-                answer::diff(before.as_ref(), None),
-                answer::redact_secrets(out),
-            )
-        } else {
-            (Value::Null, answer::redact_secrets(out))
+        // The dry run is journaled with the object before and as it would be after (both
+        // redacted): the diff of every verb comes from there, whatever the verb prints.
+        let journal = self.journal(context, caller).await;
+        let diffs: Vec<Value> = journal
+            .iter()
+            .map(|e| {
+                let after = if c.verb == "delete" {
+                    None
+                } else {
+                    e.get("after")
+                };
+                answer::diff(e.get("before").filter(|b| !b.is_null()), after)
+            })
+            .collect();
+        let diff = match diffs.as_slice() {
+            [one] => one.clone(),
+            _ => json!(
+                journal
+                    .iter()
+                    .zip(&diffs)
+                    .map(|(e, d)| json!({"object": summary(e), "diff": d}))
+                    .collect::<Vec<_>>()
+            ),
         };
+        let dry_run = answer::redact_secrets(out);
         let rv = before
             .as_ref()
             .and_then(|b| b.pointer("/metadata/resourceVersion"))
@@ -222,7 +237,12 @@ impl Server {
             Ok(r) => r,
             Err(e) => return failed(e),
         };
-        let entries = self.entries(context.as_deref(), caller).await;
+        let entries: Vec<Value> = self
+            .journal(context.as_deref(), caller)
+            .await
+            .iter()
+            .map(summary)
+            .collect();
         let undo = format!("kubectl myops rollback --session {}", caller.session);
         if ran.code != 0 {
             let mut e = ToolError::of(&ran);
@@ -253,8 +273,8 @@ impl Server {
         }))
     }
 
-    /// The change-log entries of `caller`'s session: id, operation, object and result.
-    async fn entries(&self, context: Option<&str>, caller: &Caller) -> Value {
+    /// The change-log entries of `caller`'s session, whole (redacted as the journal is).
+    async fn journal(&self, context: Option<&str>, caller: &Caller) -> Vec<Value> {
         let cmd = Command {
             args: vec![
                 "changelog".into(),
@@ -265,23 +285,9 @@ impl Server {
             stdin: None,
         };
         let Ok(ran) = self.exec(&cmd, context, &[], caller).await else {
-            return json!([]);
+            return Vec::new();
         };
-        let all: Vec<Value> = serde_json::from_str(&ran.stdout).unwrap_or_default();
-        Value::Array(
-            all.iter()
-                .map(|e| {
-                    json!({
-                        "id": e.get("id"),
-                        "operation": e.get("operation"),
-                        "kind": e.get("kind"),
-                        "namespace": e.get("namespace"),
-                        "name": e.get("name"),
-                        "result": e.get("result"),
-                    })
-                })
-                .collect(),
-        )
+        serde_json::from_str(&ran.stdout).unwrap_or_default()
     }
 
     /// How a person answered plugin.yaml `protect:` for this change: where a rule (other
@@ -361,4 +367,16 @@ impl Server {
             Err(_) => Asked::CannotAsk,
         })
     }
+}
+
+/// An entry as a result names it (pure): id, operation, object and result.
+fn summary(e: &Value) -> Value {
+    json!({
+        "id": e.get("id"),
+        "operation": e.get("operation"),
+        "kind": e.get("kind"),
+        "namespace": e.get("namespace"),
+        "name": e.get("name"),
+        "result": e.get("result"),
+    })
 }

@@ -62,9 +62,9 @@ pub(super) type CommandOf<'a> =
     Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>;
 
 impl<'a> Change<'a> {
-    /// The change `tool` makes with `input` (its arguments, which the token binds), printing
-    /// the object (`--output=json`), with no object read first; the verb a `protect:` rule
-    /// names is the tool's.
+    /// The change `tool` makes with `input` (its arguments, which the token binds), its
+    /// command's sentence as the result, with no object read first; the verb a `protect:`
+    /// rule names is the tool's.
     pub(super) fn of<T: serde::Serialize>(
         tool: &'static str,
         input: &T,
@@ -78,7 +78,7 @@ impl<'a> Change<'a> {
             context,
             target: None,
             confirm: change.confirm.as_deref(),
-            prints_object: true,
+            prints_object: false,
             verb: tool,
             command,
         }
@@ -92,7 +92,7 @@ impl<'a> Change<'a> {
         }
     }
 
-    /// The same change, its command printing the object (`--output=json`) or not.
+    /// The same change, its command printing the object (`--output=json`: `patch`) or not.
     fn printing(self, prints_object: bool) -> Change<'a> {
         Change {
             prints_object,
@@ -352,7 +352,8 @@ impl Server {
             &i.change,
             Box::new(|rv| i.command(rv)),
         )
-        .on(Target::of(&i.type_name, &i.name, &i.scope));
+        .on(Target::of(&i.type_name, &i.name, &i.scope))
+        .printing(true);
         Ok(self.change(change, &ctx).await)
     }
 
@@ -372,8 +373,7 @@ impl Server {
             &i.change,
             Box::new(|_| i.command()),
         )
-        .on(Target::of(&i.type_name, &i.name, &i.scope))
-        .printing(false);
+        .on(Target::of(&i.type_name, &i.name, &i.scope));
         Ok(self.change(change, &ctx).await)
     }
 
@@ -460,8 +460,7 @@ impl Server {
             i.context.as_deref(),
             &i.change,
             Box::new(|_| i.command()),
-        )
-        .printing(false);
+        );
         Ok(self.change(change, &ctx).await)
     }
 
@@ -480,8 +479,7 @@ impl Server {
             i.scope.context.as_deref(),
             &i.change,
             Box::new(|_| i.command()),
-        )
-        .printing(false);
+        );
         Ok(self.change(change, &ctx).await)
     }
 }

@@ -449,3 +449,103 @@ fn mcp_answers_never_hold_a_secret_value() {
         "Y2FuYXJ5LW4zdw=="
     );
 }
+
+/// The diffs of scale, label, apply and delete come from their journaled dry runs (only
+/// `patch` prints the object): a tool whose command printed only `-o name` had none.
+#[test]
+fn mcp_scale_label_apply_delete_and_undelete_preview_their_diff_then_change() {
+    let ns = Namespace::new("mcp-verbs");
+    crate::fixture::create_deployment(&ns.0, "web");
+    kubectl(&[
+        "create",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
+    let m = myops("");
+    let scale =
+        json!({"type": "deployments.apps", "name": "web", "namespace": ns.0, "replicas": 3});
+    let label =
+        json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "set": {"tier": "web"}});
+    let manifest = format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: web, namespace: {}}}\nspec:\n  replicas: 5\n  selector: {{matchLabels: {{app: web}}}}\n  template:\n    metadata: {{labels: {{app: web}}}}\n    spec: {{containers: [{{name: web, image: registry.invalid/web:1}}]}}\n",
+        ns.0
+    );
+    let conflicting = json!({"manifest": manifest});
+    let apply = json!({"manifest": format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c2, namespace: {}}}\ndata: {{k: v}}\n", ns.0)});
+    let delete = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
+    let undelete = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
+    let r = drive(
+        &m,
+        &[],
+        json!({"steps": [
+            {"call": "scale", "args": scale},
+            {"call": "scale", "args": scale, "confirm_from": 0},
+            {"call": "label", "args": label},
+            {"call": "label", "args": label, "confirm_from": 2},
+            {"call": "apply", "args": conflicting},
+            {"call": "apply", "args": apply},
+            {"call": "apply", "args": apply, "confirm_from": 5},
+            {"call": "delete", "args": delete},
+            {"call": "delete", "args": delete, "confirm_from": 7},
+            {"call": "undelete", "args": undelete},
+            {"call": "undelete", "args": undelete, "confirm_from": 9},
+        ]}),
+    );
+    let diff = |i: usize| answer(&r[i])["preview"]["diff"].clone();
+    assert_eq!(
+        diff(0),
+        json!([{"op": "replace", "path": "/spec/replicas", "value": 3}]),
+        "{:#}",
+        r[0]
+    );
+    assert_eq!(
+        diff(2),
+        json!([{"op": "add", "path": "/metadata/labels", "value": {"tier": "web"}}]),
+        "{:#}",
+        r[2]
+    );
+    // The manifest takes `.spec.replicas` from the field manager that scaled it: server-side
+    // apply's own conflict, as kubectl reports it.
+    let e = error(&r[4]);
+    assert_eq!(
+        (e["kind"].as_str(), e["exitCode"].as_i64()),
+        (Some("conflict"), Some(5)),
+        "{e:#}"
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains(".spec.replicas"),
+        "{e:#}"
+    );
+    assert_eq!(diff(5)[0]["op"], "add", "{:#}", r[5]);
+    assert_eq!(diff(5)[0]["value"]["data"], json!({"k": "v"}), "{:#}", r[5]);
+    assert_eq!(diff(7), json!([{"op": "remove", "path": ""}]), "{:#}", r[7]);
+    for i in [1, 3, 6, 8, 10] {
+        assert_eq!(answer(&r[i])["done"], true, "step {i}: {:#}", r[i]);
+        assert_eq!(
+            answer(&r[i])["entries"][0]["result"],
+            "success",
+            "step {i}: {:#}",
+            r[i]
+        );
+    }
+    let web: Value = serde_json::from_str(&kubectl(&[
+        "get",
+        "deployment",
+        "web",
+        "-n",
+        &ns.0,
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(web["spec"]["replicas"], 3);
+    assert_eq!(data_of(&ns.0, "c2"), json!({"k": "v"}));
+    assert_eq!(
+        data_of(&ns.0, "c1"),
+        json!({"a": "1"}),
+        "undeleted with its data"
+    );
+}
