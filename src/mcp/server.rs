@@ -193,8 +193,11 @@ impl Server {
             .client_info()
             .map(|i| format!("{}/{}", i.name, i.version))
             .unwrap_or_else(|| "unknown".into());
+        // Escaped first, then cut: an escaped control character is six characters, and the
+        // child refuses an actor over `MAX_ACTOR_CHARS`.
+        let who: String = crate::base::echo::escaped(&who).chars().take(100).collect();
         Caller {
-            actor: format!("mcp:{}", crate::base::echo::capped(&who, 100)),
+            actor: format!("mcp:{who}"),
             session: crate::changelog::new_session_id(),
         }
     }

@@ -227,3 +227,35 @@ fn mcp_a_client_that_disconnects_mid_delete_leaves_a_whole_journal() {
     ]);
     assert_eq!(left.trim(), "", "the configmap is deleted");
 }
+
+#[test]
+fn mcp_a_client_named_with_escape_sequences_and_3000_characters_is_journaled_escaped_and_capped() {
+    let ns = Namespace::new("mcp-name");
+    kubectl(&[
+        "create",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
+    let m = myops("");
+    let name = format!("{}evil\u{202e}", "\u{1b}[2J".repeat(500));
+    let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let r = drive(
+        &m,
+        &[],
+        json!({"client_name": name, "steps": [
+            {"call": "patch", "args": args},
+            {"call": "patch", "args": args, "confirm_from": 0},
+        ]}),
+    );
+    assert_eq!(r[1]["structured"]["done"], true, "{:#}", r[1]);
+    let actor = m.latest_records().pop().unwrap()["actor"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(actor.starts_with("mcp:\\u{1b}[2J"), "{actor}");
+    assert_eq!(actor.chars().count(), "mcp:".len() + 100, "{actor}");
+    assert!(!actor.chars().any(char::is_control), "{actor}");
+}

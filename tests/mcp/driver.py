@@ -2,7 +2,8 @@
 
 Usage: driver.py SCRIPT_JSON -- SERVER_COMMAND...
 
-SCRIPT_JSON is {"mode": "auto"|"legacy", "elicit": null|"decline"|"accept:NAME", "steps": [...]}.
+SCRIPT_JSON is {"mode": "auto"|"legacy", "elicit": null|"decline"|"accept:NAME",
+"client_name": NAME (the clientInfo the client sends), "steps": [...]}.
 Each step is one of:
   {"list": true}                                  the tool names listed
   {"call": TOOL, "args": {...}}                   a tool call; its result
@@ -44,6 +45,10 @@ async def run(script, server):
 
     params = StdioServerParameters(command=server[0], args=server[1:], env=dict(os.environ))
     kwargs = {"mode": script.get("mode", "auto")}
+    if "client_name" in script:
+        import mcp_types as types
+
+        kwargs["client_info"] = types.Implementation(name=script["client_name"], version="1")
     if elicit:
         kwargs["elicitation_callback"] = on_elicit
     out = []
