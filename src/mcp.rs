@@ -69,6 +69,24 @@ pub async fn serve(
                 crate::base::echo::quoted(&args.confirm_within)
             ))
         })?;
+    // Flags a person may expect to reach every call, which a tool call never takes: refused
+    // rather than silently dropped.
+    let ignored: Vec<&str> = [
+        ("--all-contexts", global.all_contexts),
+        ("--max-parallel", global.max_parallel.is_some()),
+        ("--yes", global.yes),
+        ("--confirm-context", !global.confirm_context.is_empty()),
+        ("--reason", global.reason.is_some()),
+    ]
+    .into_iter()
+    .filter_map(|(f, given)| given.then_some(f))
+    .collect();
+    if !ignored.is_empty() {
+        return Err(McpError::Usage(format!(
+            "mcp does not take {}: the server runs one call in one of the contexts it names (--context or --contexts), only a person answers protect: rules (by elicitation), and each call gives its own reason",
+            ignored.join(", ")
+        )));
+    }
     let contexts = if global.contexts.is_empty() {
         global
             .context

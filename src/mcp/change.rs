@@ -11,6 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::answer::{self, Kind, ToolError};
+use super::confirm::Facts;
 use super::run::Caller;
 use super::server::{Change, Server, failed, invalid};
 use super::tools::{Command, GetInput, Scope, Target};
@@ -100,60 +101,65 @@ impl Server {
             },
             None => None,
         };
-        let mut extra = vec!["--dry-run=server".to_string()];
-        if c.prints_object {
-            extra.push("--output=json".into());
+        if let Err(e) = secret_patch(c, before.as_ref()) {
+            return failed(e);
         }
-        let ran = match self.exec(&cmd, context, &extra, caller).await {
+        let ran = match self
+            .exec(&cmd, context, &["--dry-run=server".to_string()], caller)
+            .await
+        {
             Ok(r) => r,
             Err(e) => return failed(e),
         };
         if ran.code != 0 {
             return failed(ToolError::of(&ran));
         }
-        let out = match answer::output(&ran) {
-            Ok(o) => o,
-            Err(e) => return failed(e),
-        };
-        // The dry run is journaled with the object before and as it would be after (both
-        // redacted): the diff of every verb comes from there, whatever the verb prints.
+        // The dry run is journaled with the object before and as it would be after, both
+        // redacted as the change log redacts (a Secret value copied elsewhere included): the
+        // diff and the object shown come from there, never from the command's own output.
         let journal = self.journal(context, caller).await;
+        let after = |e: &Value| {
+            if c.verb == "delete" {
+                None
+            } else {
+                e.get("after").filter(|a| !a.is_null()).cloned()
+            }
+        };
         let diffs: Vec<Value> = journal
             .iter()
-            .map(|e| {
-                let after = if c.verb == "delete" {
-                    None
-                } else {
-                    e.get("after")
-                };
-                answer::diff(e.get("before").filter(|b| !b.is_null()), after)
-            })
+            .map(|e| answer::diff(e.get("before").filter(|b| !b.is_null()), after(e).as_ref()))
             .collect();
-        let diff = match diffs.as_slice() {
-            [one] => one.clone(),
-            _ => json!(
-                journal
-                    .iter()
-                    .zip(&diffs)
-                    .map(|(e, d)| json!({"object": summary(e), "diff": d}))
-                    .collect::<Vec<_>>()
+        let (diff, dry_run) = match journal.as_slice() {
+            [one] => (diffs[0].clone(), after(one).unwrap_or(Value::Null)),
+            _ => (
+                json!(
+                    journal
+                        .iter()
+                        .zip(&diffs)
+                        .map(|(e, d)| json!({"object": summary(e), "diff": d}))
+                        .collect::<Vec<_>>()
+                ),
+                Value::Null,
             ),
         };
-        let dry_run = answer::redact_secrets(out);
         let rv = before
             .as_ref()
             .and_then(|b| b.pointer("/metadata/resourceVersion"))
             .and_then(Value::as_str)
             .map(str::to_string);
+        let facts = Facts {
+            context: context.map(str::to_string),
+            resource_version: rv.clone(),
+            namespace: journal
+                .first()
+                .and_then(|e| e.get("namespace"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            description: describe(c.verb, &journal, &diffs),
+        };
         let (token, ttl) = {
             let mut tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
-            let token = tokens.issue(
-                c.tool,
-                &c.arguments,
-                context.map(str::to_string),
-                rv.clone(),
-                Instant::now(),
-            );
+            let token = tokens.issue(c.tool, &c.arguments, facts, Instant::now());
             (token, tokens.ttl().as_secs())
         };
         CallToolResult::structured(json!({
@@ -163,6 +169,7 @@ impl Server {
                 "resourceVersion": rv,
                 "diff": diff,
                 "dryRun": dry_run,
+                "output": ran.stdout,
                 "warnings": answer::warnings(&ran.stderr),
             },
             "confirm": token,
@@ -183,66 +190,64 @@ impl Server {
             let mut tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
             tokens.redeem(token, c.tool, &c.arguments, Instant::now())
         };
-        let pending = match pending {
-            Ok(p) => p,
+        let facts = match pending {
+            Ok(p) => p.facts,
             Err(e) => return failed(ToolError::new(Kind::Invalid, e.to_string())),
         };
-        if pending.context != context {
+        if facts.context != context {
             return failed(ToolError::new(
                 Kind::Invalid,
                 "the confirmation token was issued for another context; preview this one first",
             ));
         }
-        if let (Some(t), Some(rv)) = (&c.target, &pending.resource_version) {
-            match self.read_target(t, context.as_deref(), caller).await {
-                Ok(now) => {
-                    let now_rv = now
-                        .as_ref()
-                        .and_then(|o| o.pointer("/metadata/resourceVersion"))
-                        .and_then(Value::as_str);
-                    if now_rv != Some(rv.as_str()) {
-                        return failed(ToolError::new(
-                            Kind::Conflict,
-                            format!(
-                                "{}/{} changed since its preview (resourceVersion {rv}, now {}); nothing was sent — preview the change again",
-                                t.type_name,
-                                t.name,
-                                now_rv.unwrap_or("deleted")
-                            ),
-                        ));
-                    }
-                }
+        if let Some(t) = &c.target {
+            let now = match self.read_target(t, context.as_deref(), caller).await {
+                Ok(now) => now,
                 Err(e) => return failed(e),
+            };
+            let now_rv = now
+                .as_ref()
+                .and_then(|o| o.pointer("/metadata/resourceVersion"))
+                .and_then(Value::as_str);
+            if now_rv != facts.resource_version.as_deref() {
+                return failed(ToolError::new(
+                    Kind::Conflict,
+                    format!(
+                        "{}/{} changed since its preview ({}, now {}); nothing was sent — preview the change again",
+                        t.type_name,
+                        t.name,
+                        facts
+                            .resource_version
+                            .as_deref()
+                            .map_or("it did not exist".to_string(), |rv| format!(
+                                "resourceVersion {rv}"
+                            )),
+                        now_rv.map_or("deleted".to_string(), |rv| format!("resourceVersion {rv}"))
+                    ),
+                ));
             }
         }
-        let cmd = match (c.command)(pending.resource_version.as_deref()) {
+        let cmd = match (c.command)(facts.resource_version.as_deref()) {
             Ok(x) => x,
             Err(e) => return invalid(e),
         };
         let asked = match self
-            .protection(c, &cmd, context.as_deref(), caller, ctx)
+            .protection(c, &cmd, &facts, context.as_deref(), caller, ctx)
             .await
         {
             Ok(a) => a,
             Err(e) => return failed(e),
         };
-        let mut extra = match &asked {
+        let extra = match &asked {
             Asked::Answered(flags) => flags.clone(),
             _ => Vec::new(),
         };
-        if c.prints_object {
-            extra.push("--output=json".into());
-        }
         let ran = match self.exec(&cmd, context.as_deref(), &extra, caller).await {
             Ok(r) => r,
             Err(e) => return failed(e),
         };
-        let entries: Vec<Value> = self
-            .journal(context.as_deref(), caller)
-            .await
-            .iter()
-            .map(summary)
-            .collect();
+        let journal = self.journal(context.as_deref(), caller).await;
+        let entries: Vec<Value> = journal.iter().map(summary).collect();
         let undo = format!("kubectl myops rollback --session {}", caller.session);
         if ran.code != 0 {
             let mut e = ToolError::of(&ran);
@@ -250,7 +255,7 @@ impl Server {
                 (Kind::Protected, Asked::Declined) => {
                     e.message = format!("the person declined the {} in a protected context; nothing was sent (the refusal is journaled)", c.verb);
                 }
-                (Kind::Protected, _) => e.message.push_str(
+                (Kind::Protected, Asked::CannotAsk) if e.message.contains("no terminal to ask on") => e.message.push_str(
                     " — through MCP only a person answers a protect: rule, by elicitation, which this client does not offer; a person makes this change with kubectl myops",
                 ),
                 _ => {}
@@ -261,10 +266,14 @@ impl Server {
                 "entries": entries,
             }));
         }
-        let out = answer::output(&ran).unwrap_or(Value::Null);
+        let after = match journal.as_slice() {
+            [one] => one.get("after").cloned().unwrap_or(Value::Null),
+            _ => Value::Null,
+        };
         CallToolResult::structured(json!({
             "done": true,
-            "result": answer::redact_secrets(out),
+            "result": ran.stdout,
+            "after": after,
             "warnings": answer::warnings(&ran.stderr),
             "session": caller.session,
             "entries": entries,
@@ -301,6 +310,7 @@ impl Server {
         &self,
         c: &Change<'_>,
         cmd: &Command,
+        facts: &Facts,
         context: Option<&str>,
         caller: &Caller,
         ctx: &RequestContext<RoleServer>,
@@ -308,11 +318,14 @@ impl Server {
         if ctx.peer.supported_elicitation_modes().is_empty() {
             return Ok(Asked::CannotAsk);
         }
+        // The namespace the call names, else the one its dry run's entry named (a rollback's
+        // or undelete's object), else the server's default (added by `exec`).
         let ns = cmd
             .args
             .iter()
             .find_map(|a| a.strip_prefix("--namespace="))
-            .map(str::to_string);
+            .map(str::to_string)
+            .or_else(|| facts.namespace.clone());
         let mut args = vec![
             "protect".to_string(),
             "status".into(),
@@ -352,7 +365,7 @@ impl Server {
         };
         let question = format!(
             "An agent asks to {} in the protected context \"{context}\" ({}). Type the context's name to allow this one change.",
-            c.verb,
+            facts.description,
             holds.join("; ")
         );
         use rmcp::service::ElicitationError;
@@ -379,4 +392,145 @@ fn summary(e: &Value) -> Value {
         "name": e.get("name"),
         "result": e.get("result"),
     })
+}
+
+/// What a change does in one line, for the person asked to confirm it (pure): the verb, each
+/// object and its namespace, and the paths its diff touches (at most five), e.g.
+/// `patch ConfigMap shop/web-config (replace /data/log-level)`.
+fn describe(verb: &str, journal: &[Value], diffs: &[Value]) -> String {
+    let objects: Vec<String> = journal
+        .iter()
+        .zip(diffs)
+        .map(|(e, d)| {
+            let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or("");
+            let ns = e
+                .get("namespace")
+                .and_then(Value::as_str)
+                .map(|n| format!("{n}/"))
+                .unwrap_or_default();
+            let ops: Vec<String> = d
+                .as_array()
+                .map(|ops| {
+                    ops.iter()
+                        .take(5)
+                        .map(|o| {
+                            let path = o.get("path").and_then(Value::as_str).unwrap_or("");
+                            let op = o.get("op").and_then(Value::as_str).unwrap_or("");
+                            if path.is_empty() {
+                                format!("{op} the whole object")
+                            } else {
+                                format!("{op} {path}")
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let more = d.as_array().map_or(0, Vec::len).saturating_sub(5);
+            let tail = if more > 0 {
+                format!(", {more} more")
+            } else {
+                String::new()
+            };
+            crate::base::echo::capped(
+                &format!(
+                    "{} {ns}{} ({}{tail})",
+                    field("kind"),
+                    field("name"),
+                    ops.join(", ")
+                ),
+                300,
+            )
+        })
+        .collect();
+    format!("{verb} {}", objects.join("; "))
+}
+
+/// Refuses a JSON patch of a Secret that would show the agent a value it may not read (pure):
+/// a `copy` or `move` from `data`/`stringData` to anywhere else (an annotation is shown), or a
+/// `test` of a value (its answer tells whether a guess is right).
+///
+/// # Errors
+/// A `denied` [`ToolError`] naming the operation.
+fn secret_patch(c: &Change<'_>, before: Option<&Value>) -> Result<(), ToolError> {
+    let is_secret = before.and_then(|b| b.get("kind")).and_then(Value::as_str) == Some("Secret");
+    let ops = c.arguments.get("patch").and_then(Value::as_array);
+    let (true, "patch", Some(ops)) = (is_secret, c.tool, ops) else {
+        return Ok(());
+    };
+    let secret = |p: Option<&Value>| {
+        p.and_then(Value::as_str).is_some_and(|p| {
+            p == "/data"
+                || p == "/stringData"
+                || p.starts_with("/data/")
+                || p.starts_with("/stringData/")
+        })
+    };
+    for (n, op) in ops.iter().enumerate() {
+        let kind = op.get("op").and_then(Value::as_str).unwrap_or("");
+        let leaks = match kind {
+            "copy" | "move" => secret(op.get("from")) && !secret(op.get("path")),
+            "test" => secret(op.get("path")),
+            _ => false,
+        };
+        if leaks {
+            return Err(ToolError::new(
+                Kind::Denied,
+                format!(
+                    "operation {n} (`{kind}`) of this JSON patch would show a Secret value to the agent ({}); an agent may write Secret values, never read them — a person makes this change with kubectl myops",
+                    if kind == "test" {
+                        "its answer says whether the value matches"
+                    } else {
+                        "it copies the value out of data/stringData"
+                    }
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_question_names_the_verb_the_object_and_the_paths_it_changes() {
+        let journal = [json!({"kind": "ConfigMap", "namespace": "shop", "name": "web"})];
+        let diffs =
+            [json!([{"op": "replace", "path": "/data/a"}, {"op": "add", "path": "/data/b"}])];
+        assert_eq!(
+            describe("patch", &journal, &diffs),
+            "patch ConfigMap shop/web (replace /data/a, add /data/b)"
+        );
+        let whole = [json!([{"op": "remove", "path": ""}])];
+        assert_eq!(
+            describe("delete", &journal, &whole),
+            "delete ConfigMap shop/web (remove the whole object)"
+        );
+    }
+
+    #[test]
+    fn a_json_patch_that_reads_a_secret_value_is_refused_and_one_that_writes_it_is_not() {
+        let input = json!({});
+        let change = crate::mcp::tools::Change::default();
+        let with = |patch: Value| {
+            let mut c = Change::of("patch", &input, None, &change, Box::new(|_| unreachable!()));
+            c.arguments = json!({"patch": patch});
+            c
+        };
+        let secret = json!({"kind": "Secret"});
+        let copy =
+            with(json!([{"op": "copy", "from": "/data/t", "path": "/metadata/annotations/x"}]));
+        assert_eq!(
+            secret_patch(&copy, Some(&secret)).unwrap_err().kind,
+            Kind::Denied
+        );
+        let test = with(json!([{"op": "test", "path": "/stringData/t", "value": "guess"}]));
+        assert!(secret_patch(&test, Some(&secret)).is_err());
+        let write = with(json!([{"op": "replace", "path": "/data/t", "value": "bmV3"}]));
+        assert!(secret_patch(&write, Some(&secret)).is_ok());
+        let within = with(json!([{"op": "copy", "from": "/data/t", "path": "/data/u"}]));
+        assert!(secret_patch(&within, Some(&secret)).is_ok());
+        assert!(secret_patch(&copy, Some(&json!({"kind": "ConfigMap"}))).is_ok());
+    }
 }

@@ -15,6 +15,21 @@ use serde_json::Value;
 /// so a client that previews without end cannot grow the server without bound.
 pub const MAX_PENDING: usize = 256;
 
+/// What a preview found, kept for its confirmation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// The context it runs in.
+    pub context: Option<String>,
+    /// The object's resourceVersion the preview read (`None`: it did not exist, or nothing
+    /// was read — a rollback or undelete names no object).
+    pub resource_version: Option<String>,
+    /// The namespace the dry run's journal entry names (a rollback's or undelete's object's),
+    /// for the `protect:` rules of the confirmation.
+    pub namespace: Option<String>,
+    /// What the change does, in one line, for the person asked to confirm it.
+    pub description: String,
+}
+
 /// A preview waiting for its confirmation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pending {
@@ -22,11 +37,8 @@ pub struct Pending {
     pub tool: String,
     /// The call's arguments without `confirm`, canonical (keys sorted).
     pub arguments: String,
-    /// The context it runs in.
-    pub context: Option<String>,
-    /// The object's resourceVersion the preview read (`None`: nothing was read, e.g. an
-    /// object the change creates).
-    pub resource_version: Option<String>,
+    /// What the preview found.
+    pub facts: Facts,
     issued: Instant,
 }
 
@@ -106,14 +118,7 @@ impl Tokens {
 
     /// Issues a token for `pending` previewed `now`; drops expired previews, and the oldest
     /// past [`MAX_PENDING`].
-    pub fn issue(
-        &mut self,
-        tool: &str,
-        arguments: &Value,
-        context: Option<String>,
-        resource_version: Option<String>,
-        now: Instant,
-    ) -> String {
+    pub fn issue(&mut self, tool: &str, arguments: &Value, facts: Facts, now: Instant) -> String {
         let ttl = self.ttl;
         self.pending
             .retain(|_, p| now.saturating_duration_since(p.issued) <= ttl);
@@ -134,8 +139,7 @@ impl Tokens {
             Pending {
                 tool: tool.to_string(),
                 arguments: canonical(arguments),
-                context,
-                resource_version,
+                facts,
                 issued: now,
             },
         );
@@ -194,17 +198,22 @@ mod tests {
         let t0 = Instant::now();
         let mut t = Tokens::new(Duration::from_secs(60));
         let args = json!({"type": "configmaps", "name": "c1", "patch": {"data": {"k": "v"}}});
-        let token = t.issue("patch", &args, Some("admin".into()), Some("7".into()), t0);
+        let facts = Facts {
+            context: Some("admin".into()),
+            resource_version: Some("7".into()),
+            ..Facts::default()
+        };
+        let token = t.issue("patch", &args, facts, t0);
         assert_eq!(token.len(), 32);
         let mut with_confirm = args.clone();
         with_confirm["confirm"] = json!(token);
         let p = t.redeem(&token, "patch", &with_confirm, t0).unwrap();
-        assert_eq!(p.resource_version.as_deref(), Some("7"));
+        assert_eq!(p.facts.resource_version.as_deref(), Some("7"));
         assert_eq!(
             t.redeem(&token, "patch", &with_confirm, t0),
             Err(TokenError::Unknown)
         );
-        let token = t.issue("patch", &args, None, None, t0);
+        let token = t.issue("patch", &args, Facts::default(), t0);
         let other = json!({"type": "configmaps", "name": "c2", "patch": {"data": {"k": "v"}}});
         assert!(matches!(
             t.redeem(&token, "patch", &other, t0),
@@ -221,7 +230,7 @@ mod tests {
     fn a_token_past_its_expiry_is_refused() {
         let t0 = Instant::now();
         let mut t = Tokens::new(Duration::from_secs(2));
-        let token = t.issue("delete", &json!({}), None, None, t0);
+        let token = t.issue("delete", &json!({}), Facts::default(), t0);
         assert_eq!(
             t.redeem(&token, "delete", &json!({}), t0 + Duration::from_secs(5)),
             Err(TokenError::Expired {
@@ -247,8 +256,7 @@ mod tests {
             t.issue(
                 "patch",
                 &json!({"i": i}),
-                None,
-                None,
+                Facts::default(),
                 t0 + Duration::from_millis(i as u64),
             );
         }

@@ -62,9 +62,8 @@ pub(super) type CommandOf<'a> =
     Box<dyn Fn(Option<&str>) -> Result<Command, BadArguments> + Send + Sync + 'a>;
 
 impl<'a> Change<'a> {
-    /// The change `tool` makes with `input` (its arguments, which the token binds), its
-    /// command's sentence as the result, with no object read first; the verb a `protect:`
-    /// rule names is the tool's.
+    /// The change `tool` makes with `input` (its arguments, which the token binds), with no
+    /// object read first; the verb a `protect:` rule names is the tool's.
     pub(super) fn of<T: serde::Serialize>(
         tool: &'static str,
         input: &T,
@@ -78,7 +77,6 @@ impl<'a> Change<'a> {
             context,
             target: None,
             confirm: change.confirm.as_deref(),
-            prints_object: false,
             verb: tool,
             command,
         }
@@ -88,14 +86,6 @@ impl<'a> Change<'a> {
     fn on(self, target: Target) -> Change<'a> {
         Change {
             target: Some(target),
-            ..self
-        }
-    }
-
-    /// The same change, its command printing the object (`--output=json`: `patch`) or not.
-    fn printing(self, prints_object: bool) -> Change<'a> {
-        Change {
-            prints_object,
             ..self
         }
     }
@@ -113,8 +103,6 @@ pub(super) struct Change<'a> {
     pub(super) target: Option<Target>,
     /// The token, on a confirming call.
     pub(super) confirm: Option<&'a str>,
-    /// Whether the command prints the object with `--output=json`.
-    pub(super) prints_object: bool,
     /// The verb a `protect:` rule names.
     pub(super) verb: &'static str,
     /// The command, given the previewed resourceVersion as a precondition.
@@ -355,8 +343,7 @@ impl Server {
             &i.change,
             Box::new(|rv| i.command(rv)),
         )
-        .on(Target::of(&i.type_name, &i.name, &i.scope))
-        .printing(true);
+        .on(Target::of(&i.type_name, &i.name, &i.scope));
         Ok(self.change(change, &ctx).await)
     }
 

@@ -193,7 +193,7 @@ fn mcp_patch_is_previewed_then_confirmed_once_and_a_person_rolls_it_back() {
     assert_eq!(preview["confirm"].as_str().unwrap().len(), 32);
     let done = answer(&r[1]);
     assert_eq!(done["done"], true, "{:#}", r[1]);
-    assert_eq!(done["result"]["data"], json!({"a": "2"}));
+    assert_eq!(done["after"]["data"], json!({"a": "2"}));
     let session = done["session"].as_str().unwrap();
     assert_eq!(
         done["rollback"],

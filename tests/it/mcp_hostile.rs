@@ -81,6 +81,13 @@ fn mcp_unknown_tools_wrong_types_and_smuggled_flags_are_refused_and_nothing_runs
         "nothing was attempted: {:#?}",
         m.records()
     );
+    // Flags a tool call would never honour are refused at start, not dropped.
+    let run = m.run(&["mcp", "--yes", "--reason", "x"]);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr.contains("mcp does not take --yes, --reason"),
+        "{run:?}"
+    );
 }
 
 #[test]
@@ -258,4 +265,155 @@ fn mcp_a_client_named_with_escape_sequences_and_3000_characters_is_journaled_esc
     assert!(actor.starts_with("mcp:\\u{1b}[2J"), "{actor}");
     assert_eq!(actor.chars().count(), "mcp:".len() + 100, "{actor}");
     assert!(!actor.chars().any(char::is_control), "{actor}");
+}
+
+#[test]
+fn mcp_a_json_patch_copying_a_secret_value_into_an_annotation_showed_it_in_the_preview() {
+    let ns = Namespace::new("mcp-copy");
+    crate::fixture::create_secret(&ns.0, "s1", &["token=canary-c0py"]);
+    let m = myops("");
+    let copy = json!({"type": "secrets", "name": "s1", "namespace": ns.0, "patch_type": "json",
+        "patch": [{"op": "copy", "from": "/data/token", "path": "/metadata/annotations/leak"}]});
+    let test = json!({"type": "secrets", "name": "s1", "namespace": ns.0, "patch_type": "json",
+        "patch": [{"op": "test", "path": "/data/token", "value": "Y2FuYXJ5LWMwcHk="}]});
+    let write = json!({"type": "secrets", "name": "s1", "namespace": ns.0,
+        "patch": {"stringData": {"token": "canary-n3w"}}});
+    let r = drive(
+        &m,
+        &[],
+        json!({"steps": [
+            {"call": "patch", "args": copy},
+            {"call": "patch", "args": test},
+            {"call": "patch", "args": write},
+            {"call": "patch", "args": write, "confirm_from": 2},
+        ]}),
+    );
+    for i in [0, 1] {
+        let e = error(&r[i]);
+        assert_eq!(e["kind"], "denied", "{e:#}");
+        assert!(
+            e["message"].as_str().unwrap().contains("never read them"),
+            "{e:#}"
+        );
+    }
+    // Writing a value is allowed; the preview's object and the answer mask it.
+    assert_eq!(r[3]["structured"]["done"], true, "{:#}", r[3]);
+    let text = serde_json::to_string(&r).unwrap();
+    for secret in ["canary-c0py", "canary-n3w", "Y2FuYXJ5LW4zdw=="] {
+        assert!(!text.contains(secret), "{secret} leaked: {text}");
+    }
+    assert!(
+        m.records()
+            .iter()
+            .all(|e| e["operation"] != "patch" || e["patch"][0]["op"] != "copy")
+    );
+}
+
+#[test]
+fn mcp_an_apply_previewed_as_a_creation_was_confirmed_onto_an_object_created_since() {
+    let ns = Namespace::new("mcp-created");
+    let m = myops("");
+    let apply = json!({"manifest": format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c9, namespace: {}}}\ndata: {{a: agent}}\n", ns.0)});
+    let mut c = client(
+        &m,
+        &[],
+        &json!({"steps": [
+            {"call": "apply", "args": apply},
+            {"sleep": 6},
+            {"call": "apply", "args": apply, "confirm_from": 0},
+        ]}),
+    );
+    let child = c.spawn().unwrap();
+    let end = Instant::now() + Duration::from_secs(30);
+    while !m
+        .records()
+        .iter()
+        .any(|e| e["dryRun"] == true && e["result"] != "pending")
+    {
+        assert!(Instant::now() < end, "the preview never ran");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    kubectl(&[
+        "create",
+        "configmap",
+        "c9",
+        "-n",
+        &ns.0,
+        "--from-literal=h=human",
+    ]);
+    let out = child.wait_with_output().unwrap();
+    let r: Vec<Value> = serde_json::from_str(text_of(&out.stdout).lines().last().unwrap()).unwrap();
+    let e = error(&r[2]);
+    assert_eq!(
+        (e["kind"].as_str(), e["exitCode"].as_i64()),
+        (Some("conflict"), Some(5)),
+        "{e:#}"
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains("it did not exist"),
+        "{e:#}"
+    );
+    let cm: Value = serde_json::from_str(&kubectl(&[
+        "get",
+        "configmap",
+        "c9",
+        "-n",
+        &ns.0,
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(cm["data"], json!({"h": "human"}));
+}
+
+#[test]
+fn mcp_a_rollback_in_a_protected_namespace_was_never_asked_about() {
+    let ns = Namespace::new("mcp-rbprot");
+    kubectl(&[
+        "create",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
+    let m = myops(&format!(
+        "protect:\n  - contexts: [admin]\n    namespaces: [{}]\n    message: production\n",
+        ns.0
+    ));
+    let patch = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let r = drive(
+        &m,
+        &[],
+        json!({"mode": "legacy", "elicit": "accept:admin", "steps": [
+            {"call": "patch", "args": patch},
+            {"call": "patch", "args": patch, "confirm_from": 0},
+        ]}),
+    );
+    let session = r[1]["structured"]["session"].as_str().unwrap().to_string();
+    let back = json!({"session": session});
+    let r = drive(
+        &m,
+        &[],
+        json!({"mode": "legacy", "elicit": "accept:admin", "steps": [
+            {"call": "rollback", "args": back},
+            {"call": "rollback", "args": back, "confirm_from": 0},
+        ]}),
+    );
+    assert_eq!(
+        r[1]["structured"]["done"], true,
+        "the person was asked and said yes: {:#}",
+        r[1]
+    );
+    let cm: Value = serde_json::from_str(&kubectl(&[
+        "get",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    assert_eq!(cm["data"], json!({"a": "1"}));
 }
