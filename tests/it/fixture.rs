@@ -151,8 +151,19 @@ pub fn kubectl_stdin(args: &[&str], yaml: &str) -> std::process::Output {
 }
 
 /// Runs the real kubectl as admin with `stdin` as input (for `apply -f -`).
+///
+/// kubectl's client-side apply reads each object, then creates it when the read found
+/// nothing; two tests applying one shared object (a CRD) at once both read nothing and the
+/// later create answers AlreadyExists. Applied again, kubectl finds the object and patches
+/// it, so an AlreadyExists is retried (up to three tries) rather than failed.
 pub fn kubectl_apply(yaml: &str) {
-    let out = kubectl_stdin(&["apply", "-f", "-"], yaml);
+    let mut out = kubectl_stdin(&["apply", "-f", "-"], yaml);
+    for _ in 1..3 {
+        if out.status.success() || !text_of(&out.stderr).contains("(AlreadyExists)") {
+            break;
+        }
+        out = kubectl_stdin(&["apply", "-f", "-"], yaml);
+    }
     assert!(
         out.status.success(),
         "kubectl apply failed: {}",
