@@ -12,8 +12,10 @@
 //! ask is refused, as a command without a terminal is (docs/agents.md).
 
 pub mod answer;
+mod ask;
 mod change;
 pub mod confirm;
+mod question;
 pub mod run;
 mod server;
 pub mod tools;

@@ -109,6 +109,8 @@ mod leader;
 mod long_tails;
 #[path = "it/mcp.rs"]
 mod mcp;
+#[path = "it/mcp_elicit.rs"]
+mod mcp_elicit;
 #[path = "it/mcp_hostile.rs"]
 mod mcp_hostile;
 #[path = "it/metrics.rs"]

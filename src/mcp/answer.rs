@@ -57,8 +57,26 @@ impl ToolError {
     }
 
     /// The failure a child's exit code and stderr tell.
+    ///
+    /// A command that reports several failures (`rollback --session`, `undelete` of a List)
+    /// ends with a sentence naming the lines above it: those lines join the message, and a
+    /// `protect:` refusal among them makes the kind `protected`.
     pub fn of(ran: &Ran) -> ToolError {
-        let message = sentence(&ran.stderr);
+        let mut message = sentence(&ran.stderr);
+        if message.contains("named above") {
+            let above: Vec<&str> = ran
+                .stderr
+                .lines()
+                .filter_map(|l| l.strip_prefix("error: "))
+                .filter(|l| *l != message)
+                .collect();
+            if !above.is_empty() {
+                message = crate::base::echo::capped(
+                    &format!("{message} — {}", above.join("; ")),
+                    MAX_MESSAGE_CHARS,
+                );
+            }
+        }
         let kind = match ran.code {
             2 => Kind::Invalid,
             3 if message.contains("protect[") => Kind::Protected,
@@ -79,6 +97,10 @@ impl ToolError {
         json!({"error": self})
     }
 }
+
+/// The longest error message of several failures, in characters (a session of many
+/// entries is summed up, never pasted whole).
+const MAX_MESSAGE_CHARS: usize = 4000;
 
 /// The command's failure sentence from its stderr (pure): its last `error:` line without the
 /// prefix, else its last line (the API server's own sentence is printed bare, as kubectl
@@ -215,6 +237,18 @@ mod tests {
             "Error from server (NotFound): configmaps \"nope\" not found"
         );
         assert_eq!(ToolError::of(&ran(5, "error: c")).kind, Kind::Conflict);
+        // A session's rollback: the per-entry lines are the reason, the last names them.
+        let e = ToolError::of(&ran(
+            3,
+            "error: context admin: entry 1a-0: patch configmap/c1 in namespace \"prod\" of context \"admin\" is protected by plugin.yaml protect[0] (confirm)\nerror: 1 of 1 change(s) of session s1 were not rolled back (each is named above; 0 rolled back or already as before)\n",
+        ));
+        assert_eq!(e.kind, Kind::Protected);
+        assert!(
+            e.message.starts_with("1 of 1 change(s) of session s1")
+                && e.message.ends_with("protect[0] (confirm)"),
+            "{}",
+            e.message
+        );
         assert_eq!(ToolError::of(&ran(2, "error: c")).kind, Kind::Invalid);
         assert_eq!(ToolError::of(&ran(1, "")).kind, Kind::Runtime);
     }

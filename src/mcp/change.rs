@@ -5,54 +5,37 @@
 use std::time::Instant;
 
 use rmcp::RoleServer;
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult};
 use rmcp::service::RequestContext;
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::answer::{self, Kind, ToolError};
 use super::confirm::Facts;
+use super::question::{self, Asked, Retry};
 use super::run::Caller;
 use super::server::{Change, Server, failed, invalid};
 use super::tools::{Command, GetInput, Scope, Target};
 
-/// How a person was asked about a protected change.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Asked {
-    /// No rule holds (or only `block`): nobody is asked; the command decides.
-    NoRule,
-    /// A rule holds and the client cannot ask a person (no elicitation, or a protocol
-    /// revision without server requests): the command refuses headless.
-    CannotAsk,
-    /// The person declined or dismissed the question: the command refuses headless.
-    Declined,
-    /// The person typed a name: the flags that answer the rule (the command checks them).
-    Answered(Vec<String>),
-}
-
-/// What a person types to confirm a change in a protected context (MCP elicitation).
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct Confirmation {
-    /// Type the context's name to make this change there.
-    pub context: String,
-}
-rmcp::elicit_safe!(Confirmation);
-
 impl Server {
-    /// Previews or confirms `c`.
+    /// Previews or confirms `c`; `retry` is what a confirmation that asked a person
+    /// (`InputRequiredResult`) carries back.
     pub(super) async fn change(
         &self,
         c: Change<'_>,
+        retry: Retry,
         ctx: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    ) -> CallToolResponse {
         let context = match self.context(c.context) {
             Ok(x) => x.map(str::to_string),
-            Err(e) => return failed(e),
+            Err(e) => return failed(e).into(),
         };
         let caller = Self::caller(ctx);
         match c.confirm {
-            None => self.preview(&c, context.as_deref(), &caller).await,
-            Some(token) => self.confirmed(&c, token, context, &caller, ctx).await,
+            None => self.preview(&c, context.as_deref(), &caller).await.into(),
+            Some(token) => {
+                self.confirmed(&c, token, &retry, context, &caller, ctx)
+                    .await
+            }
         }
     }
 
@@ -178,32 +161,57 @@ impl Server {
         }))
     }
 
+    /// Makes the previewed change `token` confirms — or, on a revision that asks a person by
+    /// `InputRequiredResult`, asks first and makes it when the call comes back with the
+    /// answer and the question's handle (`retry`), after the same checks again.
     async fn confirmed(
         &self,
         c: &Change<'_>,
         token: &str,
+        retry: &Retry,
         context: Option<String>,
         caller: &Caller,
         ctx: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
-        let pending = {
-            let mut tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
-            tokens.redeem(token, c.tool, &c.arguments, Instant::now())
+    ) -> CallToolResponse {
+        let pending = match &retry.state {
+            None => {
+                let mut tokens = self.tokens.lock().unwrap_or_else(|p| p.into_inner());
+                tokens
+                    .redeem(token, c.tool, &c.arguments, Instant::now())
+                    .map_err(|e| ToolError::new(Kind::Invalid, e.to_string()))
+            }
+            Some(state) => self.take_question(c, state),
         };
         let facts = match pending {
             Ok(p) => p.facts,
-            Err(e) => return failed(ToolError::new(Kind::Invalid, e.to_string())),
+            Err(e) => return failed(e).into(),
         };
+        self.confirmed_facts(c, facts, retry, context, caller, ctx)
+            .await
+    }
+
+    /// [`Server::confirmed`] once the token (or the question's handle) gave the preview's
+    /// `facts`: the context and object checked, the person asked, the change made.
+    async fn confirmed_facts(
+        &self,
+        c: &Change<'_>,
+        facts: Facts,
+        retry: &Retry,
+        context: Option<String>,
+        caller: &Caller,
+        ctx: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
         if facts.context != context {
             return failed(ToolError::new(
                 Kind::Invalid,
                 "the confirmation token was issued for another context; preview this one first",
-            ));
+            ))
+            .into();
         }
         if let Some(t) = &c.target {
             let now = match self.read_target(t, context.as_deref(), caller).await {
                 Ok(now) => now,
-                Err(e) => return failed(e),
+                Err(e) => return failed(e).into(),
             };
             let now_rv = now
                 .as_ref()
@@ -224,27 +232,35 @@ impl Server {
                             )),
                         now_rv.map_or("deleted".to_string(), |rv| format!("resourceVersion {rv}"))
                     ),
-                ));
+                ))
+                .into();
             }
         }
         let cmd = match (c.command)(facts.resource_version.as_deref()) {
             Ok(x) => x,
-            Err(e) => return invalid(e),
+            Err(e) => return invalid(e).into(),
         };
-        let asked = match self
-            .protection(c, &cmd, &facts, context.as_deref(), caller, ctx)
-            .await
-        {
-            Ok(a) => a,
-            Err(e) => return failed(e),
+        let asked = match &retry.state {
+            Some(_) => retry.answer(),
+            None => match self
+                .protection(c, &cmd, &facts, context.as_deref(), caller, ctx)
+                .await
+            {
+                Ok(a) => a,
+                Err(e) => return failed(e).into(),
+            },
         };
+        if let Asked::Later(text) = asked {
+            let state = self.hold_question(c, facts);
+            return question::input_required(text, state).into();
+        }
         let extra = match &asked {
             Asked::Answered(flags) => flags.clone(),
             _ => Vec::new(),
         };
         let ran = match self.exec(&cmd, context.as_deref(), &extra, caller).await {
             Ok(r) => r,
-            Err(e) => return failed(e),
+            Err(e) => return failed(e).into(),
         };
         let journal = self.journal(context.as_deref(), caller).await;
         let entries: Vec<Value> = journal.iter().map(summary).collect();
@@ -252,10 +268,16 @@ impl Server {
         if ran.code != 0 {
             let mut e = ToolError::of(&ran);
             match (e.kind, &asked) {
+                (Kind::Protected, Asked::Answered(_)) if e.message.contains("--confirm-context names") => {
+                    e.message = format!("the name the person typed is not the context's name; the {} was refused and nothing was sent (the refusal is journaled)", c.verb);
+                }
+                (Kind::Protected, _) if e.message.contains("which requires a reason") => e.message.push_str(
+                    " — through MCP, preview the change again with the `reason` argument (a token confirms exactly the previewed arguments)",
+                ),
                 (Kind::Protected, Asked::Declined) => {
                     e.message = format!("the person declined the {} in a protected context; nothing was sent (the refusal is journaled)", c.verb);
                 }
-                (Kind::Protected, Asked::CannotAsk) if e.message.contains("no terminal to ask on") => e.message.push_str(
+                (Kind::Protected, Asked::CannotAsk) if retry.state.is_none() && e.message.contains("no terminal to ask on") => e.message.push_str(
                     " — through MCP only a person answers a protect: rule, by elicitation, which this client does not offer; a person makes this change with kubectl myops",
                 ),
                 _ => {}
@@ -264,7 +286,8 @@ impl Server {
                 "error": e,
                 "session": caller.session,
                 "entries": entries,
-            }));
+            }))
+            .into();
         }
         let after = match journal.as_slice() {
             [one] => one.get("after").cloned().unwrap_or(Value::Null),
@@ -280,6 +303,7 @@ impl Server {
             "rollback": undo,
             "next": format!("The change is made and journaled. To undo it, a person runs `{undo}` (or call the `rollback` tool with \"session\": \"{}\").", caller.session),
         }))
+        .into()
     }
 
     /// The change-log entries of `caller`'s session, whole (redacted as the journal is).
@@ -297,88 +321,6 @@ impl Server {
             return Vec::new();
         };
         serde_json::from_str(&ran.stdout).unwrap_or_default()
-    }
-
-    /// How a person answered plugin.yaml `protect:` for this change: where a rule (other
-    /// than `block`) holds in the context and namespace, the person is asked through MCP
-    /// elicitation to type the context's name, and the answer becomes
-    /// `--yes --confirm-context=NAME` (the command checks the name itself). Without an
-    /// answer — no rule, a client that cannot ask, a person who declines — the command runs
-    /// without one: where a rule holds it refuses headless, as it refuses a script without a
-    /// terminal, and journals the refusal.
-    async fn protection(
-        &self,
-        c: &Change<'_>,
-        cmd: &Command,
-        facts: &Facts,
-        context: Option<&str>,
-        caller: &Caller,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<Asked, ToolError> {
-        if ctx.peer.supported_elicitation_modes().is_empty() {
-            return Ok(Asked::CannotAsk);
-        }
-        // The namespace the call names, else the one its dry run's entry named (a rollback's
-        // or undelete's object), else the server's default (added by `exec`).
-        let ns = cmd
-            .args
-            .iter()
-            .find_map(|a| a.strip_prefix("--namespace="))
-            .map(str::to_string)
-            .or_else(|| facts.namespace.clone());
-        let mut args = vec![
-            "protect".to_string(),
-            "status".into(),
-            "--output=json".into(),
-        ];
-        args.extend(ns.map(|n| format!("--namespace={n}")));
-        let status = self
-            .exec(&Command { args, stdin: None }, context, &[], caller)
-            .await?;
-        let status: Value = serde_json::from_str(&status.stdout).unwrap_or(Value::Null);
-        let holds: Vec<String> = status
-            .get("rules")
-            .and_then(Value::as_array)
-            .map(|rules| {
-                rules
-                    .iter()
-                    .filter(|r| r.get("inNamespace") == Some(&Value::Bool(true)))
-                    .filter(|r| r.get("mode").and_then(Value::as_str) != Some("block"))
-                    .filter(|r| match r.get("verbs").and_then(Value::as_array) {
-                        Some(v) if !v.is_empty() => v.iter().any(|x| x.as_str() == Some(c.verb)),
-                        _ => true,
-                    })
-                    .map(|r| {
-                        r.get("message")
-                            .and_then(Value::as_str)
-                            .unwrap_or("protected")
-                            .to_string()
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        if holds.is_empty() {
-            return Ok(Asked::NoRule);
-        }
-        let Some(context) = context else {
-            return Ok(Asked::CannotAsk);
-        };
-        let question = format!(
-            "An agent asks to {} in the protected context \"{context}\" ({}). Type the context's name to allow this one change.",
-            facts.description,
-            holds.join("; ")
-        );
-        use rmcp::service::ElicitationError;
-        Ok(match ctx.peer.elicit::<Confirmation>(question).await {
-            Ok(Some(answer)) => Asked::Answered(vec![
-                "--yes".into(),
-                format!("--confirm-context={}", answer.context),
-            ]),
-            Ok(None) | Err(ElicitationError::UserDeclined | ElicitationError::UserCancelled) => {
-                Asked::Declined
-            }
-            Err(_) => Asked::CannotAsk,
-        })
     }
 }
 

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use rmcp::handler::server::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, Implementation, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, Implementation, ServerCapabilities, ServerConfig,
+};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::{Value, json};
@@ -14,6 +16,7 @@ use serde_json::{Value, json};
 use super::McpError;
 use super::answer::{self, Kind, ToolError};
 use super::confirm::Tokens;
+use super::question::Retry;
 use super::run::{Caller, Ran, Runner};
 use super::tools::{
     ApplyInput, BadArguments, CanIInput, ChangelogListInput, ChangelogShowInput, Command,
@@ -50,6 +53,8 @@ const MUTATING: [&str; 8] = [
 pub struct Server {
     pub(super) runner: Runner,
     pub(super) tokens: Arc<Mutex<Tokens>>,
+    /// Confirmations waiting for a person's answer (`InputRequiredResult`), by handle.
+    pub(super) questions: Arc<Mutex<Tokens>>,
     pub(super) contexts: Vec<String>,
     pub(super) namespace: Option<String>,
     plugin: String,
@@ -129,6 +134,7 @@ impl Server {
         Server {
             runner: o.runner,
             tokens: Arc::new(Mutex::new(Tokens::new(o.ttl))),
+            questions: Arc::new(Mutex::new(Tokens::new(o.ttl))),
             contexts: o.contexts,
             namespace: o.namespace,
             plugin: o.plugin,
@@ -334,8 +340,9 @@ impl Server {
     async fn patch(
         &self,
         Parameters(i): Parameters<PatchInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let change = Change::of(
             "patch",
             &i,
@@ -344,7 +351,7 @@ impl Server {
             Box::new(|rv| i.command(rv)),
         )
         .on(Target::of(&i.type_name, &i.name, &i.scope));
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 
     #[tool(
@@ -354,8 +361,9 @@ impl Server {
     async fn delete(
         &self,
         Parameters(i): Parameters<DeleteInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let change = Change::of(
             "delete",
             &i,
@@ -364,7 +372,7 @@ impl Server {
             Box::new(|_| i.command()),
         )
         .on(Target::of(&i.type_name, &i.name, &i.scope));
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 
     #[tool(
@@ -374,11 +382,12 @@ impl Server {
     async fn apply(
         &self,
         Parameters(i): Parameters<ApplyInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let target = match i.target() {
             Ok(t) => t,
-            Err(e) => return Ok(invalid(e)),
+            Err(e) => return Ok(invalid(e).into()),
         };
         let change = Change::of(
             "apply",
@@ -388,7 +397,7 @@ impl Server {
             Box::new(|_| i.command()),
         )
         .on(target);
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 
     #[tool(
@@ -398,8 +407,9 @@ impl Server {
     async fn scale(
         &self,
         Parameters(i): Parameters<ScaleInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let change = Change::of(
             "scale",
             &i,
@@ -408,7 +418,7 @@ impl Server {
             Box::new(|rv| i.command(rv)),
         )
         .on(Target::of(&i.type_name, &i.name, &i.scope));
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 
     #[tool(
@@ -418,9 +428,10 @@ impl Server {
     async fn label(
         &self,
         Parameters(i): Parameters<MetaInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.meta("label", i, &ctx).await)
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.meta("label", i, retry, &ctx).await)
     }
 
     #[tool(
@@ -430,9 +441,10 @@ impl Server {
     async fn annotate(
         &self,
         Parameters(i): Parameters<MetaInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        Ok(self.meta("annotate", i, &ctx).await)
+    ) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.meta("annotate", i, retry, &ctx).await)
     }
 
     #[tool(
@@ -442,8 +454,9 @@ impl Server {
     async fn rollback(
         &self,
         Parameters(i): Parameters<RollbackInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let change = Change::of(
             "rollback",
             &i,
@@ -451,7 +464,7 @@ impl Server {
             &i.change,
             Box::new(|_| i.command()),
         );
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 
     #[tool(
@@ -461,8 +474,9 @@ impl Server {
     async fn undelete(
         &self,
         Parameters(i): Parameters<UndeleteInput>,
+        retry: Retry,
         ctx: RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let change = Change::of(
             "undelete",
             &i,
@@ -470,7 +484,7 @@ impl Server {
             &i.change,
             Box::new(|_| i.command()),
         );
-        Ok(self.change(change, &ctx).await)
+        Ok(self.change(change, retry, &ctx).await)
     }
 }
 
@@ -480,12 +494,13 @@ impl Server {
         &self,
         verb: &'static str,
         i: MetaInput,
+        retry: Retry,
         ctx: &RequestContext<RoleServer>,
-    ) -> CallToolResult {
+    ) -> CallToolResponse {
         let command: CommandOf<'_> = Box::new(|rv| i.command(verb, rv));
         let change = Change::of(verb, &i, i.scope.context.as_deref(), &i.change, command)
             .on(Target::of(&i.type_name, &i.name, &i.scope));
-        self.change(change, ctx).await
+        self.change(change, retry, ctx).await
     }
 }
 

@@ -10,8 +10,13 @@ Each step is one of:
       "confirm_from": I      set args.confirm to the token step I answered
       "pad": [KEY, BYTES]    set args[KEY] to a string of BYTES "x"s (a huge argument)
       "abandon_after": S     send the call, and S seconds later end this process at once
+      "manual": true         one round only (revision 2026-07-28): an InputRequiredResult is
+                             the step's result ({"inputRequired": {...}}), not answered
+      "state_from": I        with "manual": send the requestState step I was given ("state":
+                             S sends S) and "answer" (an ElicitResult) as the reply to it
   {"flood": TOOL, "args": {...}, "n": N}          N calls at once; counts of each outcome
   {"sleep": S}
+  {"asked": true}                                 how many times a person was asked so far
 The driver prints one JSON line: the list of step results. The Rust tests assert on it
 (tests/it/mcp.rs); this file holds no expectations.
 """
@@ -35,10 +40,12 @@ def result_of(r):
 
 async def run(script, server):
     elicit = script.get("elicit")
+    asked = []
 
     async def on_elicit(context, params):
         import mcp_types as types
 
+        asked.append(params.message)
         if elicit and elicit.startswith("accept:"):
             return types.ElicitResult(action="accept", content={"context": elicit[len("accept:"):]})
         return types.ElicitResult(action="decline")
@@ -55,6 +62,9 @@ async def run(script, server):
     async with Client(params, **kwargs) as c:
         for step in script["steps"]:
             try:
+                if step.get("asked"):
+                    out.append({"asked": len(asked)})
+                    continue
                 out.append(await one(c, step, out))
             except Exception as e:  # the step's failure is its result
                 out.append({"exception": type(e).__name__, "message": str(e)[:500]})
@@ -92,7 +102,26 @@ async def one(c, step, out):
         await asyncio.sleep(step["abandon_after"])
         print(json.dumps(out + [{"abandoned": True}]), flush=True)
         os._exit(0)
+    if step.get("manual"):
+        return await manual(c, step, args, out)
     return result_of(await c.call_tool(step["call"], args))
+
+
+async def manual(c, step, args, out):
+    import mcp_types as types
+
+    kwargs = {"allow_input_required": True}
+    if "state_from" in step:
+        kwargs["request_state"] = out[step["state_from"]]["inputRequired"]["requestState"]
+    if "state" in step:
+        kwargs["request_state"] = step["state"]
+    if "answer" in step:
+        kwargs["input_responses"] = {"confirm": types.ElicitResult.model_validate(step["answer"])}
+    r = await c.session.call_tool(step["call"], args, **kwargs)
+    if isinstance(r, types.InputRequiredResult):
+        questions = {k: v.params.message for k, v in (r.input_requests or {}).items()}
+        return {"inputRequired": {"requestState": r.request_state, "questions": questions}}
+    return result_of(r)
 
 
 def main():

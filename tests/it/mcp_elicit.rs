@@ -1,0 +1,226 @@
+//! A person asked through MCP elicitation on protocol revision 2026-07-28, where the server
+//! asks by answering the call with an `InputRequiredResult` and the client calls again with
+//! the person's answer and the `requestState` (SEP-2322), driven by the official Python SDK's
+//! default connection (`auto`, which negotiates 2026-07-28).
+
+use serde_json::{Value, json};
+
+use crate::fixture::{Namespace, kubectl};
+use crate::mcp::{answer, drive, error, myops};
+
+fn data_of(ns: &str) -> Value {
+    let cm: Value = serde_json::from_str(&kubectl(&[
+        "get",
+        "configmap",
+        "c1",
+        "-n",
+        ns,
+        "-o",
+        "json",
+    ]))
+    .unwrap();
+    cm["data"].clone()
+}
+
+/// A namespace with ConfigMap c1 (`a=1`) whose `protect:` rule covers `verbs` (a
+/// `verbs:` line, or nothing for every mutating verb).
+fn protected(prefix: &str, verbs: &str) -> (Namespace, crate::fixture::Myops) {
+    let ns = Namespace::new(prefix);
+    kubectl(&[
+        "create",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
+    let m = myops(&format!(
+        "protect:\n  - contexts: [admin]\n    namespaces: [{}]\n{verbs}    message: production\n",
+        ns.0
+    ));
+    (ns, m)
+}
+
+#[test]
+fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_could_ask_and_a_wrong_name_went_through()
+ {
+    let (ns, m) = protected("mcp-ask-auto", "");
+    let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let steps = json!([
+        {"call": "patch", "args": args},
+        {"call": "patch", "args": args, "confirm_from": 0},
+    ]);
+    let r = drive(&m, &[], json!({"elicit": "decline", "steps": steps}));
+    let e = error(&r[1]);
+    assert_eq!(e["kind"], "protected", "{e:#}");
+    assert!(e["message"].as_str().unwrap().contains("declined"), "{e:#}");
+    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    // A name that is not the context's: the command checks what the person typed.
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin-typo", "steps": steps}),
+    );
+    let e = error(&r[1]);
+    assert_eq!(e["kind"], "protected", "{e:#}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("the name the person typed is not the context's name"),
+        "{e:#}"
+    );
+    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    let refusals: Vec<String> = m
+        .latest_records()
+        .iter()
+        .filter_map(|e| e["result"].as_str())
+        .filter(|r| r.starts_with("refused by protect"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(refusals.len(), 2, "both are journaled: {refusals:#?}");
+    let r = drive(&m, &[], json!({"elicit": "accept:admin", "steps": steps}));
+    assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
+    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    let made = m.latest_records().pop().unwrap();
+    assert_eq!(made["result"], "success");
+    assert!(made["protection"].as_str().is_some(), "{made:#}");
+}
+
+#[test]
+fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_nothing_is_sent() {
+    // Only `patch` is protected: a label made between the question and its answer is not.
+    let (ns, m) = protected("mcp-ask-state", "    verbs: [patch]\n");
+    let patch = |v: &str| json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": v}}});
+    let label =
+        json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "set": {"team": "web"}});
+    let yes = json!({"action": "accept", "content": {"context": "admin"}});
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin", "steps": [
+            {"call": "patch", "args": patch("2")},
+            {"call": "patch", "args": patch("2"), "confirm_from": 0, "manual": true},
+            {"call": "patch", "args": patch("2"), "confirm_from": 0, "manual": true, "state": "0123456789abcdef0123456789abcdef", "answer": yes},
+            {"call": "patch", "args": patch("9"), "confirm_from": 0, "manual": true, "state_from": 1, "answer": yes},
+            {"call": "patch", "args": patch("3")},
+            {"call": "patch", "args": patch("3"), "confirm_from": 4, "manual": true},
+            {"call": "label", "args": label},
+            {"call": "label", "args": label, "confirm_from": 6},
+            {"call": "patch", "args": patch("3"), "confirm_from": 4, "manual": true, "state_from": 5, "answer": yes},
+        ]}),
+    );
+    let asked = &r[1]["inputRequired"];
+    let question = asked["questions"]["confirm"].as_str().unwrap_or_default();
+    assert!(
+        question.contains("in the protected context \"admin\"")
+            && question.contains(&format!("patch ConfigMap {}/c1 (replace /data/a)", ns.0)),
+        "the question names the context, the object and the path: {r:#?}"
+    );
+    assert_eq!(asked["requestState"].as_str().map(str::len), Some(32));
+    // A handle this server never gave, then the real one with other arguments.
+    assert_eq!(error(&r[2])["kind"], "invalid", "{:#}", r[2]);
+    assert_eq!(error(&r[3])["kind"], "invalid", "{:#}", r[3]);
+    assert!(
+        error(&r[3])["message"]
+            .as_str()
+            .unwrap()
+            .contains("answered already, expired or asked of another call"),
+        "{:#}",
+        r[3]
+    );
+    // The label changed the object after the question was asked: its answer is a conflict.
+    assert_eq!(answer(&r[7])["done"], true, "{:#}", r[7]);
+    assert_eq!(error(&r[8])["kind"], "conflict", "{:#}", r[8]);
+    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    let patches = m
+        .latest_records()
+        .iter()
+        .filter(|e| e["operation"] == "patch" && e["dryRun"] != true)
+        .count();
+    assert_eq!(
+        patches,
+        0,
+        "no patch reached the server: {:#?}",
+        m.records()
+    );
+}
+
+#[test]
+fn mcp_a_person_was_asked_about_a_change_that_lacked_the_reason_its_rule_requires() {
+    let (ns, m) = protected("mcp-ask-reason", "    requireReason: true\n");
+    let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let mut with_reason = args.clone();
+    with_reason["reason"] = json!("INC-7 raise a");
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin", "steps": [
+            {"call": "patch", "args": args},
+            {"call": "patch", "args": args, "confirm_from": 0},
+            {"asked": true},
+            {"call": "patch", "args": with_reason},
+            {"call": "patch", "args": with_reason, "confirm_from": 3},
+            {"asked": true},
+        ]}),
+    );
+    let e = error(&r[1]);
+    assert_eq!(e["kind"], "protected", "{e:#}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("preview the change again with the `reason` argument"),
+        "{e:#}"
+    );
+    assert_eq!(r[2]["asked"], 0, "nobody is asked in vain");
+    assert_eq!(answer(&r[4])["done"], true, "{:#}", r[4]);
+    assert_eq!(r[5]["asked"], 1);
+    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    assert_eq!(m.latest_records().pop().unwrap()["reason"], "INC-7 raise a");
+}
+
+#[test]
+fn mcp_a_refused_rollback_of_a_session_was_denied_naming_lines_the_agent_never_saw() {
+    let (ns, m) = protected("mcp-ask-rollback", "");
+    let patch = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin", "steps": [
+            {"call": "patch", "args": patch},
+            {"call": "patch", "args": patch, "confirm_from": 0},
+        ]}),
+    );
+    let back = json!({"session": answer(&r[1])["session"]});
+    // A client that cannot ask: the rollback is refused as protected, with the reason.
+    let r = drive(
+        &m,
+        &[],
+        json!({"steps": [
+            {"call": "rollback", "args": back},
+            {"call": "rollback", "args": back, "confirm_from": 0},
+        ]}),
+    );
+    let e = error(&r[1]);
+    assert_eq!(e["kind"], "protected", "{e:#}");
+    let message = e["message"].as_str().unwrap();
+    assert!(
+        message.contains("were not rolled back") && message.contains("protect[0] (confirm)"),
+        "{e:#}"
+    );
+    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    // One that asks (revision 2026-07-28): the person says yes and the change is undone.
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin", "steps": [
+            {"call": "rollback", "args": back},
+            {"call": "rollback", "args": back, "confirm_from": 0},
+            {"asked": true},
+        ]}),
+    );
+    assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
+    assert_eq!(r[2]["asked"], 1);
+    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+}
