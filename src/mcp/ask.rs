@@ -64,7 +64,15 @@ impl Server {
         if !can_ask(ctx) {
             return Ok(Asked::CannotAsk);
         }
-        let holds = self.rules_holding(c, cmd, facts, context, caller).await?;
+        // The namespace the call names, else the one its dry run's entry named (a
+        // rollback's or undelete's object), else the server's default (added by `exec`).
+        let ns = cmd
+            .args
+            .iter()
+            .find_map(|a| a.strip_prefix("--namespace="))
+            .map(str::to_string)
+            .or_else(|| facts.namespace.clone());
+        let holds = self.rules_holding(c.verb, ns, context, caller).await?;
         // A rule that needs a reason the call lacks refuses the change whatever a person
         // answers: the command says so, and nobody is asked in vain.
         let reason = c.arguments.get("reason").is_some_and(|r| !r.is_null());
@@ -93,23 +101,15 @@ impl Server {
         })
     }
 
-    /// The `protect:` rules (other than `block`) that hold for `c`'s verb in `context` and
-    /// the namespace the call names, else the one its dry run's entry named (a rollback's or
-    /// undelete's object), else the server's default (added by `exec`).
+    /// The `protect:` rules (other than `block`) that hold for `verb` in `context` and
+    /// namespace `ns`.
     async fn rules_holding(
         &self,
-        c: &Change<'_>,
-        cmd: &Command,
-        facts: &Facts,
+        verb: &str,
+        ns: Option<String>,
         context: Option<&str>,
         caller: &Caller,
     ) -> Result<Vec<Holding>, ToolError> {
-        let ns = cmd
-            .args
-            .iter()
-            .find_map(|a| a.strip_prefix("--namespace="))
-            .map(str::to_string)
-            .or_else(|| facts.namespace.clone());
         let mut args = vec![
             "protect".to_string(),
             "status".into(),
@@ -129,7 +129,7 @@ impl Server {
                     .filter(|r| r.get("inNamespace") == Some(&Value::Bool(true)))
                     .filter(|r| r.get("mode").and_then(Value::as_str) != Some("block"))
                     .filter(|r| match r.get("verbs").and_then(Value::as_array) {
-                        Some(v) if !v.is_empty() => v.iter().any(|x| x.as_str() == Some(c.verb)),
+                        Some(v) if !v.is_empty() => v.iter().any(|x| x.as_str() == Some(verb)),
                         _ => true,
                     })
                     .map(|r| Holding {

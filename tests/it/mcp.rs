@@ -66,7 +66,46 @@ pub fn error(step: &Value) -> &Value {
     &step["structured"]["error"]
 }
 
-fn data_of(ns: &str, name: &str) -> Value {
+/// A new namespace (`prefix`-…) holding ConfigMap c1 with `a=1`, made by the real kubectl.
+pub fn with_c1(prefix: &str) -> Namespace {
+    let ns = Namespace::new(prefix);
+    kubectl(&[
+        "create",
+        "configmap",
+        "c1",
+        "-n",
+        &ns.0,
+        "--from-literal=a=1",
+    ]);
+    ns
+}
+
+/// A boundary (see [`myops`]) whose `protect:` rule covers namespace `ns` of context admin,
+/// with `extra` lines of the rule (`    verbs: [patch]\n`; none: every mutating verb).
+pub fn protecting(ns: &str, extra: &str) -> Myops {
+    myops(&format!(
+        "protect:\n  - contexts: [admin]\n    namespaces: [{ns}]\n{extra}    message: production\n"
+    ))
+}
+
+/// Waits (up to 30 s) until `n` dry runs are journaled in `m`'s change log, complete: the
+/// previews a client in flight has made (each has read its object before).
+pub fn wait_for_dry_runs(m: &Myops, n: usize) {
+    let end = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while m
+        .records()
+        .iter()
+        .filter(|e| e["dryRun"] == true && e["result"] != "pending")
+        .count()
+        < n
+    {
+        assert!(std::time::Instant::now() < end, "the preview never ran");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}
+
+/// The `data` of ConfigMap `name` in `ns`, read by the real kubectl.
+pub fn data_of(ns: &str, name: &str) -> Value {
     let cm: Value = serde_json::from_str(&kubectl(&[
         "get",
         "configmap",
@@ -137,15 +176,7 @@ fn mcp_lists_its_tools_and_read_only_lists_none_that_mutates() {
 
 #[test]
 fn mcp_get_answers_json_and_bob_is_denied_with_exit_3() {
-    let ns = Namespace::new("mcp-get");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-get");
     let m = myops("");
     let get =
         json!({"call": "get", "args": {"type": "configmaps", "name": "c1", "namespace": ns.0}});
@@ -164,15 +195,7 @@ fn mcp_get_answers_json_and_bob_is_denied_with_exit_3() {
 
 #[test]
 fn mcp_patch_is_previewed_then_confirmed_once_and_a_person_rolls_it_back() {
-    let ns = Namespace::new("mcp-patch");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-patch");
     let m = myops("");
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}, "reason": "INC-1 agent fix"});
     let r = drive(
@@ -240,15 +263,7 @@ fn mcp_patch_is_previewed_then_confirmed_once_and_a_person_rolls_it_back() {
 
 #[test]
 fn mcp_expired_token_and_an_object_changed_since_its_preview_are_refused() {
-    let ns = Namespace::new("mcp-stale");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-stale");
     let m = myops("");
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
     let r = drive(
@@ -276,17 +291,7 @@ fn mcp_expired_token_and_an_object_changed_since_its_preview_are_refused() {
     );
     let child = c.spawn().unwrap();
     // Once the preview's dry run is journaled, the preview has read the object.
-    let end = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while m
-        .records()
-        .iter()
-        .filter(|e| e["dryRun"] == true && e["result"] != "pending")
-        .count()
-        < 2
-    {
-        assert!(std::time::Instant::now() < end, "the preview never ran");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    wait_for_dry_runs(&m, 2);
     kubectl(&[
         "patch",
         "configmap",
@@ -318,19 +323,8 @@ fn mcp_expired_token_and_an_object_changed_since_its_preview_are_refused() {
 
 #[test]
 fn mcp_protected_context_is_refused_without_elicitation_and_confirmed_with_it() {
-    let ns = Namespace::new("mcp-protect");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
-    let m = myops(&format!(
-        "protect:\n  - contexts: [admin]\n    namespaces: [{}]\n    message: production\n",
-        ns.0
-    ));
+    let ns = with_c1("mcp-protect");
+    let m = protecting(&ns.0, "");
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
     let steps = json!([
         {"call": "patch", "args": args},
@@ -454,16 +448,8 @@ fn mcp_answers_never_hold_a_secret_value() {
 /// `patch` prints the object): a tool whose command printed only `-o name` had none.
 #[test]
 fn mcp_scale_label_apply_delete_and_undelete_preview_their_diff_then_change() {
-    let ns = Namespace::new("mcp-verbs");
+    let ns = with_c1("mcp-verbs");
     crate::fixture::create_deployment(&ns.0, "web");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
     let m = myops("");
     let scale =
         json!({"type": "deployments.apps", "name": "web", "namespace": ns.0, "replicas": 3});

@@ -3,41 +3,15 @@
 //! the person's answer and the `requestState` (SEP-2322), driven by the official Python SDK's
 //! default connection (`auto`, which negotiates 2026-07-28).
 
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::fixture::{Namespace, kubectl};
-use crate::mcp::{answer, drive, error, myops};
+use crate::fixture::Namespace;
+use crate::mcp::{answer, data_of, drive, error, protecting, with_c1};
 
-fn data_of(ns: &str) -> Value {
-    let cm: Value = serde_json::from_str(&kubectl(&[
-        "get",
-        "configmap",
-        "c1",
-        "-n",
-        ns,
-        "-o",
-        "json",
-    ]))
-    .unwrap();
-    cm["data"].clone()
-}
-
-/// A namespace with ConfigMap c1 (`a=1`) whose `protect:` rule covers `verbs` (a
-/// `verbs:` line, or nothing for every mutating verb).
-fn protected(prefix: &str, verbs: &str) -> (Namespace, crate::fixture::Myops) {
-    let ns = Namespace::new(prefix);
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
-    let m = myops(&format!(
-        "protect:\n  - contexts: [admin]\n    namespaces: [{}]\n{verbs}    message: production\n",
-        ns.0
-    ));
+/// A namespace with ConfigMap c1 (`a=1`) whose `protect:` rule has the `extra` lines.
+fn protected(prefix: &str, extra: &str) -> (Namespace, crate::fixture::Myops) {
+    let ns = with_c1(prefix);
+    let m = protecting(&ns.0, extra);
     (ns, m)
 }
 
@@ -54,7 +28,7 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
     let e = error(&r[1]);
     assert_eq!(e["kind"], "protected", "{e:#}");
     assert!(e["message"].as_str().unwrap().contains("declined"), "{e:#}");
-    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     // A name that is not the context's: the command checks what the person typed.
     let r = drive(
         &m,
@@ -70,7 +44,7 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
             .starts_with("the name the person typed is not the context's name"),
         "{e:#}"
     );
-    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     let refusals: Vec<String> = m
         .latest_records()
         .iter()
@@ -81,7 +55,7 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
     assert_eq!(refusals.len(), 2, "both are journaled: {refusals:#?}");
     let r = drive(&m, &[], json!({"elicit": "accept:admin", "steps": steps}));
     assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
-    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "2"}));
     let made = m.latest_records().pop().unwrap();
     assert_eq!(made["result"], "success");
     assert!(made["protection"].as_str().is_some(), "{made:#}");
@@ -132,7 +106,7 @@ fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_not
     // The label changed the object after the question was asked: its answer is a conflict.
     assert_eq!(answer(&r[7])["done"], true, "{:#}", r[7]);
     assert_eq!(error(&r[8])["kind"], "conflict", "{:#}", r[8]);
-    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     let patches = m
         .latest_records()
         .iter()
@@ -176,7 +150,7 @@ fn mcp_a_person_was_asked_about_a_change_that_lacked_the_reason_its_rule_require
     assert_eq!(r[2]["asked"], 0, "nobody is asked in vain");
     assert_eq!(answer(&r[4])["done"], true, "{:#}", r[4]);
     assert_eq!(r[5]["asked"], 1);
-    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "2"}));
     assert_eq!(m.latest_records().pop().unwrap()["reason"], "INC-7 raise a");
 }
 
@@ -209,7 +183,7 @@ fn mcp_a_refused_rollback_of_a_session_was_denied_naming_lines_the_agent_never_s
         message.contains("were not rolled back") && message.contains("protect[0] (confirm)"),
         "{e:#}"
     );
-    assert_eq!(data_of(&ns.0), json!({"a": "2"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "2"}));
     // One that asks (revision 2026-07-28): the person says yes and the change is undone.
     let r = drive(
         &m,
@@ -222,5 +196,5 @@ fn mcp_a_refused_rollback_of_a_session_was_denied_naming_lines_the_agent_never_s
     );
     assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
     assert_eq!(r[2]["asked"], 1);
-    assert_eq!(data_of(&ns.0), json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
 }

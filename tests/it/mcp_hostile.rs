@@ -8,19 +8,11 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::fixture::{Namespace, kubectl, text_of};
-use crate::mcp::{client, drive, error, myops};
+use crate::mcp::{client, data_of, drive, error, myops, protecting, wait_for_dry_runs, with_c1};
 
 #[test]
 fn mcp_unknown_tools_wrong_types_and_smuggled_flags_are_refused_and_nothing_runs() {
-    let ns = Namespace::new("mcp-hostile");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-hostile");
     let m = myops("");
     let r = drive(
         &m,
@@ -65,17 +57,7 @@ fn mcp_unknown_tools_wrong_types_and_smuggled_flags_are_refused_and_nothing_runs
     let e = error(&r[6]);
     assert!(e["message"].as_str().unwrap().contains("unknown"), "{e:#}");
     assert_eq!(error(&r[7])["kind"], "invalid");
-    let cm: Value = serde_json::from_str(&kubectl(&[
-        "get",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "-o",
-        "json",
-    ]))
-    .unwrap();
-    assert_eq!(cm["data"], json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     assert!(
         m.records().is_empty(),
         "nothing was attempted: {:#?}",
@@ -92,15 +74,7 @@ fn mcp_unknown_tools_wrong_types_and_smuggled_flags_are_refused_and_nothing_runs
 
 #[test]
 fn mcp_ten_megabyte_arguments_are_refused_before_anything_is_sent() {
-    let ns = Namespace::new("mcp-huge");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-huge");
     let m = myops("");
     let r = drive(
         &m,
@@ -136,15 +110,7 @@ fn mcp_ten_megabyte_arguments_are_refused_before_anything_is_sent() {
 
 #[test]
 fn mcp_a_flood_of_calls_runs_at_most_max_concurrent_at_once_and_every_call_answers() {
-    let ns = Namespace::new("mcp-flood");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-flood");
     let m = myops("");
     let get = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
     let started = Instant::now();
@@ -163,15 +129,7 @@ fn mcp_a_flood_of_calls_runs_at_most_max_concurrent_at_once_and_every_call_answe
 
 #[test]
 fn mcp_a_client_that_disconnects_mid_delete_leaves_a_whole_journal() {
-    let ns = Namespace::new("mcp-gone");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-gone");
     let m = myops("");
     let marker = m.dir.path().join("held-before-delete");
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
@@ -237,15 +195,7 @@ fn mcp_a_client_that_disconnects_mid_delete_leaves_a_whole_journal() {
 
 #[test]
 fn mcp_a_client_named_with_escape_sequences_and_3000_characters_is_journaled_escaped_and_capped() {
-    let ns = Namespace::new("mcp-name");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
+    let ns = with_c1("mcp-name");
     let m = myops("");
     let name = format!("{}evil\u{202e}", "\u{1b}[2J".repeat(500));
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
@@ -324,15 +274,7 @@ fn mcp_an_apply_previewed_as_a_creation_was_confirmed_onto_an_object_created_sin
         ]}),
     );
     let child = c.spawn().unwrap();
-    let end = Instant::now() + Duration::from_secs(30);
-    while !m
-        .records()
-        .iter()
-        .any(|e| e["dryRun"] == true && e["result"] != "pending")
-    {
-        assert!(Instant::now() < end, "the preview never ran");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    wait_for_dry_runs(&m, 1);
     kubectl(&[
         "create",
         "configmap",
@@ -353,34 +295,13 @@ fn mcp_an_apply_previewed_as_a_creation_was_confirmed_onto_an_object_created_sin
         e["message"].as_str().unwrap().contains("it did not exist"),
         "{e:#}"
     );
-    let cm: Value = serde_json::from_str(&kubectl(&[
-        "get",
-        "configmap",
-        "c9",
-        "-n",
-        &ns.0,
-        "-o",
-        "json",
-    ]))
-    .unwrap();
-    assert_eq!(cm["data"], json!({"h": "human"}));
+    assert_eq!(data_of(&ns.0, "c9"), json!({"h": "human"}));
 }
 
 #[test]
 fn mcp_a_rollback_in_a_protected_namespace_was_never_asked_about() {
-    let ns = Namespace::new("mcp-rbprot");
-    kubectl(&[
-        "create",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--from-literal=a=1",
-    ]);
-    let m = myops(&format!(
-        "protect:\n  - contexts: [admin]\n    namespaces: [{}]\n    message: production\n",
-        ns.0
-    ));
+    let ns = with_c1("mcp-rbprot");
+    let m = protecting(&ns.0, "");
     let patch = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
     let r = drive(
         &m,
@@ -405,15 +326,5 @@ fn mcp_a_rollback_in_a_protected_namespace_was_never_asked_about() {
         "the person was asked and said yes: {:#}",
         r[1]
     );
-    let cm: Value = serde_json::from_str(&kubectl(&[
-        "get",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "-o",
-        "json",
-    ]))
-    .unwrap();
-    assert_eq!(cm["data"], json!({"a": "1"}));
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
 }
