@@ -77,6 +77,11 @@ impl ToolError {
                 );
             }
         }
+        // Only the patch tool names /dev/stdin (its `patch` argument goes there, never a
+        // path of the agent's): the sentence names the argument instead.
+        if let Some(rest) = message.strip_prefix("/dev/stdin: ") {
+            message = format!("the `patch` argument: {rest}");
+        }
         let kind = match ran.code {
             2 => Kind::Invalid,
             3 if message.contains("protect[") => Kind::Protected,
@@ -250,6 +255,10 @@ mod tests {
             e.message
         );
         assert_eq!(ToolError::of(&ran(2, "error: c")).kind, Kind::Invalid);
+        assert_eq!(
+            ToolError::of(&ran(2, "error: /dev/stdin: a JSON patch is a list\n")).message,
+            "the `patch` argument: a JSON patch is a list"
+        );
         assert_eq!(ToolError::of(&ran(1, "")).kind, Kind::Runtime);
     }
 

@@ -57,7 +57,7 @@ pub enum RunError {
     },
     /// More calls are waiting than [`MAX_WAITING`].
     #[error(
-        "{running} tool calls are running and {MAX_WAITING} more are waiting; retry when one has finished"
+        "{running} tool call(s) are running (--max-concurrent) and {MAX_WAITING} more are waiting; retry when one has finished"
     )]
     Busy {
         /// The running limit.

@@ -262,12 +262,19 @@ impl ApplyInput {
     /// metadata.name.
     pub fn target(&self) -> Result<Target, BadArguments> {
         sized("manifest", &self.manifest)?;
-        let v: Value = serde_saphyr::from_str(&self.manifest).map_err(|e| {
+        let mut docs: Vec<Value> = serde_saphyr::from_multiple(&self.manifest).map_err(|e| {
             BadArguments(format!(
                 "`manifest` is neither JSON nor YAML: {}",
                 crate::base::echo::capped(&e.to_string(), 200)
             ))
         })?;
+        if docs.len() > 1 {
+            return Err(BadArguments(format!(
+                "`manifest` holds {} YAML documents; `apply` takes one object — call it once per object",
+                docs.len()
+            )));
+        }
+        let v = docs.pop().unwrap_or(Value::Null);
         let field = |p: &str| v.pointer(p).and_then(Value::as_str).map(str::to_string);
         let (Some(api_version), Some(kind), Some(name)) = (
             field("/apiVersion"),

@@ -73,3 +73,25 @@ fn an_apply_targets_the_manifests_object_by_its_full_type() {
         }
     );
 }
+
+#[test]
+fn a_manifest_of_two_documents_was_refused_naming_a_yaml_library_function() {
+    let two = ApplyInput {
+        manifest: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n".into(),
+        scope: Scope::default(),
+        change: Change::default(),
+    };
+    assert_eq!(
+        two.target().unwrap_err().0,
+        "`manifest` holds 2 YAML documents; `apply` takes one object — call it once per object"
+    );
+    let none = ApplyInput {
+        manifest: "# only a comment\n".into(),
+        scope: Scope::default(),
+        change: Change::default(),
+    };
+    assert_eq!(
+        none.target().unwrap_err().0,
+        "`manifest` is one object with apiVersion, kind and metadata.name"
+    );
+}
