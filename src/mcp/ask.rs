@@ -12,7 +12,7 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 
 use super::answer::{Kind, ToolError};
-use super::confirm::{Facts, Pending};
+use super::confirm::{Facts, Pending, TokenError};
 use super::question::{Asked, Confirmation};
 use super::run::Caller;
 use super::server::{Change, Server};
@@ -28,14 +28,19 @@ struct Holding {
 
 /// Whether the call's protocol revision asks through `InputRequiredResult` (2026-07-28 and
 /// later have no requests from the server in the middle of a call).
-fn asks_by_retry(ctx: &RequestContext<RoleServer>) -> bool {
-    ctx.protocol_version()
-        .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
+pub(super) fn asks_by_retry(ctx: &RequestContext<RoleServer>) -> bool {
+    // A session begun with the handshake keeps the revision it agreed on, whatever a
+    // request's `_meta` claims.
+    let version = match ctx.peer.peer_info() {
+        Some(handshake) => Some(handshake.protocol_version.clone()),
+        None => ctx.protocol_version(),
+    };
+    version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
 /// Whether the client says it can ask a person a form question (its capabilities of this
 /// call, or of the handshake on earlier revisions; no `form`/`url` named means form).
-fn can_ask(ctx: &RequestContext<RoleServer>) -> bool {
+pub(super) fn can_ask(ctx: &RequestContext<RoleServer>) -> bool {
     ctx.client_capabilities()
         .and_then(|c| c.elicitation)
         .is_some_and(|e| e.form.is_some() || e.url.is_none())
@@ -61,51 +66,78 @@ impl Server {
         caller: &Caller,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<Asked, ToolError> {
-        if !can_ask(ctx) {
+        let (true, Some(context)) = (can_ask(ctx), context) else {
             return Ok(Asked::CannotAsk);
+        };
+        // The namespaces the dry run's entries name (a rollback's or undelete's objects,
+        // which the call's namespace need not be), else the one the call names, else the
+        // server's default (added by `exec`).
+        let mut namespaces: Vec<Option<String>> =
+            facts.namespaces.iter().cloned().map(Some).collect();
+        if namespaces.is_empty() {
+            namespaces.push(
+                cmd.args
+                    .iter()
+                    .find_map(|a| a.strip_prefix("--namespace="))
+                    .map(str::to_string),
+            );
         }
-        // The namespace the call names, else the one its dry run's entry named (a
-        // rollback's or undelete's object), else the server's default (added by `exec`).
-        let ns = cmd
-            .args
-            .iter()
-            .find_map(|a| a.strip_prefix("--namespace="))
-            .map(str::to_string)
-            .or_else(|| facts.namespace.clone());
-        let holds = self.rules_holding(c.verb, ns, context, caller).await?;
-        // A rule that needs a reason the call lacks refuses the change whatever a person
-        // answers: the command says so, and nobody is asked in vain.
-        let reason = c.arguments.get("reason").is_some_and(|r| !r.is_null());
+        // A rollback or an undelete creates, patches or deletes as its entries did: a rule of
+        // the namespace holds whatever verbs it names.
+        let verb = (!matches!(c.verb, "rollback" | "undelete")).then_some(c.verb);
+        let mut holds = Vec::new();
+        for ns in namespaces {
+            holds.extend(self.rules_holding(verb, ns, Some(context), caller).await?);
+        }
+        // A rule that needs a reason the call lacks (or gives blank, as the command reads it)
+        // refuses the change whatever a person answers: the command says so, and nobody is
+        // asked in vain.
+        let reason = c
+            .arguments
+            .get("reason")
+            .and_then(Value::as_str)
+            .is_some_and(|r| !r.trim().is_empty());
         if holds.is_empty() || holds.iter().any(|h| h.needs_reason && !reason) {
             return Ok(Asked::NoRule);
         }
-        let holds: Vec<&str> = holds.iter().map(|h| h.message.as_str()).collect();
-        let Some(context) = context else {
-            return Ok(Asked::CannotAsk);
-        };
+        let mut messages: Vec<&str> = holds.iter().map(|h| h.message.as_str()).collect();
+        messages.dedup();
         let question = format!(
             "An agent asks to {} in the protected context \"{context}\" ({}). Type the context's name to allow this one change.",
             facts.description,
-            holds.join("; ")
+            messages.join("; ")
         );
         if asks_by_retry(ctx) {
             return Ok(Asked::Later(question));
         }
+        // As long as a token: an answer later than that is no answer.
+        let ttl = self
+            .tokens
+            .lock()
+            .map_or_else(|p| p.into_inner().ttl(), |t| t.ttl());
         use rmcp::service::ElicitationError;
-        Ok(match ctx.peer.elicit::<Confirmation>(question).await {
-            Ok(Some(answer)) => Asked::typed(&answer.context),
-            Ok(None) | Err(ElicitationError::UserDeclined | ElicitationError::UserCancelled) => {
-                Asked::Declined
-            }
-            Err(_) => Asked::CannotAsk,
-        })
+        Ok(
+            match ctx
+                .peer
+                .elicit_with_timeout::<Confirmation>(question, Some(ttl))
+                .await
+            {
+                Ok(Some(answer)) => Asked::typed(&answer.context, context),
+                Ok(None)
+                | Err(ElicitationError::UserDeclined | ElicitationError::UserCancelled) => {
+                    Asked::Declined
+                }
+                Err(ElicitationError::CapabilityNotSupported) => Asked::CannotAsk,
+                Err(_) => Asked::Unanswered,
+            },
+        )
     }
 
-    /// The `protect:` rules (other than `block`) that hold for `verb` in `context` and
-    /// namespace `ns`.
+    /// The `protect:` rules (other than `block`) that hold in `context` and namespace `ns`
+    /// for `verb` (`None`: whatever verbs they name).
     async fn rules_holding(
         &self,
-        verb: &str,
+        verb: Option<&str>,
         ns: Option<String>,
         context: Option<&str>,
         caller: &Caller,
@@ -128,8 +160,10 @@ impl Server {
                     .iter()
                     .filter(|r| r.get("inNamespace") == Some(&Value::Bool(true)))
                     .filter(|r| r.get("mode").and_then(Value::as_str) != Some("block"))
-                    .filter(|r| match r.get("verbs").and_then(Value::as_array) {
-                        Some(v) if !v.is_empty() => v.iter().any(|x| x.as_str() == Some(verb)),
+                    .filter(|r| match (verb, r.get("verbs").and_then(Value::as_array)) {
+                        (Some(verb), Some(v)) if !v.is_empty() => {
+                            v.iter().any(|x| x.as_str() == Some(verb))
+                        }
                         _ => true,
                     })
                     .map(|r| Holding {
@@ -162,12 +196,16 @@ impl Server {
         questions
             .redeem(state, c.tool, &c.arguments, Instant::now())
             .map_err(|e| {
+                let why = match e {
+                    TokenError::Unknown => "its requestState is not one this server gave, or was answered already (a question is answered once)".to_string(),
+                    TokenError::Expired { late_seconds, ttl_seconds } => format!(
+                        "the answer came {late_seconds}s after the question expired (a question is good for {ttl_seconds}s, as a token)"
+                    ),
+                    TokenError::Mismatch { .. } => "the call that brought it is not the one the question was asked of (another tool or other arguments)".to_string(),
+                };
                 ToolError::new(
                     Kind::Invalid,
-                    format!(
-                        "the answer came back for a question that is unknown, answered already, expired or asked of another call ({}); call the tool again without `confirm` to preview the change anew",
-                        crate::base::echo::capped(&e.to_string(), 200)
-                    ),
+                    format!("the person's answer is not taken: {why}; call the tool again without `confirm` to preview the change anew"),
                 )
             })
     }

@@ -10,6 +10,7 @@ use rmcp::service::RequestContext;
 use serde_json::{Value, json};
 
 use super::answer::{self, Kind, ToolError};
+use super::ask;
 use super::confirm::Facts;
 use super::question::{self, Asked, Retry};
 use super::run::Caller;
@@ -133,11 +134,15 @@ impl Server {
         let facts = Facts {
             context: context.map(str::to_string),
             resource_version: rv.clone(),
-            namespace: journal
-                .first()
-                .and_then(|e| e.get("namespace"))
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            namespaces: journal
+                .iter()
+                .filter_map(|e| e.get("namespace").and_then(Value::as_str))
+                .fold(Vec::new(), |mut all, ns| {
+                    if !all.iter().any(|n: &String| n == ns) {
+                        all.push(ns.to_string());
+                    }
+                    all
+                }),
             description: describe(c.verb, &journal, &diffs),
         };
         let (token, ttl) = {
@@ -208,41 +213,20 @@ impl Server {
             ))
             .into();
         }
-        if let Some(t) = &c.target {
-            let now = match self.read_target(t, context.as_deref(), caller).await {
-                Ok(now) => now,
-                Err(e) => return failed(e).into(),
-            };
-            let now_rv = now
-                .as_ref()
-                .and_then(|o| o.pointer("/metadata/resourceVersion"))
-                .and_then(Value::as_str);
-            if now_rv != facts.resource_version.as_deref() {
-                return failed(ToolError::new(
-                    Kind::Conflict,
-                    format!(
-                        "{}/{} changed since its preview ({}, now {}); nothing was sent — preview the change again",
-                        t.type_name,
-                        t.name,
-                        facts
-                            .resource_version
-                            .as_deref()
-                            .map_or("it did not exist".to_string(), |rv| format!(
-                                "resourceVersion {rv}"
-                            )),
-                        now_rv.map_or("deleted".to_string(), |rv| format!("resourceVersion {rv}"))
-                    ),
-                ))
-                .into();
-            }
+        if let Err(e) = self.unchanged(c, &facts, context.as_deref(), caller).await {
+            return failed(e).into();
         }
         let cmd = match (c.command)(facts.resource_version.as_deref()) {
             Ok(x) => x,
             Err(e) => return invalid(e).into(),
         };
-        let asked = match &retry.state {
-            Some(_) => retry.answer(),
-            None => match self
+        let asked = match (&retry.state, context.as_deref()) {
+            // Only a client on revision 2026-07-28 that can ask a person brings an answer.
+            (Some(_), Some(name)) if ask::can_ask(ctx) && ask::asks_by_retry(ctx) => {
+                retry.answer(name)
+            }
+            (Some(_), _) => Asked::CannotAsk,
+            (None, _) => match self
                 .protection(c, &cmd, &facts, context.as_deref(), caller, ctx)
                 .await
             {
@@ -253,6 +237,14 @@ impl Server {
         if let Asked::Later(text) = asked {
             let state = self.hold_question(c, facts);
             return question::input_required(text, state).into();
+        }
+        // A person asked in the middle of this call took their time: the object is read
+        // again, so what they allowed is still what is sent.
+        if retry.state.is_none()
+            && matches!(asked, Asked::Answered(_))
+            && let Err(e) = self.unchanged(c, &facts, context.as_deref(), caller).await
+        {
+            return failed(e).into();
         }
         let extra = match &asked {
             Asked::Answered(flags) => flags.clone(),
@@ -277,7 +269,10 @@ impl Server {
                 (Kind::Protected, Asked::Declined) => {
                     e.message = format!("the person declined the {} in a protected context; nothing was sent (the refusal is journaled)", c.verb);
                 }
-                (Kind::Protected, Asked::CannotAsk) if retry.state.is_none() && e.message.contains("no terminal to ask on") => e.message.push_str(
+                (Kind::Protected, Asked::Unanswered) if e.message.contains("no terminal to ask on") => {
+                    e.message = format!("the client came back without the person's answer to the question (or not in time); the {} was refused and nothing was sent (the refusal is journaled) — preview it again", c.verb);
+                }
+                (Kind::Protected, Asked::CannotAsk) if e.message.contains("no terminal to ask on") => e.message.push_str(
                     " — through MCP only a person answers a protect: rule, by elicitation, which this client does not offer; a person makes this change with kubectl myops",
                 ),
                 _ => {}
@@ -304,6 +299,46 @@ impl Server {
             "next": format!("The change is made and journaled. To undo it, a person runs `{undo}` (or call the `rollback` tool with \"session\": \"{}\").", caller.session),
         }))
         .into()
+    }
+
+    /// Checks that `c`'s object is as its preview read it (`facts`).
+    ///
+    /// # Errors
+    /// A `conflict` [`ToolError`] when its resourceVersion differs, or it was created or
+    /// deleted since; the read's own error when it cannot be read.
+    async fn unchanged(
+        &self,
+        c: &Change<'_>,
+        facts: &Facts,
+        context: Option<&str>,
+        caller: &Caller,
+    ) -> Result<(), ToolError> {
+        let Some(t) = &c.target else {
+            return Ok(());
+        };
+        let now = self.read_target(t, context, caller).await?;
+        let now_rv = now
+            .as_ref()
+            .and_then(|o| o.pointer("/metadata/resourceVersion"))
+            .and_then(Value::as_str);
+        if now_rv == facts.resource_version.as_deref() {
+            return Ok(());
+        }
+        Err(ToolError::new(
+            Kind::Conflict,
+            format!(
+                "{}/{} changed since its preview ({}, now {}); nothing was sent — preview the change again",
+                t.type_name,
+                t.name,
+                facts
+                    .resource_version
+                    .as_deref()
+                    .map_or("it did not exist".to_string(), |rv| format!(
+                        "resourceVersion {rv}"
+                    )),
+                now_rv.map_or("deleted".to_string(), |rv| format!("resourceVersion {rv}"))
+            ),
+        ))
     }
 
     /// The change-log entries of `caller`'s session, whole (redacted as the journal is).

@@ -23,9 +23,9 @@ pub struct Facts {
     /// The object's resourceVersion the preview read (`None`: it did not exist, or nothing
     /// was read — a rollback or undelete names no object).
     pub resource_version: Option<String>,
-    /// The namespace the dry run's journal entry names (a rollback's or undelete's object's),
-    /// for the `protect:` rules of the confirmation.
-    pub namespace: Option<String>,
+    /// The namespaces the dry run's journal entries name (a rollback's or undelete's
+    /// objects'), each once, for the `protect:` rules of the confirmation.
+    pub namespaces: Vec<String>,
     /// What the change does, in one line, for the person asked to confirm it.
     pub description: String,
 }

@@ -27,15 +27,27 @@ pub enum Asked {
     Later(String),
     /// The person declined or dismissed the question: the command refuses headless.
     Declined,
+    /// The client came back without a usable answer (none, or not the form asked for), or
+    /// not in time: the command refuses headless.
+    Unanswered,
     /// The person typed a name: the flags that answer the rule (the command checks them).
     Answered(Vec<String>),
 }
 
 impl Asked {
-    /// The person typed `name`: the command gets `--confirm-context=NAME` and checks it
-    /// against the context (never `--yes`, which a `confirm` rule takes whatever was typed).
-    pub fn typed(name: &str) -> Asked {
-        Asked::Answered(vec![format!("--confirm-context={name}")])
+    /// The person typed `name` in `context`: the command gets `--confirm-context` (never
+    /// `--yes`, which a `confirm` rule takes whatever was typed). The name is compared here,
+    /// exactly: the command splits `--confirm-context` at commas and trims each part (a
+    /// person's list of contexts), so `nope,admin` or `admin ` would pass it. A name that is
+    /// not the context's goes as the context's name with a suffix — no part of it is the
+    /// context's name — so the command refuses it and journals a wrong name.
+    pub fn typed(name: &str, context: &str) -> Asked {
+        let given = if name == context {
+            context.to_string()
+        } else {
+            format!("{context}~typed-otherwise")
+        };
+        Asked::Answered(vec![format!("--confirm-context={given}")])
     }
 }
 
@@ -67,18 +79,22 @@ impl<S> FromContextPart<ToolCallContext<'_, S>> for Retry {
 }
 
 impl Retry {
-    /// The person's answer to the question (pure): the name typed becomes
-    /// `--confirm-context=NAME` (the command checks it against the context); a
-    /// decline, a cancel or no answer at all leaves the command to refuse headless.
-    pub fn answer(&self) -> Asked {
+    /// The person's answer to the question about `context` (pure): an accepted name goes
+    /// as [`Asked::typed`]; a decline or a cancel is [`Asked::Declined`]; no answer, or one
+    /// not of the form asked for, is [`Asked::Unanswered`]. Both leave the command to refuse
+    /// headless.
+    pub fn answer(&self, context: &str) -> Asked {
         let Some(answer) = self.responses.as_ref().and_then(|r| r.get(QUESTION)) else {
-            return Asked::CannotAsk;
+            return Asked::Unanswered;
         };
-        let typed = answer
-            .pointer("/content/context")
-            .and_then(Value::as_str)
-            .filter(|_| answer.get("action").and_then(Value::as_str) == Some("accept"));
-        typed.map_or(Asked::Declined, Asked::typed)
+        match (
+            answer.get("action").and_then(Value::as_str),
+            answer.pointer("/content/context").and_then(Value::as_str),
+        ) {
+            (Some("accept"), Some(name)) => Asked::typed(name, context),
+            (Some("decline" | "cancel"), _) => Asked::Declined,
+            _ => Asked::Unanswered,
+        }
     }
 }
 
@@ -113,20 +129,43 @@ mod tests {
 
     #[test]
     fn an_accepted_answer_gives_the_typed_name_to_the_command_and_anything_else_refuses() {
-        let typed = retry(Some(
-            json!({"action": "accept", "content": {"context": "prod"}}),
-        ));
+        let answer = |a: Value| retry(Some(a)).answer("prod");
+        let typed = |name: &str| json!({"action": "accept", "content": {"context": name}});
         assert_eq!(
-            typed.answer(),
+            answer(typed("prod")),
             Asked::Answered(vec!["--confirm-context=prod".into()])
         );
-        let declined = retry(Some(json!({"action": "decline"})));
-        assert_eq!(declined.answer(), Asked::Declined);
-        let odd = retry(Some(
-            json!({"action": "decline", "content": {"context": "prod"}}),
-        ));
-        assert_eq!(odd.answer(), Asked::Declined);
-        assert_eq!(retry(None).answer(), Asked::CannotAsk);
+        assert_eq!(answer(json!({"action": "decline"})), Asked::Declined);
+        assert_eq!(
+            answer(json!({"action": "decline", "content": {"context": "prod"}})),
+            Asked::Declined
+        );
+        assert_eq!(answer(json!({"action": "cancel"})), Asked::Declined);
+        assert_eq!(retry(None).answer("prod"), Asked::Unanswered);
+        assert_eq!(answer(json!({"action": "accept"})), Asked::Unanswered);
+        assert_eq!(
+            answer(json!({"action": "accept", "content": {"context": 5}})),
+            Asked::Unanswered
+        );
+    }
+
+    #[test]
+    fn a_typed_list_with_the_context_or_the_name_with_spaces_passed_the_commands_check() {
+        let wrong = Asked::Answered(vec!["--confirm-context=prod~typed-otherwise".into()]);
+        for name in [
+            "nope,prod",
+            "prod,",
+            "prod ",
+            " prod",
+            "prod\n",
+            "prod\0",
+            "PROD",
+            "",
+        ] {
+            assert_eq!(Asked::typed(name, "prod"), wrong, "{name:?}");
+        }
+        let long = "p".repeat(200_000);
+        assert_eq!(Asked::typed(&long, "prod"), wrong);
     }
 
     #[test]

@@ -16,7 +16,7 @@ fn protected(prefix: &str, extra: &str) -> (Namespace, crate::fixture::Myops) {
 }
 
 #[test]
-fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_could_ask_and_a_wrong_name_went_through()
+fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_could_ask_and_a_listed_name_went_through()
  {
     let (ns, m) = protected("mcp-ask-auto", "");
     let args = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
@@ -29,21 +29,24 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
     assert_eq!(e["kind"], "protected", "{e:#}");
     assert!(e["message"].as_str().unwrap().contains("declined"), "{e:#}");
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
-    // A name that is not the context's: the command checks what the person typed.
-    let r = drive(
-        &m,
-        &[],
-        json!({"elicit": "accept:admin-typo", "steps": steps}),
-    );
-    let e = error(&r[1]);
-    assert_eq!(e["kind"], "protected", "{e:#}");
-    assert!(
-        e["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("the name the person typed is not the context's name"),
-        "{e:#}"
-    );
+    // A name that is not the context's, exactly: a list holding it and the name with a
+    // space passed the command's check (it splits at commas and trims).
+    for typed in ["admin-typo", "nope,admin", "admin "] {
+        let r = drive(
+            &m,
+            &[],
+            json!({"elicit": format!("accept:{typed}"), "steps": steps}),
+        );
+        let e = error(&r[1]);
+        assert_eq!(e["kind"], "protected", "{typed:?}: {e:#}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("the name the person typed is not the context's name"),
+            "{typed:?}: {e:#}"
+        );
+    }
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     let refusals: Vec<String> = m
         .latest_records()
@@ -52,7 +55,7 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
         .filter(|r| r.starts_with("refused by protect"))
         .map(str::to_string)
         .collect();
-    assert_eq!(refusals.len(), 2, "both are journaled: {refusals:#?}");
+    assert_eq!(refusals.len(), 4, "each is journaled: {refusals:#?}");
     let r = drive(&m, &[], json!({"elicit": "accept:admin", "steps": steps}));
     assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "2"}));
@@ -93,13 +96,20 @@ fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_not
     );
     assert_eq!(asked["requestState"].as_str().map(str::len), Some(32));
     // A handle this server never gave, then the real one with other arguments.
-    assert_eq!(error(&r[2])["kind"], "invalid", "{:#}", r[2]);
+    assert!(
+        error(&r[2])["message"]
+            .as_str()
+            .unwrap()
+            .contains("its requestState is not one this server gave"),
+        "{:#}",
+        r[2]
+    );
     assert_eq!(error(&r[3])["kind"], "invalid", "{:#}", r[3]);
     assert!(
         error(&r[3])["message"]
             .as_str()
             .unwrap()
-            .contains("answered already, expired or asked of another call"),
+            .contains("not the one the question was asked of"),
         "{:#}",
         r[3]
     );
@@ -197,4 +207,27 @@ fn mcp_a_refused_rollback_of_a_session_was_denied_naming_lines_the_agent_never_s
     assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
     assert_eq!(r[2]["asked"], 1);
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
+}
+
+#[test]
+fn mcp_a_delete_went_through_on_an_object_changed_while_the_person_was_asked() {
+    let (ns, m) = protected("mcp-ask-during", "");
+    let delete = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
+    let kubectl = crate::fixture::root().join("target/testbin/kubectl");
+    let kubeconfig = &crate::fixture::cluster().kubeconfig;
+    let r = drive(
+        &m,
+        &[],
+        json!({"mode": "legacy", "elicit": "accept:admin",
+        "during_question": [kubectl, "--kubeconfig", kubeconfig, "--context", "admin", "-n", ns.0,
+            "patch", "configmap", "c1", "-p", "{\"data\":{\"a\":\"person\"}}"],
+        "steps": [
+            {"call": "delete", "args": delete},
+            {"call": "delete", "args": delete, "confirm_from": 0},
+            {"asked": true},
+        ]}),
+    );
+    assert_eq!(r[2]["asked"], 1);
+    assert_eq!(error(&r[1])["kind"], "conflict", "{:#}", r[1]);
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "person"}));
 }

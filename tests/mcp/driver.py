@@ -3,6 +3,7 @@
 Usage: driver.py SCRIPT_JSON -- SERVER_COMMAND...
 
 SCRIPT_JSON is {"mode": "auto"|"legacy", "elicit": null|"decline"|"accept:NAME",
+"during_question": [ARGV...] (a command run while the person is asked, before the answer),
 "client_name": NAME (the clientInfo the client sends), "steps": [...]}.
 Each step is one of:
   {"list": true}                                  the tool names listed
@@ -46,6 +47,10 @@ async def run(script, server):
         import mcp_types as types
 
         asked.append(params.message)
+        if script.get("during_question"):
+            import subprocess
+
+            subprocess.run(script["during_question"], check=True, capture_output=True)
         if elicit and elicit.startswith("accept:"):
             return types.ElicitResult(action="accept", content={"context": elicit[len("accept:"):]})
         return types.ElicitResult(action="decline")
