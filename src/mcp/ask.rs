@@ -46,6 +46,12 @@ pub(super) fn can_ask(ctx: &RequestContext<RoleServer>) -> bool {
         .is_some_and(|e| e.form.is_some() || e.url.is_none())
 }
 
+/// The call a question binds (pure): its arguments with the `confirm` token, which a token's
+/// own binding leaves out ([`super::confirm::canonical`] drops it only at the top level).
+fn asked_of(c: &Change<'_>) -> Value {
+    serde_json::json!({ "call": &c.arguments })
+}
+
 impl Server {
     /// How a person answers plugin.yaml `protect:` for this change: where a rule (other
     /// than `block`) holds in the context and namespace, the person is asked through MCP
@@ -180,10 +186,10 @@ impl Server {
     }
 
     /// Keeps the question of a confirmation waiting for the person's answer: a one-time
-    /// handle, good as long as a token, bound to the same call.
+    /// handle, good as long as a token, bound to the same call — its `confirm` token too.
     pub(super) fn hold_question(&self, c: &Change<'_>, facts: Facts) -> String {
         let mut questions = self.questions.lock().unwrap_or_else(|p| p.into_inner());
-        questions.issue(c.tool, &c.arguments, facts, Instant::now())
+        questions.issue(c.tool, &asked_of(c), facts, Instant::now())
     }
 
     /// The question `state` names, taken (one use): the call must be the one it was asked
@@ -194,7 +200,7 @@ impl Server {
     pub(super) fn take_question(&self, c: &Change<'_>, state: &str) -> Result<Pending, ToolError> {
         let mut questions = self.questions.lock().unwrap_or_else(|p| p.into_inner());
         questions
-            .redeem(state, c.tool, &c.arguments, Instant::now())
+            .redeem(state, c.tool, &asked_of(c), Instant::now())
             .map_err(|e| {
                 let why = match e {
                     TokenError::Unknown => "its requestState is not one this server gave, or was answered already (a question is answered once)".to_string(),

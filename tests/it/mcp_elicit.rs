@@ -65,13 +65,16 @@ fn mcp_a_protected_change_on_revision_2026_07_28_was_refused_though_the_client_c
 }
 
 #[test]
-fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_nothing_is_sent() {
+fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_or_another_token_is_refused_and_nothing_is_sent()
+ {
     // Only `patch` is protected: a label made between the question and its answer is not.
     let (ns, m) = protected("mcp-ask-state", "    verbs: [patch]\n");
     let patch = |v: &str| json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": v}}});
     let label =
         json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "set": {"team": "web"}});
     let yes = json!({"action": "accept", "content": {"context": "admin"}});
+    let mut junk = patch("4");
+    junk["confirm"] = json!("junk");
     let r = drive(
         &m,
         &[],
@@ -85,6 +88,9 @@ fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_not
             {"call": "label", "args": label},
             {"call": "label", "args": label, "confirm_from": 6},
             {"call": "patch", "args": patch("3"), "confirm_from": 4, "manual": true, "state_from": 5, "answer": yes},
+            {"call": "patch", "args": patch("4")},
+            {"call": "patch", "args": patch("4"), "confirm_from": 9, "manual": true},
+            {"call": "patch", "args": junk, "manual": true, "state_from": 10, "answer": yes},
         ]}),
     );
     let asked = &r[1]["inputRequired"];
@@ -116,6 +122,8 @@ fn mcp_an_answer_with_a_forged_reused_or_outrun_request_state_is_refused_and_not
     // The label changed the object after the question was asked: its answer is a conflict.
     assert_eq!(answer(&r[7])["done"], true, "{:#}", r[7]);
     assert_eq!(error(&r[8])["kind"], "conflict", "{:#}", r[8]);
+    // The answer brought by a call whose `confirm` is not the token asked about.
+    assert_eq!(error(&r[11])["kind"], "invalid", "{:#}", r[11]);
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     let patches = m
         .latest_records()
@@ -230,4 +238,40 @@ fn mcp_a_delete_went_through_on_an_object_changed_while_the_person_was_asked() {
     assert_eq!(r[2]["asked"], 1);
     assert_eq!(error(&r[1])["kind"], "conflict", "{:#}", r[1]);
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "person"}));
+}
+
+#[test]
+fn mcp_an_undelete_naming_an_unprotected_namespace_never_asked_about_the_protected_one() {
+    let (ns, m) = protected("mcp-ask-undelete", "    verbs: [undelete]\n");
+    let open = Namespace::new("mcp-ask-open");
+    let c1 = json!({"type": "configmaps", "name": "c1", "namespace": ns.0});
+    let r = drive(
+        &m,
+        &[],
+        json!({"steps": [
+            {"call": "delete", "args": c1},
+            {"call": "delete", "args": c1, "confirm_from": 0},
+        ]}),
+    );
+    assert_eq!(
+        answer(&r[1])["done"],
+        true,
+        "a delete is not protected: {:#}",
+        r[1]
+    );
+    let entry = answer(&r[1])["entries"][0]["id"].clone();
+    // The call names another namespace; the entry's object is in the protected one.
+    let back = json!({"entry": entry, "namespace": open.0});
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "accept:admin", "steps": [
+            {"call": "undelete", "args": back},
+            {"call": "undelete", "args": back, "confirm_from": 0},
+            {"asked": true},
+        ]}),
+    );
+    assert_eq!(r[2]["asked"], 1, "{r:#?}");
+    assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
 }
