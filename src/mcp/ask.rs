@@ -106,8 +106,13 @@ impl Server {
         if holds.is_empty() || holds.iter().any(|h| h.needs_reason && !reason) {
             return Ok(Asked::NoRule);
         }
-        let mut messages: Vec<&str> = holds.iter().map(|h| h.message.as_str()).collect();
-        messages.dedup();
+        // A rule that holds in several namespaces is named once.
+        let mut messages: Vec<&str> = Vec::new();
+        for h in &holds {
+            if !messages.contains(&h.message.as_str()) {
+                messages.push(&h.message);
+            }
+        }
         let question = format!(
             "An agent asks to {} in the protected context \"{context}\" ({}). Type the context's name to allow this one change.",
             facts.description,
