@@ -442,13 +442,15 @@ pub fn without_empty_overrides(g: &GlobalArgs) -> GlobalArgs {
         verbose: g.verbose,
         yes: g.yes,
         confirm_context: g.confirm_context.clone(),
-        // A reason without a letter or digit (blank, or zero-width characters only) is no
-        // reason: a rule that requires one is not answered by `--reason ''`.
-        reason: g
-            .reason
-            .clone()
-            .filter(|r| r.chars().any(char::is_alphanumeric)),
+        reason: g.reason.clone().filter(|r| is_reason(r)),
     }
+}
+
+/// Whether `--reason` text is a reason: it holds a letter or a digit. Blank text, or
+/// zero-width characters only, is no reason: a rule that requires one is not answered by
+/// `--reason ''` (nor, through MCP, by a `reason` of spaces).
+pub fn is_reason(text: &str) -> bool {
+    text.chars().any(char::is_alphanumeric)
 }
 
 /// Splits `$KUBECONFIG` on `:` (kubectl's list separator on Unix), dropping empty entries.

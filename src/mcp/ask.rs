@@ -12,7 +12,7 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 
 use super::answer::{Kind, ToolError};
-use super::confirm::{Facts, Pending, TokenError};
+use super::confirm::{Facts, Judged, Pending, TokenError};
 use super::question::{Asked, Confirmation};
 use super::run::Caller;
 use super::server::{Change, Server};
@@ -41,9 +41,42 @@ pub(super) fn asks_by_retry(ctx: &RequestContext<RoleServer>) -> bool {
 /// Whether the client says it can ask a person a form question (its capabilities of this
 /// call, or of the handshake on earlier revisions; no `form`/`url` named means form).
 pub(super) fn can_ask(ctx: &RequestContext<RoleServer>) -> bool {
-    ctx.client_capabilities()
+    // A session begun with the handshake keeps the capabilities it declared, whatever a
+    // request's `_meta` claims (as its revision: [`asks_by_retry`]).
+    let capabilities = match ctx.peer.peer_info() {
+        Some(handshake) => Some(handshake.capabilities.clone()),
+        None => ctx.client_capabilities(),
+    };
+    capabilities
         .and_then(|c| c.elicitation)
         .is_some_and(|e| e.form.is_some() || e.url.is_none())
+}
+
+/// Where and as what verbs the dry run's journal entries change objects (pure), each place
+/// once: an entry's namespace, its `operation`, and — as `guard::protect::verb::effect_of`
+/// judges for the command — `delete` for a request that deletes under another operation (a
+/// rollback of a creation) and `undelete` for one that creates under another (a rollback of
+/// a delete).
+pub(super) fn judged(journal: &[Value]) -> Vec<Judged> {
+    let mut out: Vec<Judged> = Vec::new();
+    for e in journal {
+        let field = |k: &str| e.get(k).and_then(Value::as_str);
+        let operation = field("operation").unwrap_or_default();
+        let mut verbs = vec![operation.to_string()];
+        match field("patchType") {
+            Some("delete") if operation != "delete" => verbs.push("delete".into()),
+            Some("create") if operation != "undelete" => verbs.push("undelete".into()),
+            _ => {}
+        }
+        let j = Judged {
+            namespace: field("namespace").map(str::to_string),
+            verbs,
+        };
+        if !out.contains(&j) {
+            out.push(j);
+        }
+    }
+    out
 }
 
 /// The call a question binds (pure): its arguments with the `confirm` token, which a token's
@@ -75,34 +108,35 @@ impl Server {
         let (true, Some(context)) = (can_ask(ctx), context) else {
             return Ok(Asked::CannotAsk);
         };
-        // The namespaces the dry run's entries name (a rollback's or undelete's objects,
-        // which the call's namespace need not be), else the one the call names, else the
-        // server's default (added by `exec`).
-        let mut namespaces: Vec<Option<String>> =
-            facts.namespaces.iter().cloned().map(Some).collect();
-        if namespaces.is_empty() {
-            namespaces.push(
-                cmd.args
+        // Where the dry run's entries change objects, as what verbs (a rollback's or
+        // undelete's objects, which the call's namespace need not be); without entries, the
+        // call's namespace (else the server's default, added by `exec`) and the tool's verb.
+        let mut judged = facts.judged.clone();
+        if judged.is_empty() {
+            judged.push(Judged {
+                namespace: cmd
+                    .args
                     .iter()
                     .find_map(|a| a.strip_prefix("--namespace="))
                     .map(str::to_string),
+                verbs: vec![c.verb.to_string()],
+            });
+        }
+        let mut holds = Vec::new();
+        for j in judged {
+            holds.extend(
+                self.rules_holding(&j.verbs, j.namespace, Some(context), caller)
+                    .await?,
             );
         }
-        // A rollback or an undelete creates, patches or deletes as its entries did: a rule of
-        // the namespace holds whatever verbs it names.
-        let verb = (!matches!(c.verb, "rollback" | "undelete")).then_some(c.verb);
-        let mut holds = Vec::new();
-        for ns in namespaces {
-            holds.extend(self.rules_holding(verb, ns, Some(context), caller).await?);
-        }
-        // A rule that needs a reason the call lacks (or gives blank, as the command reads it)
+        // A rule that needs a reason the call lacks (or gives none, as the command reads it)
         // refuses the change whatever a person answers: the command says so, and nobody is
         // asked in vain.
         let reason = c
             .arguments
             .get("reason")
             .and_then(Value::as_str)
-            .is_some_and(|r| !r.trim().is_empty());
+            .is_some_and(crate::settings::is_reason);
         if holds.is_empty() || holds.iter().any(|h| h.needs_reason && !reason) {
             return Ok(Asked::NoRule);
         }
@@ -145,10 +179,10 @@ impl Server {
     }
 
     /// The `protect:` rules (other than `block`) that hold in `context` and namespace `ns`
-    /// for `verb` (`None`: whatever verbs they name).
+    /// for any of `verbs`.
     async fn rules_holding(
         &self,
-        verb: Option<&str>,
+        verbs: &[String],
         ns: Option<String>,
         context: Option<&str>,
         caller: &Caller,
@@ -171,10 +205,10 @@ impl Server {
                     .iter()
                     .filter(|r| r.get("inNamespace") == Some(&Value::Bool(true)))
                     .filter(|r| r.get("mode").and_then(Value::as_str) != Some("block"))
-                    .filter(|r| match (verb, r.get("verbs").and_then(Value::as_array)) {
-                        (Some(verb), Some(v)) if !v.is_empty() => {
-                            v.iter().any(|x| x.as_str() == Some(verb))
-                        }
+                    .filter(|r| match r.get("verbs").and_then(Value::as_array) {
+                        Some(v) if !v.is_empty() => v
+                            .iter()
+                            .any(|x| verbs.iter().any(|verb| x.as_str() == Some(verb))),
                         _ => true,
                     })
                     .map(|r| Holding {
@@ -219,5 +253,37 @@ impl Server {
                     format!("the person's answer is not taken: {why}; call the tool again without `confirm` to preview the change anew"),
                 )
             })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_rollback_is_judged_as_what_each_of_its_requests_does_where_it_does_it() {
+        let journal = [
+            json!({"operation": "rollback", "patchType": "merge", "namespace": "a"}),
+            json!({"operation": "rollback", "patchType": "delete", "namespace": "b"}),
+            json!({"operation": "rollback", "patchType": "create", "namespace": "b"}),
+            json!({"operation": "rollback", "patchType": "merge", "namespace": "a"}),
+            json!({"operation": "undelete", "patchType": "create", "namespace": "a"}),
+            json!({"operation": "delete", "patchType": "delete"}),
+        ];
+        let place = |ns: Option<&str>, verbs: &[&str]| Judged {
+            namespace: ns.map(str::to_string),
+            verbs: verbs.iter().map(|v| v.to_string()).collect(),
+        };
+        assert_eq!(
+            judged(&journal),
+            vec![
+                place(Some("a"), &["rollback"]),
+                place(Some("b"), &["rollback", "delete"]),
+                place(Some("b"), &["rollback", "undelete"]),
+                place(Some("a"), &["undelete"]),
+                place(None, &["delete"]),
+            ]
+        );
     }
 }

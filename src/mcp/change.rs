@@ -134,15 +134,7 @@ impl Server {
         let facts = Facts {
             context: context.map(str::to_string),
             resource_version: rv.clone(),
-            namespaces: journal
-                .iter()
-                .filter_map(|e| e.get("namespace").and_then(Value::as_str))
-                .fold(Vec::new(), |mut all, ns| {
-                    if !all.iter().any(|n: &String| n == ns) {
-                        all.push(ns.to_string());
-                    }
-                    all
-                }),
+            judged: ask::judged(&journal),
             description: describe(c.verb, &journal, &diffs),
         };
         let (token, ttl) = {
@@ -261,7 +253,11 @@ impl Server {
             let mut e = ToolError::of(&ran);
             match (e.kind, &asked) {
                 (Kind::Protected, Asked::Answered(_)) if e.message.contains("--confirm-context names") => {
-                    e.message = format!("the name the person typed is not the context's name; the {} was refused and nothing was sent (the refusal is journaled)", c.verb);
+                    e.message = if context.as_deref().is_some_and(|x| x.contains(',')) {
+                        format!("the context's name holds a comma, which --confirm-context reads as a list of names, so no answer through MCP confirms it; the {} was refused and nothing was sent (the refusal is journaled) — a person makes this change with kubectl myops", c.verb)
+                    } else {
+                        format!("the name the person typed is not the context's name; the {} was refused and nothing was sent (the refusal is journaled)", c.verb)
+                    };
                 }
                 (Kind::Protected, _) if e.message.contains("which requires a reason") => e.message.push_str(
                     " — through MCP, preview the change again with the `reason` argument (a token confirms exactly the previewed arguments)",

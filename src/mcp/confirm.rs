@@ -23,11 +23,24 @@ pub struct Facts {
     /// The object's resourceVersion the preview read (`None`: it did not exist, or nothing
     /// was read — a rollback or undelete names no object).
     pub resource_version: Option<String>,
-    /// The namespaces the dry run's journal entries name (a rollback's or undelete's
-    /// objects'), each once, for the `protect:` rules of the confirmation.
-    pub namespaces: Vec<String>,
+    /// Where and as what verbs the dry run's journal entries change objects (a rollback's or
+    /// undelete's objects, each as its request changes it), each once: what the `protect:`
+    /// rules of the confirmation are judged on.
+    pub judged: Vec<Judged>,
     /// What the change does, in one line, for the person asked to confirm it.
     pub description: String,
+}
+
+/// One place a change is judged by `protect:`: a namespace (`None`: cluster-scoped, or the
+/// server's default) and the verbs a rule names to cover it there.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judged {
+    /// The namespace.
+    pub namespace: Option<String>,
+    /// The entry's operation, and what its request does when that is something else: a
+    /// rollback that deletes is also a `delete`, one that creates an `undelete`
+    /// (`guard::protect::verb::effect_of`, which the command judges by).
+    pub verbs: Vec<String>,
 }
 
 /// A preview waiting for its confirmation.

@@ -275,3 +275,56 @@ fn mcp_an_undelete_naming_an_unprotected_namespace_never_asked_about_the_protect
     assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
 }
+
+#[test]
+fn mcp_a_declined_rollback_went_through_where_its_rule_covered_only_deletes() {
+    let (ns, m) = protected("mcp-ask-effect", "    verbs: [delete]\n");
+    let patch = json!({"type": "configmaps", "name": "c1", "namespace": ns.0, "patch": {"data": {"a": "2"}}});
+    let manifest = format!(
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c2, namespace: {}}}\ndata: {{k: v}}\n",
+        ns.0
+    );
+    let apply = json!({"manifest": manifest});
+    let r = drive(
+        &m,
+        &[],
+        json!({"steps": [
+            {"call": "patch", "args": patch},
+            {"call": "patch", "args": patch, "confirm_from": 0},
+            {"call": "apply", "args": apply},
+            {"call": "apply", "args": apply, "confirm_from": 2},
+        ]}),
+    );
+    assert_eq!(
+        answer(&r[1])["done"],
+        true,
+        "a patch is not covered: {:#}",
+        r[1]
+    );
+    assert_eq!(answer(&r[3])["done"], true, "a creation is not: {:#}", r[3]);
+    let undo_patch = json!({"session": answer(&r[1])["session"]});
+    let undo_create = json!({"session": answer(&r[3])["session"]});
+    // The rollback of the patch patches: nobody is asked and it is made. The rollback of the
+    // creation deletes: the person is asked, declines, and nothing is deleted.
+    let r = drive(
+        &m,
+        &[],
+        json!({"elicit": "decline", "steps": [
+            {"call": "rollback", "args": undo_patch},
+            {"call": "rollback", "args": undo_patch, "confirm_from": 0},
+            {"asked": true},
+            {"call": "rollback", "args": undo_create},
+            {"call": "rollback", "args": undo_create, "confirm_from": 3},
+            {"asked": true},
+        ]}),
+    );
+    assert_eq!(answer(&r[1])["done"], true, "{:#}", r[1]);
+    assert_eq!(
+        r[2]["asked"], 0,
+        "nobody is asked about a change no rule covers"
+    );
+    assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
+    assert_eq!(error(&r[4])["kind"], "protected", "{:#}", r[4]);
+    assert_eq!(r[5]["asked"], 1);
+    assert_eq!(data_of(&ns.0, "c2"), json!({"k": "v"}));
+}
