@@ -38,8 +38,9 @@ pub(super) fn asks_by_retry(ctx: &RequestContext<RoleServer>) -> bool {
     version.is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str())
 }
 
-/// Whether the client says it can ask a person a form question (its capabilities of this
-/// call, or of the handshake on earlier revisions; no `form`/`url` named means form).
+/// Whether the client says it can ask a person a form question: the capabilities its
+/// handshake declared when the session began with one, else those of this call's `_meta`
+/// (revision 2026-07-28); an `elicitation` naming neither `form` nor `url` means form.
 pub(super) fn can_ask(ctx: &RequestContext<RoleServer>) -> bool {
     // A session begun with the handshake keeps the capabilities it declared, whatever a
     // request's `_meta` claims (as its revision: [`asks_by_retry`]).
