@@ -104,6 +104,33 @@ pub fn wait_for_dry_runs(m: &Myops, n: usize) {
     }
 }
 
+/// Previews `tool` with `args`, runs the real kubectl with `person` once the preview's dry run
+/// (the `dry_runs`-th in `m`'s change log) is journaled, then confirms: the three step results
+/// (the confirmation comes 6 s after the preview).
+pub fn between_preview_and_confirm(
+    m: &Myops,
+    tool: &str,
+    args: &Value,
+    dry_runs: usize,
+    person: &[&str],
+) -> Vec<Value> {
+    let mut c = client(
+        m,
+        &[],
+        &json!({"steps": [
+            {"call": tool, "args": args},
+            {"sleep": 6},
+            {"call": tool, "args": args, "confirm_from": 0},
+        ]}),
+    );
+    let child = c.spawn().unwrap();
+    // Once the preview's dry run is journaled, the preview has read the object.
+    wait_for_dry_runs(m, dry_runs);
+    kubectl(person);
+    let out = child.wait_with_output().unwrap();
+    serde_json::from_str(text_of(&out.stdout).lines().last().unwrap()).unwrap()
+}
+
 /// The `data` of ConfigMap `name` in `ns`, read by the real kubectl.
 pub fn data_of(ns: &str, name: &str) -> Value {
     let cm: Value = serde_json::from_str(&kubectl(&[
@@ -280,31 +307,23 @@ fn mcp_expired_token_and_an_object_changed_since_its_preview_are_refused() {
     assert!(e["message"].as_str().unwrap().contains("expired"), "{e:#}");
     assert_eq!(data_of(&ns.0, "c1"), json!({"a": "1"}));
     // A person changes the object between the preview and the confirmation.
-    let mut c = client(
+    let r = between_preview_and_confirm(
         &m,
-        &[],
-        &json!({"steps": [
-            {"call": "patch", "args": args},
-            {"sleep": 6},
-            {"call": "patch", "args": args, "confirm_from": 0},
-        ]}),
-    );
-    let child = c.spawn().unwrap();
-    // Once the preview's dry run is journaled, the preview has read the object.
-    wait_for_dry_runs(&m, 2);
-    kubectl(&[
         "patch",
-        "configmap",
-        "c1",
-        "-n",
-        &ns.0,
-        "--type",
-        "merge",
-        "-p",
-        r#"{"data":{"a":"person"}}"#,
-    ]);
-    let out = child.wait_with_output().unwrap();
-    let r: Vec<Value> = serde_json::from_str(text_of(&out.stdout).lines().last().unwrap()).unwrap();
+        &args,
+        2,
+        &[
+            "patch",
+            "configmap",
+            "c1",
+            "-n",
+            &ns.0,
+            "--type",
+            "merge",
+            "-p",
+            r#"{"data":{"a":"person"}}"#,
+        ],
+    );
     let e = error(&r[2]);
     assert_eq!(
         (e["kind"].as_str(), e["exitCode"].as_i64()),

@@ -5,10 +5,12 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::{Value, json};
+use serde_json::json;
 
 use crate::fixture::{Namespace, kubectl, text_of};
-use crate::mcp::{client, data_of, drive, error, myops, protecting, wait_for_dry_runs, with_c1};
+use crate::mcp::{
+    between_preview_and_confirm, client, data_of, drive, error, myops, protecting, with_c1,
+};
 
 #[test]
 fn mcp_unknown_tools_wrong_types_and_smuggled_flags_are_refused_and_nothing_runs() {
@@ -264,27 +266,20 @@ fn mcp_an_apply_previewed_as_a_creation_was_confirmed_onto_an_object_created_sin
     let ns = Namespace::new("mcp-created");
     let m = myops("");
     let apply = json!({"manifest": format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: c9, namespace: {}}}\ndata: {{a: agent}}\n", ns.0)});
-    let mut c = client(
+    let r = between_preview_and_confirm(
         &m,
-        &[],
-        &json!({"steps": [
-            {"call": "apply", "args": apply},
-            {"sleep": 6},
-            {"call": "apply", "args": apply, "confirm_from": 0},
-        ]}),
+        "apply",
+        &apply,
+        1,
+        &[
+            "create",
+            "configmap",
+            "c9",
+            "-n",
+            &ns.0,
+            "--from-literal=h=human",
+        ],
     );
-    let child = c.spawn().unwrap();
-    wait_for_dry_runs(&m, 1);
-    kubectl(&[
-        "create",
-        "configmap",
-        "c9",
-        "-n",
-        &ns.0,
-        "--from-literal=h=human",
-    ]);
-    let out = child.wait_with_output().unwrap();
-    let r: Vec<Value> = serde_json::from_str(text_of(&out.stdout).lines().last().unwrap()).unwrap();
     let e = error(&r[2]);
     assert_eq!(
         (e["kind"].as_str(), e["exitCode"].as_i64()),
